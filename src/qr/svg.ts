@@ -1,0 +1,63 @@
+/**
+ * QR codes rendered locally as SVG, so the otpauth URI (which contains the secret)
+ * never leaves the server for a third-party image service.
+ */
+import { create, type QRCode } from 'qrcode';
+
+/** Quiet zone around the symbol, in modules (ISO/IEC 18004 asks for 4). */
+const QUIET_ZONE = 4;
+/** Rendered size of one module, in pixels. */
+const PIXELS_PER_MODULE = 4;
+
+/** Thrown when a text does not fit in the largest QR code at the chosen error-correction level. */
+export class QrCapacityError extends Error {
+  constructor() {
+    super('The text is too long to fit in a QR code.');
+    this.name = 'QrCapacityError';
+  }
+}
+
+/** Renders `text` as a compact, deterministic SVG QR code (error correction level M). */
+export function qrSvg(text: string): string {
+  let qr: QRCode;
+  try {
+    qr = create(text, { errorCorrectionLevel: 'M' });
+  } catch (error) {
+    // The library reports capacity overflow only through its message text.
+    if (error instanceof Error && /too big/i.test(error.message)) throw new QrCapacityError();
+    throw error;
+  }
+
+  const { size, data } = qr.modules;
+  const total = size + 2 * QUIET_ZONE;
+  const pixels = total * PIXELS_PER_MODULE;
+
+  // One subpath per horizontal run of dark modules: far smaller than one rect per module.
+  let path = '';
+  for (let row = 0; row < size; row++) {
+    let col = 0;
+    while (col < size) {
+      if (!data[row * size + col]) {
+        col++;
+        continue;
+      }
+      const start = col;
+      while (col < size && data[row * size + col]) col++;
+      const width = col - start;
+      path += `M${start + QUIET_ZONE} ${row + QUIET_ZONE}h${width}v1h-${width}z`;
+    }
+  }
+
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${total} ${total}" ` +
+    `width="${pixels}" height="${pixels}" shape-rendering="crispEdges">` +
+    `<rect width="${total}" height="${total}" fill="#fff"/>` +
+    `<path d="${path}" fill="#000"/>` +
+    `</svg>`
+  );
+}
+
+/** The same SVG as a data: URI, usable directly as an <img> src. */
+export function qrSvgDataUri(text: string): string {
+  return 'data:image/svg+xml;base64,' + Buffer.from(qrSvg(text), 'utf8').toString('base64');
+}

@@ -1,0 +1,63 @@
+import test from 'ava';
+import { Resvg } from '@resvg/resvg-js';
+import jsQR from 'jsqr';
+import { QrCapacityError, qrSvg, qrSvgDataUri } from '../../src/qr/svg';
+
+// A realistic pairing URI: issuer with accents and €, e-mail account, 32-character secret.
+const URI =
+  'otpauth://totp/Soci%C3%A9t%C3%A9%20G%C3%A9n%C3%A9rale%20%E2%82%AC:jos%C3%A9%40example.fr' +
+  '?secret=GEZDGNBVGY3TQQSYLFKAJBSWY3DPEHPK&issuer=Soci%C3%A9t%C3%A9%20G%C3%A9n%C3%A9rale%20%E2%82%AC';
+
+function decodeSvg(svg: string): string | null {
+  const image = new Resvg(svg, { fitTo: { mode: 'width', value: 400 } }).render();
+  const pixels = new Uint8ClampedArray(image.pixels);
+  return jsQR(pixels, image.width, image.height)?.data ?? null;
+}
+
+test('the rendered SVG decodes, with a real QR reader, to the input text', (t) => {
+  t.true(URI.length >= 100);
+  t.is(decodeSvg(qrSvg(URI)), URI);
+});
+
+test('short and plain texts decode too', (t) => {
+  for (const text of ['otpauth://totp/alice?secret=ME', 'HELLO WORLD 123', 'x']) {
+    t.is(decodeSvg(qrSvg(text)), text);
+  }
+});
+
+test('one compact SVG: a background, a single path, fixed size, no external reference', (t) => {
+  const svg = qrSvg(URI);
+  t.regex(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 (\d+) \1" width="(\d+)" height="\2" shape-rendering="crispEdges">/);
+  t.is(svg.match(/<path /g)?.length, 1);
+  t.is(svg.match(/<rect /g)?.length, 1);
+  t.true(svg.endsWith('</svg>'));
+  // Only the SVG namespace may look like a URL: nothing is fetched from elsewhere.
+  t.is(svg.match(/https?:/g)?.length, 1);
+  t.false(svg.includes('href'));
+  // Quiet zone: viewBox is the symbol plus 4 modules on each side (symbol sizes are 17 + 4·version).
+  const viewBox = Number(/viewBox="0 0 (\d+)/.exec(svg)![1]);
+  t.is((viewBox - 8 - 17) % 4, 0);
+  t.true(viewBox - 8 >= 21);
+});
+
+test('the data URI carries the same SVG, base64-encoded', (t) => {
+  const uri = qrSvgDataUri(URI);
+  const prefix = 'data:image/svg+xml;base64,';
+  t.true(uri.startsWith(prefix));
+  const body = uri.slice(prefix.length);
+  t.regex(body, /^[A-Za-z0-9+/]+=*$/);
+  t.is(Buffer.from(body, 'base64').toString('utf8'), qrSvg(URI));
+});
+
+test('output is deterministic', (t) => {
+  t.is(qrSvg(URI), qrSvg(URI));
+  t.is(qrSvgDataUri(URI), qrSvgDataUri(URI));
+  t.not(qrSvg(URI), qrSvg(URI + 'x'));
+});
+
+test('a text too long for any QR code throws QrCapacityError', (t) => {
+  const error = t.throws(() => qrSvg('a'.repeat(5000)), { instanceOf: QrCapacityError });
+  t.true(error instanceof Error);
+  t.false(error!.message.includes('aaaa'));
+  t.throws(() => qrSvgDataUri('é'.repeat(5000)), { instanceOf: QrCapacityError });
+});
