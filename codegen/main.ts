@@ -1,0 +1,39 @@
+/**
+ * `make generate`: schema/ → contract model → generated/.
+ *   node --import=tsx codegen/main.ts [--schema schema/api.wsdl] [--out generated]
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { buildContractModel } from './build-model';
+import { emitClasses } from './emit/classes';
+import { emitDocuments, emitRoutes } from './emit/templates';
+
+export async function generate(wsdlPath: string, outDir: string): Promise<string[]> {
+  const model = await buildContractModel(wsdlPath);
+  const files: Record<string, string> = {
+    'types.ts': emitClasses(model),
+    'routes.ts': emitRoutes(model),
+    'documents.ts': emitDocuments(model),
+  };
+  mkdirSync(outDir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) {
+    writeFileSync(join(outDir, name), text.endsWith('\n') ? text : `${text}\n`);
+  }
+  return Object.keys(files).map((name) => join(outDir, name));
+}
+
+function option(name: string, fallback: string): string {
+  const i = process.argv.indexOf(name);
+  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+
+if (require.main === module) {
+  const root = resolve(__dirname, '..');
+  generate(option('--schema', join(root, 'schema', 'api.wsdl')), option('--out', join(root, 'generated'))).then(
+    (written) => written.forEach((f) => console.log(`wrote ${f}`)),
+    (error: Error) => {
+      console.error(error.message);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,66 @@
+import { Document, Element } from 'libxmljs2';
+import { Variant } from '../model';
+import { attr, findAll, findOne, localName } from './documents';
+
+export interface WsdlFacts {
+  targetNamespace: string;
+  service: string;
+  ports: { name: string; binding: string; variant: Variant }[];
+  operations: {
+    name: string;
+    soapAction: string;
+    soapInputElement: string;
+    soapOutputElement: string;
+    httpLocation: string;
+    httpInputParts: string[];
+    httpOutputElement: string;
+  }[];
+}
+
+/** Reads messages, port types, bindings and the service of a WSDL 1.1 document. */
+export function readWsdl(wsdl: Document): WsdlFacts {
+  const root = findOne(wsdl, '/wsdl:definitions');
+  const service = findOne(root, 'wsdl:service');
+  const bindings = new Map(findAll(root, 'wsdl:binding').map((b) => [attr(b, 'name'), b]));
+  const ports = findAll(service, 'wsdl:port').map((port) => {
+    const binding = localName(attr(port, 'binding'));
+    const element = bindings.get(binding);
+    if (!element) throw new Error(`codegen: port ${attr(port, 'name')} names unknown binding ${binding}`);
+    return { name: attr(port, 'name'), binding, variant: variantOf(element) };
+  });
+  const bindingOf = (variant: Variant) => {
+    const port = ports.find((p) => p.variant === variant);
+    if (!port) throw new Error(`codegen: the service has no ${variant} port`);
+    return bindings.get(port.binding)!;
+  };
+  const portTypeOf = (binding: Element) => findOne(root, `wsdl:portType[@name='${localName(attr(binding, 'type'))}']`);
+  const message = (name: string) => findOne(root, `wsdl:message[@name='${localName(name)}']`);
+  const messageOf = (binding: Element, operation: string, direction: 'input' | 'output') =>
+    message(attr(findOne(portTypeOf(binding), `wsdl:operation[@name='${operation}']/wsdl:${direction}`), 'message'));
+
+  const soap11 = bindingOf('soap11');
+  const httpGet = bindingOf('httpGet');
+  const operations = findAll(soap11, 'wsdl:operation').map((op) => {
+    const name = attr(op, 'name');
+    const getOperation = findOne(httpGet, `wsdl:operation[@name='${name}']`);
+    return {
+      name,
+      soapAction: attr(findOne(op, 'soap:operation'), 'soapAction'),
+      soapInputElement: localName(attr(findOne(messageOf(soap11, name, 'input'), 'wsdl:part'), 'element')),
+      soapOutputElement: localName(attr(findOne(messageOf(soap11, name, 'output'), 'wsdl:part'), 'element')),
+      httpLocation: attr(findOne(getOperation, 'http:operation'), 'location'),
+      httpInputParts: findAll(messageOf(httpGet, name, 'input'), 'wsdl:part').map((p) => attr(p, 'name')),
+      httpOutputElement: localName(attr(findOne(messageOf(httpGet, name, 'output'), 'wsdl:part'), 'element')),
+    };
+  });
+  return { targetNamespace: attr(root, 'targetNamespace'), service: attr(service, 'name'), ports, operations };
+}
+
+function variantOf(binding: Element): Variant {
+  if (findAll(binding, 'soap:binding').length) return 'soap11';
+  if (findAll(binding, 'soap12:binding').length) return 'soap12';
+  const verb = findAll(binding, 'http:binding').map((b) => attr(b, 'verb'))[0];
+  if (verb === 'GET') return 'httpGet';
+  if (verb === 'POST') return 'httpPost';
+  throw new Error(`codegen: binding ${attr(binding, 'name')} is neither SOAP 1.1, SOAP 1.2, HTTP GET nor HTTP POST`);
+}
