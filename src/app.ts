@@ -1,0 +1,50 @@
+/**
+ * The service, in order: request log → error answers → body reader →
+ * routes (service description, SOAP, HTTP GET, HTTP POST).
+ */
+import Koa from 'koa';
+import Router from '@koa/router';
+import bodyParser from 'koa-bodyparser';
+import type { Logger } from 'pino';
+import type { Config } from './config';
+import { loadContract } from './contract';
+import { createHandlers, type Clock } from './handlers';
+import { errorResponse } from './bindings/error-response';
+import { httpBinding } from './bindings/http';
+import { serviceDescription } from './bindings/service-description';
+import { soapBinding } from './bindings/soap';
+import { requestLog } from './observability/request-log';
+
+export interface AppDependencies {
+  logger: Logger;
+  clock?: Clock;
+}
+
+export function createApp(config: Config, deps: AppDependencies): Koa {
+  const contract = loadContract(config.namespace);
+  const handlers = createHandlers(config, deps.clock);
+  const app = new Koa({ proxy: config.trustProxy });
+  app.silent = true; // errors are answered and logged by errorResponse
+
+  // Paths match case-insensitively (the router's default), as on IIS.
+  const router = new Router();
+  router.get('/api.asmx', serviceDescription(contract, config));
+  router.post('/api.asmx', soapBinding(contract, handlers));
+  router.get('/api.asmx/:operation', httpBinding(contract, handlers, 'GET'));
+  router.post('/api.asmx/:operation', httpBinding(contract, handlers, 'POST'));
+
+  const limit = `${config.maxBodyBytes}b`;
+  app.use(requestLog(deps.logger));
+  app.use(errorResponse(deps.logger));
+  app.use(
+    bodyParser({
+      // Everything is read as text and parsed by the binding: XML by libxmljs2, forms by URLSearchParams.
+      enableTypes: ['text'],
+      extendTypes: { text: ['text/xml', 'application/soap+xml', 'application/x-www-form-urlencoded'] },
+      textLimit: limit,
+    }),
+  );
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}

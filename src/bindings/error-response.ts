@@ -1,0 +1,69 @@
+/**
+ * Turns any error into the answer DESIGN §3 prescribes for the variant the
+ * call was using: a SOAP fault (HTTP 500) for the SOAP variants, a one-line
+ * text/plain answer with a status code otherwise. Logs each error once, by
+ * kind and message only: the messages are written to be safe, and an
+ * unexpected error's message is never sent or logged (it could hold input).
+ */
+import type { Context, Next } from 'koa';
+import type { Logger } from 'pino';
+import { ErrorKind, ServiceError } from '../errors';
+import { SOAP11, SOAP12, soapFault } from './soap-envelope';
+
+const STATUS: Record<ErrorKind, number> = {
+  client: 400,
+  'version-mismatch': 400,
+  'must-understand': 400,
+  'too-large': 413,
+  'unsupported-media-type': 415,
+  'not-found': 404,
+  server: 500,
+};
+
+export function errorResponse(logger: Logger) {
+  return async function errors(ctx: Context, next: Next): Promise<void> {
+    try {
+      await next();
+    } catch (caught) {
+      const error = asServiceError(caught);
+      ctx.state.outcome = error.kind;
+      if (error.kind === 'server') {
+        const unexpected = caught instanceof ServiceError ? undefined : (caught as Error);
+        logger.error({ event: 'error', kind: error.kind, type: unexpected?.name, stack: unexpected && stackFrames(unexpected) }, error.message);
+      } else {
+        logger.info({ event: 'refused', kind: error.kind, variant: ctx.state.variant }, error.message);
+      }
+      render(ctx, error);
+    }
+  };
+}
+
+function render(ctx: Context, error: ServiceError): void {
+  const variant = ctx.state.variant as string | undefined;
+  const soap = variant === 'soap11' ? SOAP11 : variant === 'soap12' ? SOAP12 : undefined;
+  if (soap && (error.kind === 'client' || error.kind === 'server' || error.kind === 'version-mismatch' || error.kind === 'must-understand')) {
+    // ASMX answers every fault with 500, SOAP 1.2 included; existing proxies expect it.
+    ctx.status = 500;
+    ctx.set('Content-Type', soap.contentType);
+    ctx.body = soapFault(soap, error.kind, error.message);
+    return;
+  }
+  ctx.status = STATUS[error.kind];
+  ctx.set('Content-Type', 'text/plain; charset=utf-8');
+  ctx.body = `${error.message}\n`;
+}
+
+/** Errors from the body parser (raw-body / http-errors) carry a status; anything else is ours. */
+function asServiceError(caught: unknown): ServiceError {
+  if (caught instanceof ServiceError) return caught;
+  const status = (caught as { status?: number; expose?: boolean })?.status;
+  if (status === 413) return new ServiceError('too-large', 'The request body is larger than this service accepts.');
+  if (status === 415) return new ServiceError('unsupported-media-type', 'The request body has an unsupported media type or charset.');
+  if (status === 400) return new ServiceError('client', 'The request body could not be read.');
+  return new ServiceError('server', 'The service failed to process the request.');
+}
+
+/** The stack without its first line (the message, which may hold input). */
+function stackFrames(error: Error): string | undefined {
+  return error.stack?.split('\n').slice(1).join('\n');
+}

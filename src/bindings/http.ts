@@ -1,0 +1,46 @@
+/**
+ * The HTTP GET and HTTP POST (form) bindings: /api.asmx/{operation}, fields
+ * as query parameters or form fields, the answer a bare XML element.
+ */
+import type { Context } from 'koa';
+import type { Handlers, OperationName, Route } from '../../generated/routes';
+import type { Contract } from '../contract';
+import { ServiceError, clientError } from '../errors';
+import { requestBody } from './body';
+
+export const HTTP_CONTENT_TYPE = 'text/xml; charset=utf-8';
+
+export function httpBinding(contract: Contract, handlers: Handlers, verb: 'GET' | 'POST') {
+  return async function http(ctx: Context & { params: Record<string, string> }): Promise<void> {
+    ctx.state.variant = verb === 'GET' ? 'httpGet' : 'httpPost';
+    const route = contract.routeByHttpOperation(ctx.params.operation ?? '');
+    if (!route) throw new ServiceError('not-found', 'There is no such operation.');
+    ctx.state.operation = route.operation;
+    let fields: URLSearchParams;
+    if (verb === 'GET') {
+      fields = new URLSearchParams(ctx.querystring);
+    } else {
+      if (ctx.request.type !== 'application/x-www-form-urlencoded') {
+        throw new ServiceError('unsupported-media-type', 'POST the fields as application/x-www-form-urlencoded.');
+      }
+      fields = new URLSearchParams(requestBody(ctx));
+    }
+    const request = (route.decodeFields as (f: (n: string) => string | undefined) => unknown)(fieldReader(fields, route));
+    const result = await (handlers[route.operation] as (r: unknown) => Promise<unknown>)(request);
+    ctx.set('Content-Type', HTTP_CONTENT_TYPE);
+    ctx.body = (route.encodeHttp as (r: unknown, ns: string) => string)(result, contract.namespaceAttribute);
+  };
+}
+
+/** Field names match case-insensitively, as ASP.NET's do; a field given twice is refused. */
+function fieldReader(fields: URLSearchParams, route: Route<OperationName>): (name: string) => string | undefined {
+  const values = new Map<string, string>();
+  const wanted = new Map(route.httpFields.map((f) => [f.toLowerCase(), f]));
+  for (const [key, value] of fields) {
+    const name = wanted.get(key.toLowerCase());
+    if (!name) continue;
+    if (values.has(name)) throw clientError(`The field ${name} is given more than once.`);
+    values.set(name, value);
+  }
+  return (name) => values.get(name);
+}

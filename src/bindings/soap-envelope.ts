@@ -1,0 +1,62 @@
+/** The two SOAP versions: what tells them apart on the wire, and how each writes envelopes and faults. */
+import type { ErrorKind } from '../errors';
+import { XML_DECLARATION, XSD_NAMESPACE, XSI_NAMESPACE, escapeXmlText } from '../xml/codec';
+
+export interface SoapVersion {
+  variant: 'soap11' | 'soap12';
+  envelopeNamespace: string;
+  contentType: string;
+  /** Fault code local names by error kind. */
+  codes: Record<'client' | 'server' | 'version-mismatch' | 'must-understand', string>;
+  /** Values of the mustUnderstand attribute that mean "yes". */
+  mustUnderstandTrue: readonly string[];
+}
+
+export const SOAP11: SoapVersion = {
+  variant: 'soap11',
+  envelopeNamespace: 'http://schemas.xmlsoap.org/soap/envelope/',
+  contentType: 'text/xml; charset=utf-8',
+  codes: { client: 'Client', server: 'Server', 'version-mismatch': 'VersionMismatch', 'must-understand': 'MustUnderstand' },
+  mustUnderstandTrue: ['1'],
+};
+
+export const SOAP12: SoapVersion = {
+  variant: 'soap12',
+  envelopeNamespace: 'http://www.w3.org/2003/05/soap-envelope',
+  contentType: 'application/soap+xml; charset=utf-8',
+  codes: { client: 'Sender', server: 'Receiver', 'version-mismatch': 'VersionMismatch', 'must-understand': 'MustUnderstand' },
+  mustUnderstandTrue: ['1', 'true'],
+};
+
+/** SOAP 1.1 is text/xml, SOAP 1.2 is application/soap+xml (media type without parameters, lower case). */
+export function soapVersionOf(mediaType: string): SoapVersion | undefined {
+  if (mediaType === 'text/xml') return SOAP11;
+  if (mediaType === 'application/soap+xml') return SOAP12;
+  return undefined;
+}
+
+const open = (v: SoapVersion) =>
+  `${XML_DECLARATION}<soap:Envelope xmlns:soap="${v.envelopeNamespace}" xmlns:xsi="${XSI_NAMESPACE}" xmlns:xsd="${XSD_NAMESPACE}">`;
+
+export function soapEnvelope(version: SoapVersion, bodyContent: string): string {
+  return `${open(version)}<soap:Body>${bodyContent}</soap:Body></soap:Envelope>`;
+}
+
+export type FaultKind = Extract<ErrorKind, keyof SoapVersion['codes']>;
+
+export function soapFault(version: SoapVersion, kind: FaultKind, message: string): string {
+  const code = `soap:${version.codes[kind]}`;
+  const text = escapeXmlText(message);
+  if (version === SOAP11) {
+    return soapEnvelope(version, `<soap:Fault><faultcode>${code}</faultcode><faultstring>${text}</faultstring><detail /></soap:Fault>`);
+  }
+  // SOAP 1.2 §5.4.7: a VersionMismatch fault tells which envelope versions are supported.
+  const upgrade =
+    kind === 'version-mismatch'
+      ? `<soap:Header><soap:Upgrade><soap:SupportedEnvelope qname="soap:Envelope" /></soap:Upgrade></soap:Header>`
+      : '';
+  return (
+    `${open(version)}${upgrade}<soap:Body><soap:Fault><soap:Code><soap:Value>${code}</soap:Value></soap:Code>` +
+    `<soap:Reason><soap:Text xml:lang="en">${text}</soap:Text></soap:Reason></soap:Fault></soap:Body></soap:Envelope>`
+  );
+}

@@ -1,0 +1,114 @@
+/**
+ * The SOAP 1.1 and SOAP 1.2 bindings: POST /api.asmx. The operation is chosen
+ * by the body element; SOAPAction (1.1) or the `action` parameter (1.2) must
+ * agree when present. The body element is validated against its operation's
+ * schema before it is decoded.
+ */
+import type { Context } from 'koa';
+import { Document, type Element } from 'libxmljs2';
+import type { Handlers, OperationName, Route } from '../../generated/routes';
+import type { Contract } from '../contract';
+import { ServiceError, clientError } from '../errors';
+import { childElements } from '../xml/codec';
+import { parseUntrustedXml } from '../xml/parse';
+import { SOAP11, SOAP12, SoapVersion, soapEnvelope, soapVersionOf } from './soap-envelope';
+import { requestBody } from './body';
+
+export function soapBinding(contract: Contract, handlers: Handlers) {
+  return async function soap(ctx: Context): Promise<void> {
+    const version = soapVersionOf(ctx.request.type);
+    if (!version) {
+      throw new ServiceError('unsupported-media-type', 'POST a SOAP envelope as text/xml (SOAP 1.1) or application/soap+xml (SOAP 1.2).');
+    }
+    ctx.state.variant = version.variant;
+    const envelope = parseUntrustedXml(requestBody(ctx)).root();
+    const body = envelopeBody(envelope, version);
+    const element = singleChild(body);
+    const route = operationOf(element, contract);
+    ctx.state.operation = route.operation;
+    checkAction(ctx, version, contract.soapAction(route.operation));
+
+    const request = decodeValidated(element, contract.requestSchema(route.operation), route);
+    const result = await (handlers[route.operation] as (r: unknown) => Promise<unknown>)(request);
+    ctx.set('Content-Type', version.contentType);
+    ctx.body = soapEnvelope(version, (route.encodeSoapBody as (r: unknown, ns: string) => string)(result, contract.namespaceAttribute));
+  };
+}
+
+function envelopeBody(envelope: Element | null, version: SoapVersion): Element {
+  const ns = envelope?.namespace()?.href();
+  if (!envelope || envelope.name() !== 'Envelope') throw clientError('The request is not a SOAP envelope.');
+  if (ns !== version.envelopeNamespace) {
+    const other = version === SOAP11 ? SOAP12 : SOAP11;
+    throw new ServiceError(
+      'version-mismatch',
+      ns === other.envelopeNamespace
+        ? `A SOAP ${other === SOAP11 ? '1.1' : '1.2'} envelope was sent with the Content-Type of SOAP ${version === SOAP11 ? '1.1' : '1.2'}.`
+        : 'The envelope namespace is not a SOAP envelope namespace.',
+    );
+  }
+  let header: Element | undefined;
+  let body: Element | undefined;
+  for (const child of childElements(envelope)) {
+    const inEnvelope = child.namespace()?.href() === version.envelopeNamespace;
+    if (inEnvelope && child.name() === 'Header' && !header && !body) header = child;
+    else if (inEnvelope && child.name() === 'Body' && !body) body = child;
+    else throw clientError('A SOAP envelope holds an optional Header and then one Body, nothing else.');
+  }
+  if (header) refuseMustUnderstand(header, version);
+  if (!body) throw clientError('The SOAP envelope has no Body.');
+  return body;
+}
+
+/** No header block is understood here, so any that must be understood is a fault. */
+function refuseMustUnderstand(header: Element, version: SoapVersion): void {
+  for (const block of childElements(header)) {
+    const flag = block.attrs().find((a) => a.name() === 'mustUnderstand' && a.namespace()?.href() === version.envelopeNamespace);
+    if (flag && version.mustUnderstandTrue.includes(flag.value().trim())) {
+      throw new ServiceError('must-understand', `The header block ${block.name()} is not understood by this service.`);
+    }
+  }
+}
+
+function singleChild(body: Element): Element {
+  const children = childElements(body);
+  if (children.length !== 1) throw clientError('The SOAP body must hold exactly one operation element.');
+  return children[0];
+}
+
+function operationOf(element: Element, contract: Contract): Route<OperationName> {
+  const route = element.namespace()?.href() === contract.namespace ? contract.routeByRequestElement(element.name()) : undefined;
+  if (!route) {
+    throw clientError(`The body element ${element.name()} in namespace ${element.namespace()?.href() ?? '(none)'} is not an operation of this service.`);
+  }
+  return route;
+}
+
+/** SOAPAction (1.1 header, quoted) or `action` (1.2 media-type parameter): optional, but must name the body's operation. */
+function checkAction(ctx: Context, version: SoapVersion, expected: string): void {
+  const raw = version === SOAP11 ? ctx.get('SOAPAction') : actionParameter(ctx.get('Content-Type'));
+  const action = raw.trim().replace(/^"(.*)"$/, '$1');
+  if (action !== '' && action !== expected) {
+    const name = version === SOAP11 ? 'SOAPAction' : 'action';
+    throw clientError(`The ${name} does not name the operation in the SOAP body (expected ${expected}).`);
+  }
+}
+
+function actionParameter(contentType: string): string {
+  for (const part of contentType.split(';').slice(1)) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim().toLowerCase() === 'action') return part.slice(eq + 1);
+  }
+  return '';
+}
+
+function decodeValidated(element: Element, schema: Document, route: Route<OperationName>): unknown {
+  // The body element alone becomes a document, validated against a schema of that one element.
+  const single = new Document();
+  single.root(element);
+  if (!single.validate(schema)) {
+    const first = single.validationErrors[0]?.message?.trim().replace(/^Element '\{[^}]*\}/, "Element '") ?? '';
+    throw clientError(`The ${route.requestElement} element does not match the schema: ${first.slice(0, 200)}`);
+  }
+  return route.decodeXml(single.root()!);
+}

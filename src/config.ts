@@ -1,0 +1,219 @@
+/**
+ * Settings: one table, read from command-line flags and PIN_* environment
+ * variables (a flag wins). Unknown or invalid settings stop start-up with a
+ * one-line message; `--help` prints the table.
+ */
+import type { HashAlgorithm } from './otp/hmac';
+
+export type SecretEncoding = 'utf8' | 'base32';
+
+export interface Config {
+  host: string;
+  port: number;
+  namespace: string;
+  publicUrl: string | undefined;
+  trustProxy: boolean;
+  secretEncoding: SecretEncoding;
+  algorithm: HashAlgorithm;
+  digits: number;
+  period: number;
+  driftWindow: number;
+  minSecretBytes: number;
+  maxBodyBytes: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+interface Setting<K extends keyof Config> {
+  key: K;
+  flag: string;
+  env: string;
+  default: Config[K];
+  values: string;
+  help: string;
+  parse(text: string): Config[K];
+}
+
+const oneOf =
+  <T extends string>(...allowed: T[]) =>
+  (text: string): T => {
+    const found = allowed.find((a) => a.toLowerCase() === text.toLowerCase());
+    if (!found) throw new ConfigError(`must be one of ${allowed.join(', ')}`);
+    return found;
+  };
+
+const integer = (min: number, max: number) => (text: string) => {
+  if (!/^\d+$/.test(text)) throw new ConfigError(`must be a whole number from ${min} to ${max}`);
+  const value = Number(text);
+  if (value < min || value > max) throw new ConfigError(`must be a whole number from ${min} to ${max}`);
+  return value;
+};
+
+const boolean = (text: string) => {
+  if (/^(1|true|yes|on)$/i.test(text)) return true;
+  if (/^(0|false|no|off)$/i.test(text)) return false;
+  throw new ConfigError('must be true or false');
+};
+
+function absoluteUrl(text: string, mustEndWithSlash: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError('must be an absolute URI');
+  }
+  if (!url.protocol || text !== text.trim()) throw new ConfigError('must be an absolute URI');
+  if (mustEndWithSlash && !text.endsWith('/')) throw new ConfigError('must end with /');
+  return text;
+}
+
+function publicUrl(text: string): string {
+  absoluteUrl(text, false);
+  if (!/^https?:\/\//i.test(text)) throw new ConfigError('must be an http:// or https:// URL');
+  return text.replace(/\/+$/, '');
+}
+
+function setting<K extends keyof Config>(s: Setting<K>): Setting<K> {
+  return s;
+}
+
+/** The one settings table: flags, environment variables, defaults, help. */
+export const SETTINGS = [
+  setting({ key: 'port', flag: '--port', env: 'PIN_PORT', default: 8080, values: '0-65535', help: 'TCP port to listen on', parse: integer(0, 65535) }),
+  setting({ key: 'host', flag: '--host', env: 'PIN_HOST', default: '0.0.0.0', values: 'address', help: 'address to listen on', parse: (t) => t }),
+  setting({
+    key: 'namespace',
+    flag: '--namespace',
+    env: 'PIN_NAMESPACE',
+    default: 'http://authenticatorapi.com/',
+    values: 'absolute URI ending in /',
+    help: 'XML namespace of the contract (WSDL, validation, SOAPAction)',
+    parse: (t) => absoluteUrl(t, true),
+  }),
+  setting({
+    key: 'publicUrl',
+    flag: '--public-url',
+    env: 'PIN_PUBLIC_URL',
+    default: undefined,
+    values: 'http(s) URL',
+    help: 'base URL written into the WSDL addresses (default: from the request)',
+    parse: publicUrl,
+  }),
+  setting({
+    key: 'trustProxy',
+    flag: '--trust-proxy',
+    env: 'PIN_TRUST_PROXY',
+    default: false,
+    values: 'true|false',
+    help: 'take the public host and scheme from X-Forwarded-Host/-Proto',
+    parse: boolean,
+  }),
+  setting({
+    key: 'secretEncoding',
+    flag: '--secret-encoding',
+    env: 'PIN_SECRET_ENCODING',
+    default: 'utf8' as SecretEncoding,
+    values: 'utf8|base32',
+    help: 'utf8: key = UTF-8 bytes of secretCode (reference); base32: secretCode is Base32',
+    parse: oneOf<SecretEncoding>('utf8', 'base32'),
+  }),
+  setting({
+    key: 'algorithm',
+    flag: '--algorithm',
+    env: 'PIN_ALGORITHM',
+    default: 'SHA1' as HashAlgorithm,
+    values: 'SHA1|SHA256|SHA512',
+    help: 'TOTP HMAC algorithm',
+    parse: oneOf<HashAlgorithm>('SHA1', 'SHA256', 'SHA512'),
+  }),
+  setting({ key: 'digits', flag: '--digits', env: 'PIN_DIGITS', default: 6, values: '6|8', help: 'digits in a PIN', parse: (t) => Number(oneOf('6', '8')(t)) }),
+  setting({ key: 'period', flag: '--period', env: 'PIN_PERIOD', default: 30, values: '1-3600', help: 'seconds per TOTP step', parse: integer(1, 3600) }),
+  setting({
+    key: 'driftWindow',
+    flag: '--drift-window',
+    env: 'PIN_DRIFT_WINDOW',
+    default: 1,
+    values: '0-10',
+    help: 'steps accepted each way around now (10 = the reference\'s 5 minutes)',
+    parse: integer(0, 10),
+  }),
+  setting({
+    key: 'minSecretBytes',
+    flag: '--min-secret-bytes',
+    env: 'PIN_MIN_SECRET_BYTES',
+    default: 10,
+    values: '1-256',
+    help: 'shortest key Pair accepts, in bytes (10 = 80 bits)',
+    parse: integer(1, 256),
+  }),
+  setting({
+    key: 'maxBodyBytes',
+    flag: '--max-body-bytes',
+    env: 'PIN_MAX_BODY_BYTES',
+    default: 65536,
+    values: '1024-1048576',
+    help: 'largest request body accepted (larger: 413)',
+    parse: integer(1024, 1048576),
+  }),
+  setting({
+    key: 'logLevel',
+    flag: '--log-level',
+    env: 'PIN_LOG_LEVEL',
+    default: 'info' as Config['logLevel'],
+    values: 'fatal|error|warn|info|debug|silent',
+    help: 'least severe log level written',
+    parse: oneOf<Config['logLevel']>('fatal', 'error', 'warn', 'info', 'debug', 'silent'),
+  }),
+] as const;
+
+export function defaultConfig(): Config {
+  return Object.fromEntries(SETTINGS.map((s) => [s.key, s.default])) as unknown as Config;
+}
+
+/**
+ * Reads flags (`--name value` or `--name=value`) and PIN_* variables over the
+ * defaults. Throws ConfigError with one line naming the setting.
+ */
+export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Config {
+  const config = defaultConfig() as unknown as Record<string, unknown>;
+  const known = new Set<string>(SETTINGS.map((s) => s.env));
+  for (const name of Object.keys(env)) {
+    if (name.startsWith('PIN_') && !known.has(name)) throw new ConfigError(`unknown setting ${name} (see --help)`);
+  }
+  const apply = (s: (typeof SETTINGS)[number], source: string, text: string) => {
+    try {
+      config[s.key] = s.parse(text);
+    } catch (error) {
+      throw new ConfigError(`invalid ${source}: ${(error as Error).message}`);
+    }
+  };
+  for (const s of SETTINGS) {
+    const value = env[s.env];
+    if (value !== undefined && value !== '') apply(s, s.env, value);
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const s = SETTINGS.find((x) => x.flag === flag);
+    if (!s) throw new ConfigError(`unknown argument ${flag} (see --help)`);
+    let value = inline;
+    if (value === undefined) {
+      if (s.values === 'true|false' && (argv[i + 1] === undefined || argv[i + 1].startsWith('--'))) value = 'true';
+      else value = argv[++i];
+    }
+    if (value === undefined) throw new ConfigError(`${flag} needs a value (${s.values})`);
+    apply(s, flag, value);
+  }
+  return config as unknown as Config;
+}
+
+export function helpText(): string {
+  const rows = SETTINGS.map((s) => {
+    const def = s.default === undefined ? '' : ` (default: ${s.default})`;
+    return `  ${`${s.flag} <${s.values}>`.padEnd(44)} ${s.env}\n      ${s.help}${def}`;
+  });
+  return ['Usage: pin-service [serve] [options]', '', 'Settings (flag, or environment variable):', ...rows, '', '  --help  print this and exit'].join('\n');
+}

@@ -1,0 +1,26 @@
+/**
+ * The errors a call can end in (DESIGN §3). Each carries one human sentence
+ * that is safe to send: never a stack trace, a secret or a PIN. The bindings
+ * turn them into SOAP faults or plain HTTP answers.
+ */
+
+export type ErrorKind =
+  | 'client' // the caller's mistake: soap:Client / soap:Sender, HTTP 400
+  | 'version-mismatch' // SOAP envelope of the other version
+  | 'must-understand' // a mustUnderstand header we do not understand
+  | 'too-large' // 413
+  | 'unsupported-media-type' // 415
+  | 'not-found' // 404
+  | 'server'; // our failure: soap:Server / soap:Receiver, HTTP 500
+
+export class ServiceError extends Error {
+  override name = 'ServiceError';
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const clientError = (message: string) => new ServiceError('client', message);

@@ -1,0 +1,44 @@
+import type { Config } from '../config';
+import { clientError } from '../errors';
+import { encodeBase32 } from '../otp/base32';
+import { otpauthUri } from '../otp/uri';
+import { qrSvgDataUri } from '../qr/svg';
+import { PairingInfo, type Pair } from '../../generated/types';
+import { LIMITS, optionalText, requiredText, secretKey } from './fields';
+
+export type PairSettings = Pick<Config, 'secretEncoding' | 'minSecretBytes' | 'algorithm' | 'digits' | 'period'>;
+
+/**
+ * Pair: the manual setup code (Base32 of the key) and an HTML fragment whose
+ * link opens an authenticator app on a phone and whose inline QR code is
+ * scanned elsewhere. The secret never leaves this service.
+ */
+export function pair(request: Pair, settings: PairSettings): PairingInfo {
+  const key = secretKey(request.secretCode, settings.secretEncoding);
+  if (key.length < settings.minSecretBytes) {
+    throw clientError(
+      `secretCode must be at least ${settings.minSecretBytes} bytes (${settings.minSecretBytes * 8} bits) long.`,
+    );
+  }
+  const account = requiredText('appInfo', request.appInfo, LIMITS.appInfo);
+  const issuer = optionalText('appName', request.appName, LIMITS.appName);
+  const manualSetupCode = encodeBase32(key);
+  const uri = otpauthUri({
+    issuer,
+    account,
+    secret: manualSetupCode,
+    algorithm: settings.algorithm,
+    digits: settings.digits,
+    period: settings.period,
+  });
+  const html =
+    `<a title='Manually pair with ${escapeHtml(manualSetupCode)}' href='${escapeHtml(uri)}'>` +
+    `<img src='${escapeHtml(qrSvgDataUri(uri))}' border=0></a>`;
+  return new PairingInfo({ ManualSetupCode: manualSetupCode, Html: html });
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+}

@@ -1,0 +1,35 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { createApp } from './app';
+import type { Config } from './config';
+import type { Clock } from './handlers';
+
+export interface RunningService {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts the service; `close` stops accepting and resolves once in-flight calls have finished. */
+export async function startService(config: Config, logger: Logger, clock?: Clock): Promise<RunningService> {
+  const app = createApp(config, { logger, clock });
+  const server = createServer(app.callback());
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+  return {
+    server,
+    url: `http://${host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}
