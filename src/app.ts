@@ -13,21 +13,30 @@ import { errorResponse } from './bindings/error-response';
 import { httpBinding } from './bindings/http';
 import { serviceDescription } from './bindings/service-description';
 import { soapBinding } from './bindings/soap';
+import { liveness, readiness } from './bindings/health';
 import { requestLog } from './observability/request-log';
+import { createStateKeyHasher } from './state/keyed-hash';
+import type { StateStore } from './state/store';
 
 export interface AppDependencies {
   logger: Logger;
-  clock?: Clock;
+  clock: Clock;
+  store: StateStore;
 }
 
 export function createApp(config: Config, deps: AppDependencies): Koa {
   const contract = loadContract(config.namespace);
-  const handlers = createHandlers(config, deps.clock);
+  const handlers = createHandlers(config, deps.clock, {
+    store: deps.store,
+    stateKeyOf: createStateKeyHasher(config.stateKey),
+  });
   const app = new Koa({ proxy: config.trustProxy });
   app.silent = true; // errors are answered and logged by errorResponse
 
   // Paths match case-insensitively (the router's default), as on IIS.
   const router = new Router();
+  router.get('/healthz', liveness);
+  router.get('/readyz', readiness(deps.store));
   router.get('/api.asmx', serviceDescription(contract, config));
   router.post('/api.asmx', soapBinding(contract, handlers));
   router.get('/api.asmx/:operation', httpBinding(contract, handlers, 'GET'));
@@ -39,10 +48,12 @@ export function createApp(config: Config, deps: AppDependencies): Koa {
   app.use(
     bodyParser({
       // Everything is read as text and parsed by the binding: XML by libxmljs2, forms by URLSearchParams.
+      // Bytes, not text: requestBody decodes them strictly as UTF-8.
+      encoding: false,
       enableTypes: ['text'],
       extendTypes: { text: ['text/xml', 'application/soap+xml', 'application/x-www-form-urlencoded'] },
       textLimit: limit,
-    }),
+    } as bodyParser.Options),
   );
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -20,6 +20,12 @@ export interface Config {
   driftWindow: number;
   minSecretBytes: number;
   maxBodyBytes: number;
+  replayProtection: boolean;
+  throttleAttempts: number;
+  throttleWindowSeconds: number;
+  store: string;
+  storeMaxEntries: number;
+  stateKey: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
 }
 
@@ -74,6 +80,17 @@ function publicUrl(text: string): string {
   absoluteUrl(text, false);
   if (!/^https?:\/\//i.test(text)) throw new ConfigError('must be an http:// or https:// URL');
   return text.replace(/\/+$/, '');
+}
+
+function storeUrl(text: string): string {
+  if (text === 'memory') return text;
+  if (!/^rediss?:\/\/[^\s]+$/i.test(text)) throw new ConfigError('must be memory or a redis:// or rediss:// URL');
+  return text;
+}
+
+function stateKey(text: string): string {
+  if (text.length < 32) throw new ConfigError('must be at least 32 characters long');
+  return text;
 }
 
 function setting<K extends keyof Config>(s: Setting<K>): Setting<K> {
@@ -157,6 +174,60 @@ export const SETTINGS = [
     values: '1024-1048576',
     help: 'largest request body accepted (larger: 413)',
     parse: integer(1024, 1048576),
+  }),
+  setting({
+    key: 'replayProtection',
+    flag: '--replay-protection',
+    env: 'PIN_REPLAY_PROTECTION',
+    default: true,
+    values: 'true|false',
+    help: 'refuse a PIN already accepted for the same secret (RFC 6238 §5.2)',
+    parse: boolean,
+  }),
+  setting({
+    key: 'throttleAttempts',
+    flag: '--throttle-attempts',
+    env: 'PIN_THROTTLE_ATTEMPTS',
+    default: 5,
+    values: '0-1000',
+    help: 'failed validations per secret before further calls are refused (0 = off)',
+    parse: integer(0, 1000),
+  }),
+  setting({
+    key: 'throttleWindowSeconds',
+    flag: '--throttle-window',
+    env: 'PIN_THROTTLE_WINDOW',
+    default: 300,
+    values: '1-86400',
+    help: 'seconds the failure count lasts, from the first failure',
+    parse: integer(1, 86400),
+  }),
+  setting({
+    key: 'store',
+    flag: '--store',
+    env: 'PIN_STORE',
+    default: 'memory',
+    values: 'memory|redis://…',
+    help: 'where replay and throttle state lives: embedded memory, or a shared Redis',
+    parse: storeUrl,
+  }),
+  setting({
+    key: 'storeMaxEntries',
+    flag: '--store-max-entries',
+    env: 'PIN_STORE_MAX_ENTRIES',
+    default: 100000,
+    values: '100-10000000',
+    help: 'bound of the embedded store (least recently written entries go first)',
+    parse: integer(100, 10_000_000),
+  }),
+  setting({
+    key: 'stateKey',
+    flag: '--state-key',
+    env: 'PIN_STATE_KEY',
+    default: undefined,
+    values: 'at least 32 characters',
+    help: 'key of the keyed hash that names state entries (default: random per process; instances sharing a store need the same)',
+    parse: stateKey,
   }),
   setting({
     key: 'logLevel',

@@ -11,6 +11,8 @@ export type ErrorKind =
   | 'too-large' // 413
   | 'unsupported-media-type' // 415
   | 'not-found' // 404
+  | 'throttled' // too many failures for a secret: soap:Client / soap:Sender or 429, Retry-After
+  | 'unavailable' // the state store cannot be reached: soap:Server / soap:Receiver or 503
   | 'server'; // our failure: soap:Server / soap:Receiver, HTTP 500
 
 export class ServiceError extends Error {
@@ -18,6 +20,8 @@ export class ServiceError extends Error {
   constructor(
     readonly kind: ErrorKind,
     message: string,
+    /** Seconds, for the Retry-After header. */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }

@@ -3,17 +3,21 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app';
 import type { Config } from './config';
-import type { Clock } from './handlers';
+import { systemClock, type Clock } from './handlers';
+import { createStore } from './state';
+import type { StateStore } from './state/store';
 
 export interface RunningService {
   server: Server;
+  store: StateStore;
   url: string;
   close(): Promise<void>;
 }
 
 /** Starts the service; `close` stops accepting and resolves once in-flight calls have finished. */
-export async function startService(config: Config, logger: Logger, clock?: Clock): Promise<RunningService> {
-  const app = createApp(config, { logger, clock });
+export async function startService(config: Config, logger: Logger, clock: Clock = systemClock): Promise<RunningService> {
+  const store = createStore(config, () => clock.now());
+  const app = createApp(config, { logger, clock, store });
   const server = createServer(app.callback());
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
@@ -25,11 +29,14 @@ export async function startService(config: Config, logger: Logger, clock?: Clock
   const host = address.includes(':') ? `[${address}]` : address;
   return {
     server,
+    store,
     url: `http://${host}:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
-      }),
+      });
+      await store.close();
+    },
   };
 }

@@ -1,9 +1,23 @@
 import type { Context } from 'koa';
-import { clientError } from '../errors';
+import { ServiceError, clientError } from '../errors';
 
-/** The raw request text read by the body parser (SOAP XML and forms are both read as text). */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/**
+ * The request body as text. The body parser hands over bytes (already held
+ * to the size limit); they must be UTF-8, the only charset accepted, and
+ * invalid UTF-8 is refused rather than silently replaced.
+ */
 export function requestBody(ctx: Context): string {
+  const charset = ctx.request.charset;
+  if (charset && charset.toLowerCase() !== 'utf-8' && charset.toLowerCase() !== 'utf8') {
+    throw new ServiceError('unsupported-media-type', 'The request body must be UTF-8.');
+  }
   const body = (ctx.request as { body?: unknown }).body;
-  if (typeof body !== 'string') throw clientError('The request has no body.');
-  return body;
+  if (!Buffer.isBuffer(body)) throw clientError('The request has no body.');
+  try {
+    return strictUtf8.decode(body);
+  } catch {
+    throw clientError('The request body is not valid UTF-8.');
+  }
 }

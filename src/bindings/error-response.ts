@@ -8,7 +8,7 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { ErrorKind, ServiceError } from '../errors';
-import { SOAP11, SOAP12, soapFault } from './soap-envelope';
+import { FaultKind, SOAP11, SOAP12, soapFault } from './soap-envelope';
 
 const STATUS: Record<ErrorKind, number> = {
   client: 400,
@@ -17,6 +17,8 @@ const STATUS: Record<ErrorKind, number> = {
   'too-large': 413,
   'unsupported-media-type': 415,
   'not-found': 404,
+  throttled: 429,
+  unavailable: 503,
   server: 500,
 };
 
@@ -27,7 +29,7 @@ export function errorResponse(logger: Logger) {
     } catch (caught) {
       const error = asServiceError(caught);
       ctx.state.outcome = error.kind;
-      if (error.kind === 'server') {
+      if (error.kind === 'server' || error.kind === 'unavailable') {
         const unexpected = caught instanceof ServiceError ? undefined : (caught as Error);
         logger.error({ event: 'error', kind: error.kind, type: unexpected?.name, stack: unexpected && stackFrames(unexpected) }, error.message);
       } else {
@@ -38,14 +40,26 @@ export function errorResponse(logger: Logger) {
   };
 }
 
+/** The SOAP fault code each error kind is answered with; the others are plain HTTP statuses. */
+const FAULT: Partial<Record<ErrorKind, FaultKind>> = {
+  client: 'client',
+  throttled: 'client',
+  'version-mismatch': 'version-mismatch',
+  'must-understand': 'must-understand',
+  server: 'server',
+  unavailable: 'server',
+};
+
 function render(ctx: Context, error: ServiceError): void {
   const variant = ctx.state.variant as string | undefined;
   const soap = variant === 'soap11' ? SOAP11 : variant === 'soap12' ? SOAP12 : undefined;
-  if (soap && (error.kind === 'client' || error.kind === 'server' || error.kind === 'version-mismatch' || error.kind === 'must-understand')) {
+  if (error.retryAfter !== undefined) ctx.set('Retry-After', String(error.retryAfter));
+  const fault = FAULT[error.kind];
+  if (soap && fault) {
     // ASMX answers every fault with 500, SOAP 1.2 included; existing proxies expect it.
     ctx.status = 500;
     ctx.set('Content-Type', soap.contentType);
-    ctx.body = soapFault(soap, error.kind, error.message);
+    ctx.body = soapFault(soap, fault, error.message);
     return;
   }
   ctx.status = STATUS[error.kind];

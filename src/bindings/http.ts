@@ -7,6 +7,7 @@ import type { Handlers, OperationName, Route } from '../../generated/routes';
 import type { Contract } from '../contract';
 import { ServiceError, clientError } from '../errors';
 import { requestBody } from './body';
+import { parseUrlEncoded } from './form';
 
 export const HTTP_CONTENT_TYPE = 'text/xml; charset=utf-8';
 
@@ -16,14 +17,14 @@ export function httpBinding(contract: Contract, handlers: Handlers, verb: 'GET' 
     const route = contract.routeByHttpOperation(ctx.params.operation ?? '');
     if (!route) throw new ServiceError('not-found', 'There is no such operation.');
     ctx.state.operation = route.operation;
-    let fields: URLSearchParams;
+    let fields: Map<string, string[]>;
     if (verb === 'GET') {
-      fields = new URLSearchParams(ctx.querystring);
+      fields = parseUrlEncoded(ctx.querystring);
     } else {
       if (ctx.request.type !== 'application/x-www-form-urlencoded') {
         throw new ServiceError('unsupported-media-type', 'POST the fields as application/x-www-form-urlencoded.');
       }
-      fields = new URLSearchParams(requestBody(ctx));
+      fields = parseUrlEncoded(requestBody(ctx));
     }
     const request = (route.decodeFields as (f: (n: string) => string | undefined) => unknown)(fieldReader(fields, route));
     const result = await (handlers[route.operation] as (r: unknown) => Promise<unknown>)(request);
@@ -33,14 +34,14 @@ export function httpBinding(contract: Contract, handlers: Handlers, verb: 'GET' 
 }
 
 /** Field names match case-insensitively, as ASP.NET's do; a field given twice is refused. */
-function fieldReader(fields: URLSearchParams, route: Route<OperationName>): (name: string) => string | undefined {
+function fieldReader(fields: Map<string, string[]>, route: Route<OperationName>): (name: string) => string | undefined {
   const values = new Map<string, string>();
   const wanted = new Map(route.httpFields.map((f) => [f.toLowerCase(), f]));
-  for (const [key, value] of fields) {
+  for (const [key, given] of fields) {
     const name = wanted.get(key.toLowerCase());
     if (!name) continue;
-    if (values.has(name)) throw clientError(`The field ${name} is given more than once.`);
-    values.set(name, value);
+    if (values.has(name) || given.length > 1) throw clientError(`The field ${name} is given more than once.`);
+    values.set(name, given[0]);
   }
   return (name) => values.get(name);
 }

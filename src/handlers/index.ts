@@ -1,7 +1,9 @@
 import type { Config } from '../config';
 import type { Handlers } from '../../generated/routes';
+import { ServiceError } from '../errors';
+import { StoreUnavailableError } from '../state/store';
 import { pair } from './pair';
-import { validatePin } from './validate-pin';
+import { validatePin, type ValidationState } from './validate-pin';
 
 export interface Clock {
   /** Milliseconds since the Unix epoch. */
@@ -10,10 +12,18 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
-/** The hand-written operations, bound to the settings and a clock. */
-export function createHandlers(config: Config, clock: Clock = systemClock): Handlers {
+/** The hand-written operations, bound to the settings, a clock and the state store. */
+export function createHandlers(config: Config, clock: Clock, state: ValidationState): Handlers {
   return {
     Pair: async (request) => pair(request, config),
-    ValidatePin: async (request) => validatePin(request, config, clock.now()),
+    ValidatePin: async (request) => {
+      try {
+        return await validatePin(request, config, clock.now(), state);
+      } catch (error) {
+        // Fail closed: without its state, ValidatePin cannot say true safely.
+        if (error instanceof StoreUnavailableError) throw new ServiceError('unavailable', 'The service cannot validate PINs right now; try again later.');
+        throw error;
+      }
+    },
   };
 }

@@ -1,19 +1,55 @@
 import type { Config } from '../config';
+import { ServiceError } from '../errors';
 import { matchTotp } from '../otp/totp';
+import type { StateStore } from '../state/store';
 import type { ValidatePin } from '../../generated/types';
 import { secretKey } from './fields';
 
-export type ValidatePinSettings = Pick<Config, 'secretEncoding' | 'algorithm' | 'digits' | 'period' | 'driftWindow'>;
+export type ValidatePinSettings = Pick<
+  Config,
+  'secretEncoding' | 'algorithm' | 'digits' | 'period' | 'driftWindow' | 'replayProtection' | 'throttleAttempts' | 'throttleWindowSeconds'
+>;
+
+/** Where ValidatePin keeps what it must remember: replay and throttle state, keyed by a keyed hash. */
+export interface ValidationState {
+  store: StateStore;
+  stateKeyOf(secretKey: Uint8Array): string;
+}
 
 /**
- * ValidatePin: true for the PIN of a time step within the drift window.
- * Surrounding white space is ignored; anything but exactly `digits` decimal
- * digits is simply false. The secret is checked before the PIN, so a missing
- * secret is a client error even when the PIN is malformed.
+ * ValidatePin: true only for the PIN of a time step within the drift window,
+ * not accepted before for this secret (replay protection, RFC 6238 §5.2),
+ * while the secret is not throttled.
+ *
+ * Every call is counted before the PIN is checked and a success clears the
+ * count, so no more than `throttleAttempts` PINs are ever checked per window,
+ * however many calls race. Surrounding white space is ignored; anything but
+ * exactly `digits` decimal digits is simply false.
  */
-export function validatePin(request: ValidatePin, settings: ValidatePinSettings, nowMs: number): boolean {
+export async function validatePin(
+  request: ValidatePin,
+  settings: ValidatePinSettings,
+  nowMs: number,
+  state: ValidationState,
+): Promise<boolean> {
   const key = secretKey(request.secretCode, settings.secretEncoding);
+  const id = state.stateKeyOf(key);
+  if (settings.throttleAttempts > 0) {
+    const count = await state.store.countAttempt(id, settings.throttleWindowSeconds * 1000);
+    if (count.attempts > settings.throttleAttempts) {
+      const retryAfter = Math.max(1, Math.ceil(count.resetInMs / 1000));
+      throw new ServiceError('throttled', `Too many failed validations for this secret; try again in ${retryAfter} seconds.`, retryAfter);
+    }
+  }
   const pin = (request.pin ?? '').trim();
   const step = matchTotp(key, settings, pin, Math.floor(nowMs / 1000), settings.driftWindow);
-  return step !== null;
+  if (step === null) return false;
+  if (settings.replayProtection && !(await state.store.acceptStep(id, step, replayTtlMs(settings)))) return false;
+  if (settings.throttleAttempts > 0) await state.store.clearAttempts(id);
+  return true;
+}
+
+/** Long enough that every step up to the accepted one has left the drift window before the record expires. */
+function replayTtlMs(settings: Pick<Config, 'period' | 'driftWindow'>): number {
+  return (2 * settings.driftWindow + 2) * settings.period * 1000;
 }

@@ -1,0 +1,45 @@
+# The two commands a new user needs: `make run` and `make test`.
+# Everything else is here for contributors and CI.
+
+TSX := node --import=tsx
+SYSTEM_TESTS := $(wildcard test/system/*.test.ts)
+
+.PHONY: install generate check-generated build run test test-all typecheck clean
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+install: node_modules/.installed
+
+## generate: schema/ -> generated/ (cxsd, ts-morph, handlebars)
+generate: install
+	$(TSX) codegen/main.ts
+
+## check-generated: fail when generated/ differs from what schema/ and codegen/ produce
+check-generated: generate
+	git diff --exit-code --stat -- generated/
+	@test -z "$$(git status --porcelain -- generated/)" || { echo "generated/ has files codegen did not write"; git status --porcelain -- generated/; exit 1; }
+
+build: install
+	npx tsc -p tsconfig.json
+
+## run: the service on port 8080 (settings: ARGS="--port 9000" or PIN_* variables)
+run: build
+	node dist/src/main.js $(ARGS)
+
+typecheck: install
+	npx tsc --noEmit -p tsconfig.json
+
+## test: everything that needs only Node.js and npm
+test: typecheck
+	npx ava
+
+## test-all: test, then the suites that need Debian packages (see .ci/run)
+test-all: test
+ifneq ($(SYSTEM_TESTS),)
+	npx ava --config ava.system.config.cjs
+endif
+
+clean:
+	rm -rf dist test-output

@@ -1,0 +1,33 @@
+/**
+ * The state ValidatePin keeps between calls, behind one small interface whose
+ * operations are each atomic: the embedded memory store is atomic because
+ * Node runs it on one thread, the Redis store because each operation is one
+ * Lua script. Keys are keyed hashes of secrets, never secrets.
+ */
+
+export interface AttemptCount {
+  /** Attempts in the current window, this one included. */
+  attempts: number;
+  /** Milliseconds until the window ends and the count starts again. */
+  resetInMs: number;
+}
+
+export interface StateStore {
+  /**
+   * Replay protection: records `step` as the last accepted step of `key` and
+   * answers true, unless a step ≥ `step` is already recorded (then false).
+   */
+  acceptStep(key: string, step: number, ttlMs: number): Promise<boolean>;
+  /** Throttling: counts one attempt in a window of `windowMs` that starts at the first attempt. */
+  countAttempt(key: string, windowMs: number): Promise<AttemptCount>;
+  /** Throttling: a success clears the count. */
+  clearAttempts(key: string): Promise<void>;
+  /** Resolves when the store can be reached; rejects otherwise. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The store could not be reached or answered wrongly: ValidatePin fails closed. */
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError';
+}
