@@ -17,6 +17,10 @@ export interface RunningService {
 /** Starts the service; `close` stops accepting and resolves once in-flight calls have finished. */
 export async function startService(config: Config, logger: Logger, clock: Clock = systemClock): Promise<RunningService> {
   const store = createStore(config, () => clock.now());
+  if (!(await store.waitUntilReady(3000))) {
+    // Start anyway: /readyz says not ready and ValidatePin fails closed until the store is reached.
+    logger.warn({ event: 'store-unreachable' }, 'the state store cannot be reached yet');
+  }
   const app = createApp(config, { logger, clock, store });
   const server = createServer(app.callback());
   server.headersTimeout = 10_000;

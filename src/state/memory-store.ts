@@ -44,6 +44,10 @@ export class MemoryStore implements StateStore {
 
   async ping(): Promise<void> {}
 
+  async waitUntilReady(): Promise<boolean> {
+    return true;
+  }
+
   async close(): Promise<void> {
     this.entries.clear();
   }

@@ -63,6 +63,20 @@ export class RedisStore implements StateStore {
     await this.call(() => this.redis.ping());
   }
 
+  async waitUntilReady(timeoutMs: number): Promise<boolean> {
+    if (this.redis.status === 'ready') return true;
+    return new Promise((resolve) => {
+      const done = (ready: boolean) => {
+        clearTimeout(timer);
+        this.redis.off('ready', onReady);
+        resolve(ready);
+      };
+      const onReady = () => done(true);
+      const timer = setTimeout(() => done(false), timeoutMs);
+      this.redis.on('ready', onReady);
+    });
+  }
+
   async close(): Promise<void> {
     this.redis.disconnect();
   }

@@ -24,6 +24,8 @@ export interface StateStore {
   clearAttempts(key: string): Promise<void>;
   /** Resolves when the store can be reached; rejects otherwise. */
   ping(): Promise<void>;
+  /** At start-up: waits up to `timeoutMs` for a first connection; answers whether there is one. */
+  waitUntilReady(timeoutMs: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
