@@ -53,6 +53,7 @@ export async function buildContractModel(wsdlPath: string): Promise<ContractMode
     typeOfElement(op.httpOutputElement);
     return {
       name: op.name,
+      documentation: op.documentation,
       soapActionSuffix: op.soapAction.slice(namespace.length),
       soap: { requestElement: op.soapInputElement, responseElement: op.soapOutputElement, result: responseType.fields[0] },
       http: { location: op.httpLocation, fields: op.httpInputParts, responseElement: op.httpOutputElement },

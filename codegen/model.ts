@@ -47,6 +47,8 @@ export interface PortModel {
 
 export interface OperationModel {
   name: string;
+  /** The port type's `wsdl:documentation`, white space collapsed ('' when none). */
+  documentation: string;
   /** The SOAPAction is the run-time namespace followed by this suffix. */
   soapActionSuffix: string;
   soap: {

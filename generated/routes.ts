@@ -33,6 +33,8 @@ export type Handlers = {
 /** Everything the bindings need to route, decode and encode one operation. */
 export interface Route<K extends OperationName> {
   operation: K;
+  /** What the operation does, from the WSDL's documentation. */
+  documentation: string;
   /** The SOAPAction (SOAP 1.1) and `action` (SOAP 1.2) are the namespace followed by this. */
   soapActionSuffix: string;
   /** The SOAP body element of the request, in the namespace. */
@@ -51,11 +53,16 @@ export interface Route<K extends OperationName> {
   encodeSoapBody(result: Operations[K]['result'], namespace: string): string;
   /** The whole HTTP GET/POST answer; `namespace` is already escaped for an attribute. */
   encodeHttp(result: Operations[K]['result'], namespace: string): string;
+  /** A request with every field set to a placeholder valid for its schema type (help pages). */
+  sampleRequest(): Operations[K]['request'];
+  /** A result with every field set to a placeholder valid for its schema type (help pages). */
+  sampleResult(): Operations[K]['result'];
 }
 
 export const ROUTES: { readonly [K in OperationName]: Route<K> } = {
   Pair: {
     operation: 'Pair',
+    documentation: "Pairs an authenticator app with a secret: answers the manual setup code (the key in Base32) and an HTML fragment whose QR code the app scans.",
     soapActionSuffix: 'Pair',
     requestElement: 'Pair',
     responseElement: 'PairResponse',
@@ -71,9 +78,12 @@ export const ROUTES: { readonly [K in OperationName]: Route<K> } = {
         ? XML_DECLARATION + '<PairingInfo xmlns:xsi="' + XSI_NAMESPACE + '" xsi:nil="true" xmlns="' + namespace + '" />'
         :
       XML_DECLARATION + '<PairingInfo xmlns:xsd="' + XSD_NAMESPACE + '" xmlns:xsi="' + XSI_NAMESPACE + '" xmlns="' + namespace + '">' + result.toXml() + '</PairingInfo>',
+    sampleRequest: () => new Pair({ appName: 'string', appInfo: 'string', secretCode: 'string' }),
+    sampleResult: () => new PairingInfo({ ManualSetupCode: 'string', Html: 'string' }),
   },
   ValidatePin: {
     operation: 'ValidatePin',
+    documentation: "Checks a PIN from the authenticator app against a secret: true when it is the current one, not used before and the secret is not throttled.",
     soapActionSuffix: 'ValidatePin',
     requestElement: 'ValidatePin',
     responseElement: 'ValidatePinResponse',
@@ -86,6 +96,8 @@ export const ROUTES: { readonly [K in OperationName]: Route<K> } = {
       '<ValidatePinResponse xmlns="' + namespace + '">' + new ValidatePinResponse({ ValidatePinResult: result }).toXml() + '</ValidatePinResponse>',
     encodeHttp: (result, namespace) =>
       XML_DECLARATION + '<boolean xmlns="' + namespace + '">' + formatXsdBoolean(result) + '</boolean>',
+    sampleRequest: () => new ValidatePin({ pin: 'string', secretCode: 'string' }),
+    sampleResult: () => true,
   },
 };
 

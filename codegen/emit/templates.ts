@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Handlebars from 'handlebars';
-import { ContractModel, Segment } from '../model';
+import { ContractModel, Segment, TypeRef } from '../model';
 import { encodeExpression } from './classes';
 import { GENERATED_HEADER } from './header';
 
@@ -25,6 +25,7 @@ export function emitRoutes(model: ContractModel): string {
     }
     return {
       name: op.name,
+      documentation: JSON.stringify(op.documentation),
       soapActionSuffix: op.soapActionSuffix,
       requestElement: op.soap.requestElement,
       responseElement: op.soap.responseElement,
@@ -39,6 +40,8 @@ export function emitRoutes(model: ContractModel): string {
       // ASMX declares xsd/xsi on complex roots only; a primitive root is bare.
       httpSchemaPrefixes: httpElement.type.kind === 'complex',
       httpContent: encodeExpression(httpElement.type, 'result'),
+      sampleRequest: sampleExpression(model, { kind: 'complex', typeName: op.soap.requestElement }),
+      sampleResult: sampleExpression(model, result.type),
     };
   });
   const classNames = model.types.map((t) => t.name);
@@ -49,6 +52,19 @@ export function emitRoutes(model: ContractModel): string {
     operations,
     classNames,
   });
+}
+
+/**
+ * A TypeScript expression building a sample value of a type, every field
+ * filled with a placeholder that is valid for its schema type (the help
+ * pages' samples validate against the schema).
+ */
+function sampleExpression(model: ContractModel, type: TypeRef): string {
+  if (type.kind === 'primitive') return type.primitive === 'boolean' ? 'true' : "'string'";
+  const complex = model.types.find((t) => t.name === type.typeName);
+  if (!complex) throw new Error(`codegen: unknown type ${type.typeName}`);
+  const fields = complex.fields.map((f) => `${f.name}: ${sampleExpression(model, f.type)}`);
+  return `new ${complex.name}({ ${fields.join(', ')} })`;
 }
 
 /** generated/documents.ts: the WSDL and schema texts with their run-time holes. */

@@ -8,6 +8,7 @@ export interface WsdlFacts {
   ports: { name: string; binding: string; variant: Variant }[];
   operations: {
     name: string;
+    documentation: string;
     soapAction: string;
     soapInputElement: string;
     soapOutputElement: string;
@@ -43,8 +44,10 @@ export function readWsdl(wsdl: Document): WsdlFacts {
   const operations = findAll(soap11, 'wsdl:operation').map((op) => {
     const name = attr(op, 'name');
     const getOperation = findOne(httpGet, `wsdl:operation[@name='${name}']`);
+    const documentation = findAll(portTypeOf(soap11), `wsdl:operation[@name='${name}']/wsdl:documentation`);
     return {
       name,
+      documentation: documentation.map((d) => d.text().trim().replace(/\s+/g, ' ')).join(' '),
       soapAction: attr(findOne(op, 'soap:operation'), 'soapAction'),
       soapInputElement: localName(attr(findOne(messageOf(soap11, name, 'input'), 'wsdl:part'), 'element')),
       soapOutputElement: localName(attr(findOne(messageOf(soap11, name, 'output'), 'wsdl:part'), 'element')),
