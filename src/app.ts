@@ -1,6 +1,7 @@
 /**
  * The service, in order: request log → error answers → body reader →
- * routes (service description, SOAP, HTTP GET, HTTP POST).
+ * routes (health, service description and help pages, SOAP, HTTP GET,
+ * HTTP POST, the plain .aspx pages).
  */
 import Koa from 'koa';
 import Router from '@koa/router';
@@ -11,6 +12,7 @@ import { loadContract } from './contract';
 import { createHandlers, type Clock } from './handlers';
 import { errorResponse } from './bindings/error-response';
 import { httpBinding } from './bindings/http';
+import { pairPage, qrPage, validatePage } from './bindings/plain-pages';
 import { serviceDescription } from './bindings/service-description';
 import { soapBinding } from './bindings/soap';
 import { liveness, readiness } from './bindings/health';
@@ -41,6 +43,9 @@ export function createApp(config: Config, deps: AppDependencies): Koa {
   router.post('/api.asmx', soapBinding(contract, handlers));
   router.get('/api.asmx/:operation', httpBinding(contract, handlers, 'GET'));
   router.post('/api.asmx/:operation', httpBinding(contract, handlers, 'POST'));
+  router.get('/pair.aspx', pairPage(handlers));
+  router.get('/validate.aspx', validatePage(handlers));
+  router.get('/qr.aspx', qrPage);
 
   const limit = `${config.maxBodyBytes}b`;
   app.use(requestLog(deps.logger));

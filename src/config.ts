@@ -26,6 +26,7 @@ export interface Config {
   store: string;
   storeMaxEntries: number;
   stateKey: string | undefined;
+  qr: 'inline' | 'link';
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
 }
 
@@ -230,6 +231,15 @@ export const SETTINGS = [
     parse: stateKey,
   }),
   setting({
+    key: 'qr',
+    flag: '--qr',
+    env: 'PIN_QR',
+    default: 'inline' as Config['qr'],
+    values: 'inline|link',
+    help: "inline: Html holds the QR code as an SVG data URI; link: it points at this service's /qr.aspx (needs --public-url)",
+    parse: oneOf<Config['qr']>('inline', 'link'),
+  }),
+  setting({
     key: 'logLevel',
     flag: '--log-level',
     env: 'PIN_LOG_LEVEL',
@@ -277,6 +287,9 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
     }
     if (value === undefined) throw new ConfigError(`${flag} needs a value (${s.values})`);
     apply(s, flag, value);
+  }
+  if (config.qr === 'link' && config.publicUrl === undefined) {
+    throw new ConfigError('--qr link needs --public-url: the QR link must be absolute for pages that embed the Html');
   }
   return config as unknown as Config;
 }

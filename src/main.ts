@@ -1,34 +1,24 @@
 #!/usr/bin/env node
-/** Command line: `pin-service [serve] [settings]`. */
-import { ConfigError, helpText, parseConfig } from './config';
+/** Entry point: `pin-service [serve|secret|pair] [options]`. */
+import { describeFailure, runCommand } from './cli';
+import { parseConfig } from './config';
 import { createLogger } from './observability/logger';
 import { startService } from './server';
 
-async function main(argv: string[]): Promise<void> {
-  const args = argv[0] === 'serve' ? argv.slice(1) : argv;
-  if (args.includes('--help') || args.includes('-h')) {
-    console.log(helpText());
-    return;
-  }
-  let config;
-  try {
-    config = parseConfig(args, process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`pin-service: ${error.message}`);
-      process.exit(2);
-    }
-    throw error;
-  }
+async function serve(args: string[]): Promise<void> {
+  const config = parseConfig(args, process.env);
   const logger = createLogger(config.logLevel);
   const service = await startService(config, logger);
-  logger.info({ event: 'listening', url: service.url, namespace: config.namespace }, 'service started');
+  logger.info({ event: 'listening', url: service.url, namespace: config.namespace, store: config.store === 'memory' ? 'memory' : 'redis' }, 'service started');
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ event: 'stopping', signal }, 'finishing in-flight calls');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const force = setTimeout(() => {
+      logger.error({ event: 'stop-timeout' }, 'in-flight calls did not finish in time');
+      process.exit(1);
+    }, 10_000);
     force.unref();
     service.close().then(() => {
       logger.info({ event: 'stopped' }, 'service stopped');
@@ -40,7 +30,16 @@ async function main(argv: string[]): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
-main(process.argv.slice(2)).catch((error: Error) => {
-  console.error(`pin-service: ${error.message}`);
-  process.exit(1);
+async function main(argv: string[]): Promise<void> {
+  const io = { out: (t: string) => console.log(t), err: (t: string) => console.error(t) };
+  const code = await runCommand(argv, io);
+  if (code !== undefined) process.exit(code);
+  await serve(argv[0] === 'serve' ? argv.slice(1) : argv);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const message = describeFailure(error);
+  console.error(`pin-service: ${message ?? 'failed to start (run with --log-level debug for details)'}`);
+  if (!message && process.env.PIN_LOG_LEVEL === 'debug') console.error(error);
+  process.exit(message ? 2 : 1);
 });

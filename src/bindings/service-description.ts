@@ -1,13 +1,17 @@
 /**
- * GET /api.asmx: `?WSDL` (any case) answers the self-contained WSDL with this
- * deployment's address; without a query, a short page naming the operations.
+ * GET /api.asmx, as ASMX answers it: `?WSDL` the self-contained service
+ * description, `?disco` the discovery document, `?op=Name` an operation's
+ * help page, and no query the service's help page. The query keywords match
+ * in any case.
  */
 import type { Context } from 'koa';
-import { OPERATION_NAMES, SERVICE_NAME } from '../../generated/routes';
+import { PORTS } from '../../generated/routes';
 import type { Config } from '../config';
 import type { Contract } from '../contract';
 import { ServiceError } from '../errors';
-import { escapeHtml } from '../handlers/pair';
+import { createHelpPages, HELP_CSP, type HelpSite } from '../help/pages';
+import { XML_DECLARATION, XSD_NAMESPACE, XSI_NAMESPACE, escapeXmlAttribute } from '../xml/codec';
+import { parseUrlEncoded } from './form';
 
 /** The base URL of this deployment: the configured public URL, or the request's own. */
 export function publicBase(ctx: Context, config: Pick<Config, 'publicUrl'>): string {
@@ -15,18 +19,51 @@ export function publicBase(ctx: Context, config: Pick<Config, 'publicUrl'>): str
 }
 
 export function serviceDescription(contract: Contract, config: Config) {
+  const help = createHelpPages(contract);
   return async function description(ctx: Context): Promise<void> {
+    const address = `${publicBase(ctx, config)}/api.asmx`;
     const query = ctx.querystring.toLowerCase();
     if (query === 'wsdl') {
       ctx.set('Content-Type', 'text/xml; charset=utf-8');
-      ctx.body = contract.wsdl(`${publicBase(ctx, config)}/api.asmx`);
+      ctx.body = contract.wsdl(address);
       return;
     }
-    if (query !== '') throw new ServiceError('not-found', 'Use ?WSDL for the service description.');
+    if (query === 'disco') {
+      ctx.set('Content-Type', 'text/xml; charset=utf-8');
+      ctx.body = discovery(contract, address);
+      return;
+    }
+    const url = new URL(address);
+    const site: HelpSite = { address, host: url.host, path: url.pathname };
+    let html: string;
+    if (query === '') {
+      html = help.index(site);
+    } else {
+      const op = parseUrlEncoded(ctx.querystring);
+      const name = [...op].find(([key]) => key.toLowerCase() === 'op')?.[1];
+      const route = name?.length === 1 ? contract.routeByHttpOperation(name[0]) : undefined;
+      if (!route || op.size !== 1) throw new ServiceError('not-found', 'Use ?WSDL, ?disco or ?op=Pair / ?op=ValidatePin.');
+      html = help.operation(route.operation, site);
+    }
     ctx.set('Content-Type', 'text/html; charset=utf-8');
-    ctx.body =
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${SERVICE_NAME}</title></head><body>` +
-      `<h1>${SERVICE_NAME}</h1><p>Operations: ${OPERATION_NAMES.map(escapeHtml).join(', ')}.</p>` +
-      `<p><a href="api.asmx?WSDL">Service description (WSDL)</a></p></body></html>`;
+    ctx.set('Content-Security-Policy', HELP_CSP);
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.body = html;
   };
 }
+
+/** The DISCO document: the WSDL, and the SOAP 1.1 and 1.2 bindings at this address. */
+function discovery(contract: Contract, address: string): string {
+  const a = escapeXmlAttribute(address);
+  const ns = contract.namespaceAttribute;
+  const soapPorts = PORTS.filter((p) => p.variant === 'soap11' || p.variant === 'soap12');
+  return (
+    `${XML_DECLARATION}\n<discovery xmlns:xsd="${XSD_NAMESPACE}" xmlns:xsi="${XSI_NAMESPACE}" xmlns="http://schemas.xmlsoap.org/disco/">\n` +
+    `  <contractRef ref="${a}?wsdl" docRef="${a}" xmlns="http://schemas.xmlsoap.org/disco/scl/" />\n` +
+    soapPorts
+      .map((p, i) => `  <soap address="${a}" xmlns:q${i + 1}="${ns}" binding="q${i + 1}:${escapeXmlAttribute(p.binding)}" xmlns="http://schemas.xmlsoap.org/disco/soap/" />\n`)
+      .join('') +
+    `</discovery>\n`
+  );
+}
+

@@ -6,7 +6,7 @@ import { qrSvgDataUri } from '../qr/svg';
 import { PairingInfo, type Pair } from '../../generated/types';
 import { LIMITS, optionalText, requiredText, secretKey } from './fields';
 
-export type PairSettings = Pick<Config, 'secretEncoding' | 'minSecretBytes' | 'algorithm' | 'digits' | 'period'>;
+export type PairSettings = Pick<Config, 'secretEncoding' | 'minSecretBytes' | 'algorithm' | 'digits' | 'period' | 'qr' | 'publicUrl'>;
 
 /**
  * Pair: the manual setup code (Base32 of the key) and an HTML fragment whose
@@ -33,8 +33,16 @@ export function pair(request: Pair, settings: PairSettings): PairingInfo {
   });
   const html =
     `<a title='Manually pair with ${escapeHtml(manualSetupCode)}' href='${escapeHtml(uri)}'>` +
-    `<img src='${escapeHtml(qrSvgDataUri(uri))}' border=0></a>`;
+    `<img src='${escapeHtml(qrSource(uri, settings))}' border=0></a>`;
   return new PairingInfo({ ManualSetupCode: manualSetupCode, Html: html });
+}
+
+/** Inline SVG by default; `link` points at this service's own /qr.aspx, never a third party. */
+function qrSource(uri: string, settings: PairSettings): string {
+  if (settings.qr === 'link' && settings.publicUrl) {
+    return `${settings.publicUrl}/qr.aspx?size=200x200&data=${encodeURIComponent(uri)}`;
+  }
+  return qrSvgDataUri(uri);
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

@@ -17,8 +17,11 @@ export class QrCapacityError extends Error {
   }
 }
 
-/** Renders `text` as a compact, deterministic SVG QR code (error correction level M). */
-export function qrSvg(text: string): string {
+/**
+ * Renders `text` as a compact, deterministic SVG QR code (error correction
+ * level M), `pixels` wide and high (default: 4 pixels per module).
+ */
+export function qrSvg(text: string, pixels?: number): string {
   let qr: QRCode;
   try {
     qr = create(text, { errorCorrectionLevel: 'M' });
@@ -30,7 +33,7 @@ export function qrSvg(text: string): string {
 
   const { size, data } = qr.modules;
   const total = size + 2 * QUIET_ZONE;
-  const pixels = total * PIXELS_PER_MODULE;
+  const side = pixels ?? total * PIXELS_PER_MODULE;
 
   // One subpath per horizontal run of dark modules: far smaller than one rect per module.
   let path = '';
@@ -50,7 +53,7 @@ export function qrSvg(text: string): string {
 
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${total} ${total}" ` +
-    `width="${pixels}" height="${pixels}" shape-rendering="crispEdges">` +
+    `width="${side}" height="${side}" shape-rendering="crispEdges">` +
     `<rect width="${total}" height="${total}" fill="#fff"/>` +
     `<path d="${path}" fill="#000"/>` +
     `</svg>`
@@ -59,5 +62,6 @@ export function qrSvg(text: string): string {
 
 /** The same SVG as a data: URI, usable directly as an <img> src. */
 export function qrSvgDataUri(text: string): string {
+  // Module count is what matters for scanning; the default size keeps modules crisp.
   return 'data:image/svg+xml;base64,' + Buffer.from(qrSvg(text), 'utf8').toString('base64');
 }

@@ -1,0 +1,102 @@
+/**
+ * The plain pages beside the web service that integration guides call:
+ * /pair.aspx answers the Pair Html fragment, /Validate.aspx answers True or
+ * False, /qr.aspx renders a QR code here (never a redirect to a third party).
+ * Paths and parameter names match in any case. They share the handlers, and
+ * so the settings, replay protection and throttling, of the web service.
+ */
+import type { Context } from 'koa';
+import type { Handlers } from '../../generated/routes';
+import { Pair, ValidatePin } from '../../generated/types';
+import { clientError } from '../errors';
+import { QrCapacityError, qrSvg } from '../qr/svg';
+import { qrPng } from '../qr/png';
+import { parseUrlEncoded } from './form';
+
+/** Largest QR image side, in pixels: bounds the work one request can ask for. */
+export const QR_MAX_PIXELS = 1000;
+const QR_MIN_PIXELS = 21;
+
+/** Query parameters by lower-case name; a parameter given twice is refused. */
+function query(ctx: Context): (name: string) => string | undefined {
+  const values = new Map<string, string>();
+  for (const [name, given] of parseUrlEncoded(ctx.querystring)) {
+    const key = name.toLowerCase();
+    if (values.has(key) || given.length > 1) throw clientError(`The parameter ${name} is given more than once.`);
+    values.set(key, given[0]);
+  }
+  return (name) => values.get(name.toLowerCase());
+}
+
+/** The reference's message for a missing parameter, with a 400 instead of its stack trace. */
+function required(get: (name: string) => string | undefined, name: string): string {
+  const value = get(name);
+  if (value === undefined || value === '') throw clientError(`Pass '${name}' in QueryString`);
+  return value;
+}
+
+export function pairPage(handlers: Handlers) {
+  return async function pairAspx(ctx: Context): Promise<void> {
+    ctx.state.variant = 'page';
+    ctx.state.operation = 'Pair';
+    const get = query(ctx);
+    const request = new Pair({
+      appName: required(get, 'AppName'),
+      appInfo: required(get, 'AppInfo'),
+      secretCode: required(get, 'SecretCode'),
+    });
+    const info = await handlers.Pair(request);
+    ctx.set('Content-Type', 'text/html; charset=utf-8');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = info?.Html ?? '';
+  };
+}
+
+export function validatePage(handlers: Handlers) {
+  return async function validateAspx(ctx: Context): Promise<void> {
+    ctx.state.variant = 'page';
+    ctx.state.operation = 'ValidatePin';
+    const get = query(ctx);
+    const request = new ValidatePin({ pin: required(get, 'Pin'), secretCode: required(get, 'SecretCode') });
+    const valid = await handlers.ValidatePin(request);
+    ctx.set('Content-Type', 'text/plain; charset=utf-8');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = valid ? 'True' : 'False';
+  };
+}
+
+export async function qrPage(ctx: Context): Promise<void> {
+  ctx.state.variant = 'page';
+  const get = query(ctx);
+  const data = required(get, 'data');
+  const pixels = qrSize(get('size'));
+  const format = (get('format') ?? 'png').toLowerCase();
+  if (format !== 'png' && format !== 'svg') throw clientError('format must be png or svg.');
+  try {
+    if (format === 'svg') {
+      ctx.set('Content-Type', 'image/svg+xml');
+      ctx.body = qrSvg(data, pixels);
+    } else {
+      ctx.set('Content-Type', 'image/png');
+      ctx.body = await qrPng(data, pixels);
+    }
+  } catch (error) {
+    if (error instanceof QrCapacityError) throw clientError('data is too long for a QR code.');
+    throw error;
+  }
+  // The data may be an otpauth URI holding a secret: no cache may keep it.
+  ctx.set('Cache-Control', 'no-store');
+}
+
+/** `size=WxH` as the reference takes it (a QR code is square: the smaller side wins); default 300. */
+function qrSize(size: string | undefined): number {
+  if (size === undefined || size === '') return 300;
+  const match = /^(\d{1,5})x(\d{1,5})$/i.exec(size);
+  if (!match) throw clientError('size must be WIDTHxHEIGHT in pixels, e.g. 300x300.');
+  const pixels = Math.min(Number(match[1]), Number(match[2]));
+  if (pixels < QR_MIN_PIXELS || Math.max(Number(match[1]), Number(match[2])) > QR_MAX_PIXELS) {
+    throw clientError(`size must be between ${QR_MIN_PIXELS} and ${QR_MAX_PIXELS} pixels each way.`);
+  }
+  return pixels;
+}
+

@@ -1,0 +1,119 @@
+/**
+ * The command line: `serve` (default) runs the service; `secret` prints a new
+ * random Base32 secret; `pair` prints the manual setup code and a QR code in
+ * the terminal. Each takes `--help`.
+ */
+import { randomBytes } from 'node:crypto';
+import { toString as qrToString } from 'qrcode';
+import { ConfigError, helpText, parseConfig, type Config } from './config';
+import { ServiceError } from './errors';
+import { pair } from './handlers/pair';
+import { encodeBase32 } from './otp/base32';
+import { otpauthUri } from './otp/uri';
+import { Pair } from '../generated/types';
+
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+const COMMANDS_HELP = `Usage: pin-service [command] [options]
+
+Commands:
+  serve    run the service (the default)
+  secret   print a new random secret (160 bits, Base32)
+  pair     print the manual setup code and a pairing QR code for a secret
+
+Run pin-service COMMAND --help for the options of each.`;
+
+const SECRET_HELP = `Usage: pin-service secret [--bytes N]
+
+Prints a new random secret from the operating system's CSPRNG, as Base32
+(RFC 4648, no padding): 20 bytes (160 bits, 32 characters) unless --bytes.
+It works as a secretCode in either secret encoding.`;
+
+const PAIR_HELP = `Usage: pin-service pair --app NAME --account ACCOUNT --secret SECRET [settings]
+
+Prints the ManualSetupCode and a QR code to scan with an authenticator app,
+exactly as the Pair operation would pair them. Settings that change the
+pairing (--secret-encoding, --algorithm, --digits, --period,
+--min-secret-bytes) are those of the service; see pin-service serve --help.`;
+
+/** Runs a non-serving command; answers the exit code, or undefined for `serve`. */
+export async function runCommand(argv: string[], io: CliIo): Promise<number | undefined> {
+  const [command, ...rest] = argv[0] && !argv[0].startsWith('-') ? argv : ['serve', ...argv];
+  const wantsHelp = rest.includes('--help') || rest.includes('-h');
+  switch (command) {
+    case 'serve':
+      if (wantsHelp) {
+        io.out(`${helpText()}\n\n${COMMANDS_HELP}`);
+        return 0;
+      }
+      return undefined;
+    case 'secret':
+      if (wantsHelp) return io.out(SECRET_HELP), 0;
+      return secretCommand(rest, io);
+    case 'pair':
+      if (wantsHelp) return io.out(PAIR_HELP), 0;
+      return pairCommand(rest, io);
+    case 'help':
+      io.out(COMMANDS_HELP);
+      return 0;
+    default:
+      throw new UsageError(`unknown command ${command} (see --help)`);
+  }
+}
+
+function secretCommand(args: string[], io: CliIo): number {
+  let bytes = 20;
+  if (args.length) {
+    const [flag, value] = args[0].includes('=') ? args[0].split('=', 2) : [args[0], args[1]];
+    if (flag !== '--bytes' || !/^\d+$/.test(value ?? '') || Number(value) < 10 || Number(value) > 64 || args.length > (args[0].includes('=') ? 1 : 2)) {
+      throw new UsageError('secret takes only --bytes N (10 to 64)');
+    }
+    bytes = Number(value);
+  }
+  io.out(encodeBase32(randomBytes(bytes)));
+  return 0;
+}
+
+async function pairCommand(args: string[], io: CliIo): Promise<number> {
+  const own: Record<string, string> = {};
+  const settings: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const [flag, inline] = args[i].includes('=') ? [args[i].slice(0, args[i].indexOf('=')), args[i].slice(args[i].indexOf('=') + 1)] : [args[i], undefined];
+    if (flag === '--app' || flag === '--account' || flag === '--secret') {
+      const value = inline ?? args[++i];
+      if (value === undefined) throw new UsageError(`${flag} needs a value`);
+      own[flag.slice(2)] = value;
+    } else {
+      settings.push(args[i]);
+      if (inline === undefined && args[i + 1] !== undefined && !args[i + 1].startsWith('--')) settings.push(args[++i]);
+    }
+  }
+  if (!own.account || !own.secret) throw new UsageError('pair needs --account and --secret (and usually --app)');
+  const config: Config = parseConfig(settings, {});
+  const info = pair(new Pair({ appName: own.app, appInfo: own.account, secretCode: own.secret }), { ...config, qr: 'inline' });
+  const uri = otpauthUri({
+    issuer: own.app || undefined,
+    account: own.account,
+    secret: info.ManualSetupCode!,
+    algorithm: config.algorithm,
+    digits: config.digits,
+    period: config.period,
+  });
+  io.out(`ManualSetupCode: ${info.ManualSetupCode}`);
+  io.out(`URI: ${uri}`);
+  io.out(await qrToString(uri, { type: 'terminal', small: true, errorCorrectionLevel: 'M' }));
+  return 0;
+}
+
+/** One line for the user, never a stack trace. */
+export function describeFailure(error: unknown): string | undefined {
+  if (error instanceof ConfigError || error instanceof UsageError || error instanceof ServiceError) return error.message;
+  return undefined;
+}

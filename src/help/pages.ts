@@ -1,0 +1,83 @@
+/**
+ * The help pages of GET /api.asmx, as users of ASMX services expect them:
+ * the service page listing the operations, and one page per operation with
+ * the sample requests and responses of all four variants and a test form
+ * that invokes the operation over HTTP POST. Rendered from handlebars
+ * templates compiled once; no external assets.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Handlebars from 'handlebars';
+import { OPERATION_NAMES, ROUTES, SERVICE_NAME, type OperationName } from '../../generated/routes';
+import type { Contract } from '../contract';
+import { samplesFor, type SampleSite } from './samples';
+
+// Progressive enhancement: without script the form posts and the browser shows the XML answer.
+const INVOKE_SCRIPT = `
+const form = document.getElementById('invoke');
+const answer = document.getElementById('answer');
+form.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  answer.textContent = '…';
+  try {
+    const response = await fetch(form.action, { method: 'POST', body: new URLSearchParams(new FormData(form)) });
+    answer.textContent = 'HTTP ' + response.status + '\\n\\n' + (await response.text());
+  } catch (error) {
+    answer.textContent = 'The request failed: ' + error.message;
+  }
+});`;
+
+/** Only the script above may run, and the page may talk to this service only. */
+export const HELP_CSP = [
+  "default-src 'none'",
+  "style-src 'unsafe-inline'",
+  `script-src 'sha256-${createHash('sha256').update(INVOKE_SCRIPT).digest('base64')}'`,
+  "connect-src 'self'",
+  "form-action 'self'",
+  "img-src 'self' data:",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export interface HelpSite extends SampleSite {
+  /** Absolute address of the endpoint, e.g. `https://pins.example.com/api.asmx`. */
+  address: string;
+}
+
+export function createHelpPages(contract: Contract) {
+  const dir = join(__dirname, 'templates');
+  const compile = (name: string) => Handlebars.compile(readFileSync(join(dir, `${name}.hbs`), 'utf8'), { strict: true });
+  const layout = compile('layout');
+  const index = compile('index');
+  const operation = compile('operation');
+  const page = (title: string, body: string) => layout({ title, body });
+  // Links are relative to the endpoint's own path segment, so they work behind a path prefix.
+  const endpoint = 'api.asmx';
+
+  return {
+    index(site: HelpSite): string {
+      const operations = OPERATION_NAMES.map((name) => ({ name, documentation: ROUTES[name].documentation }));
+      return page(
+        SERVICE_NAME,
+        index({ service: SERVICE_NAME, operations, endpoint, address: site.address, namespace: contract.namespace }),
+      );
+    },
+    operation(name: OperationName, site: HelpSite): string {
+      const route = ROUTES[name];
+      return page(
+        `${SERVICE_NAME}: ${name}`,
+        operation({
+          service: SERVICE_NAME,
+          name,
+          documentation: route.documentation,
+          endpoint,
+          httpOperation: route.httpOperation,
+          fields: route.httpFields,
+          samples: samplesFor(route as never, contract, site),
+          script: INVOKE_SCRIPT,
+        }),
+      );
+    },
+  };
+}

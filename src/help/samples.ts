@@ -1,0 +1,84 @@
+/**
+ * Sample requests and responses of each operation over each variant, as the
+ * help pages show them: built by the generated encoders themselves (with the
+ * generated placeholder values), so a sample is exactly what goes over the
+ * wire and cannot drift from the contract. XML is indented for reading.
+ */
+import { parseXml } from 'libxmljs2';
+import { type OperationName, type Route, type Variant } from '../../generated/routes';
+import type { Contract } from '../contract';
+import { SOAP11, SOAP12, soapEnvelope } from '../bindings/soap-envelope';
+import { HTTP_CONTENT_TYPE } from '../bindings/http';
+import { XML_DECLARATION } from '../xml/codec';
+
+export interface Sample {
+  variant: Variant;
+  title: string;
+  /** HTTP request head, a blank line, then the body (XML shown indented). */
+  request: string;
+  response: string;
+  /** The XML bodies alone, for validation. */
+  requestXml?: string;
+  responseXml: string;
+}
+
+export interface SampleSite {
+  host: string;
+  /** Path of the endpoint, e.g. `/api.asmx`. */
+  path: string;
+}
+
+export function samplesFor(route: Route<OperationName>, contract: Contract, site: SampleSite): Sample[] {
+  const request = route.sampleRequest() as { toXml(): string };
+  const result = route.sampleResult() as never;
+  const ns = contract.namespaceAttribute;
+  const requestBody = `<${route.requestElement} xmlns="${ns}">${request.toXml()}</${route.requestElement}>`;
+  const fields = route.httpFields.map((f) => `${f}=${fieldValue(request, f)}`).join('&');
+  const soapAction = contract.soapAction(route.operation);
+
+  const soap = (version: typeof SOAP11) => {
+    const requestXml = soapEnvelope(version, requestBody);
+    const responseXml = soapEnvelope(version, route.encodeSoapBody(result, ns));
+    const contentType = version === SOAP11 ? version.contentType : `${version.contentType}`;
+    const actionHeader = version === SOAP11 ? `\nSOAPAction: "${soapAction}"` : '';
+    return {
+      variant: version.variant,
+      title: version === SOAP11 ? 'SOAP 1.1' : 'SOAP 1.2',
+      requestXml,
+      responseXml,
+      request: `POST ${site.path} HTTP/1.1\nHost: ${site.host}\nContent-Type: ${contentType}\nContent-Length: length${actionHeader}\n\n${indent(requestXml)}`,
+      response: `HTTP/1.1 200 OK\nContent-Type: ${contentType}\nContent-Length: length\n\n${indent(responseXml)}`,
+    };
+  };
+  const httpResponseXml = route.encodeHttp(result, ns);
+  const httpResponse = `HTTP/1.1 200 OK\nContent-Type: ${HTTP_CONTENT_TYPE}\nContent-Length: length\n\n${indent(httpResponseXml)}`;
+  return [
+    soap(SOAP11),
+    soap(SOAP12),
+    {
+      variant: 'httpGet',
+      title: 'HTTP GET',
+      request: `GET ${site.path}/${route.httpOperation}?${fields} HTTP/1.1\nHost: ${site.host}`,
+      response: httpResponse,
+      responseXml: httpResponseXml,
+    },
+    {
+      variant: 'httpPost',
+      title: 'HTTP POST',
+      request: `POST ${site.path}/${route.httpOperation} HTTP/1.1\nHost: ${site.host}\nContent-Type: application/x-www-form-urlencoded\nContent-Length: length\n\n${fields}`,
+      response: httpResponse,
+      responseXml: httpResponseXml,
+    },
+  ];
+}
+
+function fieldValue(request: object, field: string): string {
+  const value = (request as Record<string, unknown>)[field];
+  return encodeURIComponent(String(value ?? ''));
+}
+
+/** Re-serialises XML we wrote, indented, with the declaration kept. */
+function indent(xml: string): string {
+  const formatted = parseXml(xml, { noblanks: true, nonet: true }).toString(true);
+  return `${XML_DECLARATION}\n${formatted.replace(/^<\?xml[^>]*\?>\s*/, '').trimEnd()}`;
+}
