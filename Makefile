@@ -22,7 +22,8 @@ check-generated: generate
 	@test -z "$$(git status --porcelain -- generated/)" || { echo "generated/ has files codegen did not write"; git status --porcelain -- generated/; exit 1; }
 
 build: install
-	npx tsc -p tsconfig.json
+	npx tsc -p tsconfig.build.json
+	mkdir -p dist/src/help && cp -R src/help/templates dist/src/help/
 
 ## run: the service on port 8080 (settings: ARGS="--port 9000" or PIN_* variables)
 run: build

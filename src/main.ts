@@ -38,8 +38,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  const message = describeFailure(error);
-  console.error(`pin-service: ${message ?? 'failed to start (run with --log-level debug for details)'}`);
-  if (!message && process.env.PIN_LOG_LEVEL === 'debug') console.error(error);
-  process.exit(message ? 2 : 1);
+  const usage = describeFailure(error);
+  // Start-up failures (a port in use, say) hold no request data: their message is safe to show.
+  console.error(`pin-service: ${usage ?? (error as Error)?.message ?? 'failed to start'}`);
+  process.exit(usage ? 2 : 1);
 });
