@@ -1,6 +1,6 @@
 /**
- * The service, in order: request log → error answers → body reader →
- * routes (health, service description and help pages, SOAP, HTTP GET,
+ * The service, in order: request log and metrics → error answers → body reader →
+ * routes (health, metrics, service description and help pages, SOAP, HTTP GET,
  * HTTP POST, the plain .aspx pages).
  */
 import Koa from 'koa';
@@ -16,7 +16,9 @@ import { pairPage, qrPage, validatePage } from './bindings/plain-pages';
 import { serviceDescription } from './bindings/service-description';
 import { soapBinding } from './bindings/soap';
 import { liveness, readiness } from './bindings/health';
-import { requestLog } from './observability/request-log';
+import { metricsEndpoint } from './bindings/metrics';
+import type { Metrics } from './observability/metrics';
+import { observeRequests } from './observability/observe-requests';
 import { createStateKeyHasher } from './state/keyed-hash';
 import type { StateStore } from './state/store';
 
@@ -24,14 +26,22 @@ export interface AppDependencies {
   logger: Logger;
   clock: Clock;
   store: StateStore;
+  metrics: Metrics;
 }
 
 export function createApp(config: Config, deps: AppDependencies): Koa {
   const contract = loadContract(config.namespace);
-  const handlers = createHandlers(config, deps.clock, {
-    store: deps.store,
-    stateKeyOf: createStateKeyHasher(config.stateKey),
-  });
+  const { metrics } = deps;
+  const handlers = createHandlers(
+    config,
+    deps.clock,
+    {
+      store: deps.store,
+      stateKeyOf: createStateKeyHasher(config.stateKey),
+      events: { replayRejected: () => metrics.replayRejections.inc(), throttled: () => metrics.throttled.inc() },
+    },
+    () => metrics.storeErrors.inc(),
+  );
   const app = new Koa({ proxy: config.trustProxy });
   app.silent = true; // errors are answered and logged by errorResponse
 
@@ -39,6 +49,7 @@ export function createApp(config: Config, deps: AppDependencies): Koa {
   const router = new Router();
   router.get('/healthz', liveness);
   router.get('/readyz', readiness(deps.store));
+  router.get('/metrics', metricsEndpoint(metrics));
   router.get('/api.asmx', serviceDescription(contract, config));
   router.post('/api.asmx', soapBinding(contract, handlers));
   router.get('/api.asmx/:operation', httpBinding(contract, handlers, 'GET'));
@@ -48,7 +59,7 @@ export function createApp(config: Config, deps: AppDependencies): Koa {
   router.get('/qr.aspx', qrPage);
 
   const limit = `${config.maxBodyBytes}b`;
-  app.use(requestLog(deps.logger));
+  app.use(observeRequests(deps.logger, metrics));
   app.use(errorResponse(deps.logger));
   app.use(
     bodyParser({

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { createApp } from './app';
 import type { Config } from './config';
 import { systemClock, type Clock } from './handlers';
+import { createMetrics } from './observability/metrics';
 import { createStore } from './state';
 import type { StateStore } from './state/store';
 
@@ -21,7 +22,8 @@ export async function startService(config: Config, logger: Logger, clock: Clock 
     // Start anyway: /readyz says not ready and ValidatePin fails closed until the store is reached.
     logger.warn({ event: 'store-unreachable' }, 'the state store cannot be reached yet');
   }
-  const app = createApp(config, { logger, clock, store });
+  const metrics = createMetrics({ processMetrics: true });
+  const app = createApp(config, { logger, clock, store, metrics });
   const server = createServer(app.callback());
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;

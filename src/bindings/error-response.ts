@@ -31,9 +31,9 @@ export function errorResponse(logger: Logger) {
       ctx.state.outcome = error.kind;
       if (error.kind === 'server' || error.kind === 'unavailable') {
         const unexpected = caught instanceof ServiceError ? undefined : (caught as Error);
-        logger.error({ event: 'error', kind: error.kind, type: unexpected?.name, stack: unexpected && stackFrames(unexpected) }, error.message);
+        logger.error({ event: 'error', id: ctx.state.requestId, kind: error.kind, type: unexpected?.name, stack: unexpected && stackFrames(unexpected) }, error.message);
       } else {
-        logger.info({ event: 'refused', kind: error.kind, variant: ctx.state.variant }, error.message);
+        logger.info({ event: 'refused', id: ctx.state.requestId, kind: error.kind, variant: ctx.state.variant }, error.message);
       }
       render(ctx, error);
     }

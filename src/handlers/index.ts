@@ -13,7 +13,12 @@ export interface Clock {
 export const systemClock: Clock = { now: () => Date.now() };
 
 /** The hand-written operations, bound to the settings, a clock and the state store. */
-export function createHandlers(config: Config, clock: Clock, state: ValidationState): Handlers {
+export function createHandlers(
+  config: Config,
+  clock: Clock,
+  state: ValidationState,
+  onStoreError: () => void = () => {},
+): Handlers {
   return {
     Pair: async (request) => pair(request, config),
     ValidatePin: async (request) => {
@@ -21,7 +26,10 @@ export function createHandlers(config: Config, clock: Clock, state: ValidationSt
         return await validatePin(request, config, clock.now(), state);
       } catch (error) {
         // Fail closed: without its state, ValidatePin cannot say true safely.
-        if (error instanceof StoreUnavailableError) throw new ServiceError('unavailable', 'The service cannot validate PINs right now; try again later.');
+        if (error instanceof StoreUnavailableError) {
+          onStoreError();
+          throw new ServiceError('unavailable', 'The service cannot validate PINs right now; try again later.');
+        }
         throw error;
       }
     },

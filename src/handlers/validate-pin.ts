@@ -14,6 +14,8 @@ export type ValidatePinSettings = Pick<
 export interface ValidationState {
   store: StateStore;
   stateKeyOf(secretKey: Uint8Array): string;
+  /** Told of refusals an operator wants to count (metrics). */
+  events?: { replayRejected(): void; throttled(): void };
 }
 
 /**
@@ -37,6 +39,7 @@ export async function validatePin(
   if (settings.throttleAttempts > 0) {
     const count = await state.store.countAttempt(id, settings.throttleWindowSeconds * 1000);
     if (count.attempts > settings.throttleAttempts) {
+      state.events?.throttled();
       const retryAfter = Math.max(1, Math.ceil(count.resetInMs / 1000));
       throw new ServiceError('throttled', `Too many failed validations for this secret; try again in ${retryAfter} seconds.`, retryAfter);
     }
@@ -44,7 +47,10 @@ export async function validatePin(
   const pin = (request.pin ?? '').trim();
   const step = matchTotp(key, settings, pin, Math.floor(nowMs / 1000), settings.driftWindow);
   if (step === null) return false;
-  if (settings.replayProtection && !(await state.store.acceptStep(id, step, replayTtlMs(settings)))) return false;
+  if (settings.replayProtection && !(await state.store.acceptStep(id, step, replayTtlMs(settings)))) {
+    state.events?.replayRejected();
+    return false;
+  }
   if (settings.throttleAttempts > 0) await state.store.clearAttempts(id);
   return true;
 }

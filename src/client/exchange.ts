@@ -1,0 +1,234 @@
+/**
+ * The wire side of the generated client (generated/client.ts): writes the
+ * request of each variant, sends it with Node's fetch, and reads the answer
+ * with libxmljs2 into either the expected element, validated against the
+ * contract's schema, or a fault. It knows the four variants, not the
+ * operations: those, and the decoding of the element, are generated.
+ */
+import { Document, parseXml, type Element } from 'libxmljs2';
+import { SOAP11, SOAP12, type SoapVersion } from '../bindings/soap-envelope';
+import { XML_DECLARATION, XSI_NAMESPACE, childElements, escapeXmlAttribute } from '../xml/codec';
+
+export type ClientVariant = 'soap11' | 'soap12' | 'httpGet' | 'httpPost';
+export const CLIENT_VARIANTS: readonly ClientVariant[] = ['soap11', 'soap12', 'httpGet', 'httpPost'];
+
+/** One operation as the contract names it (generated from the model). */
+export interface OperationSpec {
+  name: string;
+  /** SOAPAction / `action` is the namespace followed by this. */
+  soapActionSuffix: string;
+  requestElement: string;
+  soapResponseElement: string;
+  /** `http:operation location`, e.g. `/Pair`. */
+  httpLocation: string;
+  httpResponseElement: string;
+}
+
+/** Where and how a client reaches the service. */
+export interface Connection {
+  /** `{baseUrl}/api.asmx`. */
+  endpoint: string;
+  namespace: string;
+  fetch: typeof fetch;
+  timeoutMs: number;
+  /** The contract's schema in this namespace (parsed once by the caller). */
+  schema(): Document;
+}
+
+export interface CallInput {
+  variant: ClientVariant;
+  /** The content of the request element: the generated request class's toXml(). */
+  content: string;
+  /** The HTTP GET/POST fields, in contract order; undefined ones are left out. */
+  fields: readonly (readonly [string, string | undefined])[];
+  signal?: AbortSignal;
+}
+
+/** How a call failed, whatever the variant. */
+export interface Fault {
+  /**
+   * `soap:Client`, `soap:Sender`, `soap:Server`, `soap:Receiver`, … for a SOAP
+   * fault; `http:400`, `http:429`, … for any other answer that is not 200;
+   * `protocol` for a 200 answer that does not fit the contract; `transport`
+   * when no answer came (refused, reset, timed out).
+   */
+  code: string;
+  /** The service's one sentence (faultstring, SOAP 1.2 Reason, or the text/plain line). */
+  faultString: string;
+  /** HTTP status of the answer, when there was one. */
+  status?: number;
+  /** Seconds, from the Retry-After header (throttled, unavailable). */
+  retryAfter?: number;
+  cause?: unknown;
+}
+
+/** The answer element (SOAP: the body's response element; HTTP: the root), validated; or a fault. */
+export type Outcome = { element: Element } | { fault: Fault };
+
+export const isSoap = (variant: ClientVariant): variant is 'soap11' | 'soap12' => variant === 'soap11' || variant === 'soap12';
+
+/** Sends one call and reads its answer. Rejects only when the caller's own signal aborts it. */
+export async function exchange(connection: Connection, op: OperationSpec, input: CallInput): Promise<Outcome> {
+  const request = httpRequest(connection, op, input);
+  const timeout = AbortSignal.timeout(connection.timeoutMs);
+  const signal = input.signal ? AbortSignal.any([input.signal, timeout]) : timeout;
+  let response: Response;
+  let text: string;
+  try {
+    response = await connection.fetch(request.url, { method: request.method, headers: request.headers, body: request.body, signal });
+    text = await response.text();
+  } catch (error) {
+    if (input.signal?.aborted) throw input.signal.reason;
+    return { fault: { code: 'transport', faultString: `No answer from ${connection.endpoint}: ${describe(error)}.`, cause: error } };
+  }
+  const answer: HttpAnswer = {
+    status: response.status,
+    statusText: response.statusText,
+    retryAfter: retryAfterSeconds(response.headers.get('retry-after')),
+    text,
+  };
+  return isSoap(input.variant) ? readSoapAnswer(connection, op, input.variant === 'soap11' ? SOAP11 : SOAP12, answer) : readHttpAnswer(connection, op, answer);
+}
+
+interface HttpAnswer {
+  status: number;
+  statusText: string;
+  retryAfter?: number;
+  text: string;
+}
+
+function httpRequest(connection: Connection, op: OperationSpec, input: CallInput) {
+  const action = connection.namespace + op.soapActionSuffix;
+  if (isSoap(input.variant)) {
+    const version = input.variant === 'soap11' ? SOAP11 : SOAP12;
+    const body =
+      `${XML_DECLARATION}<soap:Envelope xmlns:soap="${version.envelopeNamespace}"><soap:Body>` +
+      `<${op.requestElement} xmlns="${escapeXmlAttribute(connection.namespace)}">${input.content}</${op.requestElement}>` +
+      `</soap:Body></soap:Envelope>`;
+    const headers: Record<string, string> =
+      input.variant === 'soap11'
+        ? { 'Content-Type': SOAP11.contentType, SOAPAction: `"${action}"` }
+        : { 'Content-Type': `${SOAP12.contentType}; action="${action}"` };
+    return { url: connection.endpoint, method: 'POST', headers, body };
+  }
+  const fields = new URLSearchParams();
+  for (const [name, value] of input.fields) if (value !== undefined) fields.append(name, value);
+  const url = connection.endpoint + op.httpLocation;
+  if (input.variant === 'httpGet') return { url: `${url}?${fields}`, method: 'GET', headers: {}, body: undefined };
+  return { url, method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: fields.toString() };
+}
+
+function readSoapAnswer(connection: Connection, op: OperationSpec, version: SoapVersion, answer: HttpAnswer): Outcome {
+  const doc = parseAnswer(answer.text);
+  const envelope = doc?.root();
+  const inEnvelope = (e: Element) => e.namespace()?.href() === version.envelopeNamespace;
+  if (!envelope || envelope.name() !== 'Envelope' || !inEnvelope(envelope)) {
+    return answer.status === 200 ? protocol(answer, `The answer is not a SOAP ${version === SOAP11 ? '1.1' : '1.2'} envelope.`) : httpFault(answer);
+  }
+  const body = childElements(envelope).find((e) => e.name() === 'Body' && inEnvelope(e));
+  const [content] = body ? childElements(body) : [];
+  if (content && content.name() === 'Fault' && inEnvelope(content)) return { fault: soapFault(content, version, answer) };
+  if (answer.status !== 200) return httpFault(answer);
+  if (!content) return protocol(answer, 'The SOAP answer has an empty Body.');
+  return expected(connection, content, op.soapResponseElement, answer);
+}
+
+function readHttpAnswer(connection: Connection, op: OperationSpec, answer: HttpAnswer): Outcome {
+  if (answer.status !== 200) return httpFault(answer);
+  const root = parseAnswer(answer.text)?.root();
+  if (!root) return protocol(answer, 'The answer is not well-formed XML.');
+  return expected(connection, root, op.httpResponseElement, answer);
+}
+
+/** The element the contract promises, in the namespace, valid against the schema. */
+function expected(connection: Connection, element: Element, name: string, answer: HttpAnswer): Outcome {
+  const ns = element.namespace()?.href();
+  if (element.name() !== name || ns !== connection.namespace) {
+    return protocol(answer, `The answer holds {${ns ?? ''}}${element.name()} where {${connection.namespace}}${name} was expected.`);
+  }
+  // A copy declares every namespace it uses, so it stands alone as a document.
+  const single = new Document();
+  single.root(element.clone());
+  if (!single.validate(connection.schema())) {
+    const first = single.validationErrors[0]?.message?.trim() ?? '';
+    return protocol(answer, `The ${name} answer does not match the schema: ${first.slice(0, 200)}`);
+  }
+  return { element: single.root()! };
+}
+
+/** SOAP 1.1 faultcode/faultstring, or SOAP 1.2 Code/Value and Reason/Text. */
+function soapFault(fault: Element, version: SoapVersion, answer: HttpAnswer): Fault {
+  let code: Element | undefined;
+  let reason: Element | undefined;
+  if (version === SOAP11) {
+    code = childElements(fault).find((e) => e.name() === 'faultcode');
+    reason = childElements(fault).find((e) => e.name() === 'faultstring');
+  } else {
+    const inEnvelope = (e: Element) => e.namespace()?.href() === version.envelopeNamespace;
+    const child = (parent: Element | undefined, name: string) => parent && childElements(parent).find((e) => e.name() === name && inEnvelope(e));
+    code = child(child(fault, 'Code'), 'Value');
+    reason = child(child(fault, 'Reason'), 'Text');
+  }
+  return {
+    code: code ? faultCode(code, version) : 'soap:Fault',
+    faultString: reason?.text().trim() ?? '',
+    status: answer.status,
+    retryAfter: answer.retryAfter,
+  };
+}
+
+/** A fault code is a QName; one in the envelope namespace reads `soap:Local` whatever prefix the answer used. */
+function faultCode(element: Element, version: SoapVersion): string {
+  const text = element.text().trim();
+  const colon = text.indexOf(':');
+  const prefix = colon > 0 ? text.slice(0, colon) : null;
+  const href = element.namespaces().find((n) => n.prefix() === prefix)?.href();
+  return href === version.envelopeNamespace ? `soap:${text.slice(colon + 1)}` : text;
+}
+
+function httpFault(answer: HttpAnswer): Outcome {
+  const line = answer.text.trim().split('\n')[0]?.trim().slice(0, 300);
+  return {
+    fault: {
+      code: `http:${answer.status}`,
+      faultString: line || answer.statusText || `HTTP ${answer.status}`,
+      status: answer.status,
+      retryAfter: answer.retryAfter,
+    },
+  };
+}
+
+function protocol(answer: HttpAnswer, faultString: string): Outcome {
+  return { fault: { code: 'protocol', faultString, status: answer.status, retryAfter: answer.retryAfter } };
+}
+
+/** Parses an answer: no entity substitution, no DTD loading, no network. Undefined when not well-formed. */
+function parseAnswer(text: string): Document | undefined {
+  try {
+    return parseXml(text, { noent: false, dtdload: false, dtdvalid: false, nonet: true, huge: false });
+  } catch {
+    return undefined;
+  }
+}
+
+/** `xsi:nil="true"` (or `1`) on an element of a nillable type. */
+export function isNil(element: Element): boolean {
+  const nil = element.attrs().find((a) => a.name() === 'nil' && a.namespace()?.href() === XSI_NAMESPACE);
+  return nil !== undefined && ['true', '1'].includes(nil.value().trim());
+}
+
+/** Retry-After as seconds: delta-seconds, or an HTTP date counted from now. */
+export function retryAfterSeconds(header: string | null, nowMs = Date.now()): number | undefined {
+  if (header === null) return undefined;
+  const text = header.trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - nowMs) / 1000));
+}
+
+/** A transport failure in a few words: undici hides the reason (ECONNREFUSED, …) in `cause`. */
+function describe(error: unknown): string {
+  const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e?.name === 'TimeoutError') return 'timed out';
+  return e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(error);
+}

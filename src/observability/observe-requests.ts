@@ -1,0 +1,44 @@
+import { randomUUID } from 'node:crypto';
+import type { Context, Next } from 'koa';
+import type { Logger } from 'pino';
+import type { Metrics } from './metrics';
+
+const CALLER_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/**
+ * One log line and one metrics observation per request: request id, method,
+ * path (never the query string, which carries secrets on the GET variant),
+ * variant, operation, status, outcome and duration. The request id is the
+ * caller's X-Request-Id when it is a plain token, else a new one; it is sent
+ * back in X-Request-Id.
+ */
+export function observeRequests(logger: Logger, metrics: Metrics) {
+  return async function observe(ctx: Context, next: Next): Promise<void> {
+    const started = process.hrtime.bigint();
+    const given = ctx.get('X-Request-Id');
+    const id = CALLER_REQUEST_ID.test(given) ? given : randomUUID();
+    ctx.state.requestId = id;
+    ctx.set('X-Request-Id', id);
+    try {
+      await next();
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const operation: string = ctx.state.operation ?? 'none';
+      const variant: string = ctx.state.variant ?? 'none';
+      const outcome: string = ctx.state.outcome ?? (ctx.status < 400 ? 'ok' : 'refused');
+      metrics.requests.inc({ operation, variant, outcome });
+      metrics.duration.observe({ operation, variant }, seconds);
+      logger.info({
+        event: 'request',
+        id,
+        method: ctx.method,
+        path: ctx.path,
+        variant: ctx.state.variant,
+        operation: ctx.state.operation,
+        status: ctx.status,
+        outcome,
+        ms: Math.round(seconds * 1e6) / 1e3,
+      });
+    }
+  };
+}
