@@ -27,6 +27,7 @@ export interface Config {
   storeMaxEntries: number;
   stateKey: string | undefined;
   qr: 'inline' | 'link';
+  workers: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
 }
 
@@ -238,6 +239,15 @@ export const SETTINGS = [
     values: 'inline|link',
     help: "inline: Html holds the QR code as an SVG data URI; link: it points at this service's /qr.aspx (needs --public-url)",
     parse: oneOf<Config['qr']>('inline', 'link'),
+  }),
+  setting({
+    key: 'workers',
+    flag: '--workers',
+    env: 'PIN_WORKERS',
+    default: 1,
+    values: '1-64',
+    help: 'processes serving requests (node:cluster); state stays exact across them',
+    parse: integer(1, 64),
   }),
   setting({
     key: 'logLevel',

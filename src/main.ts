@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 /** Entry point: `pin-service [serve|secret|pair] [options]`. */
 import { describeFailure, runCommand } from './cli';
+import cluster from 'node:cluster';
+import { runPrimary } from './cluster';
 import { parseConfig } from './config';
 import { createLogger } from './observability/logger';
 import { startService } from './server';
@@ -8,6 +10,7 @@ import { startService } from './server';
 async function serve(args: string[]): Promise<void> {
   const config = parseConfig(args, process.env);
   const logger = createLogger(config.logLevel);
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, args, logger);
   const service = await startService(config, logger);
   logger.info({ event: 'listening', url: service.url, namespace: config.namespace, store: config.store === 'memory' ? 'memory' : 'redis' }, 'service started');
   let stopping = false;
@@ -27,7 +30,9 @@ async function serve(args: string[]): Promise<void> {
     });
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  // A worker's SIGINT comes with the primary's (same terminal): the primary decides.
+  if (cluster.isPrimary) process.on('SIGINT', () => stop('SIGINT'));
+  else process.on('SIGINT', () => {});
 }
 
 async function main(argv: string[]): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Config } from '../config';
 import { MemoryStore } from './memory-store';
+import { IpcStore } from './ipc-store';
 import { RedisStore } from './redis-store';
 import type { StateStore } from './store';
 
@@ -7,6 +8,8 @@ export type { StateStore } from './store';
 
 /** The store the settings name: `memory` (embedded) or a `redis://` / `rediss://` URL. */
 export function createStore(config: Pick<Config, 'store' | 'storeMaxEntries'>, now?: () => number): StateStore {
+  // A cluster worker shares the primary's embedded store (see ipc-store.ts).
+  if (config.store === 'memory' && process.env.PINSERVICE_CLUSTER_WORKER === '1') return new IpcStore();
   if (config.store === 'memory') return new MemoryStore(config.storeMaxEntries, now);
   return new RedisStore(config.store);
 }

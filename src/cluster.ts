@@ -1,0 +1,56 @@
+/**
+ * `--workers N`: N worker processes share the listening port (node:cluster).
+ * The primary serves no requests: it holds the embedded store for all
+ * workers (or nothing, with Redis), restarts a worker that dies, and on
+ * SIGTERM/SIGINT asks every worker to finish its in-flight calls and stop.
+ */
+import cluster, { type Worker } from 'node:cluster';
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Config } from './config';
+import { MemoryStore } from './state/memory-store';
+import { serveStoreTo } from './state/ipc-store';
+
+export function runPrimary(config: Config, argv: string[], logger: Logger): void {
+  const store = config.store === 'memory' ? new MemoryStore(config.storeMaxEntries) : undefined;
+  // Every worker must name state alike: one state key for all, random unless configured.
+  const env = {
+    PINSERVICE_CLUSTER_WORKER: '1',
+    PIN_STATE_KEY: config.stateKey ?? randomBytes(32).toString('base64url'),
+  };
+  cluster.setupPrimary({ args: argv });
+  let stopping = false;
+  const fork = (): Worker => {
+    const worker = cluster.fork(env);
+    if (store) serveStoreTo(worker, store);
+    return worker;
+  };
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) {
+        logger.info({ event: 'stopped' }, 'all workers stopped');
+        logger.flush();
+        process.exit(0);
+      }
+      return;
+    }
+    logger.error({ event: 'worker-exit', pid: worker.process.pid, code, signal }, 'a worker died; starting another');
+    setTimeout(fork, 500).unref();
+  });
+  for (let i = 0; i < config.workers; i++) fork();
+  logger.info({ event: 'primary', workers: config.workers, store: store ? 'memory (shared by the primary)' : 'redis' }, 'cluster started');
+
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ event: 'stopping', signal }, 'asking workers to finish in-flight calls');
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    setTimeout(() => {
+      logger.error({ event: 'stop-timeout' }, 'workers did not stop in time');
+      process.exit(1);
+    }, 15_000).unref();
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
