@@ -9,7 +9,9 @@ import { clientError } from '../errors';
 export function parseUntrustedXml(text: string): Document {
   let doc: Document;
   try {
-    doc = parseXml(text, { noent: false, dtdload: false, dtdvalid: false, nonet: true, huge: false, nocdata: false });
+    // nodict: names are not interned in this document's dictionary, so the SOAP binding can move the
+    // body element into a document of its own for validation without libxml2 freeing them twice.
+    doc = parseXml(text, { noent: false, dtdload: false, dtdvalid: false, nonet: true, huge: false, nocdata: false, nodict: true });
   } catch {
     throw clientError('The request is not well-formed XML.');
   }
