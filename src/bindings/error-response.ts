@@ -54,6 +54,8 @@ function render(ctx: Context, error: ServiceError): void {
   const variant = ctx.state.variant as string | undefined;
   const soap = variant === 'soap11' ? SOAP11 : variant === 'soap12' ? SOAP12 : undefined;
   if (error.retryAfter !== undefined) ctx.set('Retry-After', String(error.retryAfter));
+  // A body left unread (too large, wrong media type) would stall a kept-alive connection: close it.
+  if (!ctx.req.complete) ctx.set('Connection', 'close');
   const fault = FAULT[error.kind];
   if (soap && fault) {
     // ASMX answers every fault with 500, SOAP 1.2 included; existing proxies expect it.
