@@ -1,0 +1,168 @@
+/**
+ * The Html of a Pair answer (DESIGN §2): a link to the otpauth URI around an
+ * inline SVG QR code. The fragment is read with libxml2's HTML parser, the
+ * QR code rasterised with resvg and decoded with jsQR, and the secret it
+ * carries must produce PINs the service accepts.
+ */
+import test, { type ExecutionContext } from 'ava';
+import { Resvg } from '@resvg/resvg-js';
+import jsQR from 'jsqr';
+import type { Element } from 'libxmljs2';
+import { decodeBase32 } from '../src/otp/base32';
+import { totp } from '../src/otp/totp';
+import { startTestService, type TestService } from './support/service';
+import { DEFAULT_NAMESPACE, childElements, namespaceOf, parseStrict, readPairingHtml, validateAgainstContract } from './support/xml-assertions';
+
+/** A fixed instant, 22.345 s into its 30-second step. */
+const NOW = 1_750_000_012_345;
+const SVG_NAMESPACE = 'http://www.w3.org/2000/svg';
+const DATA_PREFIX = 'data:image/svg+xml;base64,';
+
+let service: TestService;
+
+test.before(async () => {
+  service = await startTestService();
+  service.clock.set(NOW);
+});
+
+test.after.always(async () => {
+  await service?.close();
+});
+
+interface Pairing {
+  manualSetupCode: string;
+  html: string;
+}
+
+/** Pair over HTTP GET; fields left undefined are not sent. */
+async function pair(t: ExecutionContext, fields: { appName?: string; appInfo: string; secretCode: string }): Promise<Pairing> {
+  const query = new URLSearchParams(Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined));
+  const response = await fetch(`${service.url}/api.asmx/Pair?${query}`);
+  const text = await response.text();
+  t.is(response.status, 200, text);
+  const validation = validateAgainstContract(text);
+  t.true(validation.valid, validation.errors.join('; '));
+  const root = parseStrict(text).root()!;
+  t.is(root.name(), 'PairingInfo');
+  const [code, html] = childElements(root);
+  return { manualSetupCode: code.text(), html: html.text() };
+}
+
+async function validatePinOverGet(pin: string, secretCode: string): Promise<boolean> {
+  const response = await fetch(`${service.url}/api.asmx/ValidatePin?${new URLSearchParams({ pin, secretCode })}`);
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`ValidatePin answered ${response.status}: ${text}`);
+  const root = parseStrict(text).root()!;
+  if (root.name() !== 'boolean' || namespaceOf(root) !== DEFAULT_NAMESPACE) throw new Error(`unexpected answer ${text}`);
+  return root.text() === 'true';
+}
+
+/** The SVG document inside the img src, checked to be inline and self-contained. */
+function inlineSvg(t: ExecutionContext, src: string | undefined): string {
+  t.truthy(src, 'the img has a src');
+  const url = new URL(src!);
+  t.is(url.protocol, 'data:', 'the QR code is inline, not fetched from a remote URL');
+  t.true(src!.startsWith(DATA_PREFIX), `a base64 SVG data URI (found ${src!.slice(0, 40)}…)`);
+  const svg = Buffer.from(src!.slice(DATA_PREFIX.length), 'base64').toString('utf8');
+  const doc = parseStrict(svg);
+  t.is(doc.root()!.name(), 'svg');
+  t.is(namespaceOf(doc.root()!), SVG_NAMESPACE);
+  // Nothing the image could load from elsewhere: no links, no images, no scripts, no styles.
+  t.deepEqual(doc.find<Element>("//*[@*[local-name()='href']] | //*[local-name()='image' or local-name()='script' or local-name()='style' or local-name()='foreignObject']"), []);
+  return svg;
+}
+
+/** Rasterises the SVG at 400 px wide and reads the QR code in it with jsQR. */
+function decodeQr(svg: string): string | undefined {
+  const image = new Resvg(svg, { fitTo: { mode: 'width', value: 400 } }).render();
+  return jsQR(new Uint8ClampedArray(image.pixels), image.width, image.height)?.data;
+}
+
+/** The parsed otpauth URI, with the decoded label. */
+function otpauth(href: string): { uri: URL; label: string } {
+  const uri = new URL(href);
+  return { uri, label: decodeURIComponent(uri.pathname.replace(/^\//, '')) };
+}
+
+test('the QR code decodes to the link, and the secret in it yields PINs the service accepts', async (t) => {
+  const secretCode = 'pair-html-qr-secret';
+  const { manualSetupCode, html } = await pair(t, { appName: 'Pair Html', appInfo: 'grace@example.com', secretCode });
+  const link = readPairingHtml(html);
+  t.truthy(link.href);
+  const svg = inlineSvg(t, link.imgSrc);
+  t.is(decodeQr(svg), link.href, 'the QR code holds exactly the link target');
+
+  const { uri } = otpauth(link.href!);
+  t.is(uri.protocol, 'otpauth:');
+  t.is(uri.host, 'totp');
+  const secret = uri.searchParams.get('secret');
+  t.is(secret, manualSetupCode);
+  const key = decodeBase32(secret!);
+  t.deepEqual(key, Buffer.from(secretCode, 'utf8'), 'the key is the UTF-8 bytes of secretCode');
+
+  const pin = totp(key, { algorithm: 'SHA1', digits: 6, period: 30 }, Math.floor(service.clock.now() / 1000));
+  t.true(await validatePinOverGet(pin, secretCode), 'the PIN an app scanning the QR code shows is accepted');
+});
+
+test('Html shape with appName: title, issuer:account label, issuer parameter, border=0', async (t) => {
+  const { manualSetupCode, html } = await pair(t, { appName: 'Acme Pins', appInfo: 'heidi@example.com', secretCode: 'pair-html-shape-secret' });
+  const link = readPairingHtml(html);
+  t.is(link.root, 'a', 'the fragment is a link');
+  t.is(link.links, 1);
+  t.is(link.images, 1);
+  t.deepEqual(link.linkChildren, ['img'], 'the link holds the image and nothing else');
+  t.is(link.linkText, '');
+  t.is(link.title, `Manually pair with ${manualSetupCode}`);
+  t.is(link.border, '0');
+  inlineSvg(t, link.imgSrc);
+
+  const { uri, label } = otpauth(link.href!);
+  t.is(label, 'Acme Pins:heidi@example.com');
+  t.is(uri.searchParams.get('issuer'), 'Acme Pins');
+  t.is(uri.searchParams.get('secret'), manualSetupCode);
+  t.true(link.href!.includes('Acme%20Pins:'), 'a space in the label is written %20');
+  t.true(link.href!.includes('issuer=Acme%20Pins'), 'a space in the issuer is written %20, not +');
+});
+
+test('Html without appName (absent or empty): the label is the account alone and there is no issuer parameter', async (t) => {
+  for (const appName of [undefined, '']) {
+    const { manualSetupCode, html } = await pair(t, { appName, appInfo: 'ivan@example.com', secretCode: 'pair-html-noissuer' });
+    const link = readPairingHtml(html);
+    t.is(link.title, `Manually pair with ${manualSetupCode}`);
+    t.is(link.border, '0');
+    const { uri, label } = otpauth(link.href!);
+    t.is(label, 'ivan@example.com', String(appName));
+    t.false(uri.searchParams.has('issuer'), `no issuer parameter (appName ${JSON.stringify(appName)})`);
+    t.deepEqual([...uri.searchParams.keys()], ['secret']);
+    t.is(decodeQr(inlineSvg(t, link.imgSrc)), link.href);
+  }
+});
+
+test('non-ASCII and HTML-special names survive: UTF-8 percent-encoding, attribute escaping, and the QR code', async (t) => {
+  const appName = 'Société Générale €';
+  const appInfo = "o'brien <&> josé@example.fr";
+  const secretCode = 'pair-html-unicode-secret';
+  const { manualSetupCode, html } = await pair(t, { appName, appInfo, secretCode });
+  const link = readPairingHtml(html);
+  t.is(link.links, 1);
+  t.is(link.images, 1);
+  t.is(link.title, `Manually pair with ${manualSetupCode}`);
+  const { uri, label } = otpauth(link.href!);
+  t.is(label, `${appName}:${appInfo}`);
+  t.is(uri.searchParams.get('issuer'), appName);
+  t.is(uri.searchParams.get('secret'), manualSetupCode);
+  // UTF-8 percent-encoding (not the reference's Latin-1 code units): é is %C3%A9, € is %E2%82%AC.
+  t.true(link.href!.includes('Soci%C3%A9t%C3%A9%20G%C3%A9n%C3%A9rale%20%E2%82%AC'), link.href);
+  t.is(decodeQr(inlineSvg(t, link.imgSrc)), link.href);
+});
+
+test('the Html is the same whichever variant answers Pair', async (t) => {
+  const fields = { appName: 'Same', appInfo: 'judy@example.com', secretCode: 'pair-html-same-secret' };
+  const { html } = await pair(t, fields);
+  const body = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><Pair xmlns="${DEFAULT_NAMESPACE}"><appName>${fields.appName}</appName><appInfo>${fields.appInfo}</appInfo><secretCode>${fields.secretCode}</secretCode></Pair></soap:Body></soap:Envelope>`;
+  const response = await fetch(`${service.url}/api.asmx`, { method: 'POST', headers: { 'Content-Type': 'text/xml; charset=utf-8' }, body });
+  t.is(response.status, 200);
+  const doc = parseStrict(await response.text());
+  const soapHtml = doc.get<Element>('//p:PairResult/p:Html', { p: DEFAULT_NAMESPACE });
+  t.is(soapHtml?.text(), html);
+});
