@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildContractModel } from './build-model';
 import { emitClasses } from './emit/classes';
+import { emitClient } from './emit/client';
 import { emitDocuments, emitRoutes } from './emit/templates';
 
 export async function generate(wsdlPath: string, outDir: string): Promise<string[]> {
@@ -14,6 +15,7 @@ export async function generate(wsdlPath: string, outDir: string): Promise<string
     'types.ts': emitClasses(model),
     'routes.ts': emitRoutes(model),
     'documents.ts': emitDocuments(model),
+    'client.ts': emitClient(model),
   };
   mkdirSync(outDir, { recursive: true });
   for (const [name, text] of Object.entries(files)) {

@@ -5,7 +5,7 @@
  * contract's schema, or a fault. It knows the four variants, not the
  * operations: those, and the decoding of the element, are generated.
  */
-import { Document, parseXml, type Element } from 'libxmljs2';
+import { parseXml, type Document, type Element } from 'libxmljs2';
 import { SOAP11, SOAP12, type SoapVersion } from '../bindings/soap-envelope';
 import { XML_DECLARATION, XSI_NAMESPACE, childElements, escapeXmlAttribute } from '../xml/codec';
 
@@ -146,9 +146,10 @@ function expected(connection: Connection, element: Element, name: string, answer
   if (element.name() !== name || ns !== connection.namespace) {
     return protocol(answer, `The answer holds {${ns ?? ''}}${element.name()} where {${connection.namespace}}${name} was expected.`);
   }
-  // A copy declares every namespace it uses, so it stands alone as a document.
-  const single = new Document();
-  single.root(element.clone());
+  // A copy declares every namespace it uses, so it reparses as a document of its own. (Moving the node
+  // into a new Document instead makes libxml2 free strings of the old document's dictionary.)
+  const single = parseAnswer(element.clone().toString(false));
+  if (!single) return protocol(answer, `The ${name} answer could not be read.`);
   if (!single.validate(connection.schema())) {
     const first = single.validationErrors[0]?.message?.trim() ?? '';
     return protocol(answer, `The ${name} answer does not match the schema: ${first.slice(0, 200)}`);

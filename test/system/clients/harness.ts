@@ -1,0 +1,182 @@
+/**
+ * What the interoperability suites (test/system/interop-*.test.ts) share:
+ * running a client of another ecosystem as a child process that reads its
+ * calls as JSON on stdin and prints its results as JSON; one scenario of
+ * calls every client makes, and the checks of its results; PINs from the
+ * service's own clock; and the service's request log, to see which variant
+ * each call really used.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ExecutionContext } from 'ava';
+import { totp } from '../../../src/otp/totp';
+import type { TestService } from '../../support/service';
+
+export const CLIENTS_DIR = __dirname;
+
+/**
+ * Debian's interpreter: python3-zeep is installed for it, not for another
+ * python3 that may come first on PATH (pyenv, a virtualenv).
+ */
+export const PYTHON = '/usr/bin/python3';
+
+/** Fails with a clear message when a tool the suite needs is missing (installed by .ci/run). */
+export function requireTool(command: string, args: string[], packages: string): string {
+  const found = spawnSync(command, args, { encoding: 'utf8', timeout: 30_000 });
+  if (found.error || found.status !== 0) {
+    const why = found.error?.message ?? found.stderr.trim().split('\n').pop();
+    throw new Error(`${command} ${args.join(' ')} failed (${why}): run \`apt-get install -y ${packages}\` (see .ci/run)`);
+  }
+  return found.stdout.trim();
+}
+
+/** Runs a client program with `input` as JSON on stdin; resolves with the JSON it printed. */
+export function runJsonClient<T>(command: string, args: string[], input: unknown, timeoutMs = 90_000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL' });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code !== 0) {
+        reject(new Error(`${command} ${args.join(' ')} exited with ${signal ?? code}:\n${stderr.slice(-4000)}`));
+        return;
+      }
+      try {
+        resolve(JSON.parse(stdout) as T);
+      } catch {
+        reject(new Error(`${command} ${args.join(' ')} printed no JSON:\n${stdout.slice(0, 2000)}\n${stderr.slice(-2000)}`));
+      }
+    });
+    child.stdin.end(JSON.stringify(input));
+  });
+}
+
+/** One call as the client programs take it. */
+export interface Call {
+  op: 'Pair' | 'ValidatePin';
+  args: Record<string, string>;
+}
+
+/** One call's result as the client programs print it. */
+export interface CallResult {
+  ok?: unknown;
+  fault?: { type: string; code: string | number | null; message: string; retryAfter?: string | null };
+  error?: { type: string; message: string };
+  contentType?: string | null;
+}
+
+const VECTORS: { secretCode: string; ManualSetupCode: string }[] = JSON.parse(
+  readFileSync(join(__dirname, '..', '..', '..', '..', 'shared', 'reference', 'manual-setup-code-vectors.json'), 'utf8'),
+);
+const MIN_SECRET_BYTES = 10; // Pair's default minimum
+export const PAIRABLE = VECTORS.filter((v) => Buffer.byteLength(v.secretCode, 'utf8') >= MIN_SECRET_BYTES);
+export const TOO_SHORT = VECTORS.filter((v) => Buffer.byteLength(v.secretCode, 'utf8') < MIN_SECRET_BYTES);
+
+export const SHORT_SECRET_FAULT = 'secretCode must be at least 10 bytes (80 bits) long.';
+export const MISSING_SECRET_FAULT = 'secretCode is required.';
+export const THROTTLED_FAULT = /^Too many failed validations for this secret; try again in \d+ seconds\.$/;
+
+const pinAt = (service: TestService, secret: string, stepOffset: number) =>
+  totp(Buffer.from(secret, 'utf8'), { algorithm: 'SHA1', digits: 6, period: 30 }, Math.floor(service.clock.now() / 1000) + stepOffset * 30);
+
+/** The PIN of `secret` now, by the service's clock (the client programs get it as an argument). */
+export const pinFor = (service: TestService, secret: string) => pinAt(service, secret, 0);
+
+/** A PIN of none of the steps the default drift window (one step each way) accepts. */
+export function wrongPinFor(service: TestService, secret: string): string {
+  const valid = new Set([-1, 0, 1].map((d) => pinAt(service, secret, d)));
+  for (let n = 0; ; n++) {
+    const pin = String((135790 + n * 7919) % 1_000_000).padStart(6, '0');
+    if (!valid.has(pin)) return pin;
+  }
+}
+
+/**
+ * The calls every client makes against a service with default settings
+ * (replay protection and throttling on), and what each must answer:
+ *  - Pair for every reference vector: its ManualSetupCode, or, for the ones
+ *    shorter than 10 bytes, a client error;
+ *  - ValidatePin: false for a wrong PIN, true for the current one, false when
+ *    it is replayed; a missing secretCode is a client error;
+ *  - five failures for one secret, then even its right PIN is refused (throttled).
+ */
+export function scenario(service: TestService, label: string) {
+  const accepted = `interop-${label}-${Math.random().toString(36).slice(2)}`;
+  const throttled = `interop-throttle-${label}-${Math.random().toString(36).slice(2)}`;
+  type Expect = { ok: unknown } | { fault: string | RegExp };
+  const steps: { call: Call; expect: Expect; what: string }[] = [];
+  for (const v of PAIRABLE) {
+    steps.push({
+      call: { op: 'Pair', args: { appName: 'Interop', appInfo: 'alice@example.com', secretCode: v.secretCode } },
+      expect: { ok: v.ManualSetupCode },
+      what: `Pair ${JSON.stringify(v.secretCode)}`,
+    });
+  }
+  for (const v of TOO_SHORT) {
+    steps.push({
+      call: { op: 'Pair', args: { appName: 'Interop', appInfo: 'alice@example.com', secretCode: v.secretCode } },
+      expect: { fault: SHORT_SECRET_FAULT },
+      what: `Pair ${JSON.stringify(v.secretCode)} (too short)`,
+    });
+  }
+  const validate = (secretCode: string, pin: string, expect: Expect, what: string) =>
+    steps.push({ call: { op: 'ValidatePin', args: { pin, secretCode } }, expect, what });
+  validate(accepted, wrongPinFor(service, accepted), { ok: false }, 'ValidatePin, a wrong PIN');
+  validate(accepted, pinFor(service, accepted), { ok: true }, 'ValidatePin, the current PIN');
+  validate(accepted, pinFor(service, accepted), { ok: false }, 'ValidatePin, the current PIN replayed');
+  validate('', pinFor(service, accepted), { fault: MISSING_SECRET_FAULT }, 'ValidatePin without secretCode');
+  for (let i = 1; i <= 5; i++) validate(throttled, wrongPinFor(service, throttled), { ok: false }, `ValidatePin, failure ${i} of 5`);
+  validate(throttled, pinFor(service, throttled), { fault: THROTTLED_FAULT }, 'ValidatePin after 5 failures (throttled)');
+
+  return {
+    calls: steps.map((s) => s.call),
+    /**
+     * Checks every result: `value` reads a client's success value as the
+     * ManualSetupCode (Pair) or the boolean (ValidatePin); `fault` checks
+     * that a failure is the ecosystem's fault type and returns its message.
+     */
+    check(
+      t: ExecutionContext,
+      results: CallResult[],
+      read: { pairCode(ok: unknown): unknown; fault(result: CallResult, what: string): string | undefined },
+    ) {
+      t.is(results.length, steps.length, 'one result per call');
+      steps.forEach((step, i) => {
+        const result = results[i] ?? {};
+        t.is(result.error, undefined, `${step.what}: no other error`);
+        if ('ok' in step.expect) {
+          t.is(result.fault, undefined, `${step.what}: no fault (${result.fault?.message})`);
+          const value = step.call.op === 'Pair' ? read.pairCode(result.ok) : result.ok;
+          t.is(value, step.expect.ok, step.what);
+        } else {
+          const message = read.fault(result, step.what);
+          if (typeof step.expect.fault === 'string') t.is(message, step.expect.fault, step.what);
+          else t.regex(message ?? '', step.expect.fault, step.what);
+        }
+      });
+    },
+  };
+}
+
+/** The requests the service logged (one JSON line each): which variant and operation every call used. */
+export function requestsSeen(service: TestService): { variant?: string; operation?: string; status: number }[] {
+  return service
+    .logs()
+    .split('\n')
+    .filter((line) => line.includes('"event":"request"'))
+    .map((line) => JSON.parse(line));
+}
+
+/** Asserts that the service saw every call of the scenario, each over `variant`. */
+export function assertVariantSeen(t: ExecutionContext, service: TestService, calls: Call[], variant: string): void {
+  const seen = requestsSeen(service).filter((r) => r.operation !== undefined);
+  t.deepEqual(
+    seen.map((r) => `${r.operation} over ${r.variant}`),
+    calls.map((c) => `${c.op} over ${variant}`),
+    'the service saw each call over the variant under test',
+  );
+}

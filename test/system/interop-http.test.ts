@@ -1,0 +1,131 @@
+/**
+ * The HTTP GET and HTTP POST variants from plain HTTP clients of two
+ * ecosystems, each reading the XML answer itself: Python's standard library
+ * (urllib.request + xml.etree) and curl (its answer read here with
+ * libxmljs2). The reference ManualSetupCodes, PINs true once and false when
+ * wrong or replayed, and every client error as the client's normal HTTP
+ * error: urllib.error.HTTPError, curl's exit status 22 (--fail-with-body),
+ * with status 400 (429 and Retry-After when throttled) and our one line.
+ */
+import test from 'ava';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { parseXml, type Element } from 'libxmljs2';
+import { DEFAULT_NAMESPACE } from '../../src/client/defaults';
+import { startTestService } from '../support/service';
+import {
+  CLIENTS_DIR,
+  PYTHON,
+  THROTTLED_FAULT,
+  assertVariantSeen,
+  requireTool,
+  runJsonClient,
+  scenario,
+  type Call,
+  type CallResult,
+} from './clients/harness';
+
+const VERBS = [
+  { verb: 'GET', variant: 'httpGet' },
+  { verb: 'POST', variant: 'httpPost' },
+] as const;
+
+/** A client error is 400; the throttled call is 429 with Retry-After. */
+const expectedStatus = (message: string | undefined) => (THROTTLED_FAULT.test(message ?? '') ? 429 : 400);
+
+test.before(() => {
+  requireTool(PYTHON, ['-c', 'import urllib.request, xml.etree.ElementTree'], 'python3');
+  requireTool('curl', ['--version'], 'curl');
+});
+
+for (const { verb, variant } of VERBS) {
+  test.serial(`Python urllib, HTTP ${verb}: Pair, ValidatePin and HTTP errors`, async (t) => {
+    const service = await startTestService(); // default settings: replay protection and throttling on
+    try {
+      const { calls, check } = scenario(service, `urllib-${variant}`);
+      const answer = await runJsonClient<{ results: CallResult[] }>(PYTHON, [join(CLIENTS_DIR, 'urllib_client.py')], {
+        endpoint: `${service.url}/api.asmx`,
+        verb,
+        namespace: DEFAULT_NAMESPACE,
+        calls,
+      });
+      check(t, answer.results, {
+        pairCode: (ok) => (ok as { ManualSetupCode?: string } | null)?.ManualSetupCode,
+        fault: (result, what) => {
+          t.is(result.fault?.type, 'urllib.error.HTTPError', `${what}: ${JSON.stringify(result)}`);
+          const status = expectedStatus(result.fault?.message);
+          t.is(result.fault?.code, status, what);
+          if (status === 429) t.regex(result.fault?.retryAfter ?? '', /^\d+$/, `${what}: Retry-After`);
+          return result.fault?.message;
+        },
+      });
+      assertVariantSeen(t, service, calls, variant);
+    } finally {
+      await service.close();
+    }
+  });
+
+  test.serial(`curl, HTTP ${verb}: Pair, ValidatePin and HTTP errors`, async (t) => {
+    const service = await startTestService();
+    try {
+      const { calls, check } = scenario(service, `curl-${variant}`);
+      const results: CallResult[] = [];
+      for (const call of calls) results.push(await curl(`${service.url}/api.asmx`, verb, call));
+      check(t, results, {
+        pairCode: (ok) => (ok as { ManualSetupCode?: string } | null)?.ManualSetupCode,
+        fault: (result, what) => {
+          t.is(result.fault?.type, 'curl exit 22', `${what}: ${JSON.stringify(result)}`);
+          const status = expectedStatus(result.fault?.message);
+          t.is(result.fault?.code, status, what);
+          if (status === 429) t.regex(result.fault?.retryAfter ?? '', /^\d+$/, `${what}: Retry-After`);
+          return result.fault?.message;
+        },
+      });
+      assertVariantSeen(t, service, calls, variant);
+    } finally {
+      await service.close();
+    }
+  });
+}
+
+/**
+ * One call with curl: fields URL-encoded by curl itself (-G puts them in the
+ * query). With --fail-with-body an HTTP error is exit status 22 and the body
+ * is still printed. The write-out appends the status and Retry-After.
+ */
+function curl(endpoint: string, verb: 'GET' | 'POST', call: Call): Promise<CallResult> {
+  const fields = Object.entries(call.args).flatMap(([name, value]) => ['--data-urlencode', `${name}=${value}`]);
+  const args = ['-sS', '--fail-with-body', '--max-time', '30', ...(verb === 'GET' ? ['-G'] : []), ...fields];
+  args.push('-w', '\n%{http_code} %header{retry-after}', `${endpoint}/${call.op}`);
+  return new Promise((resolve, reject) => {
+    execFile('curl', args, { timeout: 60_000, encoding: 'utf8' }, (error, stdout, stderr) => {
+      const exit = error ? (error as { code?: number | string }).code : 0;
+      if (exit !== 0 && exit !== 22) {
+        reject(new Error(`curl failed (${exit}): ${stderr}`));
+        return;
+      }
+      const cut = stdout.lastIndexOf('\n');
+      const body = stdout.slice(0, cut);
+      const [status, retryAfter] = stdout.slice(cut + 1).split(' ');
+      if (exit === 22) {
+        resolve({ fault: { type: 'curl exit 22', code: Number(status), message: body.trim(), retryAfter: retryAfter || null } });
+        return;
+      }
+      resolve({ ok: readAnswer(call.op, body) });
+    });
+  });
+}
+
+/** The XML answer of the HTTP variants: PairingInfo's fields, or the boolean's value. */
+function readAnswer(op: Call['op'], body: string): unknown {
+  const root = parseXml(body, { nonet: true }).root()!;
+  const ns = { ns: DEFAULT_NAMESPACE };
+  if (op === 'Pair') {
+    if (root.name() !== 'PairingInfo' || root.namespace()?.href() !== DEFAULT_NAMESPACE) throw new Error(`unexpected answer ${body}`);
+    return { ManualSetupCode: root.get<Element>('ns:ManualSetupCode', ns)?.text(), Html: root.get<Element>('ns:Html', ns)?.text() };
+  }
+  if (root.name() !== 'boolean' || root.namespace()?.href() !== DEFAULT_NAMESPACE) throw new Error(`unexpected answer ${body}`);
+  const value = root.text().trim();
+  if (!['true', 'false', '1', '0'].includes(value)) throw new Error(`not an xsd:boolean: ${body}`);
+  return value === 'true' || value === '1';
+}
