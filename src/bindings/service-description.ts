@@ -8,15 +8,24 @@ import type { Context } from 'koa';
 import { PORTS } from '../../generated/routes';
 import type { Config } from '../config';
 import type { Contract } from '../contract';
-import { ServiceError } from '../errors';
+import { ServiceError, clientError } from '../errors';
 import { createHelpPages, HELP_CSP, type HelpSite } from '../help/pages';
 import { XML_DECLARATION, XSD_NAMESPACE, XSI_NAMESPACE, escapeXmlAttribute } from '../xml/codec';
 import { parseUrlEncoded } from './form';
 
-/** The base URL of this deployment: the configured public URL, or the request's own. */
+/**
+ * The base URL of this deployment: the configured public URL, or the
+ * request's own (Host, and X-Forwarded-* with --trust-proxy). A Host that
+ * makes no URL is the caller's mistake.
+ */
 export function publicBase(ctx: Context, config: Pick<Config, 'publicUrl'>): string {
-  return config.publicUrl ?? `${ctx.protocol}://${ctx.host}`;
+  if (config.publicUrl) return config.publicUrl;
+  if (!HOST.test(ctx.host)) throw clientError('The Host header is not a valid host name.');
+  return `${ctx.protocol}://${ctx.host}`;
 }
+
+/** A host name or IPv4 address, or a bracketed IPv6 address, with an optional port. */
+const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
 
 export function serviceDescription(contract: Contract, config: Config) {
   const help = createHelpPages(contract);

@@ -1,0 +1,140 @@
+/**
+ * The command line (DESIGN §4): `serve` (the default) runs the service,
+ * `secret` prints a new random Base32 secret, `pair` prints the manual setup
+ * code and a QR code in the terminal; each takes --help. Usage mistakes exit 2
+ * with one line on stderr, never a stack trace. Run as a user runs it: a
+ * child process of `node --import=tsx src/main.ts`.
+ */
+import test from 'ava';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { encodeBase32 } from '../src/otp/base32';
+import { totp } from '../src/otp/totp';
+import { freePort } from './support/redis';
+
+const ROOT = join(__dirname, '..');
+const MAIN = 'src/main.ts';
+
+/** Runs the command line to completion; PIN_* variables of the caller are left out. */
+function run(...args: string[]): SpawnSyncReturns<string> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PIN_')));
+  const result = spawnSync(process.execPath, ['--import=tsx', MAIN, ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 30_000 });
+  if (result.error) throw result.error;
+  return result;
+}
+
+const lines = (text: string) => text.split('\n').filter((l) => l.trim() !== '');
+
+test('secret prints 160 random bits as 32 Base32 characters, different each run', (t) => {
+  const first = run('secret');
+  const second = run('secret');
+  t.is(first.status, 0, first.stderr);
+  t.is(second.status, 0, second.stderr);
+  t.regex(first.stdout, /^[A-Z2-7]{32}\n$/);
+  t.regex(second.stdout, /^[A-Z2-7]{32}\n$/);
+  t.not(first.stdout, second.stdout);
+  t.is(first.stderr, '');
+});
+
+test('secret --bytes 32 prints 256 bits as 52 Base32 characters', (t) => {
+  for (const args of [['--bytes', '32'], ['--bytes=32']]) {
+    const result = run('secret', ...args);
+    t.is(result.status, 0, result.stderr);
+    t.regex(result.stdout, /^[A-Z2-7]{52}\n$/, args.join(' '));
+  }
+});
+
+test('pair prints the ManualSetupCode, the otpauth URI and a QR code for the terminal', (t) => {
+  const result = run('pair', '--app', 'X', '--account', 'y', '--secret', '12345678BXYT');
+  t.is(result.status, 0, result.stderr);
+  t.true(result.stdout.includes('GEZDGNBVGY3TQQSYLFKA'), 'the manual setup code (the reference\'s for this secret)');
+  t.true(result.stdout.includes('otpauth://totp/X:y?secret=GEZDGNBVGY3TQQSYLFKA&issuer=X'), 'the otpauth URI');
+  // The QR code is drawn with block characters, a square of many lines.
+  const blocks = lines(result.stdout).filter((l) => /[█▀▄]/.test(l));
+  t.true(blocks.length >= 10, `a QR code of block characters (${blocks.length} lines)`);
+  t.is(result.stderr, '');
+});
+
+test('pair follows the pairing settings (Base32 secrets, 8 digits)', (t) => {
+  const result = run('pair', '--app=Example', '--account=alice@example.com', '--secret=jbsw y3dp ehpk 3pxp', '--secret-encoding', 'base32', '--digits', '8');
+  t.is(result.status, 0, result.stderr);
+  t.true(result.stdout.includes('JBSWY3DPEHPK3PXP'));
+  t.true(result.stdout.includes('digits=8'));
+});
+
+test('--help of each command exits 0 and prints its usage', (t) => {
+  for (const args of [['--help'], ['serve', '--help'], ['secret', '--help'], ['pair', '--help'], ['-h'], ['help']]) {
+    const result = run(...args);
+    t.is(result.status, 0, `${args.join(' ')}: ${result.stderr}`);
+    t.regex(result.stdout, /^Usage: pin-service/m, `${args.join(' ')} prints a usage`);
+    t.is(result.stderr, '', `${args.join(' ')}: nothing on stderr`);
+  }
+  t.true(run('--help').stdout.includes('--namespace'), 'serve --help lists the settings');
+  t.true(run('secret', '--help').stdout.includes('--bytes'));
+  t.true(run('pair', '--help').stdout.includes('--account'));
+});
+
+test('usage mistakes exit 2 with one line on stderr and no stack trace', (t) => {
+  for (const args of [
+    ['frobnicate'],
+    ['--frobnicate'],
+    ['serve', '--port', 'eighty'],
+    ['secret', '--bytes', 'many'],
+    ['secret', '--bytes', '4'],
+    ['secret', '--colour'],
+    ['pair', '--app', 'X'],
+    ['pair', '--account', 'y', '--secret'],
+    ['pair', '--account', 'y', '--secret', 's3cret-long-enough', '--digits', '7'],
+  ]) {
+    const result = run(...args);
+    t.is(result.status, 2, `${args.join(' ')}: exit code (${result.stderr.trim()})`);
+    t.is(lines(result.stderr).length, 1, `${args.join(' ')}: one line on stderr`);
+    t.false(/\n\s+at /.test(result.stderr), `${args.join(' ')}: no stack trace`);
+    t.is(result.stdout, '', `${args.join(' ')}: nothing on stdout`);
+  }
+});
+
+test('serve runs the service until SIGTERM, then exits 0', async (t) => {
+  const port = await freePort();
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PIN_')));
+  const child = spawn(process.execPath, ['--import=tsx', MAIN, '--port', String(port), '--host', '127.0.0.1'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  t.teardown(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+
+  const base = `http://127.0.0.1:${port}`;
+  let healthy = false;
+  for (let i = 0; i < 150 && !healthy && child.exitCode === null; i++) {
+    healthy = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    if (!healthy) await sleep(100);
+  }
+  t.true(healthy, `/healthz answered (${output.slice(0, 500)})`);
+
+  const secret = 'cli-serve-secret-1234';
+  const pin = totp(Buffer.from(secret, 'utf8'), { algorithm: 'SHA1', digits: 6, period: 30 }, Math.floor(Date.now() / 1000));
+  const answer = await fetch(`${base}/api.asmx/ValidatePin?pin=${pin}&secretCode=${secret}`);
+  t.is(answer.status, 200);
+  t.regex(await answer.text(), />true<\/boolean>/);
+  const pair = await fetch(`${base}/api.asmx/Pair?appName=X&appInfo=y&secretCode=${secret}`);
+  t.true((await pair.text()).includes(encodeBase32(Buffer.from(secret, 'utf8'))));
+
+  const sent = Date.now();
+  child.kill('SIGTERM');
+  const timeout = sleep(10_000).then(() => 'timeout' as const);
+  const result = await Promise.race([exited, timeout]);
+  t.not(result, 'timeout', 'exited within 10 s of SIGTERM');
+  t.deepEqual(result, { code: 0, signal: null }, `exit code 0 (${output.slice(-500)})`);
+  t.true(Date.now() - sent < 10_000);
+  t.false(output.includes(secret), 'the secret is never logged');
+});

@@ -1,0 +1,482 @@
+/**
+ * Around the contract (DESIGN §4): the help pages of GET /api.asmx, the
+ * discovery document (?disco) and the service description (?WSDL). The help
+ * pages are generated from the same contract model as the routes, so their
+ * samples are well-formed, valid against the schema in the configured
+ * namespace, show this deployment's host and path, and name every field the
+ * WSDL names; their test form invokes the operation over HTTP POST. Pages are
+ * read with libxml2's HTML parser (parseHtml), never with patterns.
+ */
+import test, { type ExecutionContext } from 'ava';
+import { request } from 'node:http';
+import { parseHtml, type Document, type Element } from 'libxmljs2';
+import { encodeBase32 } from '../src/otp/base32';
+import { startTestService, type TestService } from './support/service';
+import { pinFor } from './support/pin-calls';
+import {
+  DEFAULT_NAMESPACE,
+  SOAP_CONTENT_TYPES,
+  assertSoapEnvelope,
+  assertXmlDeclaration,
+  childElements,
+  namespaceOf,
+  parseStrict,
+  validateAgainstContract,
+  validateElement,
+  type SoapVersionName,
+} from './support/xml-assertions';
+
+const OTHER_NAMESPACE = 'urn:example:pins/';
+const PUBLIC_URL = 'https://pins.example.com/auth';
+const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/';
+const DISCO_NS = 'http://schemas.xmlsoap.org/disco/';
+const DISCO_SCL_NS = 'http://schemas.xmlsoap.org/disco/scl/';
+const DISCO_SOAP_NS = 'http://schemas.xmlsoap.org/disco/soap/';
+
+type Operation = 'Pair' | 'ValidatePin';
+type Variant = 'soap11' | 'soap12' | 'httpGet' | 'httpPost';
+const OPERATIONS: readonly Operation[] = ['Pair', 'ValidatePin'];
+const VARIANTS: readonly Variant[] = ['soap11', 'soap12', 'httpGet', 'httpPost'];
+const SOAP_VERSION: Partial<Record<Variant, SoapVersionName>> = { soap11: '1.1', soap12: '1.2' };
+/** The root element of the HTTP GET/POST answer (global elements of the schema). */
+const HTTP_ROOT: Record<Operation, string> = { Pair: 'PairingInfo', ValidatePin: 'boolean' };
+
+let service: TestService; // the defaults
+let renamed: TestService; // another namespace
+let published: TestService; // behind a public URL with a path prefix
+
+test.before(async () => {
+  [service, renamed, published] = await Promise.all([
+    startTestService(),
+    startTestService({ namespace: OTHER_NAMESPACE }),
+    startTestService({ publicUrl: PUBLIC_URL }),
+  ]);
+});
+
+test.after.always(async () => {
+  await Promise.all([service, renamed, published].filter(Boolean).map((s) => s.close()));
+});
+
+interface Page {
+  url: string;
+  status: number;
+  headers: Headers;
+  body: string;
+}
+
+async function get(url: string): Promise<Page> {
+  const response = await fetch(url, { redirect: 'manual' });
+  return { url, status: response.status, headers: response.headers, body: await response.text() };
+}
+
+/** Fetches an HTML page, asserts it is one, and parses it with libxml2's HTML parser. */
+async function htmlPage(t: ExecutionContext, url: string): Promise<{ page: Page; doc: Document }> {
+  const page = await get(url);
+  t.is(page.status, 200, `GET ${url}`);
+  t.is(page.headers.get('content-type'), 'text/html; charset=utf-8');
+  return { page, doc: parseHtml(page.body) };
+}
+
+const attr = (element: Element | null, name: string) => element?.attr(name)?.value();
+
+/** The address an attribute of the page points at, resolved as a browser would. */
+const resolve = (pageUrl: string, reference: string | undefined) => new URL(reference ?? '', pageUrl);
+
+interface Sample {
+  /** The request or status line and the headers. */
+  head: string[];
+  /** What follows the blank line ('' when nothing does, as for HTTP GET requests). */
+  body: string;
+}
+
+/** The <pre data-variant=… data-kind=…> block of a variant: exactly one, split at the blank line. */
+function sampleOf(t: ExecutionContext, doc: Document, variant: Variant, kind: 'request' | 'response'): Sample {
+  const blocks = doc.find<Element>(`//pre[@data-variant='${variant}'][@data-kind='${kind}']`);
+  t.is(blocks.length, 1, `one ${variant} ${kind} sample`);
+  const text = blocks[0]?.text() ?? '';
+  const blank = text.indexOf('\n\n');
+  const head = (blank < 0 ? text : text.slice(0, blank)).split('\n');
+  return { head, body: blank < 0 ? '' : text.slice(blank + 2) };
+}
+
+/** A header of a sample's head, by name (case-insensitive); undefined when absent. */
+function headerOf(sample: Sample, name: string): string | undefined {
+  const line = sample.head.slice(1).find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`));
+  return line?.slice(line.indexOf(':') + 1).trim();
+}
+
+/** The request-target of a sample request's first line, e.g. `/api.asmx/Pair?appName=string`. */
+function requestTarget(t: ExecutionContext, sample: Sample, method: string): string {
+  const [verb, target, version] = sample.head[0].split(' ');
+  t.is(verb, method, 'the request method');
+  t.is(version, 'HTTP/1.1', 'the HTTP version');
+  return target ?? '';
+}
+
+/** The names of the parts of a WSDL message, in order: the contract's own list of fields. */
+async function wsdlFields(target: TestService, message: string): Promise<string[]> {
+  const wsdl = parseStrict((await get(`${target.url}/api.asmx?WSDL`)).body);
+  return wsdl.find<Element>(`/wsdl:definitions/wsdl:message[@name='${message}']/wsdl:part`, { wsdl: WSDL_NS }).map((p) => attr(p, 'name')!);
+}
+
+// --- The service page ---------------------------------------------------------------------------
+
+test('GET /api.asmx names the service and links each operation and the service description', async (t) => {
+  const { page, doc } = await htmlPage(t, `${service.url}/api.asmx`);
+  t.is(doc.get<Element>('//h1')?.text().trim(), 'AuthenticatorAPI');
+  t.is(doc.get<Element>('//title')?.text().trim(), 'AuthenticatorAPI');
+  t.truthy(doc.get('//meta[@name="viewport"]'), 'a viewport meta element, for phones');
+
+  const links = doc.find<Element>('//a[@href]').map((a) => ({ text: a.text().trim(), url: resolve(page.url, attr(a, 'href')) }));
+  for (const operation of OPERATIONS) {
+    const link = links.find((l) => l.text === operation);
+    t.truthy(link, `a link named ${operation}`);
+    t.is(link?.url.pathname, '/api.asmx');
+    t.is(link?.url.search, `?op=${operation}`);
+    const target = await get(link!.url.href);
+    t.is(target.status, 200, `the ${operation} link answers`);
+    t.is(parseHtml(target.body).get<Element>('//h1')?.text().trim(), operation);
+  }
+
+  const wsdlLink = links.find((l) => l.url.search.toLowerCase() === '?wsdl');
+  t.truthy(wsdlLink, 'a link to ?WSDL');
+  t.is(wsdlLink?.url.pathname, '/api.asmx');
+  const wsdl = await get(wsdlLink!.url.href);
+  t.is(wsdl.status, 200);
+  t.is(parseStrict(wsdl.body).root()?.name(), 'definitions');
+
+  const discoLink = links.find((l) => l.url.search.toLowerCase() === '?disco');
+  t.truthy(discoLink, 'a link to ?disco');
+  t.is((await get(discoLink!.url.href)).status, 200);
+
+  t.true(doc.get<Element>('//main')!.text().includes(`${service.url}/api.asmx`), 'the page shows the endpoint address');
+  t.true(doc.get<Element>('//main')!.text().includes(DEFAULT_NAMESPACE), 'the page shows the namespace');
+});
+
+test('the help pages answer at any case of the path', async (t) => {
+  for (const path of ['/API.ASMX', '/Api.asmx?op=Pair', '/api.ASMX?op=ValidatePin']) {
+    const { doc, page } = await htmlPage(t, `${service.url}${path}`);
+    const first = doc.get<Element>('//a[@href]');
+    t.is(resolve(page.url, attr(first, 'href')).pathname.toLowerCase(), '/api.asmx', `${path}: links stay on the endpoint`);
+  }
+});
+
+// --- The operation pages ------------------------------------------------------------------------
+
+const operationPage = test.macro({
+  async exec(t, operation: Operation) {
+    const { page, doc } = await htmlPage(t, `${service.url}/api.asmx?op=${operation}`);
+    t.is(doc.get<Element>('//h1')?.text().trim(), operation);
+    t.is(doc.get<Element>('//title')?.text().trim(), `AuthenticatorAPI: ${operation}`);
+    const back = doc.get<Element>('//a[@href]');
+    t.is(resolve(page.url, attr(back, 'href')).href, `${service.url}/api.asmx`, 'a link back to the service page');
+
+    const forms = doc.find<Element>('//form');
+    t.is(forms.length, 1, 'one test form');
+    const form = forms[0];
+    t.is(attr(form, 'method')?.toLowerCase(), 'post', 'the form posts (the HTTP POST variant)');
+    t.is(resolve(page.url, attr(form, 'action')).href, `${service.url}/api.asmx/${operation}`, 'the form posts to /api.asmx/{operation}');
+    const inputs = form.find<Element>('.//input').map((i) => attr(i, 'name'));
+    t.deepEqual(inputs, await wsdlFields(service, `${operation}HttpPostIn`), 'one input per field of the contract, in order');
+    for (const input of form.find<Element>('.//input')) {
+      t.truthy(input.get('ancestor::label'), `input ${attr(input, 'name')} has a label`);
+    }
+    const buttons = form.find<Element>('.//button[@type="submit"] | .//input[@type="submit"]');
+    t.is(buttons.length, 1, 'one submit button');
+    t.truthy(doc.get('//pre[@id="answer"]'), 'a place for the answer');
+
+    t.deepEqual(
+      doc.find<Element>('//h2').map((h) => h.text().trim()).filter((h) => h !== 'Test'),
+      ['SOAP 1.1', 'SOAP 1.2', 'HTTP GET', 'HTTP POST'],
+      'a section per variant',
+    );
+  },
+  title: (_, operation: Operation) => `?op=${operation}: the operation, a test form over HTTP POST, samples for the four variants`,
+});
+
+for (const operation of OPERATIONS) test(operationPage, operation);
+
+/** Checks every sample of `operation` on `target`'s page: well-formed, schema-valid in `namespace`. */
+async function assertSamplesValid(t: ExecutionContext, target: TestService, operation: Operation, namespace: string): Promise<void> {
+  const { doc } = await htmlPage(t, `${target.url}/api.asmx?op=${operation}`);
+  for (const variant of VARIANTS) {
+    const version = SOAP_VERSION[variant];
+    for (const kind of ['request', 'response'] as const) {
+      const sample = sampleOf(t, doc, variant, kind);
+      if (version) {
+        t.is(headerOf(sample, 'Content-Type'), SOAP_CONTENT_TYPES[version], `${variant} ${kind}: Content-Type`);
+        const element = assertSoapEnvelope(t, sample.body, version);
+        const expected = kind === 'request' ? operation : `${operation}Response`;
+        t.is(element.name(), expected, `${variant} ${kind}: the body element`);
+        t.is(namespaceOf(element), namespace, `${variant} ${kind}: the body element is in the namespace`);
+        const result = validateElement(element, namespace);
+        t.true(result.valid, `${variant} ${kind} body against the contract schema: ${result.errors.join('; ')}`);
+      } else if (kind === 'response') {
+        assertXmlDeclaration(t, sample.body);
+        const root = parseStrict(sample.body).root()!;
+        t.is(root.name(), HTTP_ROOT[operation], `${variant} response: the root element`);
+        t.is(namespaceOf(root), namespace, `${variant} response: the root element is in the namespace`);
+        const result = validateAgainstContract(sample.body, namespace);
+        t.true(result.valid, `${variant} response against the contract schema: ${result.errors.join('; ')}`);
+      }
+    }
+  }
+}
+
+const samplesValid = test.macro({
+  async exec(t, operation: Operation, which: 'default' | 'configured') {
+    const [target, namespace] = which === 'default' ? [service, DEFAULT_NAMESPACE] : [renamed, OTHER_NAMESPACE];
+    await assertSamplesValid(t, target, operation, namespace);
+  },
+  title: (_, operation: Operation, which: 'default' | 'configured') =>
+    `?op=${operation}: every sample is well-formed and valid against the schema (${which} namespace)`,
+});
+
+for (const operation of OPERATIONS) {
+  test(samplesValid, operation, 'default');
+  test(samplesValid, operation, 'configured');
+}
+
+test('a configured namespace is the one the pages show, everywhere', async (t) => {
+  const index = await htmlPage(t, `${renamed.url}/api.asmx`);
+  t.true(index.doc.get<Element>('//main')!.text().includes(OTHER_NAMESPACE), 'the service page shows the namespace');
+  for (const operation of OPERATIONS) {
+    const { page, doc } = await htmlPage(t, `${renamed.url}/api.asmx?op=${operation}`);
+    t.false(page.body.includes(DEFAULT_NAMESPACE), `?op=${operation} does not mention the default namespace`);
+    t.is(headerOf(sampleOf(t, doc, 'soap11', 'request'), 'SOAPAction'), `"${OTHER_NAMESPACE}${operation}"`, 'the SOAPAction follows the namespace');
+    // The samples are not valid in the default namespace: the validation above is not vacuous.
+    const element = assertSoapEnvelope(t, sampleOf(t, doc, 'soap11', 'request').body, '1.1');
+    t.false(validateElement(element, DEFAULT_NAMESPACE).valid, 'a sample in the configured namespace is invalid in the default one');
+  }
+});
+
+const samplesShowDeployment = test.macro({
+  async exec(t, operation: Operation, which: 'request' | 'public URL') {
+    const target = which === 'request' ? service : published;
+    const base = new URL(which === 'request' ? target.url : PUBLIC_URL);
+    const path = `${base.pathname.replace(/\/$/, '')}/api.asmx`;
+    const { doc } = await htmlPage(t, `${target.url}/api.asmx?op=${operation}`);
+    for (const variant of VARIANTS) {
+      const sample = sampleOf(t, doc, variant, 'request');
+      t.is(headerOf(sample, 'Host'), base.host, `${variant}: Host is this deployment's`);
+      const method = variant === 'httpGet' ? 'GET' : 'POST';
+      const requested = new URL(requestTarget(t, sample, method), 'http://x');
+      const expectedPath = variant.startsWith('soap') ? path : `${path}/${operation}`;
+      t.is(requested.pathname, expectedPath, `${variant}: the request path is this deployment's`);
+    }
+  },
+  title: (_, operation: Operation, which: 'request' | 'public URL') =>
+    `?op=${operation}: the samples show this deployment's host and path (from the ${which})`,
+});
+
+for (const operation of OPERATIONS) {
+  test(samplesShowDeployment, operation, 'request');
+  test(samplesShowDeployment, operation, 'public URL');
+}
+
+test('the samples take their host from the Host header the page was asked with', async (t) => {
+  const { status, body } = await rawGet(service, '/api.asmx?op=ValidatePin', 'pins.example.org:8443');
+  t.is(status, 200);
+  const sample = sampleOf(t, parseHtml(body), 'soap12', 'request');
+  t.is(headerOf(sample, 'Host'), 'pins.example.org:8443');
+});
+
+const httpSamplesNameEveryField = test.macro({
+  async exec(t, operation: Operation) {
+    const { doc } = await htmlPage(t, `${service.url}/api.asmx?op=${operation}`);
+    const getSample = sampleOf(t, doc, 'httpGet', 'request');
+    t.is(getSample.body, '', 'an HTTP GET request has no body');
+    const query = new URL(requestTarget(t, getSample, 'GET'), 'http://x').searchParams;
+    t.deepEqual([...query.keys()], await wsdlFields(service, `${operation}HttpGetIn`), 'the GET query names every field, in order');
+    t.true([...query.values()].every((v) => v !== ''), 'each with a placeholder value');
+
+    const postSample = sampleOf(t, doc, 'httpPost', 'request');
+    t.is(headerOf(postSample, 'Content-Type'), 'application/x-www-form-urlencoded');
+    const form = new URLSearchParams(postSample.body);
+    t.deepEqual([...form.keys()], await wsdlFields(service, `${operation}HttpPostIn`), 'the POST body names every field, in order');
+  },
+  title: (_, operation: Operation) => `?op=${operation}: the HTTP GET and POST samples name every field of the WSDL`,
+});
+
+for (const operation of OPERATIONS) test(httpSamplesNameEveryField, operation);
+
+test('the ValidatePin samples, sent as they are, are answered in the shape of the response samples', async (t) => {
+  const { doc } = await htmlPage(t, `${service.url}/api.asmx?op=ValidatePin`);
+  for (const variant of VARIANTS) {
+    const sample = sampleOf(t, doc, variant, 'request');
+    const method = variant === 'httpGet' ? 'GET' : 'POST';
+    const headers: Record<string, string> = {};
+    for (const name of ['Content-Type', 'SOAPAction']) {
+      const value = headerOf(sample, name);
+      if (value !== undefined) headers[name] = value;
+    }
+    const url = new URL(requestTarget(t, sample, method), service.url);
+    const response = await fetch(url, { method, headers, body: method === 'POST' ? sample.body : undefined });
+    const answer = await response.text();
+    t.is(response.status, 200, `${variant}: the sample request is accepted (${answer.slice(0, 200)})`);
+    const expected = parseStrict(sampleOf(t, doc, variant, 'response').body);
+    const actual = parseStrict(answer);
+    const shape = (d: Document): string[] => d.find<Element>('//*').map((e) => `{${namespaceOf(e)}}${e.name()}`);
+    t.deepEqual(shape(actual), shape(expected), `${variant}: the answer has the elements of the response sample`);
+  }
+});
+
+test('the test form, posted as a browser posts it, invokes the operation over HTTP POST', async (t) => {
+  for (const operation of OPERATIONS) {
+    const { page, doc } = await htmlPage(t, `${service.url}/api.asmx?op=${operation}`);
+    const form = doc.get<Element>('//form')!;
+    const secret = `help-form-${operation}-secret`;
+    const values: Record<string, string> =
+      operation === 'Pair' ? { appName: 'Example', appInfo: 'alice@example.com', secretCode: secret } : { pin: pinFor(service, secret), secretCode: secret };
+    const body = new URLSearchParams(form.find<Element>('.//input').map((i): [string, string] => [attr(i, 'name')!, values[attr(i, 'name')!]]));
+    const response = await fetch(resolve(page.url, attr(form, 'action')), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded;charset=UTF-8' },
+      body,
+    });
+    const answer = parseStrict(await response.text());
+    t.is(response.status, 200);
+    const ns = { t: DEFAULT_NAMESPACE };
+    if (operation === 'Pair') {
+      t.is(answer.get<Element>('/t:PairingInfo/t:ManualSetupCode', ns)?.text(), encodeBase32(Buffer.from(secret, 'utf8')));
+    } else {
+      t.is(answer.get<Element>('/t:boolean', ns)?.text(), 'true');
+    }
+  }
+});
+
+test('the help pages load nothing from elsewhere and allow no other origin', async (t) => {
+  for (const path of ['/api.asmx', '/api.asmx?op=Pair', '/api.asmx?op=ValidatePin']) {
+    const { page, doc } = await htmlPage(t, `${service.url}${path}`);
+    const origin = new URL(service.url).origin;
+    t.is(doc.find('//link | //iframe | //object | //embed | //script[@src] | //img | //video | //audio | //source').length, 0, `${path}: no external resource element`);
+    for (const element of doc.find<Element>('//*[@href or @src or @action]')) {
+      const reference = attr(element, 'href') ?? attr(element, 'src') ?? attr(element, 'action');
+      t.is(resolve(page.url, reference).origin, origin, `${path}: ${element.name()} points at this service (${reference})`);
+    }
+    for (const style of doc.find<Element>('//style')) {
+      t.false(/url\(|@import/i.test(style.text()), `${path}: the style sheet loads nothing`);
+    }
+    const csp = page.headers.get('content-security-policy') ?? '';
+    t.true(csp.split(';').map((d) => d.trim()).includes("default-src 'none'"), `${path}: the CSP allows nothing by default (${csp})`);
+    t.true(csp.split(';').map((d) => d.trim()).includes("connect-src 'self'"), `${path}: the form's script talks to this service only`);
+    t.is(page.headers.get('x-content-type-options'), 'nosniff');
+  }
+});
+
+// --- ?disco and ?WSDL ---------------------------------------------------------------------------
+
+const discovery = test.macro({
+  async exec(t, which: 'default' | 'configured') {
+    const [target, namespace, base] = which === 'default' ? [service, DEFAULT_NAMESPACE, service.url] : [published, DEFAULT_NAMESPACE, PUBLIC_URL];
+    const address = `${base}/api.asmx`;
+    const page = await get(`${target.url}/api.asmx?disco`);
+    t.is(page.status, 200);
+    t.is(page.headers.get('content-type'), 'text/xml; charset=utf-8');
+    assertXmlDeclaration(t, page.body);
+    const doc = parseStrict(page.body);
+    const root = doc.root()!;
+    t.is(root.name(), 'discovery');
+    t.is(namespaceOf(root), DISCO_NS);
+
+    const contractRefs = childElements(root).filter((e) => e.name() === 'contractRef');
+    t.is(contractRefs.length, 1, 'one contractRef');
+    t.is(namespaceOf(contractRefs[0]), DISCO_SCL_NS);
+    t.is(attr(contractRefs[0], 'ref'), `${address}?wsdl`, 'contractRef points at the WSDL');
+    t.is(attr(contractRefs[0], 'docRef'), address);
+
+    const soaps = childElements(root).filter((e) => e.name() === 'soap');
+    t.true(soaps.every((s) => namespaceOf(s) === DISCO_SOAP_NS), 'soap elements in the disco/soap namespace');
+    t.true(soaps.every((s) => attr(s, 'address') === address), 'each soap address is the endpoint');
+    const bindings = soaps.map((s) => {
+      const [prefix, local] = (attr(s, 'binding') ?? '').split(':');
+      const bound = s.namespaces().find((n) => n.prefix() === prefix)?.href();
+      return `{${bound}}${local}`;
+    });
+    t.deepEqual(bindings, [`{${namespace}}AuthenticatorAPISoap`, `{${namespace}}AuthenticatorAPISoap12`], 'the SOAP 1.1 and 1.2 bindings, as QNames in the namespace');
+
+    // The contractRef really is the WSDL.
+    const wsdl = await get(`${target.url}/api.asmx?wsdl`);
+    t.is(wsdl.status, 200);
+    t.is(parseStrict(wsdl.body).root()?.name(), 'definitions');
+  },
+  title: (_, which: 'default' | 'configured') => `?disco: the discovery document points at the WSDL and the SOAP address (${which} address)`,
+});
+
+test(discovery, 'default');
+test(discovery, 'configured');
+
+test('?disco follows a configured namespace', async (t) => {
+  const doc = parseStrict((await get(`${renamed.url}/api.asmx?disco`)).body);
+  const soaps = doc.find<Element>('//s:soap', { s: DISCO_SOAP_NS });
+  t.is(soaps.length, 2);
+  for (const soap of soaps) {
+    const prefix = (attr(soap, 'binding') ?? '').split(':')[0];
+    t.is(soap.namespaces().find((n) => n.prefix() === prefix)?.href(), OTHER_NAMESPACE);
+  }
+});
+
+test('?WSDL answers the service description in any case of the keyword', async (t) => {
+  const bodies: string[] = [];
+  for (const keyword of ['wsdl', 'WSDL', 'Wsdl', 'wSdL']) {
+    const page = await get(`${service.url}/api.asmx?${keyword}`);
+    t.is(page.status, 200, `?${keyword}`);
+    t.is(page.headers.get('content-type'), 'text/xml; charset=utf-8', `?${keyword}`);
+    const doc = parseStrict(page.body);
+    t.is(doc.root()?.name(), 'definitions', `?${keyword}`);
+    t.is(namespaceOf(doc.root()!), WSDL_NS, `?${keyword}`);
+    t.is(attr(doc.root(), 'targetNamespace'), DEFAULT_NAMESPACE);
+    bodies.push(page.body);
+  }
+  t.true(bodies.every((b) => b === bodies[0]), 'the same document each time');
+  t.true(bodies[0].includes(`location="${service.url}/api.asmx"`), 'the addresses are this deployment\'s');
+  for (const keyword of ['DISCO', 'Disco']) {
+    t.is(parseStrict((await get(`${service.url}/api.asmx?${keyword}`)).body).root()?.name(), 'discovery', `?${keyword}`);
+  }
+});
+
+test('an unknown ?op, or any other query, is 404 with one line of text', async (t) => {
+  for (const query of ['op=Nope', 'op=', 'op=Pair&op=ValidatePin', 'op=Pair&x=1', 'foo', 'wsdl=1', 'op=Pair%00']) {
+    const page = await get(`${service.url}/api.asmx?${query}`);
+    t.is(page.status, 404, `?${query}`);
+    t.is(page.headers.get('content-type'), 'text/plain; charset=utf-8', `?${query}`);
+    t.is(page.body.trimEnd().split('\n').length, 1, `?${query}: one line`);
+    t.false(page.body.includes('    at '), `?${query}: no stack trace`);
+  }
+});
+
+// --- A hostile Host header ----------------------------------------------------------------------
+
+function rawGet(target: TestService, path: string, host: string): Promise<{ status: number; body: string }> {
+  const url = new URL(target.url);
+  return new Promise((done, fail) => {
+    const call = request({ host: url.hostname, port: url.port, path, headers: { Host: host } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => done({ status: response.statusCode ?? 0, body }));
+    });
+    call.on('error', fail);
+    call.end();
+  });
+}
+
+test('a Host header with markup in it is never echoed unescaped', async (t) => {
+  const host = 'pins.example.org"><script>alert(1)</script>';
+  for (const path of ['/api.asmx?disco', '/api.asmx?WSDL']) {
+    const { status, body } = await rawGet(service, path, host);
+    if (status === 200) t.notThrows(() => parseStrict(body), `${path}: still well-formed`);
+    t.false(body.includes('<script>'), `${path}: no raw markup from the Host header`);
+  }
+});
+
+// Found by this suite: `new URL(address)` in service-description.ts throws on such a Host, answered 500.
+test('a malformed Host header on the help pages is a client error (400), not a server error', async (t) => {
+  for (const [path, host] of [
+    ['/api.asmx', 'a b'],
+    ['/api.asmx?op=Pair', 'pins.example.org"><script>'],
+  ] as const) {
+    const { status } = await rawGet(service, path, host);
+    t.is(status, 400, `GET ${path} with Host: ${host}`);
+  }
+});

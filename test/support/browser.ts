@@ -1,0 +1,60 @@
+/**
+ * Debian tools for the browser and QR system tests: Chromium (driven by
+ * playwright-core, never a downloaded browser) and zbarimg (zbar-tools).
+ * Each is asserted installed with a clear message (installed by .ci/run).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** Where screenshots and decoded images go (git-ignored; `make clean` removes it). */
+export const OUTPUT_DIR = join(__dirname, '..', '..', 'test-output');
+
+export function outputPath(name: string): string {
+  mkdirSync(OUTPUT_DIR, { recursive: true });
+  return join(OUTPUT_DIR, name);
+}
+
+/** Fails loudly when Debian's chromium is missing: `make test-all` needs it (see .ci/run). */
+export function requireChromium(): void {
+  const found = existsSync(CHROMIUM) && spawnSync(CHROMIUM, ['--version'], { encoding: 'utf8', timeout: 30_000 });
+  if (!found || found.error || found.status !== 0) {
+    throw new Error(`${CHROMIUM} is not installed: run \`apt-get install -y chromium\` (see .ci/run)`);
+  }
+}
+
+/** Fails loudly when zbarimg is missing: `make test-all` needs it (see .ci/run). */
+export function requireZbarimg(): void {
+  const found = spawnSync('zbarimg', ['--version'], { encoding: 'utf8', timeout: 30_000 });
+  if (found.error || found.status !== 0) {
+    throw new Error('zbarimg is not installed: run `apt-get install -y zbar-tools` (see .ci/run)');
+  }
+}
+
+/** Headless Debian Chromium with everything that would reach the network switched off. */
+export async function launchChromium(): Promise<Browser> {
+  requireChromium();
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** The text zbarimg reads from an image file (`zbarimg --raw -q`), without the trailing newline. */
+export function zbarDecode(file: string): { status: number | null; text: string; stderr: string } {
+  requireZbarimg();
+  const run = spawnSync('zbarimg', ['--raw', '-q', file], { encoding: 'utf8', timeout: 30_000 });
+  return { status: run.status, text: run.stdout.replace(/\n$/, ''), stderr: run.stderr };
+}
