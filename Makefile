@@ -4,7 +4,7 @@
 TSX := node --import=tsx
 SYSTEM_TESTS := $(wildcard test/system/*.test.ts)
 
-.PHONY: install generate check-generated build run test test-all typecheck clean
+.PHONY: install generate check-generated build run test test-all typecheck clean fuzz soak
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -41,6 +41,20 @@ test-all: test
 ifneq ($(SYSTEM_TESTS),)
 	npx ava --config ava.system.config.cjs
 endif
+
+## fuzz: hostile requests at the service in a child process (FUZZ_CASES=20000 FUZZ_SEED=1 FUZZ_MAX_SECONDS=180); make test-all runs 1 500
+fuzz: install
+	$(TSX) test/fuzz/main.ts
+
+## soak: steady mixed load for a few minutes (SOAK_SECONDS=240 SOAK_WARMUP=60 SOAK_RATE=300); figures into bench/RESULTS.md
+soak: install
+	$(TSX) bench/soak.ts
+
+.PHONY: bench
+## bench: ours vs the npm soap server vs a bare Koa ceiling, autocannon on loopback (~4 min); writes bench/RESULTS.md
+##        (BENCH_CONNECTIONS=50 BENCH_DURATION=8 BENCH_WARMUP=2; BENCH_PROFILES=0 skips the profiling step)
+bench: build
+	$(TSX) bench/run.ts
 
 clean:
 	rm -rf dist test-output

@@ -10,6 +10,8 @@ import type { Logger } from 'pino';
 import type { Config } from './config';
 import { MemoryStore } from './state/memory-store';
 import { serveStoreTo } from './state/ipc-store';
+import { AggregatorRegistry } from 'prom-client';
+import { answerMetricsRequests } from './observability/metrics';
 
 export function runPrimary(config: Config, argv: string[], logger: Logger): void {
   const store = config.store === 'memory' ? new MemoryStore(config.storeMaxEntries) : undefined;
@@ -20,17 +22,23 @@ export function runPrimary(config: Config, argv: string[], logger: Logger): void
   };
   cluster.setupPrimary({ args: argv });
   let stopping = false;
+  // /metrics of a worker is the sum over all workers, collected here (observability/metrics.ts).
+  const aggregator = new AggregatorRegistry();
   const fork = (): Worker => {
     const worker = cluster.fork(env);
     if (store) serveStoreTo(worker, store);
+    worker.on('message', (message: unknown) => answerMetricsRequests(aggregator, worker, message));
     return worker;
   };
+  let failedStops = 0;
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) {
+      // A worker that could not finish its calls in time exits 1; the primary then does too.
+      if (code !== 0) failedStops++;
       if (Object.keys(cluster.workers ?? {}).length === 0) {
-        logger.info({ event: 'stopped' }, 'all workers stopped');
+        logger.info({ event: 'stopped', failedStops }, 'all workers stopped');
         logger.flush();
-        process.exit(0);
+        process.exit(failedStops === 0 ? 0 : 1);
       }
       return;
     }

@@ -23,11 +23,18 @@ async function serve(args: string[]): Promise<void> {
       process.exit(1);
     }, 10_000);
     force.unref();
-    service.close().then(() => {
-      logger.info({ event: 'stopped' }, 'service stopped');
-      logger.flush();
-      process.exit(0);
-    });
+    service.close().then(
+      () => {
+        logger.info({ event: 'stopped' }, 'service stopped');
+        logger.flush();
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ event: 'stop-failed', type: (error as Error)?.name }, 'the service did not stop cleanly');
+        logger.flush();
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   // A worker's SIGINT comes with the primary's (same terminal): the primary decides.

@@ -1,5 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import cluster from 'node:cluster';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Server as NetServer, type AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app';
 import type { Config } from './config';
@@ -8,23 +9,48 @@ import { createMetrics } from './observability/metrics';
 import { createStore } from './state';
 import type { StateStore } from './state/store';
 
+export interface CloseOptions {
+  /**
+   * How long a keep-alive connection that is idle when closing starts may
+   * still bring one more request (answered, with `Connection: close`) before
+   * it is closed. Default 1000 ms.
+   */
+  idleGraceMs?: number;
+}
+
 export interface RunningService {
   server: Server;
   store: StateStore;
   url: string;
-  close(): Promise<void>;
+  close(options?: CloseOptions): Promise<void>;
 }
 
-/** Starts the service; `close` stops accepting and resolves once in-flight calls have finished. */
+/**
+ * Starts the service. `close` drains it: it stops accepting connections at
+ * once, answers every request already sent (in flight, or arriving within
+ * the grace on a connection that was open) with `Connection: close`, closes
+ * each connection after its answer, then the idle ones, then the store; it
+ * resolves once every connection is gone.
+ */
 export async function startService(config: Config, logger: Logger, clock: Clock = systemClock): Promise<RunningService> {
   const store = createStore(config, () => clock.now());
   if (!(await store.waitUntilReady(3000))) {
     // Start anyway: /readyz says not ready and ValidatePin fails closed until the store is reached.
     logger.warn({ event: 'store-unreachable' }, 'the state store cannot be reached yet');
   }
-  const metrics = createMetrics({ processMetrics: true });
+  const metrics = createMetrics({ processMetrics: true, clusterWorker: cluster.isWorker });
   const app = createApp(config, { logger, clock, store, metrics });
-  const server = createServer(app.callback());
+  const handle = app.callback();
+  let draining = false;
+  const answering = new Set<ServerResponse>();
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    // While draining, every answer ends its connection, so no client sends another request on it.
+    if (draining) res.setHeader('Connection', 'close');
+    if (req.headers['content-encoding']) keepErrorListenerOnPipes(req);
+    answering.add(res);
+    res.once('close', () => answering.delete(res));
+    void handle(req, res);
+  });
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {
@@ -33,16 +59,53 @@ export async function startService(config: Config, logger: Logger, clock: Clock 
   });
   const { address, port } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
+  let closing: Promise<void> | undefined;
+  const close = async ({ idleGraceMs = 1000 }: CloseOptions = {}): Promise<void> => {
+    draining = true;
+    // net.Server's close stops accepting and resolves once every connection has ended. (http.Server's
+    // own close would also destroy the idle keep-alive connections at once, and a request a client is
+    // sending on one of them at that moment would be lost.)
+    const allClosed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
+    // Calls in flight are answered with Connection: close too.
+    for (const res of answering) if (!res.headersSent) res.setHeader('Connection', 'close');
+    // A connection idle now may still bring a request within the grace (answered, then closed); after
+    // it, idle connections are closed, and each busy one closes after its answer.
+    // Each sweep runs in the check phase (setImmediate), after this loop turn has read every socket:
+    // after an event-loop stall, a timer fires before the poll phase, and a request waiting unread
+    // on an "idle" connection would otherwise be reset.
+    const closeIdle = () => setImmediate(() => server.closeIdleConnections());
+    let sweep: NodeJS.Timeout | undefined;
+    const grace = setTimeout(() => {
+      closeIdle();
+      sweep = setInterval(closeIdle, 100);
+    }, idleGraceMs);
+    await allClosed;
+    clearTimeout(grace);
+    clearInterval(sweep);
+    await store.close();
+  };
   return {
     server,
     store,
     url: `http://${host}:${port}`,
-    close: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
-      await store.close();
-    },
+    close: (options) => (closing ??= close(options)),
+  };
+}
+
+const ignore = () => {};
+
+/**
+ * Every stream a request body is piped into (the body parser's gzip/deflate/br
+ * decoder) keeps an 'error' listener. raw-body removes its own once it gives
+ * up on a body (over the limit), and a corrupt compressed tail then made the
+ * decoder emit an 'error' nobody listened to, which ended the process: one
+ * request could stop the service (found by the fuzzer). The error itself is
+ * still answered: raw-body listens while it reads.
+ */
+function keepErrorListenerOnPipes(req: IncomingMessage): void {
+  const pipe = req.pipe;
+  req.pipe = function guardedPipe<T extends NodeJS.WritableStream>(this: IncomingMessage, destination: T, options?: { end?: boolean }): T {
+    destination.on('error', ignore);
+    return pipe.call(this, destination, options) as T;
   };
 }

@@ -76,7 +76,18 @@ function asServiceError(caught: unknown): ServiceError {
   if (status === 413) return new ServiceError('too-large', 'The request body is larger than this service accepts.');
   if (status === 415) return new ServiceError('unsupported-media-type', 'The request body has an unsupported media type or charset.');
   if (status === 400) return new ServiceError('client', 'The request body could not be read.');
+  if (isDecompressionError(caught)) return new ServiceError('client', 'The request body could not be decompressed as its Content-Encoding says.');
   return new ServiceError('server', 'The service failed to process the request.');
+}
+
+/**
+ * zlib's errors for a body that is not what its Content-Encoding (gzip,
+ * deflate, br) says: the caller's fault, found by the fuzzer (they were
+ * answered as internal failures).
+ */
+function isDecompressionError(caught: unknown): boolean {
+  const { code, errno } = (caught ?? {}) as { code?: unknown; errno?: unknown };
+  return typeof code === 'string' && typeof errno === 'number' && /^(Z_|ERR__ERROR_)/.test(code);
 }
 
 /** The stack without its first line (the message, which may hold input). */

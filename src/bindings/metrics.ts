@@ -1,11 +1,12 @@
 import type { Context } from 'koa';
-import type { Metrics } from '../observability/metrics';
+import { scrapeText, type Metrics } from '../observability/metrics';
 
-/** GET /metrics: Prometheus text format. */
+/** GET /metrics: Prometheus text format (with --workers, of every worker). */
 export function metricsEndpoint(metrics: Metrics) {
   return async function scrape(ctx: Context): Promise<void> {
+    const text = await scrapeText(metrics, metrics.clusterWorker === true);
     ctx.set('Content-Type', metrics.registry.contentType);
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await metrics.registry.metrics();
+    ctx.body = text;
   };
 }

@@ -3,7 +3,7 @@
  * from the service's own vocabulary (operation, variant, outcome), never from
  * the request, so their number is bounded and no secret can become a label.
  */
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { AggregatorRegistry, Counter, Histogram, Registry, collectDefaultMetrics, type RegistryContentType } from 'prom-client';
 
 export interface Metrics {
   registry: Registry;
@@ -12,13 +12,21 @@ export interface Metrics {
   replayRejections: Counter;
   throttled: Counter;
   storeErrors: Counter;
+  /** A cluster worker's metrics are scraped through the primary, summed over all workers. */
+  clusterWorker?: boolean;
 }
 
-export function createMetrics(options: { processMetrics?: boolean } = {}): Metrics {
+export function createMetrics(options: { processMetrics?: boolean; clusterWorker?: boolean } = {}): Metrics {
   const registry = new Registry();
   if (options.processMetrics) collectDefaultMetrics({ register: registry, prefix: 'pin_' });
+  if (options.clusterWorker) {
+    // prom-client's worker side of AggregatorRegistry: the primary collects this registry (scrapeText).
+    new AggregatorRegistry();
+    AggregatorRegistry.setRegistries([registry]);
+  }
   return {
     registry,
+    clusterWorker: options.clusterWorker,
     requests: new Counter({
       name: 'pin_requests_total',
       help: 'Requests answered, by operation (none: not an operation call), variant and outcome',
@@ -48,4 +56,56 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
       registers: [registry],
     }),
   };
+}
+
+interface MetricsRequest {
+  kind: 'pin-metrics';
+  id: number;
+}
+interface MetricsReply {
+  kind: 'pin-metrics-reply';
+  id: number;
+  text?: string;
+}
+const isMetricsReply = (m: unknown): m is MetricsReply => (m as MetricsReply)?.kind === 'pin-metrics-reply';
+export const isMetricsRequest = (m: unknown): m is MetricsRequest => (m as MetricsRequest)?.kind === 'pin-metrics';
+
+let nextScrape = 1;
+
+/**
+ * The text /metrics answers. In a cluster worker (`--workers N`), the
+ * counters of every worker summed by the primary (cluster.ts answers with
+ * prom-client's AggregatorRegistry), so a scrape never shows one worker's
+ * share only; elsewhere, this process's registry.
+ */
+export function scrapeText(metrics: Metrics, clusterWorker: boolean): Promise<string> {
+  if (!clusterWorker || !process.send) return metrics.registry.metrics();
+  return new Promise((resolve, reject) => {
+    const id = nextScrape++;
+    const onMessage = (message: unknown) => {
+      if (!isMetricsReply(message) || message.id !== id) return;
+      done();
+      if (message.text !== undefined) resolve(message.text);
+      else reject(new Error('the primary could not collect the workers’ metrics'));
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error('the primary did not answer the metrics request in time'));
+    }, 6000);
+    const done = () => {
+      clearTimeout(timer);
+      process.off('message', onMessage);
+    };
+    process.on('message', onMessage);
+    process.send!({ kind: 'pin-metrics', id } satisfies MetricsRequest);
+  });
+}
+
+/** In the cluster primary: answers a worker's metrics request with the sum over all workers. */
+export function answerMetricsRequests(aggregator: AggregatorRegistry<RegistryContentType>, worker: { send(m: unknown): boolean; isConnected(): boolean }, message: unknown): void {
+  if (!isMetricsRequest(message)) return;
+  aggregator.clusterMetrics().then(
+    (text) => worker.isConnected() && worker.send({ kind: 'pin-metrics-reply', id: message.id, text } satisfies MetricsReply),
+    () => worker.isConnected() && worker.send({ kind: 'pin-metrics-reply', id: message.id } satisfies MetricsReply),
+  );
 }

@@ -5,9 +5,22 @@ import type { Metrics } from './metrics';
 
 const CALLER_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
+/** The service's own paths (matched in any case, as the router does, with or without a trailing slash). */
+const OWN_PATH = /^\/(api\.asmx(\/(pair|validatepin))?|pair\.aspx|validate\.aspx|qr\.aspx|healthz|readyz|metrics)\/?$/i;
+
+/**
+ * A path the service does not serve is logged as `(other)`: a caller that
+ * lost the `?` of a GET call sends its secret in the path (the fuzzer found
+ * `/api.asmx/ValidatePin&secretCode=…` in the logs).
+ */
+function loggedPath(path: string): string {
+  return OWN_PATH.test(path) ? path : '(other)';
+}
+
 /**
  * One log line and one metrics observation per request: request id, method,
- * path (never the query string, which carries secrets on the GET variant),
+ * path (never the query string, which carries secrets on the GET variant, and
+ * `(other)` for a path the service does not serve),
  * variant, operation, status, outcome and duration. The request id is the
  * caller's X-Request-Id when it is a plain token, else a new one; it is sent
  * back in X-Request-Id.
@@ -32,7 +45,7 @@ export function observeRequests(logger: Logger, metrics: Metrics) {
         event: 'request',
         id,
         method: ctx.method,
-        path: ctx.path,
+        path: loggedPath(ctx.path),
         variant: ctx.state.variant,
         operation: ctx.state.operation,
         status: ctx.status,

@@ -1,0 +1,79 @@
+/**
+ * The service as a real process (`node --import=tsx src/main.ts …`) on a free
+ * loopback port: what an operator runs, so a crash shows as the child dying,
+ * signals reach the real handlers, and RSS is the process's own. Every child
+ * is killed by `kill()` (tests call it in `after.always`/`finally`).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from './redis';
+
+export const REPO = join(__dirname, '..', '..');
+export const MAIN = join(REPO, 'src', 'main.ts');
+
+export interface ChildService {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** Everything the child wrote to stdout and stderr so far. */
+  output(): string;
+  /** Resolves with the exit code and signal once the child has exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  alive(): boolean;
+  /** SIGKILL if still running, and wait for the exit (bounded). */
+  kill(): Promise<void>;
+}
+
+export interface ChildServiceOptions {
+  args?: string[];
+  env?: Record<string, string>;
+  port?: number;
+  /** Log lines with `"event":"listening"` to wait for (one per worker; needs log level info) besides /healthz. Default 1. */
+  listening?: number;
+  readyTimeoutMs?: number;
+  /** Keep only the last this many characters of output (long runs). Default: all. */
+  keepOutputChars?: number;
+}
+
+export async function startChildService(options: ChildServiceOptions = {}): Promise<ChildService> {
+  const port = options.port ?? (await freePort());
+  const child = spawn(process.execPath, ['--import=tsx', MAIN, ...(options.args ?? []), '--port', String(port), '--host', '127.0.0.1'], {
+    cwd: REPO,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const chunks: string[] = [];
+  let kept = 0;
+  const keep = (d: string) => {
+    chunks.push(d);
+    kept += d.length;
+    const limit = options.keepOutputChars;
+    while (limit !== undefined && kept > limit && chunks.length > 1) kept -= chunks.shift()!.length;
+  };
+  child.stdout!.setEncoding('utf8').on('data', keep);
+  child.stderr!.setEncoding('utf8').on('data', keep);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const alive = () => child.exitCode === null && child.signalCode === null;
+  const kill = async () => {
+    if (!alive()) return;
+    child.kill('SIGKILL');
+    await Promise.race([exited, sleep(5000)]);
+  };
+  const output = () => chunks.join('');
+  const wanted = options.listening ?? 1;
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);
+  while (Date.now() < deadline) {
+    if (!alive()) throw new Error(`the service exited before it was ready:\n${output()}`);
+    const listening = (output().match(/"event":"listening"/g) ?? []).length;
+    const healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+    if (healthy && (wanted <= 1 || listening >= wanted)) {
+      return { url: `http://127.0.0.1:${port}`, port, child, output, exited, alive, kill };
+    }
+    await sleep(50);
+  }
+  await kill();
+  throw new Error(`the service did not start within the time allowed:\n${output()}`);
+}

@@ -1,0 +1,415 @@
+/**
+ * Several instances behind a real nginx, sharing a real redis-server, all on
+ * loopback, with the shipped deploy/ files: deploy/nginx.conf rendered with
+ * this test's ports and paths (the five placeholders, as the README says),
+ * the instances started with the ExecStart arguments of
+ * deploy/pin-service.service and the settings of deploy/pin-service.env.
+ *
+ * - X-Forwarded-* reach the instances (--trust-proxy), request ids flow
+ *   through, /metrics is not served through the proxy;
+ * - a PIN accepted through one instance is refused through the other;
+ * - throttling counts failures made through both;
+ * - killing one instance mid-run loses no call nginx retried, and no replay
+ *   state: no PIN is ever accepted twice;
+ * - Redis restarting makes ValidatePin fail closed, then recover;
+ * - nginx's logs hold no query string, secret or PIN.
+ */
+import test from 'ava';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { totp } from '../../src/otp/totp';
+import { startChildService, REPO, type ChildService } from '../support/child-service';
+import { freePort, startRedis, type TestRedis } from '../support/redis';
+
+const NGINX_CONF = join(REPO, 'deploy', 'nginx.conf');
+const UNIT = join(REPO, 'deploy', 'pin-service.service');
+const ENV_FILE = join(REPO, 'deploy', 'pin-service.env');
+const PLACEHOLDERS = ['PIN_NGINX_LISTEN', 'PIN_BACKEND_1', 'PIN_BACKEND_2', 'PIN_NGINX_LOG_DIR', 'PIN_NGINX_STATE_DIR'] as const;
+const NS = 'http://authenticatorapi.com/';
+const SECRET_PREFIX = 'ngx-secret-';
+
+/** Fails loudly when nginx is missing: `make test-all` needs it (installed by .ci/run). */
+function requireNginx(): void {
+  const found = spawnSync('nginx', ['-v'], { encoding: 'utf8' });
+  if (found.error || found.status !== 0) throw new Error('nginx is not installed: run `apt-get install -y nginx` (see .ci/run)');
+}
+
+/** deploy/nginx.conf with its placeholders filled in (as envsubst with the list of names would). */
+export function renderNginxConf(values: Record<(typeof PLACEHOLDERS)[number], string>): string {
+  let text = readFileSync(NGINX_CONF, 'utf8');
+  for (const name of PLACEHOLDERS) text = text.split('${' + name + '}').join(values[name]);
+  const left = /\$\{PIN_[A-Z0-9_]+\}/.exec(text);
+  if (left) throw new Error(`deploy/nginx.conf has a placeholder the README does not list: ${left[0]}`);
+  return text;
+}
+
+/** The unit's [Service] keys (a key given twice keeps every value). */
+function unitKeys(text: string): Map<string, string[]> {
+  const keys = new Map<string, string[]>();
+  let section = '';
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const header = /^\[(\w+)\]$/.exec(line);
+    if (header) {
+      section = header[1];
+      continue;
+    }
+    const eq = line.indexOf('=');
+    const key = `${section}.${line.slice(0, eq)}`;
+    keys.set(key, [...(keys.get(key) ?? []), line.slice(eq + 1)]);
+  }
+  return keys;
+}
+
+/** PIN_* settings of the example environment file. */
+function envFile(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const line of readFileSync(ENV_FILE, 'utf8').split('\n')) {
+    const m = /^(PIN_[A-Z_]+)=(.*)$/.exec(line.trim());
+    if (m) env[m[1]] = m[2];
+  }
+  return env;
+}
+
+const STATE_KEY = randomBytes(32).toString('hex');
+let redis: TestRedis;
+let a: ChildService;
+let b: ChildService;
+let nginx: ChildProcess;
+let nginxOutput = '';
+let dir: string;
+let base: string;
+let unitArgs: string[];
+
+async function startInstance(port?: number): Promise<ChildService> {
+  return startChildService({
+    port,
+    args: unitArgs,
+    env: { ...envFile(), PIN_STORE: redis.url, PIN_STATE_KEY: STATE_KEY },
+    keepOutputChars: 2_000_000,
+  });
+}
+
+test.before(async () => {
+  requireNginx();
+  redis = await startRedis();
+  // The unit's ExecStart: `/usr/bin/node /opt/pin-service/dist/src/main.js serve`: its arguments after main.js.
+  const execStart = unitKeys(readFileSync(UNIT, 'utf8')).get('Service.ExecStart')?.[0] ?? '';
+  unitArgs = execStart.split(/\s+/).slice(execStart.split(/\s+/).findIndex((w) => w.endsWith('main.js')) + 1);
+  a = await startInstance();
+  b = await startInstance();
+
+  dir = mkdtempSync(join(tmpdir(), 'pin-nginx-'));
+  chmodSync(dir, 0o755); // nginx's workers run as another user when the test runs as root
+  const port = await freePort();
+  const conf = join(dir, 'nginx.conf');
+  writeFileSync(
+    conf,
+    renderNginxConf({
+      PIN_NGINX_LISTEN: `127.0.0.1:${port}`,
+      PIN_BACKEND_1: `127.0.0.1:${a.port}`,
+      PIN_BACKEND_2: `127.0.0.1:${b.port}`,
+      PIN_NGINX_LOG_DIR: dir,
+      PIN_NGINX_STATE_DIR: dir,
+    }),
+  );
+  const check = spawnSync('nginx', ['-t', '-q', '-c', conf, '-p', dir], { encoding: 'utf8' });
+  if (check.status !== 0) throw new Error(`nginx -t refused the rendered deploy/nginx.conf:\n${check.stderr}`);
+  nginx = spawn('nginx', ['-c', conf, '-p', dir, '-g', 'daemon off;'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  nginx.stdout!.on('data', (d) => (nginxOutput += d));
+  nginx.stderr!.on('data', (d) => (nginxOutput += d));
+  base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) return;
+    if (nginx.exitCode !== null) break;
+    await sleep(100);
+  }
+  throw new Error(`nginx did not start: ${nginxOutput}`);
+});
+
+test.after.always(async () => {
+  if (nginx && nginx.exitCode === null) {
+    const exited = new Promise((resolve) => nginx.once('exit', resolve));
+    nginx.kill('SIGTERM');
+    await Promise.race([exited, sleep(5000)]);
+    if (nginx.exitCode === null) nginx.kill('SIGKILL');
+  }
+  await a?.kill();
+  await b?.kill();
+  await redis?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const pinOf = (secret: string, offsetSteps = 0) =>
+  totp(Buffer.from(secret), { algorithm: 'SHA1', digits: 6, period: 30 }, Math.floor(Date.now() / 1000) + offsetSteps * 30);
+
+interface AccessLine {
+  request_id: string;
+  method: string;
+  path: string;
+  status: number;
+  upstream: string;
+  upstream_status: string;
+}
+const accessLog = (): AccessLine[] =>
+  readFileSync(join(dir, 'access.log'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as AccessLine);
+
+type Variant = 'httpGet' | 'httpPost' | 'soap11' | 'soap12';
+async function validate(variant: Variant, pin: string, secret: string, requestId?: string): Promise<{ status: number; body: string; result?: boolean }> {
+  const headers: Record<string, string> = requestId ? { 'X-Request-Id': requestId } : {};
+  const envelope = (ns: string) =>
+    `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${ns}"><soap:Body><ValidatePin xmlns="${NS}"><pin>${pin}</pin><secretCode>${secret}</secretCode></ValidatePin></soap:Body></soap:Envelope>`;
+  let response: Response;
+  switch (variant) {
+    case 'httpGet':
+      response = await fetch(`${base}/api.asmx/ValidatePin?pin=${pin}&secretCode=${secret}`, { headers });
+      break;
+    case 'httpPost':
+      response = await fetch(`${base}/api.asmx/ValidatePin`, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: `pin=${pin}&secretCode=${secret}`,
+      });
+      break;
+    case 'soap11':
+      response = await fetch(`${base}/api.asmx`, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: `"${NS}ValidatePin"` },
+        body: envelope('http://schemas.xmlsoap.org/soap/envelope/'),
+      });
+      break;
+    case 'soap12':
+      response = await fetch(`${base}/api.asmx`, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/soap+xml; charset=utf-8' },
+        body: envelope('http://www.w3.org/2003/05/soap-envelope'),
+      });
+      break;
+  }
+  const body = await response.text();
+  const m = />(true|false)</.exec(body);
+  return { status: response.status, body, result: response.status === 200 && m ? m[1] === 'true' : undefined };
+}
+
+test.serial('the unit file: systemd-analyze verify (when present), and the keys the README promises', (t) => {
+  const text = readFileSync(UNIT, 'utf8');
+  const keys = unitKeys(text);
+  for (const [key, value] of [
+    ['Service.KillSignal', 'SIGTERM'],
+    ['Service.KillMode', 'mixed'],
+    ['Service.Restart', 'on-failure'],
+    ['Service.DynamicUser', 'yes'],
+    ['Service.NoNewPrivileges', 'yes'],
+    ['Service.ProtectSystem', 'strict'],
+    ['Service.ProtectHome', 'yes'],
+    ['Service.PrivateTmp', 'yes'],
+    ['Service.CapabilityBoundingSet', ''],
+    ['Service.SystemCallFilter', '@system-service'],
+  ]) {
+    t.deepEqual(keys.get(key), [value], key);
+  }
+  t.true(Number(keys.get('Service.TimeoutStopSec')?.[0]) > 10, 'TimeoutStopSec exceeds the service’s own 10 s limit');
+  t.deepEqual(keys.get('Service.EnvironmentFile'), ['/etc/pin-service/pin-service.env', '-/etc/pin-service/instance-%i.env']);
+  t.regex(keys.get('Service.ExecStart')?.[0] ?? '', /^\/usr\/bin\/node \S+\/dist\/src\/main\.js serve$/);
+  t.false(keys.has('Service.MemoryDenyWriteExecute'), 'V8 needs W+X memory');
+  t.deepEqual(unitArgs, ['serve']);
+  const env = envFile();
+  t.like(env, { PIN_HOST: '127.0.0.1', PIN_TRUST_PROXY: 'true' });
+  t.regex(env.PIN_STORE ?? '', /^redis:\/\//);
+
+  const analyze = spawnSync('systemd-analyze', ['--version'], { encoding: 'utf8' });
+  if (analyze.error || analyze.status !== 0) {
+    t.log('systemd-analyze is not installed here: the unit was checked by its keys only');
+    return;
+  }
+  // As the single unit and as a template instance; /usr/bin/node must exist for verify.
+  const unitDir = mkdtempSync(join(tmpdir(), 'pin-unit-'));
+  try {
+    const body = existsSync('/usr/bin/node') ? text : text.replace('/usr/bin/node', process.execPath);
+    for (const name of ['pin-service.service', 'pin-service@.service']) writeFileSync(join(unitDir, name), body);
+    for (const name of ['pin-service.service', 'pin-service@a.service']) {
+      const verify = spawnSync('systemd-analyze', ['verify', join(unitDir, name)], { encoding: 'utf8', timeout: 30_000 });
+      t.is(verify.status, 0, `systemd-analyze verify ${name}: ${verify.stderr}`);
+      t.is(verify.stderr.trim(), '', `no warning for ${name}`);
+    }
+  } finally {
+    rmSync(unitDir, { recursive: true, force: true });
+  }
+});
+
+test.serial('through nginx: X-Forwarded-* give the WSDL the caller’s host; request ids flow through; /metrics is not exposed', async (t) => {
+  // fetch cannot set Host: node:http can.
+  const wsdl = await new Promise<{ status: number; text: string; id: string }>((resolve, reject) => {
+    const req = httpRequest(`${base}/api.asmx?WSDL`, { headers: { Host: 'pins.example.test', 'X-Request-Id': 'wsdl-call-1' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, id: String(res.headers['x-request-id']) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  t.is(wsdl.status, 200);
+  t.regex(wsdl.text, /location="http:\/\/pins\.example\.test\/api\.asmx"/);
+  t.is(wsdl.id, 'wsdl-call-1');
+  const plain = await (await fetch(`${base}/api.asmx?wsdl`)).text();
+  t.regex(plain, new RegExp(`location="${base.replace(/[.]/g, '\\.')}/api\\.asmx"`), 'host and port as the caller used them');
+  const generated = await fetch(`${base}/healthz`);
+  const id = generated.headers.get('x-request-id') ?? '';
+  t.regex(id, /^[0-9a-f]{32}$/, 'nginx’s $request_id when the caller sends none');
+  await sleep(100);
+  t.truthy(accessLog().find((l) => l.request_id === id && l.path === '/healthz' && l.status === 200));
+  const both = a.output() + b.output();
+  t.true(both.includes(`"id":"${id}"`), 'the instance logged the same id');
+
+  for (const path of ['/metrics', '/METRICS', '/metrics/']) t.is((await fetch(`${base}${path}`)).status, 403, path);
+  t.is((await fetch(`${a.url}/metrics`)).status, 200, 'each instance serves its metrics directly');
+  t.is((await fetch(`${base}/readyz`)).status, 200);
+});
+
+test.serial('a PIN accepted through one instance is refused through the other (round robin)', async (t) => {
+  const secret = `${SECRET_PREFIX}replay-${randomBytes(4).toString('hex')}`;
+  const pin = pinOf(secret);
+  const first = await validate('httpPost', pin, secret, 'replay-first');
+  t.is(first.result, true);
+  await sleep(50);
+  const accepted = accessLog().find((l) => l.request_id === 'replay-first')?.upstream;
+  t.truthy(accepted);
+  // Round robin: within a few calls one reaches the other instance; every one is refused.
+  const others: string[] = [];
+  for (let i = 0; i < 4 && others.length === 0; i++) {
+    const again = await validate(i % 2 ? 'soap11' : 'httpGet', pin, secret, `replay-again-${i}`);
+    t.is(again.result, false, `replay ${i}`);
+    await sleep(50);
+    const upstream = accessLog().find((l) => l.request_id === `replay-again-${i}`)?.upstream;
+    if (upstream && upstream !== accepted) others.push(upstream);
+  }
+  t.is(others.length, 1, 'a replay went through the other instance');
+});
+
+test.serial('throttling counts failures made through both instances', async (t) => {
+  const secret = `${SECRET_PREFIX}throttle-${randomBytes(4).toString('hex')}`;
+  const wrong = String((Number(pinOf(secret)) + 500_000) % 1_000_000).padStart(6, '0');
+  for (let i = 0; i < 5; i++) t.is((await validate('httpGet', wrong, secret, `throttle-${i}`)).result, false);
+  const refused = await validate('httpPost', pinOf(secret), secret, 'throttle-5');
+  t.is(refused.status, 429);
+  const soap = await validate('soap12', pinOf(secret), secret, 'throttle-6');
+  t.is(soap.status, 500);
+  t.regex(soap.body, /soap:Sender/);
+  await sleep(100);
+  const upstreams = new Set(accessLog().filter((l) => l.request_id.startsWith('throttle-')).map((l) => l.upstream));
+  t.is(upstreams.size, 2, 'the calls were spread over both instances');
+});
+
+test.serial('killing one instance mid-run: every call nginx retried is answered, no PIN is accepted twice', async (t) => {
+  const variants: Variant[] = ['httpGet', 'httpPost', 'soap11', 'soap12'];
+  const CLIENTS = 8;
+  const CALLS = 60;
+  const results: { id: string; variant: Variant; secret: string; pin: string; status: number; result?: boolean; error?: string }[] = [];
+  let killed = false;
+  const load = Array.from({ length: CLIENTS }, async (_, c) => {
+    for (let i = 0; i < CALLS; i++) {
+      const secret = `${SECRET_PREFIX}kill-${c}-${i}-${randomBytes(3).toString('hex')}`;
+      const pin = pinOf(secret);
+      const variant = variants[(c + i) % 4];
+      const id = `kill-${c}-${i}`;
+      try {
+        const answer = await validate(variant, pin, secret, id);
+        results.push({ id, variant, secret, pin, status: answer.status, result: answer.result });
+      } catch (error) {
+        results.push({ id, variant, secret, pin, status: 0, error: (error as Error).message });
+      }
+      if (c === 0 && i === 15) {
+        a.child.kill('SIGKILL');
+        killed = true;
+      }
+    }
+  });
+  await Promise.all(load);
+  t.true(killed);
+  await a.exited;
+  await sleep(200);
+
+  const log = new Map(accessLog().map((l) => [l.request_id, l]));
+  const retried = results.filter((r) => (log.get(r.id)?.upstream ?? '').includes(','));
+  const failed = results.filter((r) => r.status !== 200);
+  t.log(`${results.length} calls, ${retried.length} retried by nginx on the other instance, ${failed.length} not answered 200: ${failed.map((f) => `${f.variant} ${f.status}`).join(', ')}`);
+  t.true(retried.length > 0, 'nginx retried calls after the kill');
+  t.deepEqual(
+    retried.filter((r) => r.status !== 200).map((r) => `${r.id} ${r.variant} ${r.status}`),
+    [],
+    'every retried call got its answer',
+  );
+  // Only a POST in flight on the killed instance may be lost (502): nginx does not resend a non-idempotent call.
+  for (const f of failed) {
+    t.true(f.status === 502 && f.variant !== 'httpGet', `${f.id} ${f.variant}: ${f.status} ${f.error ?? ''}`);
+  }
+  t.true(failed.length <= CLIENTS, 'at most the calls in flight at the kill');
+  t.true(results.filter((r) => r.result === true).length >= results.length - 2 * CLIENTS, 'nearly every fresh PIN was accepted');
+
+  // Replay state: a PIN accepted during the run is refused now. A PIN whose call was lost (502) may or
+  // may not have been used by the killed instance; either way it is accepted at most once from here on.
+  const again = await Promise.all(results.map((r) => validate('httpPost', r.pin, r.secret)));
+  t.deepEqual(
+    again.map((x, i) => (results[i].result !== true || x.result === false ? undefined : `${results[i].id}: ${x.status} ${x.result}`)).filter(Boolean),
+    [],
+    'every PIN accepted during the run is refused as a replay through the surviving instance',
+  );
+  const third = await Promise.all(results.map((r) => validate('soap12', r.pin, r.secret)));
+  t.deepEqual(
+    third.map((x, i) => (x.result === false ? undefined : `${results[i].id}: ${x.status} ${x.result}`)).filter(Boolean),
+    [],
+    'no PIN of the run is accepted twice',
+  );
+  t.deepEqual(
+    again.map((x, i) => (x.result === true && results[i].status === 200 ? results[i].id : undefined)).filter(Boolean),
+    [],
+    'only a PIN whose call was lost (502) could still be accepted, once',
+  );
+});
+
+test.serial('Redis restarting: ValidatePin through nginx fails closed, /readyz 503, then both recover', async (t) => {
+  const secret = `${SECRET_PREFIX}outage-${randomBytes(4).toString('hex')}`;
+  await redis.stop();
+  const down = await validate('httpGet', pinOf(secret), secret);
+  t.is(down.status, 503);
+  t.is(down.result, undefined);
+  const soap = await validate('soap11', pinOf(secret), secret);
+  t.is(soap.status, 500);
+  t.regex(soap.body, /<faultcode>soap:Server<\/faultcode>/);
+  t.is((await fetch(`${base}/readyz`)).status, 503);
+
+  await redis.start();
+  let ready = 0;
+  for (let i = 0; i < 100 && ready !== 200; i++) {
+    await sleep(100);
+    ready = (await fetch(`${base}/readyz`)).status;
+  }
+  t.is(ready, 200);
+  const back = await validate('soap12', pinOf(secret), secret);
+  t.is(back.result, true);
+  t.is((await validate('httpGet', pinOf(secret), secret)).result, false, 'and replay protection holds again');
+});
+
+test.serial('nginx’s logs hold no query string, secret or PIN', async (t) => {
+  await sleep(100);
+  const access = readFileSync(join(dir, 'access.log'), 'utf8');
+  const errors = existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8') : '';
+  t.true(access.split('\n').filter(Boolean).length > 100);
+  for (const [name, text] of [
+    ['access.log', access],
+    ['error.log', errors],
+  ]) {
+    t.false(text.includes(SECRET_PREFIX), `${name} holds no secret`);
+    t.false(/[?&](pin|secretCode|appInfo)=/i.test(text), `${name} holds no query string`);
+  }
+  t.false((a.output() + b.output()).includes(SECRET_PREFIX), 'neither do the instances’ logs');
+});
