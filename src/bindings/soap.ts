@@ -87,7 +87,8 @@ function operationOf(element: Element, contract: Contract): Route<OperationName>
 /** SOAPAction (1.1 header, quoted) or `action` (1.2 media-type parameter): optional, but must name the body's operation. */
 function checkAction(ctx: Context, version: SoapVersion, expected: string): void {
   const raw = version === SOAP11 ? ctx.get('SOAPAction') : actionParameter(ctx.get('Content-Type'));
-  const action = raw.trim().replace(/^"(.*)"$/, '$1');
+  let action = raw.trim();
+  if (action.length >= 2 && action.startsWith('"') && action.endsWith('"')) action = action.slice(1, -1); // quoted, as SOAP 1.1 has it
   if (action !== '' && action !== expected) {
     const name = version === SOAP11 ? 'SOAPAction' : 'action';
     throw clientError(`The ${name} does not name the operation in the SOAP body (expected ${expected}).`);
@@ -103,12 +104,16 @@ function actionParameter(contentType: string): string {
 }
 
 function decodeValidated(element: Element, schema: Document, route: Route<OperationName>): unknown {
-  // The body element alone becomes a document, validated against a schema of that one element.
+  // The body element alone becomes a document, validated against a schema of that one element. A copy of
+  // it goes there, not the element itself: libxmljs2 frees a document's nodes when it collects the
+  // document's wrapper, and nothing would hold that new document while the moved element was still read
+  // (a use-after-free, which crashed the process under load). The copy is not touched after validation;
+  // decoding reads the original, which its own document keeps alive.
   const single = new Document();
-  single.root(element);
+  single.root(element.clone());
   if (!single.validate(schema)) {
     const first = single.validationErrors[0]?.message?.trim().replace(/^Element '\{[^}]*\}/, "Element '") ?? '';
     throw clientError(`The ${route.requestElement} element does not match the schema: ${first.slice(0, 200)}`);
   }
-  return route.decodeXml(single.root()!);
+  return route.decodeXml(element);
 }

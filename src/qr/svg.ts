@@ -2,12 +2,15 @@
  * QR codes rendered locally as SVG, so the otpauth URI (which contains the secret)
  * never leaves the server for a third-party image service.
  */
-import { create, type QRCode } from 'qrcode';
+import { qrMatrix, type QrMatrix } from './matrix';
 
 /** Quiet zone around the symbol, in modules (ISO/IEC 18004 asks for 4). */
 const QUIET_ZONE = 4;
 /** Rendered size of one module, in pixels. */
 const PIXELS_PER_MODULE = 4;
+
+/** Decimal strings of the coordinates a path can hold (symbols are at most 177 modules a side). */
+const NUMBERS = Array.from({ length: 177 + 2 * QUIET_ZONE + 1 }, (_, i) => String(i));
 
 /** Thrown when a text does not fit in the largest QR code at the chosen error-correction level. */
 export class QrCapacityError extends Error {
@@ -22,22 +25,23 @@ export class QrCapacityError extends Error {
  * level M), `pixels` wide and high (default: 4 pixels per module).
  */
 export function qrSvg(text: string, pixels?: number): string {
-  let qr: QRCode;
+  let qr: QrMatrix;
   try {
-    qr = create(text, { errorCorrectionLevel: 'M' });
+    qr = qrMatrix(text);
   } catch (error) {
     // The library reports capacity overflow only through its message text.
     if (error instanceof Error && /too big/i.test(error.message)) throw new QrCapacityError();
     throw error;
   }
 
-  const { size, data } = qr.modules;
+  const { size, data } = qr;
   const total = size + 2 * QUIET_ZONE;
   const side = pixels ?? total * PIXELS_PER_MODULE;
 
   // One subpath per horizontal run of dark modules: far smaller than one rect per module.
   let path = '';
   for (let row = 0; row < size; row++) {
+    const y = ` ${NUMBERS[row + QUIET_ZONE]}h`;
     let col = 0;
     while (col < size) {
       if (!data[row * size + col]) {
@@ -46,8 +50,8 @@ export function qrSvg(text: string, pixels?: number): string {
       }
       const start = col;
       while (col < size && data[row * size + col]) col++;
-      const width = col - start;
-      path += `M${start + QUIET_ZONE} ${row + QUIET_ZONE}h${width}v1h-${width}z`;
+      const width = NUMBERS[col - start];
+      path += 'M' + NUMBERS[start + QUIET_ZONE] + y + width + 'v1h-' + width + 'z';
     }
   }
 

@@ -1,7 +1,6 @@
 import type { Config } from '../config';
 import { MemoryStore } from './memory-store';
 import { IpcStore } from './ipc-store';
-import { RedisStore } from './redis-store';
 import type { StateStore } from './store';
 
 export type { StateStore } from './store';
@@ -11,5 +10,8 @@ export function createStore(config: Pick<Config, 'store' | 'storeMaxEntries'>, n
   // A cluster worker shares the primary's embedded store (see ipc-store.ts).
   if (config.store === 'memory' && process.env.PINSERVICE_CLUSTER_WORKER === '1') return new IpcStore();
   if (config.store === 'memory') return new MemoryStore(config.storeMaxEntries, now);
+  // The Redis client is loaded only when configured: it is the largest module the service has (~10 MB
+  // of resident memory), and the embedded store needs none of it.
+  const { RedisStore } = require('./redis-store') as typeof import('./redis-store');
   return new RedisStore(config.store);
 }

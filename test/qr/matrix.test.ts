@@ -1,0 +1,52 @@
+import test from 'ava';
+import { create } from 'qrcode';
+import { qrMatrix } from '../../src/qr/matrix';
+
+/** A deterministic pseudo-random text of `length` characters drawn from `alphabet`. */
+function text(length: number, seed: number, alphabet: string): string {
+  let out = '';
+  let x = seed * 2654435761;
+  for (let i = 0; i < length; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    out += alphabet[x % alphabet.length];
+  }
+  return out;
+}
+
+const ALPHABETS = [
+  '0123456789', // numeric mode
+  'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 $%*+-./:', // alphanumeric mode
+  'abcdefghijklmnopqrstuvwxyz%@&=?:/', // byte mode, like an otpauth URI
+  'é€日本語ü', // multi-byte UTF-8
+];
+
+test('the same matrix as qrcode.create at level M, for texts of every mode and many versions', (t) => {
+  let compared = 0;
+  const masks = new Set<number>();
+  for (const [a, alphabet] of ALPHABETS.entries()) {
+    for (let length = 1; length <= 400; length += 7) {
+      const input = text(length, length * 7 + a, alphabet);
+      let reference;
+      try {
+        reference = create(input, { errorCorrectionLevel: 'M' });
+      } catch {
+        t.throws(() => qrMatrix(input), undefined, 'too long for qrcode too');
+        continue;
+      }
+      const ours = qrMatrix(input);
+      t.is(ours.size, reference.modules.size);
+      t.deepEqual(ours.data, Uint8Array.from(reference.modules.data), `${JSON.stringify(input.slice(0, 20))}… (${length} characters)`);
+      masks.add(reference.maskPattern as unknown as number);
+      compared++;
+    }
+  }
+  t.true(compared > 150);
+  t.true(masks.size >= 6, `the comparison covers most mask choices (${[...masks].sort().join(',')})`);
+});
+
+test('the same matrix for realistic otpauth URIs', (t) => {
+  for (let i = 0; i < 200; i++) {
+    const uri = `otpauth://totp/Example%20${i}:user${i * 7919}%40example.com?secret=${text(16 + (i % 48), i, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567')}&issuer=Example%20${i}`;
+    t.deepEqual(qrMatrix(uri).data, Uint8Array.from(create(uri, { errorCorrectionLevel: 'M' }).modules.data), uri);
+  }
+});
