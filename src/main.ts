@@ -4,7 +4,7 @@ import { describeFailure, runCommand } from './cli';
 import cluster from 'node:cluster';
 import { runPrimary } from './cluster';
 import { parseConfig } from './config';
-import { createLogger } from './observability/logger';
+import { createLogger, flushLogs } from './observability/logger';
 import { startService } from './server';
 
 async function serve(args: string[]): Promise<void> {
@@ -20,18 +20,19 @@ async function serve(args: string[]): Promise<void> {
     logger.info({ event: 'stopping', signal }, 'finishing in-flight calls');
     const force = setTimeout(() => {
       logger.error({ event: 'stop-timeout' }, 'in-flight calls did not finish in time');
+      flushLogs(logger);
       process.exit(1);
     }, 10_000);
     force.unref();
     service.close().then(
       () => {
         logger.info({ event: 'stopped' }, 'service stopped');
-        logger.flush();
+        flushLogs(logger);
         process.exit(0);
       },
       (error: unknown) => {
         logger.error({ event: 'stop-failed', type: (error as Error)?.name }, 'the service did not stop cleanly');
-        logger.flush();
+        flushLogs(logger);
         process.exit(1);
       },
     );
