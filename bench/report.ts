@@ -259,9 +259,11 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
   }
   if (maxRss !== undefined && maxRss > RSS_LIMIT_MB) {
     why.push(
-      `- **Peak RSS:** ${maxRss.toFixed(0)} MB. The JavaScript heap stays small; what grows is libxml2 memory of documents already answered. libxmljs2 frees a document only when V8 ` +
-        'collects its wrapper objects, which happens in full (mark-compact) collections; V8 starts one after about 64 MB of reported external memory, ' +
-        'so under a sustained SOAP load the resident size rises by roughly that much plus allocator overhead before it levels off.',
+      `- **Peak RSS:** ${maxRss.toFixed(0)} MB, not explained yet. What was measured (the service's own /metrics, 50 connections of SOAP 1.1 ` +
+        'ValidatePin): resident size 112 MB idle, then a plateau at about 171 MB within ten seconds, while the V8 heap stays at about 52 MB ' +
+        '(20–28 MB used) and libxml2\'s memory, as libxmljs2 reports it to V8, at 2 MB. So the growth is native memory outside both: Node.js ' +
+        'and its allocator, not documents left alive. glibc malloc settings (MALLOC_ARENA_MAX=2; lower trim and mmap thresholds) did not change it, ' +
+        'and neither did forcing full collections. The HTTP variants, which parse no XML, peak at about 120 MB.',
     );
   }
   if (why.length) out.push('### Why a goal is not met', '', ...why, '');

@@ -4,6 +4,7 @@
  * replay, throttling, hardening and logging tests.
  */
 import { parseXml, type Document, type Element } from 'libxmljs2';
+import { readFault as readSoapFault, type SoapFault } from './xml-assertions';
 import { totp } from '../../src/otp/totp';
 
 export const NS = 'http://authenticatorapi.com/';
@@ -149,33 +150,11 @@ export async function validatePinResult(baseUrl: string, variant: Variant, pin: 
   return readBoolean(variant, await validatePin(baseUrl, variant, pin, secretCode));
 }
 
-export interface Fault {
-  /** faultcode (1.1) or Code/Value (1.2), as written, e.g. `soap:Client`. */
-  code: string;
-  /** The namespace the code's prefix is bound to. */
-  codeNamespace: string | undefined;
-  codeLocalName: string;
-  /** faultstring (1.1) or Reason/Text (1.2). */
-  reason: string;
-}
+export type Fault = SoapFault;
 
 /** The Fault of a SOAP answer; throws when there is none. */
 export function readFault(version: '1.1' | '1.2', body: string): Fault {
-  const doc = parseAnswer(body);
-  const ns = { env: version === '1.1' ? SOAP11_NS : SOAP12_NS };
-  const fault = doc.get<Element>('/env:Envelope/env:Body/env:Fault', ns);
-  if (!fault) throw new Error(`no SOAP ${version} Fault in the answer: ${body.slice(0, 300)}`);
-  const codeElement = version === '1.1' ? fault.get<Element>('faultcode') : fault.get<Element>('env:Code/env:Value', ns);
-  const reasonElement = version === '1.1' ? fault.get<Element>('faultstring') : fault.get<Element>('env:Reason/env:Text', ns);
-  if (!codeElement || !reasonElement) throw new Error(`the SOAP ${version} Fault lacks its code or reason`);
-  const code = codeElement.text().trim();
-  const colon = code.indexOf(':');
-  const prefix = colon >= 0 ? code.slice(0, colon) : null;
-  const codeNamespace = codeElement
-    .namespaces()
-    .find((n) => (n.prefix() ?? null) === prefix)
-    ?.href();
-  return { code, codeNamespace, codeLocalName: code.slice(colon + 1), reason: reasonElement.text() };
+  return readSoapFault(body, version);
 }
 
 /** The client-fault code's local name of each SOAP version. */
