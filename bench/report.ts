@@ -259,11 +259,13 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
   }
   if (maxRss !== undefined && maxRss > RSS_LIMIT_MB) {
     why.push(
-      `- **Peak RSS:** ${maxRss.toFixed(0)} MB, not explained yet. What was measured (the service's own /metrics, 50 connections of SOAP 1.1 ` +
-        'ValidatePin): resident size 112 MB idle, then a plateau at about 171 MB within ten seconds, while the V8 heap stays at about 52 MB ' +
-        '(20–28 MB used) and libxml2\'s memory, as libxmljs2 reports it to V8, at 2 MB. So the growth is native memory outside both: Node.js ' +
-        'and its allocator, not documents left alive. glibc malloc settings (MALLOC_ARENA_MAX=2; lower trim and mmap thresholds) did not change it, ' +
-        'and neither did forcing full collections. The HTTP variants, which parse no XML, peak at about 120 MB.',
+      `- **Peak RSS:** ${maxRss.toFixed(0)} MB, and only under SOAP load. Measured on the service alone (50 connections of SOAP 1.1 ValidatePin, ` +
+        '/proc/PID/smaps and its own /metrics): the C allocator\'s heap (the `[heap]` mapping) grows from 3 MB idle to about 55 MB, while libxml2\'s ' +
+        'live memory, as libxmljs2 reports it to V8, stays at about 3 MB and the V8 heap at about 52 MB (32 MB of it the young generation); under ' +
+        'HTTP GET load the C heap does not grow at all (peak about 120 MB). So it is the high-water mark and fragmentation of libxml2\'s many small ' +
+        'allocations, not documents left alive: it levels off (see the soak). Not fixed: jemalloc (LD_PRELOAD) lowered the peak only from 173 to ' +
+        '160 MB, glibc settings (MALLOC_ARENA_MAX, trim and mmap thresholds) and forced full collections not at all; `--max-semi-space-size=2` ' +
+        'gives 158 MB at the same throughput.',
     );
   }
   if (why.length) out.push('### Why a goal is not met', '', ...why, '');
