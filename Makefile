@@ -46,7 +46,7 @@ endif
 fuzz: install
 	$(TSX) test/fuzz/main.ts
 
-## soak: steady mixed load for a few minutes (SOAK_SECONDS=240 SOAK_WARMUP=60 SOAK_RATE=300); figures into bench/RESULTS.md
+## soak: steady mixed load for 9 minutes (SOAK_SECONDS=540 SOAK_WARMUP=180 SOAK_RATE=300); figures into bench/RESULTS.md
 soak: install
 	$(TSX) bench/soak.ts
 
