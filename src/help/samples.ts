@@ -39,7 +39,7 @@ export function samplesFor(route: Route<OperationName>, contract: Contract, site
   const soap = (version: typeof SOAP11) => {
     const requestXml = soapEnvelope(version, requestBody);
     const responseXml = soapEnvelope(version, route.encodeSoapBody(result, ns));
-    const contentType = version === SOAP11 ? version.contentType : `${version.contentType}`;
+    const contentType = version.contentType;
     const actionHeader = version === SOAP11 ? `\nSOAPAction: "${soapAction}"` : '';
     return {
       variant: version.variant,
