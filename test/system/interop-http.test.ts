@@ -7,7 +7,7 @@
  * error: urllib.error.HTTPError, curl's exit status 22 (--fail-with-body),
  * with status 400 (429 and Retry-After when throttled) and our one line.
  */
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { parseXml, type Element } from 'libxmljs2';
@@ -33,6 +33,20 @@ const VERBS = [
 /** A client error is 400; the throttled call is 429 with Retry-After. */
 const expectedStatus = (message: string | undefined) => (THROTTLED_FAULT.test(message ?? '') ? 429 : 400);
 
+/** How both plain HTTP clients' answers are read: an HTTP error of `faultType`, with the status the fault calls for. */
+function httpClientReader(t: ExecutionContext, faultType: string) {
+  return {
+    pairCode: (ok: unknown) => (ok as { ManualSetupCode?: string } | null)?.ManualSetupCode,
+    fault: (result: CallResult, what: string) => {
+      t.is(result.fault?.type, faultType, `${what}: ${JSON.stringify(result)}`);
+      const status = expectedStatus(result.fault?.message);
+      t.is(result.fault?.code, status, what);
+      if (status === 429) t.regex(result.fault?.retryAfter ?? '', /^\d+$/, `${what}: Retry-After`);
+      return result.fault?.message;
+    },
+  };
+}
+
 test.before(() => {
   requireTool(PYTHON, ['-c', 'import urllib.request, xml.etree.ElementTree'], 'python3');
   requireTool('curl', ['--version'], 'curl');
@@ -49,16 +63,7 @@ for (const { verb, variant } of VERBS) {
         namespace: DEFAULT_NAMESPACE,
         calls,
       });
-      check(t, answer.results, {
-        pairCode: (ok) => (ok as { ManualSetupCode?: string } | null)?.ManualSetupCode,
-        fault: (result, what) => {
-          t.is(result.fault?.type, 'urllib.error.HTTPError', `${what}: ${JSON.stringify(result)}`);
-          const status = expectedStatus(result.fault?.message);
-          t.is(result.fault?.code, status, what);
-          if (status === 429) t.regex(result.fault?.retryAfter ?? '', /^\d+$/, `${what}: Retry-After`);
-          return result.fault?.message;
-        },
-      });
+      check(t, answer.results, httpClientReader(t, 'urllib.error.HTTPError'));
       assertVariantSeen(t, service, calls, variant);
     } finally {
       await service.close();
@@ -71,16 +76,7 @@ for (const { verb, variant } of VERBS) {
       const { calls, check } = scenario(service, `curl-${variant}`);
       const results: CallResult[] = [];
       for (const call of calls) results.push(await curl(`${service.url}/api.asmx`, verb, call));
-      check(t, results, {
-        pairCode: (ok) => (ok as { ManualSetupCode?: string } | null)?.ManualSetupCode,
-        fault: (result, what) => {
-          t.is(result.fault?.type, 'curl exit 22', `${what}: ${JSON.stringify(result)}`);
-          const status = expectedStatus(result.fault?.message);
-          t.is(result.fault?.code, status, what);
-          if (status === 429) t.regex(result.fault?.retryAfter ?? '', /^\d+$/, `${what}: Retry-After`);
-          return result.fault?.message;
-        },
-      });
+      check(t, results, httpClientReader(t, 'curl exit 22'));
       assertVariantSeen(t, service, calls, variant);
     } finally {
       await service.close();
