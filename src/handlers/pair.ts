@@ -2,7 +2,7 @@ import type { Config } from '../config';
 import { clientError } from '../errors';
 import { encodeBase32 } from '../otp/base32';
 import { otpauthUri } from '../otp/uri';
-import { QrCapacityError, qrSvgDataUri } from '../qr/svg';
+import { QrCapacityError, qrSvgDataUri, qrSymbol } from '../qr/svg';
 import { PairingInfo, type Pair } from '../../generated/types';
 import { LIMITS, optionalText, requiredText, secretKey } from './fields';
 
@@ -40,10 +40,11 @@ export function pair(request: Pair, settings: PairSettings): PairingInfo {
 /** Inline SVG by default; `link` points at this service's own /qr.aspx, never a third party. */
 function qrSource(uri: string, settings: PairSettings): string {
   try {
-    const inline = qrSvgDataUri(uri);
-    return settings.qr === 'link' && settings.publicUrl
-      ? `${settings.publicUrl}/qr.aspx?size=200x200&data=${encodeURIComponent(uri)}`
-      : inline;
+    if (settings.qr === 'link' && settings.publicUrl) {
+      qrSymbol(uri); // /qr.aspx must be able to draw what the link asks for
+      return `${settings.publicUrl}/qr.aspx?size=200x200&data=${encodeURIComponent(uri)}`;
+    }
+    return qrSvgDataUri(uri);
   } catch (error) {
     // Each field is within its limit, but percent-encoded non-ASCII text can still outgrow a QR code.
     if (error instanceof QrCapacityError) throw clientError('appName and appInfo are too long together to fit in a QR code.');

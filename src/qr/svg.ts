@@ -20,19 +20,26 @@ export class QrCapacityError extends Error {
   }
 }
 
+/** qrcode reports capacity overflow only through its message text: that one becomes a QrCapacityError. */
+export function capacityErrorOr(error: unknown): unknown {
+  return error instanceof Error && /too big/i.test(error.message) ? new QrCapacityError() : error;
+}
+
+/** The QR symbol (error correction level M) of `text`; QrCapacityError when it does not fit. */
+export function qrSymbol(text: string): QrMatrix {
+  try {
+    return qrMatrix(text);
+  } catch (error) {
+    throw capacityErrorOr(error);
+  }
+}
+
 /**
  * Renders `text` as a compact, deterministic SVG QR code (error correction
  * level M), `pixels` wide and high (default: 4 pixels per module).
  */
 export function qrSvg(text: string, pixels?: number): string {
-  let qr: QrMatrix;
-  try {
-    qr = qrMatrix(text);
-  } catch (error) {
-    // The library reports capacity overflow only through its message text.
-    if (error instanceof Error && /too big/i.test(error.message)) throw new QrCapacityError();
-    throw error;
-  }
+  const qr = qrSymbol(text);
 
   const { size, data } = qr;
   const total = size + 2 * QUIET_ZONE;
