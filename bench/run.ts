@@ -10,7 +10,9 @@
  * BENCH_WARMUP seconds (2). For development: BENCH_SCENARIOS and
  * BENCH_SERVERS (comma-separated ids) run a subset and then RESULTS.md is
  * left alone unless BENCH_WRITE=1; BENCH_PROFILE=DIR runs ours under
- * `node --cpu-prof` and leaves the profiles in DIR (see bench/profile-top.ts).
+ * `node --cpu-prof` and leaves the profiles in DIR (see bench/profile-top.ts);
+ * BENCH_OURS_ARGS (space-separated) adds settings to every run of ours, e.g.
+ * `--log-level warn` to see what the request log costs (a subset only).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -46,6 +48,8 @@ const onlyServers = list('BENCH_SERVERS');
 const profileDir = process.env.BENCH_PROFILE ? resolve(process.env.BENCH_PROFILE) : undefined;
 /** After the measurements, ours once more under --cpu-prof (SOAP 1.1 ValidatePin and Pair); BENCH_PROFILES=0 skips it. */
 const PROFILE_STEP = process.env.BENCH_PROFILES !== '0';
+const oursExtraArgs = list('BENCH_OURS_ARGS')?.flatMap((a) => a.split(/\s+/)) ?? [];
+if (oursExtraArgs.length > 0 && !onlyScenarios && !onlyServers) throw new Error('BENCH_OURS_ARGS is for a subset (BENCH_SCENARIOS or BENCH_SERVERS): a full run measures the defaults');
 const PROFILES = join(ROOT, 'bench', 'profiles');
 
 export type ServerKind = 'ours' | 'peer' | 'ceiling';
@@ -122,7 +126,7 @@ async function start(plan: Plan, cpuProfileDir = profileDir): Promise<Running> {
   let ready: string;
   if (plan.server === 'ours') {
     const prof = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
-    args = [...prof, 'dist/src/main.js', '--port', String(port), '--host', '127.0.0.1', ...plan.args];
+    args = [...prof, 'dist/src/main.js', '--port', String(port), '--host', '127.0.0.1', ...plan.args, ...oursExtraArgs];
     ready = '/healthz';
   } else if (plan.server === 'peer') {
     args = ['--import=tsx', 'bench/peers/soap-peer.ts', '--port', String(port), ...plan.args];

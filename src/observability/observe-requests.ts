@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import type { Metrics } from './metrics';
+import { requestLogger } from './request-log';
 
 const CALLER_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
@@ -26,6 +27,7 @@ function loggedPath(path: string): string {
  * back in X-Request-Id.
  */
 export function observeRequests(logger: Logger, metrics: Metrics) {
+  const logRequest = requestLogger(logger);
   return async function observe(ctx: Context, next: Next): Promise<void> {
     const started = process.hrtime.bigint();
     const given = ctx.get('X-Request-Id');
@@ -41,8 +43,7 @@ export function observeRequests(logger: Logger, metrics: Metrics) {
       const outcome: string = ctx.state.outcome ?? (ctx.status < 400 ? 'ok' : 'refused');
       metrics.requests.inc({ operation, variant, outcome });
       metrics.duration.observe({ operation, variant }, seconds);
-      logger.info({
-        event: 'request',
+      logRequest({
         id,
         method: ctx.method,
         path: loggedPath(ctx.path),
