@@ -34,7 +34,8 @@ const COUNT_BITS = [
   [12, 11, 16],
   [14, 13, 16],
 ];
-const ALPHANUMERIC = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:';
+const IS_ALPHANUMERIC = new Uint8Array(128);
+for (const c of '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:') IS_ALPHANUMERIC[c.charCodeAt(0)] = 1;
 
 /** Bits of a segment's header (mode indicator and character count) in one version group, per mode. */
 export function headerBits(mode: SegmentMode, group: number): number {
@@ -71,52 +72,70 @@ const INFINITE = Number.MAX_SAFE_INTEGER;
  * which is exactly its encoded length.
  */
 export function optimalSegments(text: string, group: number): Segment[] {
-  const chars = Array.from(text); // code points: a surrogate pair is one character of 4 UTF-8 bytes
-  const n = chars.length;
+  // Characters are code points: a surrogate pair is one character of 4 UTF-8 bytes.
+  const starts: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    starts.push(i);
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+  }
+  const n = starts.length;
   if (n === 0) return [];
-  const head = [0, 1, 2].map((m) => (4 + COUNT_BITS[group][m]) * 6);
+  const head0 = (4 + COUNT_BITS[group][0]) * 6;
+  const head1 = (4 + COUNT_BITS[group][1]) * 6;
+  const head2 = (4 + COUNT_BITS[group][2]) * 6;
   // modeOf[i * 3 + m]: the mode character i is encoded in when the stream is in mode m after it.
   const modeOf = new Int8Array(n * 3);
-  let prev = head.slice();
-  const cur = [0, 0, 0];
+  let prev0 = head0;
+  let prev1 = head1;
+  let prev2 = head2;
   for (let i = 0; i < n; i++) {
-    const c = chars[i];
-    const code = c.codePointAt(0)!;
+    const code = text.codePointAt(starts[i])!;
     const numeric = code >= 0x30 && code <= 0x39;
-    const alphanumeric = numeric || ALPHANUMERIC.includes(c);
+    const alphanumeric = code < 0x80 && IS_ALPHANUMERIC[code] === 1;
     const bytes = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
-    cur[0] = numeric ? prev[0] + 20 : INFINITE;
-    cur[1] = alphanumeric ? prev[1] + 33 : INFINITE;
-    cur[2] = prev[2] + bytes * 48;
-    for (let m = 0; m < 3; m++) modeOf[i * 3 + m] = cur[m] === INFINITE ? -1 : m;
-    // Switching after this character: end the run in mode `from`, start a new one in mode `to`.
-    const ended = cur.map((cost) => (cost === INFINITE ? INFINITE : Math.ceil(cost / 6) * 6));
-    for (let to = 0; to < 3; to++) {
-      for (let from = 0; from < 3; from++) {
-        if (from === to || ended[from] === INFINITE) continue;
-        const cost = ended[from] + head[to];
-        if (cost < cur[to]) {
-          cur[to] = cost;
-          modeOf[i * 3 + to] = from;
-        }
-      }
-    }
-    prev = cur.slice();
+    // Staying in each mode …
+    let cur0 = numeric ? prev0 + 20 : INFINITE;
+    let cur1 = alphanumeric ? prev1 + 33 : INFINITE;
+    let cur2 = prev2 + bytes * 48;
+    let from0 = 0;
+    let from1 = 1;
+    let from2 = 2;
+    // … or switching after this character: end the run in one mode (whole bits), start one in another.
+    const end0 = numeric ? Math.ceil(cur0 / 6) * 6 : INFINITE;
+    const end1 = alphanumeric ? Math.ceil(cur1 / 6) * 6 : INFINITE;
+    const end2 = Math.ceil(cur2 / 6) * 6;
+    if (end1 + head0 < cur0) [cur0, from0] = [end1 + head0, 1];
+    if (end2 + head0 < cur0) [cur0, from0] = [end2 + head0, 2];
+    if (end0 + head1 < cur1) [cur1, from1] = [end0 + head1, 0];
+    if (end2 + head1 < cur1) [cur1, from1] = [end2 + head1, 2];
+    if (end0 + head2 < cur2) [cur2, from2] = [end0 + head2, 0];
+    if (end1 + head2 < cur2) [cur2, from2] = [end1 + head2, 1];
+    modeOf[i * 3] = cur0 === INFINITE ? -1 : from0;
+    modeOf[i * 3 + 1] = cur1 === INFINITE ? -1 : from1;
+    modeOf[i * 3 + 2] = from2;
+    prev0 = cur0;
+    prev1 = cur1;
+    prev2 = cur2;
   }
   // The cheapest final state, then each character's mode, last to first.
+  const finals = [Math.ceil(prev0 / 6), Math.ceil(prev1 / 6), Math.ceil(prev2 / 6)];
   let state = 0;
-  for (let m = 1; m < 3; m++) if (Math.ceil(prev[m] / 6) < Math.ceil(prev[state] / 6)) state = m;
+  for (let m = 1; m < 3; m++) if (finals[m] < finals[state]) state = m;
   const modes = new Int8Array(n);
   for (let i = n - 1; i >= 0; i--) {
     state = modeOf[i * 3 + state];
     modes[i] = state;
   }
   const segments: Segment[] = [];
-  let start = 0;
+  let first = 0;
   for (let i = 1; i <= n; i++) {
-    if (i === n || modes[i] !== modes[start]) {
-      segments.push({ data: chars.slice(start, i).join(''), mode: MODES[modes[start]] });
-      start = i;
+    if (i === n || modes[i] !== modes[first]) {
+      segments.push({ data: text.slice(starts[first], i === n ? text.length : starts[i]), mode: MODES[modes[first]] });
+      first = i;
     }
   }
   return segments;
