@@ -5,6 +5,7 @@ import { otpauthUri } from '../otp/uri';
 import { QrCapacityError, qrSvgDataUri, qrSymbol } from '../qr/svg';
 import { PairingInfo, type Pair } from '../../generated/types';
 import { LIMITS, optionalText, requiredText, secretKey } from './fields';
+import { escapeEach } from '../xml/codec';
 
 export type PairSettings = Pick<Config, 'secretEncoding' | 'minSecretBytes' | 'algorithm' | 'digits' | 'period' | 'qr' | 'publicUrl'>;
 
@@ -52,8 +53,14 @@ function qrSource(uri: string, settings: PairSettings): string {
   }
 }
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const HTML_ESCAPES = [
+  ['&', /&/g, '&amp;'],
+  ['<', /</g, '&lt;'],
+  ['>', />/g, '&gt;'],
+  ['"', /"/g, '&quot;'],
+  ["'", /'/g, '&#39;'],
+] as const;
 
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+  return escapeEach(text, HTML_ESCAPES);
 }

@@ -2,6 +2,7 @@ import test from 'ava';
 import { Resvg } from '@resvg/resvg-js';
 import jsQR from 'jsqr';
 import { QrCapacityError, qrSvg, qrSvgDataUri } from '../../src/qr/svg';
+import { qrMatrix } from '../../src/qr/matrix';
 
 // A realistic pairing URI: issuer with accents and €, e-mail account, 32-character secret.
 const URI =
@@ -60,4 +61,26 @@ test('a text too long for any QR code throws QrCapacityError', (t) => {
   t.true(error instanceof Error);
   t.false(error!.message.includes('aaaa'));
   t.throws(() => qrSvgDataUri('é'.repeat(5000)), { instanceOf: QrCapacityError });
+});
+
+test('the path is the dark runs of the QR matrix, row by row, for small and large symbols (coordinates of 1 to 3 digits)', (t) => {
+  for (const text of ['x', URI, 'a'.repeat(1500)]) {
+    const { size, data } = qrMatrix(text);
+    let path = '';
+    for (let row = 0; row < size; row++) {
+      for (let col = 0; col < size; ) {
+        if (!data[row * size + col]) {
+          col++;
+          continue;
+        }
+        const start = col;
+        while (col < size && data[row * size + col]) col++;
+        path += `M${start + 4} ${row + 4}h${col - start}v1h-${col - start}z`;
+      }
+    }
+    const svg = qrSvg(text);
+    t.is(/ d="([^"]*)"/.exec(svg)?.[1], path, `${text.slice(0, 10)}… (${size} modules)`);
+    t.true(size < 100 || /M1\d\d /.test(path), 'large symbols reach 3-digit coordinates');
+    t.is(Buffer.from(qrSvgDataUri(text).split(',')[1], 'base64').toString('latin1'), svg);
+  }
 });
