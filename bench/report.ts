@@ -236,6 +236,10 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
         `${((ceil11.serverCpuUsPerRequest / 0.45) - ceil11.serverCpuUsPerRequest).toFixed(0)} µs for everything else (if the load generator stayed the limit). ` +
         `libxmljs2 alone takes a large share of it on every SOAP call${libxmlShare === undefined ? '' : ` (${pct(libxmlShare)} of the profile samples below: parseXml and Document.validate)`}: its parseXml reads all ~25 parser options from the options object through V8 property lookups on every call, ` +
         'and Document.validate compiles the schema it is given on every call (xmlSchemaParse), even for the one-element schema used here; the body element is copied into a document of its own for validation. ' +
+        'Timed inside the service under this load (process.hrtime around each step, separate runs): reading the body 8–9 µs, parseXml 38–43 µs, walking the envelope 8–10 µs, ' +
+        'copying the body element into its own document and validating it 30–37 µs, the handler 18–22 µs, encoding 5–8 µs, the log line and the metrics about 15 µs together; ' +
+        'the rest is Koa, the router, the body reader and the HTTP stack. The same parseXml takes 15 µs in a loop on its own: under load the C heap is larger and fragmented ' +
+        "(glibc's malloc and free show up in `perf record`), and libxmljs2 frees a document only when V8 collects its wrapper. " +
         'Keeping schema validation on every SOAP request, as required, keeps this cost.',
     );
   }
@@ -245,15 +249,18 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
     why.push(
       `- **65 % of the ceiling (HTTP GET ValidatePin):** ours costs ${us(oursGet)} of CPU per request, the ceiling ${us(ceilGet)}; 65 % would allow about ` +
         `${(ceilGet.serverCpuUsPerRequest / 0.65).toFixed(0)} µs. The difference is the service itself: routing, query parsing, the keyed hash naming the state, the throttle and replay store, TOTP, ` +
-        'the per-request JSON log line and Prometheus metrics (both on, as by default), a request id, error handling.',
+        'the per-request JSON log line and Prometheus metrics (both on, as by default), a request id, error handling. ' +
+        'Measured in separate runs (three of 8 s each, alternating): with the log level at warn, so no request line, the same load costs 62–67 µs per request against 75–82 µs at info; ' +
+        'the line itself is built from a fixed template (about 1 µs), so most of that is the asynchronous write and what it keeps alive until it is written. ' +
+        "`perf record` puts the kernel (mostly loopback TCP) at 15–18 % of the process's CPU and spreads the rest thinly over V8's builtins (property access through Koa's delegates).",
     );
   }
   const oursPair = find('soap11-pair', 'ours');
   const peerPair = find('soap11-pair', 'peer');
   if (oursPair && (pairP99 === undefined || pairP99 > 20 || (pairVsPeer ?? 0) < 1.5)) {
     why.push(
-      `- **Pair:** ours costs ${us(oursPair)} of CPU per Pair${peerPair ? `, the peer ${us(peerPair)}` : ''}. Most of it is the QR code (qrcode's symbol building with its segment optimiser, ` +
-        `then scoring the 8 masks) and the SOAP path. With ${info.settings.connections} connections always busy, the mean latency is connections ÷ throughput (Little's law), ` +
+      `- **Pair:** ours costs ${us(oursPair)} of CPU per Pair${peerPair ? `, the peer ${us(peerPair)}` : ''}. Most of it is the QR code — qrcode's symbol building (Reed–Solomon, module placement) ` +
+        `for the segments chosen here, then scoring the 8 masks: about 125 µs in a loop for an otpauth URI, 150 µs with the SVG — and the SOAP path (about 130 µs of libxmljs2 and the envelope). With ${info.settings.connections} connections always busy, the mean latency is connections ÷ throughput (Little's law), ` +
         `so a p99 of 20 ms needs a mean of about 16 ms or less: ${(info.settings.connections / 0.016).toFixed(0)}+ Pair/s, under ~${((0.016 / info.settings.connections) * 1e6).toFixed(0)} µs of CPU per Pair on one core.`,
     );
   }
@@ -264,8 +271,8 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
         'live memory, as libxmljs2 reports it to V8, stays at about 3 MB and the V8 heap at about 52 MB (32 MB of it the young generation); under ' +
         'HTTP GET load the C heap does not grow at all (peak about 120 MB). So it is the high-water mark and fragmentation of libxml2\'s many small ' +
         'allocations, not documents left alive: it levels off (see the soak). Not fixed: jemalloc (LD_PRELOAD) lowered the peak only from 173 to ' +
-        '160 MB, glibc settings (MALLOC_ARENA_MAX, trim and mmap thresholds) and forced full collections not at all; `--max-semi-space-size=2` ' +
-        'gives 158 MB at the same throughput.',
+        '160 MB, glibc settings (MALLOC_ARENA_MAX, trim and mmap thresholds) and forced full collections not at all. A smaller young generation ' +
+        '(`node --max-semi-space-size=4`, e.g. through NODE_OPTIONS) frees the documents sooner: 153–156 MB against 169–171 MB at the same throughput, still above the goal.',
     );
   }
   if (why.length) out.push('### Why a goal is not met', '', ...why, '');
@@ -296,7 +303,8 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
     out.push('## Where ours spends its time', '');
     out.push(
       'After the measurements, ours runs once more under `node --cpu-prof` (same load, a few seconds; profiling slows it down). Self time, the top functions; `(native)` entries are ' +
-        'time in C++ (libxml2, system calls such as `writev`, the garbage collector). The profiles are left in bench/profiles/ (open them in Chrome DevTools).',
+        'time in C++ (libxml2, system calls such as `writev`, the garbage collector). V8\'s sampler charges native time to the function on top of the JavaScript stack and overstates some of it: ' +
+        '`perf record` of the same load puts the whole kernel at 15–18 % of the process, less than `writev` alone here. The profiles are left in bench/profiles/ (open them in Chrome DevTools).',
       '',
     );
     for (const p of profiles) {
