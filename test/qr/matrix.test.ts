@@ -1,4 +1,5 @@
 import test from 'ava';
+import { pseudoRandomText as text } from '../support/pseudo-random-text';
 import { create, type QRCode, type QRCodeSegment } from 'qrcode';
 import { qrMatrix } from '../../src/qr/matrix';
 import { VERSION_GROUPS, optimalSegments } from '../../src/qr/segments';
@@ -20,16 +21,6 @@ function referenceOf(input: string): QRCode {
   throw last;
 }
 
-/** A deterministic pseudo-random text of `length` characters drawn from `alphabet`. */
-function text(length: number, seed: number, alphabet: string): string {
-  let out = '';
-  let x = seed * 2654435761;
-  for (let i = 0; i < length; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    out += alphabet[x % alphabet.length];
-  }
-  return out;
-}
 
 const ALPHABETS = [
   '0123456789', // numeric mode

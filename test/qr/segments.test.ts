@@ -1,4 +1,5 @@
 import test from 'ava';
+import { pseudoRandomText as text } from '../support/pseudo-random-text';
 import { create } from 'qrcode';
 import { VERSION_GROUPS, dataBits, headerBits, optimalSegments, streamBits, type Segment, type SegmentMode } from '../../src/qr/segments';
 
@@ -6,17 +7,6 @@ const ALPHANUMERIC = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:';
 const canEncode = (mode: SegmentMode, c: string) =>
   mode === 'byte' || (mode === 'numeric' ? /^[0-9]$/.test(c) : ALPHANUMERIC.includes(c));
 
-/** A deterministic pseudo-random text of `length` characters drawn from `alphabet`. */
-function text(length: number, seed: number, alphabet: string): string {
-  const chars = Array.from(alphabet);
-  let out = '';
-  let x = seed * 2654435761;
-  for (let i = 0; i < length; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    out += chars[x % chars.length];
-  }
-  return out;
-}
 
 /** The fewest bits over every assignment of modes to characters (3^n of them), runs of one mode merged. */
 function bruteForceBits(input: string, group: number): number {
