@@ -236,7 +236,7 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
         `${((ceil11.serverCpuUsPerRequest / 0.45) - ceil11.serverCpuUsPerRequest).toFixed(0)} µs for everything else (if the load generator stayed the limit). ` +
         `libxmljs2 alone takes a large share of it on every SOAP call${libxmlShare === undefined ? '' : ` (${pct(libxmlShare)} of the profile samples below: parseXml and Document.validate)`}: its parseXml reads all ~25 parser options from the options object through V8 property lookups on every call, ` +
         'and Document.validate compiles the schema it is given on every call (xmlSchemaParse), even for the one-element schema used here; the body element is copied into a document of its own for validation. ' +
-        'Timed inside the service under this load (process.hrtime around each step, separate runs): reading the body 8–9 µs, parseXml 38–43 µs, walking the envelope 8–10 µs, ' +
+        'Timed inside the service under this load (a temporarily instrumented build, process.hrtime around each step, separate runs): reading the body 8–9 µs, parseXml 38–43 µs, walking the envelope 8–10 µs, ' +
         'copying the body element into its own document and validating it 30–37 µs, the handler 18–22 µs, encoding 5–8 µs, the log line and the metrics about 15 µs together; ' +
         'the rest is Koa, the router, the body reader and the HTTP stack. The same parseXml takes 15 µs in a loop on its own: under load the C heap is larger and fragmented ' +
         "(glibc's malloc and free show up in `perf record`), and libxmljs2 frees a document only when V8 collects its wrapper. " +
