@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { toString as qrToString } from 'qrcode';
+import { qrSegments } from './qr/matrix';
 import { ConfigError, helpText, parseConfig, type Config } from './config';
 import { ServiceError } from './errors';
 import { pair } from './handlers/pair';
@@ -108,7 +109,7 @@ async function pairCommand(args: string[], io: CliIo): Promise<number> {
   });
   io.out(`ManualSetupCode: ${info.ManualSetupCode}`);
   io.out(`URI: ${uri}`);
-  io.out(await qrToString(uri, { type: 'terminal', small: true, errorCorrectionLevel: 'M' }));
+  io.out(await qrToString(qrSegments(uri), { type: 'terminal', small: true, errorCorrectionLevel: 'M' }));
   return 0;
 }
 

@@ -13,7 +13,7 @@
  * same; test/qr/matrix.test.ts compares them with qrcode's own on many texts.
  */
 import { create, type QRCode, type QRCodeSegment } from 'qrcode';
-import { VERSION_GROUPS, optimalSegments } from './segments';
+import { VERSION_GROUPS, optimalSegments, type Segment } from './segments';
 
 export interface QrMatrix {
   /** Modules per side. */
@@ -180,17 +180,18 @@ function lineScore(d: Uint8Array, size: number, points: number, bound: number): 
 }
 
 /**
- * The symbol with mask 0 of the shortest segmentation of `text` (src/qr/segments.ts): optimised for the
- * smallest version group first, and for the next only when it does not fit there. Throws qrcode's errors
- * (e.g. text too long).
+ * The shortest segmentation of `text` (src/qr/segments.ts) for the smallest version group it fits in,
+ * and its symbol with mask 0: optimised for the smallest group first, and for the next only when it does
+ * not fit there. Throws qrcode's errors (e.g. text too long).
  */
-function maskZeroSymbol(text: string): QRCode {
-  if (text === '') return create(text, { errorCorrectionLevel: 'M', maskPattern: 0 }); // qrcode's own error
+function chosen(text: string): { segments: Segment[]; symbol: QRCode } {
+  if (text === '') create(text, { errorCorrectionLevel: 'M', maskPattern: 0 }); // throws qrcode's own error
   let last: unknown;
   for (const [group, versions] of VERSION_GROUPS.entries()) {
     try {
-      const symbol = create(optimalSegments(text, group) as QRCodeSegment[], { errorCorrectionLevel: 'M', maskPattern: 0 });
-      if (symbol.version <= versions.highest) return symbol;
+      const segments = optimalSegments(text, group);
+      const symbol = create(segments as QRCodeSegment[], { errorCorrectionLevel: 'M', maskPattern: 0 });
+      if (symbol.version <= versions.highest) return { segments, symbol };
     } catch (error) {
       last = error;
     }
@@ -198,9 +199,17 @@ function maskZeroSymbol(text: string): QRCode {
   throw last;
 }
 
+/**
+ * The segments qrMatrix encodes `text` with, for qrcode's other renderers (PNG, terminal): given them,
+ * qrcode draws the very matrix qrMatrix returns (test/qr/png.test.ts).
+ */
+export function qrSegments(text: string): QRCodeSegment[] {
+  return chosen(text).segments as QRCodeSegment[];
+}
+
 /** The QR code of `text` at error correction level M. Throws qrcode's errors (e.g. text too long). */
 export function qrMatrix(text: string): QrMatrix {
-  const symbol = maskZeroSymbol(text);
+  const { symbol } = chosen(text);
   const { size, data, reservedBit } = symbol.modules;
   const n = size * size;
   const flips = flipsFor(symbol.version, size, reservedBit);
