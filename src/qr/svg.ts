@@ -9,7 +9,6 @@ const QUIET_ZONE = 4;
 /** Rendered size of one module, in pixels. */
 const PIXELS_PER_MODULE = 4;
 
-
 /** Thrown when a text does not fit in the largest QR code at the chosen error-correction level. */
 export class QrCapacityError extends Error {
   constructor() {
