@@ -14,10 +14,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { encodeBase32 } from '../src/otp/base32';
 import { startTestService, type TestService } from './support/service';
+import { NS, SOAP11_NS, SOAP12_NS, VARIANTS, type Operation, type Variant } from './support/pin-calls';
 
-const NS = 'http://authenticatorapi.com/';
-const SOAP11_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
-const SOAP12_NS = 'http://www.w3.org/2003/05/soap-envelope';
 const SOAP11_CT = 'text/xml; charset=utf-8';
 const SOAP12_CT = 'application/soap+xml; charset=utf-8';
 
@@ -27,11 +25,8 @@ const PIN = '924711';
 /** Shorter than Pair's 10-byte minimum, still distinctive. */
 const SHORT_SECRET = 'Qz7-Leak9';
 
-type Variant = 'soap11' | 'soap12' | 'httpGet' | 'httpPost';
 type SoapVariant = 'soap11' | 'soap12';
-const VARIANTS: readonly Variant[] = ['soap11', 'soap12', 'httpGet', 'httpPost'];
 const SOAP_VARIANTS: readonly SoapVariant[] = ['soap11', 'soap12'];
-type Operation = 'Pair' | 'ValidatePin';
 /** Fields in the order they are sent; a name may repeat. */
 type Fields = ReadonlyArray<readonly [name: string, value: string]>;
 

@@ -11,8 +11,8 @@ import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startChildService, type ChildService } from './support/child-service';
+import { NS } from './support/pin-calls';
 
-const NS = 'http://authenticatorapi.com/';
 
 interface Call {
   name: string;

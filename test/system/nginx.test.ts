@@ -25,12 +25,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { totp } from '../../src/otp/totp';
 import { startChildService, REPO, type ChildService } from '../support/child-service';
 import { freePort, startRedis, type TestRedis } from '../support/redis';
+import { NS, type Variant } from '../support/pin-calls';
 
 const NGINX_CONF = join(REPO, 'deploy', 'nginx.conf');
 const UNIT = join(REPO, 'deploy', 'pin-service.service');
 const ENV_FILE = join(REPO, 'deploy', 'pin-service.env');
 const PLACEHOLDERS = ['PIN_NGINX_LISTEN', 'PIN_BACKEND_1', 'PIN_BACKEND_2', 'PIN_NGINX_LOG_DIR', 'PIN_NGINX_STATE_DIR'] as const;
-const NS = 'http://authenticatorapi.com/';
 const SECRET_PREFIX = 'ngx-secret-';
 
 /** Fails loudly when nginx is missing: `make test-all` needs it (installed by .ci/run). */
@@ -170,7 +170,6 @@ async function inBatches<T, R>(items: T[], call: (item: T) => Promise<R>, width 
   return answers;
 }
 
-type Variant = 'httpGet' | 'httpPost' | 'soap11' | 'soap12';
 async function validate(variant: Variant, pin: string, secret: string, requestId?: string): Promise<{ status: number; body: string; result?: boolean }> {
   const headers: Record<string, string> = requestId ? { 'X-Request-Id': requestId } : {};
   const envelope = (ns: string) =>
