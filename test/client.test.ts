@@ -7,6 +7,7 @@
  * not fit the contract, with no answer, and with another namespace.
  */
 import test from 'ava';
+import { setupCodeVectors } from './support/vectors';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,9 +19,7 @@ import { encodeBase32 } from '../src/otp/base32';
 import { totp } from '../src/otp/totp';
 import { startTestService, type TestService } from './support/service';
 
-const VECTORS: { secretCode: string; ManualSetupCode: string }[] = JSON.parse(
-  readFileSync(join(__dirname, '..', '..', 'shared', 'reference', 'manual-setup-code-vectors.json'), 'utf8'),
-);
+const VECTORS = setupCodeVectors();
 const MIN_SECRET_BYTES = 10;
 const PAIRABLE = VECTORS.filter((v) => Buffer.byteLength(v.secretCode, 'utf8') >= MIN_SECRET_BYTES);
 const TOO_SHORT = VECTORS.filter((v) => Buffer.byteLength(v.secretCode, 'utf8') < MIN_SECRET_BYTES);

@@ -9,10 +9,10 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import test, { type ExecutionContext } from 'ava';
+import { setupCodeVectors } from './support/vectors';
 import { Document, type Element } from 'libxmljs2';
 import type { Config } from '../src/config';
 import { decodeBase32, encodeBase32 } from '../src/otp/base32';
@@ -36,9 +36,7 @@ import {
 } from './support/xml-assertions';
 
 /** Secrets and the ManualSetupCode the reference service answered for them. */
-const vectors: { secretCode: string; ManualSetupCode: string }[] = JSON.parse(
-  readFileSync(join(__dirname, '../../shared/reference/manual-setup-code-vectors.json'), 'utf8'),
-);
+const vectors = setupCodeVectors();
 
 // ---------------------------------------------------------------------------
 // Services

@@ -9,9 +9,8 @@
  * back on everything the others did.
  */
 import test, { type ExecutionContext } from 'ava';
+import { totpVectors, type TotpVector } from './support/vectors';
 import { parseXml, type Element } from 'libxmljs2';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { encodeBase32 } from '../src/otp/base32';
 import { startTestService, type TestService } from './support/service';
 import { NS, SOAP11_NS, SOAP12_NS, VARIANTS, type Operation, type Variant } from './support/pin-calls';
@@ -38,14 +37,7 @@ interface Answer {
   whole: string;
 }
 
-interface TotpVector {
-  secretCode: string;
-  unixTime: number;
-  pin: string;
-}
-const TOTP_VECTORS = JSON.parse(
-  readFileSync(path.join(__dirname, '../../shared/reference/totp-vectors.json'), 'utf8'),
-) as TotpVector[];
+const TOTP_VECTORS = totpVectors();
 function vector(secretCode: string, unixTime: number): TotpVector {
   const found = TOTP_VECTORS.find((v) => v.secretCode === secretCode && v.unixTime === unixTime);
   if (!found) throw new Error(`no TOTP vector for ${secretCode} at ${unixTime}`);

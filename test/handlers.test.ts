@@ -4,11 +4,10 @@
  * vectors, drift windows, PIN shapes, base32 mode).
  */
 import test, { type ExecutionContext } from 'ava';
+import { setupCodeVectors, totpVectors } from './support/vectors';
 import { Resvg } from '@resvg/resvg-js';
 import jsQR from 'jsqr';
 import { parseHtmlFragment, type Element } from 'libxmljs2';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { defaultConfig, type Config } from '../src/config';
 import { ServiceError } from '../src/errors';
 import { pair } from '../src/handlers/pair';
@@ -17,16 +16,8 @@ import { MemoryStore } from '../src/state/memory-store';
 import { createStateKeyHasher } from '../src/state/keyed-hash';
 import { Pair, ValidatePin } from '../generated/types';
 
-const REFERENCE = path.join(__dirname, '../../shared/reference');
-const SETUP_VECTORS = JSON.parse(readFileSync(path.join(REFERENCE, 'manual-setup-code-vectors.json'), 'utf8')) as Array<{
-  secretCode: string;
-  ManualSetupCode: string;
-}>;
-const TOTP_VECTORS = JSON.parse(readFileSync(path.join(REFERENCE, 'totp-vectors.json'), 'utf8')) as Array<{
-  secretCode: string;
-  unixTime: number;
-  pin: string;
-}>;
+const SETUP_VECTORS = setupCodeVectors();
+const TOTP_VECTORS = totpVectors();
 
 const DEFAULTS: Config = defaultConfig();
 const settings = (overrides: Partial<Config> = {}): Config => ({ ...DEFAULTS, ...overrides });

@@ -7,11 +7,11 @@
  * each call really used.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
 import { totp } from '../../../src/otp/totp';
 import type { TestService } from '../../support/service';
+import { setupCodeVectors } from '../../support/vectors';
 
 export const CLIENTS_DIR = __dirname;
 
@@ -69,9 +69,7 @@ export interface CallResult {
   contentType?: string | null;
 }
 
-const VECTORS: { secretCode: string; ManualSetupCode: string }[] = JSON.parse(
-  readFileSync(join(__dirname, '..', '..', '..', '..', 'shared', 'reference', 'manual-setup-code-vectors.json'), 'utf8'),
-);
+const VECTORS = setupCodeVectors();
 const MIN_SECRET_BYTES = 10; // Pair's default minimum
 export const PAIRABLE = VECTORS.filter((v) => Buffer.byteLength(v.secretCode, 'utf8') >= MIN_SECRET_BYTES);
 export const TOO_SHORT = VECTORS.filter((v) => Buffer.byteLength(v.secretCode, 'utf8') < MIN_SECRET_BYTES);
