@@ -11,6 +11,7 @@ import { parseHtmlFragment, type Element } from 'libxmljs2';
 import { defaultConfig, type Config } from '../src/config';
 import { ServiceError } from '../src/errors';
 import { pair } from '../src/handlers/pair';
+import { encodeBase32 } from '../src/otp/base32';
 import { validatePin, type ValidationState } from '../src/handlers/validate-pin';
 import { MemoryStore } from '../src/state/memory-store';
 import { createStateKeyHasher } from '../src/state/keyed-hash';
@@ -203,13 +204,26 @@ test('Pair: the field checks refuse with client errors that do not repeat the se
     ['appName of 101 characters', new Pair({ appName: 'é'.repeat(101), appInfo: 'alice', secretCode })],
     ['appInfo of 257 characters', new Pair({ appName: 'Acme', appInfo: 'x'.repeat(257), secretCode })],
     ['secretCode of 257 bytes', new Pair({ appName: 'Acme', appInfo: 'alice', secretCode: secretCode + 'é'.repeat(117) + 'x' })],
-    ['a control character in appName', new Pair({ appName: 'Ac\u0000me', appInfo: 'alice', secretCode })],
-    ['a control character in appInfo', new Pair({ appName: 'Acme', appInfo: 'ali\nce', secretCode })],
-    ['a control character in secretCode', new Pair({ appName: 'Acme', appInfo: 'alice', secretCode: `${secretCode}\u009f` })],
+    ['U+0000 in appName', new Pair({ appName: 'Ac\u0000me', appInfo: 'alice', secretCode })],
+    ['U+000C (form feed) in appInfo', new Pair({ appName: 'Acme', appInfo: 'ali\u000cce', secretCode })],
+    ['U+FFFE in secretCode', new Pair({ appName: 'Acme', appInfo: 'alice', secretCode: `${secretCode}\ufffe` })],
+    ['an unpaired surrogate in appInfo', new Pair({ appName: 'Acme', appInfo: 'ali\ud800ce', secretCode })],
+    ['an unpaired low surrogate in secretCode', new Pair({ appName: 'Acme', appInfo: 'alice', secretCode: `\udc00${secretCode}` })],
   ];
   for (const [label, request] of cases) pairError(t, request, {}, label);
   // The limits themselves pass.
   t.truthy(pair(new Pair({ appName: 'é'.repeat(100), appInfo: 'x'.repeat(256), secretCode: secretCode + 'é'.repeat(117) }), settings()).Html);
+});
+
+test('Pair: tab, LF, CR, DEL and C1 characters are accepted: key bytes as given, percent-encoded in the URI, never raw in the Html', (t) => {
+  const secretCode = 'a-secret-with-a-newline\r\n';
+  const info = pair(new Pair({ appName: 'Ac\tme\u007f', appInfo: 'alice\nsmith\u0085', secretCode }), settings());
+  const html = info.Html ?? '';
+  t.is(info.ManualSetupCode, encodeBase32(Buffer.from(secretCode, 'utf8')));
+  const href = /href='([^']*)'/.exec(html)![1];
+  t.is(href.split('?')[0], 'otpauth://totp/Ac%09me%7F:alice%0Asmith%C2%85');
+  t.true(href.includes('&amp;issuer=Ac%09me%7F'), href);
+  t.false(/[\t\r\n\u007f\u0085]/.test(html), 'no raw control character in the Html');
 });
 
 test('Pair in base32 mode: the code is the normalised Base32 text, the minimum counts decoded bytes', (t) => {

@@ -5,10 +5,22 @@ import { clientError } from '../errors';
 
 export const LIMITS = { appName: 100, appInfo: 256, secretCodeBytes: 256 } as const;
 
-// C0 and C1 controls and DEL; tab, CR and LF are controls too and are refused as well.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+// What XML 1.0 cannot carry (its Char production): C0 controls other than tab, LF and CR, U+FFFE and
+// U+FFFF, and unpaired surrogates (strict UTF-8 decoding already refuses those in bytes). Tab, LF and CR
+// are legal in XML, forms and queries, and are part of the key bytes, as in the original.
+const NOT_XML_CHAR =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** A required text field: present, non-empty, no control characters, at most `max` characters. */
+/** True when `value` holds a character that no XML document can carry. */
+export function hasNonXmlCharacter(value: string): boolean {
+  return NOT_XML_CHAR.test(value);
+}
+
+function notXmlMessage(name: string): string {
+  return `${name} must not contain characters XML cannot carry (control characters other than tab, line feed and carriage return).`;
+}
+
+/** A required text field: present, non-empty, only characters XML can carry, at most `max` characters. */
 export function requiredText(name: string, value: string | undefined, max: number): string {
   if (value === undefined || value === '') throw clientError(`${name} is required.`);
   return checkedText(name, value, max);
@@ -21,7 +33,7 @@ export function optionalText(name: string, value: string | undefined, max: numbe
 
 function checkedText(name: string, value: string, max: number): string {
   if ([...value].length > max) throw clientError(`${name} must be at most ${max} characters long.`);
-  if (CONTROL.test(value)) throw clientError(`${name} must not contain control characters.`);
+  if (hasNonXmlCharacter(value)) throw clientError(notXmlMessage(name));
   return value;
 }
 
@@ -31,7 +43,7 @@ export function secretKey(secretCode: string | undefined, encoding: SecretEncodi
   if (Buffer.byteLength(secretCode, 'utf8') > LIMITS.secretCodeBytes) {
     throw clientError(`secretCode must be at most ${LIMITS.secretCodeBytes} bytes long.`);
   }
-  if (CONTROL.test(secretCode)) throw clientError('secretCode must not contain control characters.');
+  if (hasNonXmlCharacter(secretCode)) throw clientError(notXmlMessage('secretCode'));
   if (encoding === 'utf8') return Buffer.from(secretCode, 'utf8');
   try {
     return decodeBase32(secretCode);
