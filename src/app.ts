@@ -13,7 +13,7 @@ import { createHandlers, type Clock } from './handlers';
 import { errorResponse } from './bindings/error-response';
 import { httpBinding } from './bindings/http';
 import { pairPage, qrPage, validatePage } from './bindings/plain-pages';
-import { serviceDescription } from './bindings/service-description';
+import { serviceDescription, toServicePage } from './bindings/service-description';
 import { soapBinding } from './bindings/soap';
 import { liveness, readiness } from './bindings/health';
 import { metricsEndpoint } from './bindings/metrics';
@@ -50,6 +50,7 @@ export function createApp(config: Config, deps: AppDependencies): Koa {
   router.get('/healthz', liveness);
   router.get('/readyz', readiness(deps.store));
   router.get('/metrics', metricsEndpoint(metrics));
+  router.get('/', toServicePage(config));
   router.get('/api.asmx', serviceDescription(contract, config));
   router.post('/api.asmx', soapBinding(contract, handlers));
   router.get('/api.asmx/:operation', httpBinding(contract, handlers, 'GET'));

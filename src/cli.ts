@@ -22,14 +22,14 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-const COMMANDS_HELP = `Usage: pin-service [command] [options]
-
-Commands:
+const COMMANDS = `Commands:
   serve    run the service (the default)
   secret   print a new random secret (160 bits, Base32)
   pair     print the manual setup code and a pairing QR code for a secret
 
 Run pin-service COMMAND --help for the options of each.`;
+
+const COMMANDS_HELP = `Usage: pin-service [command] [options]\n\n${COMMANDS}`;
 
 const SECRET_HELP = `Usage: pin-service secret [--bytes N]
 
@@ -44,6 +44,9 @@ exactly as the Pair operation would pair them. Settings that change the
 pairing (--secret-encoding, --algorithm, --digits, --period,
 --min-secret-bytes) are those of the service; see pin-service serve --help.`;
 
+/** The flag of `pair` that gives each field of the Pair operation. */
+const PAIR_FLAGS: Record<string, string> = { appName: '--app', appInfo: '--account', secretCode: '--secret' };
+
 /** Runs a non-serving command; answers the exit code, or undefined for `serve`. */
 export async function runCommand(argv: string[], io: CliIo): Promise<number | undefined> {
   const [command, ...rest] = argv[0] && !argv[0].startsWith('-') ? argv : ['serve', ...argv];
@@ -51,7 +54,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number | un
   switch (command) {
     case 'serve':
       if (wantsHelp) {
-        io.out(`${helpText()}\n\n${COMMANDS_HELP}`);
+        io.out(`${helpText()}\n\n${COMMANDS}`);
         return 0;
       }
       return undefined;
@@ -98,7 +101,14 @@ async function pairCommand(args: string[], io: CliIo): Promise<number> {
   }
   if (!own.account || !own.secret) throw new UsageError('pair needs --account and --secret (and usually --app)');
   const config: Config = parseConfig(settings, {});
-  const info = pair(new Pair({ appName: own.app, appInfo: own.account, secretCode: own.secret }), { ...config, qr: 'inline' });
+  let info;
+  try {
+    info = pair(new Pair({ appName: own.app, appInfo: own.account, secretCode: own.secret }), { ...config, qr: 'inline' });
+  } catch (error) {
+    // The operation's messages name its fields; here the user typed flags.
+    if (error instanceof ServiceError) throw new UsageError(error.message.replace(/\b(appName|appInfo|secretCode)\b/g, (field) => PAIR_FLAGS[field]));
+    throw error;
+  }
   const uri = otpauthUri({
     issuer: own.app || undefined,
     account: own.account,
@@ -113,8 +123,33 @@ async function pairCommand(args: string[], io: CliIo): Promise<number> {
   return 0;
 }
 
+/** The address a person opens: localhost when the service listens on every interface. */
+export function addressToOpen(listening: string): string {
+  const url = new URL(listening);
+  if (url.hostname === '0.0.0.0' || url.hostname === '[::]') url.hostname = 'localhost';
+  return url.origin;
+}
+
 /** One line for the user, never a stack trace. */
 export function describeFailure(error: unknown): string | undefined {
   if (error instanceof ConfigError || error instanceof UsageError || error instanceof ServiceError) return error.message;
-  return undefined;
+  return describeListenFailure(error as NodeJS.ErrnoException & { hostname?: string; address?: string; port?: number });
+}
+
+/** A host or port the service cannot listen on is a setting the user gave: say which. */
+function describeListenFailure(error: NodeJS.ErrnoException & { hostname?: string; address?: string; port?: number }): string | undefined {
+  switch (error?.code) {
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_NONAME':
+      return `--host ${error.hostname}: no such host name`;
+    case 'EADDRNOTAVAIL':
+      return `--host ${error.address}: not an address of this machine`;
+    case 'EADDRINUSE':
+      return `--port ${error.port}: already in use on ${error.address}`;
+    case 'EACCES':
+      return `--port ${error.port}: not allowed for this user (ports below 1024 need privileges)`;
+    default:
+      return undefined;
+  }
 }

@@ -3,6 +3,7 @@
  * variables (a flag wins). Unknown or invalid settings stop start-up with a
  * one-line message; `--help` prints the table.
  */
+import { isIP } from 'node:net';
 import type { HashAlgorithm } from './otp/hmac';
 
 export type SecretEncoding = 'utf8' | 'base32';
@@ -84,6 +85,14 @@ function publicUrl(text: string): string {
   return text.replace(/\/+$/, '');
 }
 
+/** An IPv4 or IPv6 address, or a host name (RFC 1123); dotted numbers must be a real IPv4 address. */
+function listenHost(text: string): string {
+  if (isIP(text)) return text;
+  const hostName = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+  if (/^[\d.]+$/.test(text) || !hostName.test(text)) throw new ConfigError('must be an IP address or a host name');
+  return text;
+}
+
 function storeUrl(text: string): string {
   if (text === 'memory') return text;
   if (!/^rediss?:\/\/[^\s]+$/i.test(text)) throw new ConfigError('must be memory or a redis:// or rediss:// URL');
@@ -102,7 +111,7 @@ function setting<K extends keyof Config>(s: Setting<K>): Setting<K> {
 /** The one settings table: flags, environment variables, defaults, help. */
 export const SETTINGS = [
   setting({ key: 'port', flag: '--port', env: 'PIN_PORT', default: 8080, values: '0-65535', help: 'TCP port to listen on', parse: integer(0, 65535) }),
-  setting({ key: 'host', flag: '--host', env: 'PIN_HOST', default: '0.0.0.0', values: 'address', help: 'address to listen on', parse: (t) => t }),
+  setting({ key: 'host', flag: '--host', env: 'PIN_HOST', default: '0.0.0.0', values: 'address', help: 'address to listen on', parse: listenHost }),
   setting({
     key: 'namespace',
     flag: '--namespace',
@@ -304,10 +313,31 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
   return config as unknown as Config;
 }
 
+/** Terminal width the help text keeps to. */
+export const HELP_COLUMNS = 80;
+
+/** `words` on lines of at most `columns` characters (a longer word alone), each starting with `indent`. */
+function wrap(words: string[], columns: number, indent: string): string {
+  const lines: string[] = [];
+  let line = indent;
+  for (const word of words) {
+    if (line !== indent && line.length + 1 + word.length > columns) {
+      lines.push(line);
+      line = indent;
+    }
+    line += line === indent ? word : ` ${word}`;
+  }
+  lines.push(line);
+  return lines.join('\n');
+}
+
 export function helpText(): string {
-  const rows = SETTINGS.map((s) => {
-    const def = s.default === undefined ? '' : ` (default: ${s.default})`;
-    return `  ${`${s.flag} <${s.values}>`.padEnd(44)} ${s.env}\n      ${s.help}${def}`;
+  const flags = SETTINGS.map((s) => `${s.flag} <${s.values}>`);
+  const width = Math.max(...flags.map((f) => f.length)) + 2;
+  const rows = SETTINGS.map((s, i) => {
+    // The default stays whole on one line, so that it reads (and is found) as one phrase.
+    const words = [...s.help.split(' '), ...(s.default === undefined ? [] : [`(default: ${s.default})`])];
+    return `  ${flags[i].padEnd(width)}${s.env}\n${wrap(words, HELP_COLUMNS, '      ')}`;
   });
   return ['Usage: pin-service [serve] [options]', '', 'Settings (flag, or environment variable):', ...rows, '', '  --help  print this and exit'].join('\n');
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** Entry point: `pin-service [serve|secret|pair] [options]`. */
-import { describeFailure, runCommand } from './cli';
+import { addressToOpen, describeFailure, runCommand } from './cli';
 import cluster from 'node:cluster';
 import { runPrimary } from './cluster';
 import { parseConfig } from './config';
@@ -12,7 +12,8 @@ async function serve(args: string[]): Promise<void> {
   const logger = createLogger(config.logLevel);
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, args, logger);
   const service = await startService(config, logger);
-  logger.info({ event: 'listening', url: service.url, namespace: config.namespace, store: config.store === 'memory' ? 'memory' : 'redis' }, 'service started');
+  const url = `${addressToOpen(service.url)}/api.asmx`;
+  logger.info({ event: 'listening', url, namespace: config.namespace, store: config.store === 'memory' ? 'memory' : 'redis' }, `service started: ${url}`);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

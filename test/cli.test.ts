@@ -7,6 +7,7 @@
  */
 import test from 'ava';
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { encodeBase32 } from '../src/otp/base32';
@@ -137,4 +138,46 @@ test('serve runs the service until SIGTERM, then exits 0', async (t) => {
   t.deepEqual(result, { code: 0, signal: null }, `exit code 0 (${output.slice(-500)})`);
   t.true(Date.now() - sent < 10_000);
   t.false(output.includes(secret), 'the secret is never logged');
+});
+
+test('--help prints one usage, within 80 columns, every environment variable in one column', (t) => {
+  for (const args of [['--help'], ['serve', '--help'], ['help'], ['secret', '--help'], ['pair', '--help']]) {
+    const out = run(...args).stdout;
+    t.is(out.match(/^Usage:/gm)?.length, 1, `${args.join(' ')}: one usage`);
+    for (const line of out.split('\n')) t.true(line.length <= 80, `${args.join(' ')}: ${line.length} columns: ${line}`);
+  }
+  const rows = run('--help').stdout.split('\n').filter((l) => /^ {2}--[a-z-]+ </.test(l));
+  t.true(rows.length >= 20, 'a row per setting');
+  const columns = new Set(rows.map((row) => row.indexOf(' PIN_')));
+  t.is(columns.size, 1, 'every variable starts in the same column');
+  t.true(rows.some((row) => row.startsWith('  --log-level <') && row.includes(' PIN_LOG_LEVEL')));
+});
+
+test('an address or port the service cannot listen on: one line naming the setting, exit 2', async (t) => {
+  const blocker = createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => blocker.close());
+  const busy = (blocker.address() as AddressInfo).port;
+  for (const [args, message] of [
+    [['--host', '999.1.1.1'], 'pin-service: invalid --host: must be an IP address or a host name'],
+    [['--host', 'bad_host!'], 'pin-service: invalid --host: must be an IP address or a host name'],
+    [['--host', '192.0.2.1', '--port', '0'], 'pin-service: --host 192.0.2.1: not an address of this machine'],
+    [['--host', '127.0.0.1', '--port', String(busy)], `pin-service: --port ${busy}: already in use on 127.0.0.1`],
+  ] as const) {
+    const result = run(...args, '--log-level', 'silent');
+    t.is(result.status, 2, `${args.join(' ')}: ${result.stderr}`);
+    t.is(result.stderr, `${message}\n`, args.join(' '));
+  }
+});
+
+test('pair names its own flags in the operation\'s errors', (t) => {
+  for (const [args, message] of [
+    [['--account', 'alice', '--secret', 'short'], 'pin-service: --secret must be at least 10 bytes (80 bits) long.'],
+    [['--account', 'a'.repeat(257), '--secret', 'long-enough-secret'], 'pin-service: --account must be at most 256 characters long.'],
+    [['--app', 'x'.repeat(101), '--account', 'alice', '--secret', 'long-enough-secret'], 'pin-service: --app must be at most 100 characters long.'],
+  ] as const) {
+    const result = run('pair', ...args);
+    t.is(result.status, 2, result.stderr);
+    t.is(result.stderr, `${message}\n`);
+  }
 });

@@ -739,7 +739,7 @@ async function spawnService(): Promise<{ url: string; stderr: () => string; stop
         const entry = JSON.parse(line) as { event?: string; url?: string };
         if (entry.event === 'listening' && entry.url) {
           clearTimeout(timer);
-          resolve(entry.url);
+          resolve(new URL(entry.url).origin);
         }
       } catch {
         // not JSON: left to the assertions on the output

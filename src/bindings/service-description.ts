@@ -27,6 +27,17 @@ export function publicBase(ctx: Context, config: Pick<Config, 'publicUrl'>): str
 /** A host name or IPv4 address, or a bracketed IPv6 address, with an optional port. */
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
 
+/**
+ * GET /: to the service page. Relative without a public URL, so that it also
+ * lands right behind a proxy that serves the service under a path prefix.
+ */
+export function toServicePage(config: Pick<Config, 'publicUrl'>) {
+  const location = config.publicUrl ? `${config.publicUrl}/api.asmx` : 'api.asmx';
+  return async function redirect(ctx: Context): Promise<void> {
+    ctx.redirect(location);
+  };
+}
+
 export function serviceDescription(contract: Contract, config: Config) {
   const help = createHelpPages(contract);
   return async function description(ctx: Context): Promise<void> {
