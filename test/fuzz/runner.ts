@@ -19,8 +19,8 @@ import { totp } from '../../src/otp/totp';
 import { startChildService, type ChildService } from '../support/child-service';
 import { SECRET_PATTERN, SOAP11_NS, SOAP12_NS, generateCase, type CaseKind, type FuzzCase } from './generator';
 
-/** DESIGN §3, and 405 (with Allow) from the router for a method a known path does not take. */
-export const DESIGNED_STATUSES = new Set([200, 400, 404, 405, 413, 415, 429, 500]);
+/** The README's Errors table, 405 (with Allow) from the router for a method a known path does not take, and 302 for GET / (to the service page). */
+export const DESIGNED_STATUSES = new Set([200, 302, 400, 404, 405, 413, 415, 429, 500]);
 const STACK_FRAME = /^ {4}at |\n {4}at |\bat [\w.<>]+ \([^)]*:\d+:\d+\)/;
 const MAX_BODY = 2 * 1024 * 1024;
 /** The service's default body limit. */
