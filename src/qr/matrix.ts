@@ -72,22 +72,17 @@ function formatBits(p: number): number {
   return ((data << 10) | d) ^ 0b101010000010010;
 }
 
-/** Writes the format information of mask `p` where qrcode's setupFormatInfo writes it. */
+/** Writes the format information of mask `p` (and the dark module) where qrcode's setupFormatInfo writes it. */
 function writeFormat(d: Uint8Array, size: number, p: number): void {
   const bits = formatBits(p);
-  for (let i = 0; i < 15; i++) {
-    const bit = (bits >> i) & 1;
-    const vertical = i < 6 ? i : i < 8 ? i + 1 : size - 15 + i;
-    d[vertical * size + 8] = bit;
-    const horizontal = i < 8 ? size - i - 1 : i < 9 ? 15 - i : 15 - i - 1;
-    d[8 * size + horizontal] = bit;
-  }
-  d[(size - 8) * size + 8] = 1; // the dark module
+  for (const { row, col, bit } of formatPositions(size)) d[row * size + col] = bit < 0 ? 1 : (bits >> bit) & 1;
 }
 
 /*
  * Penalty tables, indexed by the last modules of a row or column read so far
- * (bit 0 the newest), so that scoring has no data-dependent branches:
+ * (bit 0 the newest), so that each module costs one table look-up instead of
+ * branches that track runs and patterns (lineScore still stops early once a
+ * candidate cannot win):
  * - N1 (3 + (run - 5) for each run of five or more modules of one colour) is
  *   counted as 1 for every window of five equal modules, plus 2 where such a
  *   run begins: a run of L ≥ 5 has L - 4 windows, and (L - 4) + 2 = 3 + (L - 5).
@@ -270,7 +265,7 @@ function packedFlipsFor(version: number, flips: Uint8Array[], size: number, stri
 
 const FORMAT_POSITIONS_BY_SIZE = new Map<number, { row: number; col: number; bit: number }[]>();
 
-/** Where writeFormat writes: each format bit (0–14) twice, and the dark module (bit -1, always 1). */
+/** Where the format information goes (qrcode's setupFormatInfo): each format bit (0–14) twice, and the dark module (bit -1, always 1). */
 function formatPositions(size: number): { row: number; col: number; bit: number }[] {
   const known = FORMAT_POSITIONS_BY_SIZE.get(size);
   if (known) return known;
