@@ -461,12 +461,27 @@ function rawGet(target: TestService, path: string, host: string): Promise<{ stat
   });
 }
 
-test('a Host header with markup in it is never echoed unescaped', async (t) => {
+test('a Host header with markup in it is refused on every page, never echoed', async (t) => {
   const host = 'pins.example.org"><script>alert(1)</script>';
-  for (const path of ['/api.asmx?disco', '/api.asmx?WSDL']) {
+  for (const path of ['/api.asmx?disco', '/api.asmx?WSDL', '/api.asmx', '/api.asmx?op=ValidatePin']) {
     const { status, body } = await rawGet(service, path, host);
-    if (status === 200) t.notThrows(() => parseStrict(body), `${path}: still well-formed`);
-    t.false(body.includes('<script>'), `${path}: no raw markup from the Host header`);
+    t.is(status, 400, `${path}: a client error`);
+    t.false(body.includes('<script>') || body.includes('pins.example.org'), `${path}: nothing of the Host header in the answer`);
+  }
+});
+
+test('a valid Host header, with a port or as an IPv6 address, is the one the documents and pages show', async (t) => {
+  for (const host of ['pins-1.example.org:8443', '[::1]:8443']) {
+    for (const path of ['/api.asmx?disco', '/api.asmx?WSDL', '/api.asmx?op=ValidatePin']) {
+      const { status, body } = await rawGet(service, path, host);
+      t.is(status, 200, `${path} with Host: ${host}`);
+      if (path === '/api.asmx?op=ValidatePin') {
+        t.true(body.includes(`Host: ${host}`), `${path}: the samples are for Host: ${host}`);
+      } else {
+        t.notThrows(() => parseStrict(body), `${path}: well-formed`);
+        t.true(body.includes(`http://${host}/api.asmx`), `${path}: the address holds Host: ${host}`);
+      }
+    }
   }
 });
 
