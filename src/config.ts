@@ -26,6 +26,7 @@ export interface Config {
   throttleWindowSeconds: number;
   store: string;
   storeMaxEntries: number;
+  storeTimeoutMs: number;
   stateKey: string | undefined;
   qr: 'inline' | 'link';
   workers: number;
@@ -230,6 +231,15 @@ export const SETTINGS = [
     values: '100-10000000',
     help: 'bound of the embedded store (least recently written entries go first)',
     parse: integer(100, 10_000_000),
+  }),
+  setting({
+    key: 'storeTimeoutMs',
+    flag: '--store-timeout',
+    env: 'PIN_STORE_TIMEOUT',
+    default: 1000,
+    values: '50-60000',
+    help: 'milliseconds ValidatePin waits for the state store (Redis, or the primary with --workers) before failing closed',
+    parse: integer(50, 60_000),
   }),
   setting({
     key: 'stateKey',

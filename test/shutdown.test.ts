@@ -244,13 +244,11 @@ async function sigtermUnderLoad(t: ExecutionContext, args: string[], listening: 
       [],
       'no call failed after reaching the service (no reset, no hang-up, no timeout)',
     );
-    // A ValidatePin that failed closed (the store did not answer in time: seen with --workers on a
-    // starved machine, the primary answering over IPC) is a complete, designed answer; logged.
-    const failedClosed = answered.filter((r) => !r.valid && r.failClosed);
-    if (failedClosed.length) t.log(`${failedClosed.length} ValidatePin calls failed closed: ${failedClosed.map((r) => `${r.name} ${r.status} at SIGTERM${r.finishedAt >= sigtermAt ? '+' : ''}${r.finishedAt - sigtermAt} ms`).join(', ')}`);
-    const bad = answered.filter((r) => !r.valid && !r.failClosed).map((r) => `${r.name}: ${r.status} at SIGTERM${r.finishedAt - sigtermAt >= 0 ? '+' : ''}${r.finishedAt - sigtermAt} ms`);
+    // No call may fail closed: with --workers the store's timeout is set far beyond the test's length,
+    // so a starved machine (the primary slow to answer over IPC) cannot turn a call into a 503.
+    const bad = answered.filter((r) => !r.valid).map((r) => `${r.name}: ${r.status}${r.failClosed ? ' (failed closed)' : ''} at SIGTERM${r.finishedAt - sigtermAt >= 0 ? '+' : ''}${r.finishedAt - sigtermAt} ms`);
     if (bad.length) t.log(service.output().split('\n').filter((l) => !l.includes('"event":"request"')).join('\n'));
-    t.deepEqual(bad, [], 'every answer is a complete, valid 200 (or a designed fail-closed answer)');
+    t.deepEqual(bad, [], 'every answer is a complete, valid 200');
     t.true(inFlightAtSigterm.length > 0, 'some calls were in flight when SIGTERM came, and were answered');
     t.true(refused.every((r) => r.startedAt >= sigtermAt), 'connections were refused only after SIGTERM');
     if (args.includes('--workers')) t.true(lateConnections.length <= CLIENTS, 'at most one late connection per client');
@@ -272,5 +270,6 @@ test('SIGTERM mid-load: in-flight calls are answered, new connections refused, e
 });
 
 test('--workers 2: the same, across both workers', async (t) => {
-  await sigtermUnderLoad(t, ['--workers', '2'], 2);
+  // The workers reach the primary's store over IPC; a busy machine must not make that a timeout here.
+  await sigtermUnderLoad(t, ['--workers', '2', '--store-timeout', '60000'], 2);
 });

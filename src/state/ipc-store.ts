@@ -42,7 +42,7 @@ export class IpcStore implements StateStore {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout }>();
 
-  constructor(private readonly timeoutMs = 1000) {
+  constructor(private readonly timeoutMs: number) {
     if (!process.send) throw new Error('IpcStore runs only in a worker process');
     process.on('message', (message: unknown) => {
       if (!isReply(message)) return;
