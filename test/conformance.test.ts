@@ -1,11 +1,11 @@
 /**
- * Conformance of a running service to the contract (spec/service-interface.md),
- * the observed wire format (reference/behaviour.md) and the settings of
- * DESIGN §2: every operation over every variant, each answer validated
- * against the contract schema with libxmljs2.
+ * Conformance of a running service to the contract (schema/), the original's
+ * wire format (the README's examples) and the settings: every operation over
+ * every variant, each answer validated against the contract schema with
+ * libxml2.
  *
  * Every PIN that must be accepted is checked against a secret used for no
- * other accepted PIN, so that replay protection (DESIGN §2) cannot interfere.
+ * other accepted PIN, so that replay protection (README, *Security*) cannot interfere.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';

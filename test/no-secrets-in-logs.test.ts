@@ -1,5 +1,5 @@
 /**
- * DESIGN §4, §5: the logs captured during a full run — both operations over
+ * README, *Logs* and *Security*: the logs captured during a full run — both operations over
  * all four variants, plus refusals, throttling and errors — hold no secret,
  * no PIN, no manual setup code and no query string, and every line is JSON.
  */

@@ -1,6 +1,6 @@
 /**
- * The plain pages beside the web service (reference/behaviour.md, "The two
- * plain pages"; DESIGN §4): /pair.aspx answers the Pair Html fragment,
+ * The plain pages beside the web service, as the original has them (README,
+ * *Around the contract*): /pair.aspx answers the Pair Html fragment,
  * /Validate.aspx answers True or False, /qr.aspx renders the QR code here (PNG,
  * or SVG with format=svg), never a redirect. Paths and parameter names match in
  * any case; a missing parameter is answered with the reference's line, but as

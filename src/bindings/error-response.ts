@@ -1,5 +1,5 @@
 /**
- * Turns any error into the answer DESIGN §3 prescribes for the variant the
+ * Turns any error into the answer the README's *Errors* table prescribes for the variant the
  * call was using: a SOAP fault (HTTP 500) for the SOAP variants, a one-line
  * text/plain answer with a status code otherwise. Logs each error once, by
  * kind and message only: the messages are written to be safe, and an
