@@ -13,11 +13,15 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runInNewContext } from 'node:vm';
 import test from 'ava';
+import Handlebars from 'handlebars';
 import { JSON_OPERATIONS } from '../generated/json';
+import { ROUTES } from '../generated/routes';
 import { PairingInfo } from '../generated/types';
 import { createApp } from '../src/app';
 import { AuthenticatorApiClient } from '../src/index';
 import { defaultConfig } from '../src/config';
+import { loadContract } from '../src/contract';
+import { samplesFor } from '../src/help/samples';
 import { encodeBase32 } from '../src/otp/base32';
 import { createLogger } from '../src/observability/logger';
 import { createMetrics } from '../src/observability/metrics';
@@ -327,4 +331,37 @@ test('the WSDL is unchanged by the JSON variant: four bindings, nothing of JSON'
   t.false(/json|script/i.test(wsdl.body));
   t.is(wsdl.body.split('<wsdl:binding ').length - 1, 4);
   t.is(wsdl.body.split('<wsdl:port ').length - 1, 4);
+});
+
+test('each operation\'s help page shows the JSON sample request and answer; sent as it is, the request is answered in its shape', async (t) => {
+  const contract = loadContract(service.config.namespace);
+  const host = new URL(service.url).host;
+  for (const operation of ['Pair', 'ValidatePin'] as const) {
+    const sample = samplesFor(ROUTES[operation] as never, contract, { host, path: '/api.asmx' }).find((s) => s.variant === 'json');
+    if (!sample) return t.fail(`no JSON sample for ${operation}`);
+    const page = await send(`${service.url}/api.asmx?op=${operation}`, {});
+    t.true(page.body.includes('<h2>JSON</h2>'), operation);
+    t.true(page.body.includes(Handlebars.escapeExpression(sample.request)), `${operation}: the request sample is on the page`);
+    t.true(page.body.includes(Handlebars.escapeExpression(sample.response)), `${operation}: the response sample is on the page`);
+
+    const [head, body] = sample.request.split('\n\n');
+    const [requestLine, ...headers] = head.split('\n');
+    t.is(requestLine, `POST /api.asmx/${operation} HTTP/1.1`);
+    t.true(headers.includes(`Content-Type: ${JSON_CONTENT_TYPE}`));
+    t.deepEqual(Object.keys(JSON.parse(body)), JSON_OPERATIONS[operation].parameters);
+    // The placeholders are valid for ValidatePin (false); Pair's secret is too short, so give it a real one.
+    const fields = JSON.parse(body) as Record<string, string>;
+    if (operation === 'Pair') fields.secretCode = '12345678BXYT';
+    const answer = await postJson(service.url, operation, fields);
+    const shape = (value: unknown): unknown => (value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shape(v)])) : typeof value);
+    t.deepEqual(shape(readD(t, answer)), shape((JSON.parse(sample.response.split('\n\n')[1]) as { d: unknown }).d), operation);
+  }
+});
+
+test('the service page mentions the JSON variant and links the script proxy', async (t) => {
+  const page = await send(`${service.url}/api.asmx`, {});
+  t.is(page.status, 200);
+  t.true(page.body.includes('href="api.asmx/js"'));
+  t.true(page.body.includes('href="api.asmx/jsdebug"'));
+  t.true(page.body.includes('application/json'));
 });
