@@ -365,3 +365,9 @@ test('the service page mentions the JSON variant and links the script proxy', as
   t.true(page.body.includes('href="api.asmx/jsdebug"'));
   t.true(page.body.includes('application/json'));
 });
+
+test('a member given twice counts with its last value, as JSON.parse reads it', async (t) => {
+  const body = '{"appInfo":"first","appInfo":"second","secretCode":"12345678BXYT"}';
+  const d = readD(t, await postJson(service.url, 'Pair', body)) as PairD;
+  t.true(d.Html.includes("href='otpauth://totp/second?secret="));
+});
