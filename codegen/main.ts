@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { buildContractModel } from './build-model';
 import { emitClasses } from './emit/classes';
 import { emitClient } from './emit/client';
+import { emitJson } from './emit/json';
 import { emitDocuments, emitRoutes } from './emit/templates';
 
 export async function generate(wsdlPath: string, outDir: string): Promise<string[]> {
@@ -16,6 +17,7 @@ export async function generate(wsdlPath: string, outDir: string): Promise<string
     'routes.ts': emitRoutes(model),
     'documents.ts': emitDocuments(model),
     'client.ts': emitClient(model),
+    'json.ts': emitJson(model),
   };
   mkdirSync(outDir, { recursive: true });
   for (const [name, text] of Object.entries(files)) {

@@ -4,6 +4,7 @@
 import { parseXml, type Document, type Element } from 'libxmljs2';
 import { DEFAULT_NAMESPACE, DEFAULT_TIMEOUT_MS, ENDPOINT_PATH } from '../src/client/defaults';
 import { exchange, isNil, isSoap, type ClientVariant, type Fault, type OperationSpec } from '../src/client/exchange';
+import { exchangeJson, jsonBoolean, jsonStringMembers } from '../src/client/json-exchange';
 import { parseXsdBoolean } from '../src/xml/codec';
 import { renderSchema } from './documents';
 import { Pair, PairResponse, PairingInfo, ValidatePin, ValidatePinResponse, type PairFields, type ValidatePinFields } from './types';
@@ -78,7 +79,7 @@ export class AuthenticatorApiError extends Error {
   }
 }
 
-/** A typed client of AuthenticatorAPI: one method per operation, over SOAP 1.1, SOAP 1.2, HTTP GET or HTTP POST. */
+/** A typed client of AuthenticatorAPI: one method per operation, over SOAP 1.1, SOAP 1.2, HTTP GET, HTTP POST or JSON. */
 export class AuthenticatorApiClient {
   readonly endpoint: string;
   readonly namespace: string;
@@ -98,6 +99,13 @@ export class AuthenticatorApiClient {
   /** Pair; rejects with AuthenticatorApiError when the call does not succeed. */
   async pair(request: PairFields, options: CallOptions = {}): Promise<PairingInfo | undefined> {
     const message = new Pair(request);
+    if ((options.variant ?? this.variant) === 'json') {
+      return this.callJson(OPERATIONS.Pair, options, [
+        ['appName', message.appName],
+        ['appInfo', message.appInfo],
+        ['secretCode', message.secretCode],
+      ], (d) => d === null ? undefined : new PairingInfo(jsonStringMembers(d, 'AuthenticatorAPI.PairingInfo', ['ManualSetupCode', 'Html'])));
+    }
     const answer = await this.call(OPERATIONS.Pair, options, message.toXml(), [
       ['appName', message.appName],
       ['appInfo', message.appInfo],
@@ -110,6 +118,12 @@ export class AuthenticatorApiClient {
   /** ValidatePin; rejects with AuthenticatorApiError when the call does not succeed. */
   async validatePin(request: ValidatePinFields, options: CallOptions = {}): Promise<boolean> {
     const message = new ValidatePin(request);
+    if ((options.variant ?? this.variant) === 'json') {
+      return this.callJson(OPERATIONS.ValidatePin, options, [
+        ['pin', message.pin],
+        ['secretCode', message.secretCode],
+      ], (d) => jsonBoolean(d));
+    }
     const answer = await this.call(OPERATIONS.ValidatePin, options, message.toXml(), [
       ['pin', message.pin],
       ['secretCode', message.secretCode],
@@ -129,6 +143,19 @@ export class AuthenticatorApiClient {
     const outcome = await exchange(connection, op, { variant, content, fields, signal: options.signal });
     if ('fault' in outcome) throw new AuthenticatorApiError(op.name, variant, outcome.fault);
     return { soap: isSoap(variant), element: outcome.element };
+  }
+
+  /** The JSON variant: no XML, so neither the namespace nor the schema is involved. */
+  private async callJson<T>(
+    op: OperationSpec,
+    options: CallOptions,
+    parameters: readonly (readonly [string, string | undefined])[],
+    decode: (d: unknown) => T,
+  ): Promise<T> {
+    const connection = { endpoint: this.endpoint, fetch: this.fetch, timeoutMs: this.timeoutMs };
+    const outcome = await exchangeJson(connection, { httpLocation: op.httpLocation, parameters, decode, signal: options.signal });
+    if ('fault' in outcome) throw new AuthenticatorApiError(op.name, 'json', outcome.fault);
+    return outcome.result;
   }
 
   private contractSchema(): Document {

@@ -1,7 +1,7 @@
 /**
  * The service, in order: request log and metrics → error answers → body reader →
  * routes (health, metrics, service description and help pages, SOAP, HTTP GET,
- * HTTP POST, the plain .aspx pages).
+ * HTTP POST, JSON for browser scripts and its proxy, the plain .aspx pages).
  */
 import Koa from 'koa';
 import Router from '@koa/router';
@@ -12,6 +12,8 @@ import { loadContract } from './contract';
 import { createHandlers, type Clock } from './handlers';
 import { errorResponse } from './bindings/error-response';
 import { httpBinding } from './bindings/http';
+import { jsonBinding, refuseJsonGet } from './bindings/json';
+import { scriptProxy } from './bindings/script-proxy';
 import { pairPage, qrPage, validatePage } from './bindings/plain-pages';
 import { serviceDescription, toServicePage } from './bindings/service-description';
 import { soapBinding } from './bindings/soap';
@@ -53,8 +55,10 @@ export function createApp(config: Config, deps: AppDependencies): Koa {
   router.get('/', toServicePage(config));
   router.get('/api.asmx', serviceDescription(contract, config));
   router.post('/api.asmx', soapBinding(contract, handlers));
-  router.get('/api.asmx/:operation', httpBinding(contract, handlers, 'GET'));
-  router.post('/api.asmx/:operation', httpBinding(contract, handlers, 'POST'));
+  router.get(['/api.asmx/js', '/api.asmx/jsdebug'], scriptProxy(config));
+  // A call with Content-Type application/json is the JSON variant; the others go on to HTTP GET / POST.
+  router.get('/api.asmx/:operation', refuseJsonGet(contract), httpBinding(contract, handlers, 'GET'));
+  router.post('/api.asmx/:operation', jsonBinding(contract, handlers), httpBinding(contract, handlers, 'POST'));
   router.get('/pair.aspx', pairPage(handlers));
   router.get('/validate.aspx', validatePage(handlers));
   router.get('/qr.aspx', qrPage);
@@ -64,11 +68,11 @@ export function createApp(config: Config, deps: AppDependencies): Koa {
   app.use(errorResponse(deps.logger));
   app.use(
     bodyParser({
-      // Everything is read as text and parsed by the binding: XML by libxmljs2, forms by URLSearchParams.
+      // Everything is read as text and parsed by the binding: XML by libxmljs2, forms by URLSearchParams, JSON by JSON.parse.
       // Bytes, not text: requestBody decodes them strictly as UTF-8.
       encoding: false,
       enableTypes: ['text'],
-      extendTypes: { text: ['text/xml', 'application/soap+xml', 'application/x-www-form-urlencoded'] },
+      extendTypes: { text: ['text/xml', 'application/soap+xml', 'application/x-www-form-urlencoded', 'application/json'] },
       textLimit: limit,
     } as bodyParser.Options),
   );

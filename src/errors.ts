@@ -11,6 +11,7 @@ export type ErrorKind =
   | 'too-large' // 413
   | 'unsupported-media-type' // 415
   | 'not-found' // 404
+  | 'method-not-allowed' // 405: a GET of the JSON variant, whose methods allow POST only
   | 'throttled' // too many failures for a secret: soap:Client / soap:Sender or 429, Retry-After
   | 'unavailable' // the state store cannot be reached: soap:Server / soap:Receiver or 503
   | 'server'; // our failure: soap:Server / soap:Receiver, HTTP 500

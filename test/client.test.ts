@@ -30,6 +30,7 @@ const EXPECTED: Record<ClientVariant, { clientCode: string; clientStatus: number
   soap12: { clientCode: 'soap:Sender', clientStatus: 500, throttledCode: 'soap:Sender', throttledStatus: 500 },
   httpGet: { clientCode: 'http:400', clientStatus: 400, throttledCode: 'http:429', throttledStatus: 429 },
   httpPost: { clientCode: 'http:400', clientStatus: 400, throttledCode: 'http:429', throttledStatus: 429 },
+  json: { clientCode: 'http:400', clientStatus: 400, throttledCode: 'http:429', throttledStatus: 429 },
 };
 
 let service: TestService;

@@ -596,11 +596,12 @@ test.serial('413: a body over 64 KiB (SOAP 1.1, SOAP 1.2, HTTP POST); exactly 64
 });
 
 test.serial('415: an unsupported media type, to the SOAP endpoint and to an HTTP POST operation', async (t) => {
+  // JSON to an operation is the JSON variant (test/json.test.ts); to the SOAP endpoint it is a wrong media type.
   const json = JSON.stringify({ appName: 'Acme', appInfo: 'alice', secretCode: SECRET });
   const cases: Array<[string, string, string]> = [
     ['/api.asmx', 'application/json', json],
-    ['/api.asmx/Pair', 'application/json', json],
-    ['/api.asmx/ValidatePin', 'application/json', JSON.stringify({ pin: PIN, secretCode: SECRET })],
+    ['/api.asmx/Pair', 'text/plain', json],
+    ['/api.asmx/ValidatePin', 'application/javascript', JSON.stringify({ pin: PIN, secretCode: SECRET })],
     ['/api.asmx', 'text/plain', envelope('soap11', PAIR_BODY)],
     ['/api.asmx/Pair', 'text/xml; charset=utf-8', envelope('soap11', PAIR_BODY)],
     // UTF-8 is the only charset read.

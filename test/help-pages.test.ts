@@ -187,7 +187,7 @@ const operationPage = test.macro({
 
     t.deepEqual(
       doc.find<Element>('//h2').map((h) => h.text().trim()).filter((h) => h !== 'Test'),
-      ['SOAP 1.1', 'SOAP 1.2', 'HTTP GET', 'HTTP POST'],
+      ['SOAP 1.1', 'SOAP 1.2', 'HTTP GET', 'HTTP POST', 'JSON'],
       'a section per variant',
     );
   },

@@ -131,8 +131,8 @@ test.serial('no label value holds a secret, a PIN or anything else from a reques
   t.false(text.includes('metrics-replay-secret') || text.includes('metrics-throttle-secret'));
   const allowed: Record<string, RegExp> = {
     operation: /^(Pair|ValidatePin|none)$/,
-    variant: /^(soap11|soap12|httpGet|httpPost|page|none)$/,
-    outcome: /^(ok|refused|client|throttled|unavailable|server|too-large|unsupported-media-type|not-found|version-mismatch|must-understand)$/,
+    variant: /^(soap11|soap12|httpGet|httpPost|json|page|none)$/,
+    outcome: /^(ok|refused|client|throttled|unavailable|server|too-large|unsupported-media-type|not-found|method-not-allowed|version-mismatch|must-understand)$/,
   };
   for (const s of samples.filter((x) => x.name.startsWith('pin_request'))) {
     for (const [label, v] of Object.entries(s.labels)) {

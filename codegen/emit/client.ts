@@ -27,6 +27,7 @@ export function emitClient(model: ContractModel): string {
     fieldInterfaces: [...new Set(operations.map((op) => op.requestFields))].sort(),
     usesXsdBoolean: operations.some((op) => op.httpDecode.includes('parseXsdBoolean')),
     usesNil: operations.some((op) => op.httpDecode.includes('isNil(')),
+    jsonReaders: ['jsonBoolean', 'jsonText', 'jsonStringMembers'].filter((reader) => operations.some((op) => op.jsonDecode.includes(`${reader}(`))),
   });
 }
 
@@ -67,7 +68,20 @@ function clientOperation(model: ContractModel, op: OperationModel) {
     resultField: result.name,
     httpClasses: httpElement.type.kind === 'complex' ? [httpElement.type.typeName] : [],
     httpDecode: httpDecode(httpElement),
+    jsonDecode: jsonDecode(model, result.type, mayBeAbsent),
   };
+}
+
+/** The expression decoding `d` of a JSON answer (named `d`) into the result type. */
+function jsonDecode(model: ContractModel, type: TypeRef, mayBeAbsent: boolean): string {
+  if (type.kind === 'primitive') return type.primitive === 'boolean' ? 'jsonBoolean(d)' : 'jsonText(d)';
+  const complex = model.types.find((t) => t.name === type.typeName)!;
+  if (complex.fields.some((f) => f.type.kind !== 'primitive' || f.type.primitive !== 'string')) {
+    throw new Error(`codegen: client: the JSON variant reads result types of string fields only, not ${complex.name}`);
+  }
+  const members = complex.fields.map((f) => `'${f.name}'`).join(', ');
+  const decode = `new ${complex.name}(jsonStringMembers(d, '${model.service}.${complex.name}', [${members}]))`;
+  return mayBeAbsent ? `d === null ? undefined : ${decode}` : decode;
 }
 
 function complexName(type: TypeRef, element: string): string {

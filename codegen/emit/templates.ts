@@ -4,6 +4,7 @@ import Handlebars from 'handlebars';
 import { ContractModel, Segment, TypeRef } from '../model';
 import { encodeExpression } from './classes';
 import { GENERATED_HEADER } from './header';
+import { scriptProxySegments } from './json';
 
 const TEMPLATES = join(__dirname, '..', 'templates');
 
@@ -77,6 +78,7 @@ export function emitDocuments(model: ContractModel): string {
       name,
       segments: expressions(segments),
     })),
+    scriptProxy: expressions(scriptProxySegments(model)),
   });
 }
 

@@ -1,6 +1,7 @@
 /**
- * Turns any error into the answer the README's *Errors* table prescribes for the variant the
- * call was using: a SOAP fault (HTTP 500) for the SOAP variants, a one-line
+ * Turns any error into the answer the README's *Errors* table prescribes for
+ * the variant the call was using: a SOAP fault (HTTP 500) for the SOAP
+ * variants, a JSON error (`jsonerror: true`) for the JSON variant, a one-line
  * text/plain answer with a status code otherwise. Logs each error once, by
  * kind and message only: the messages are written to be safe, and an
  * unexpected error's message is never sent or logged (it could hold input).
@@ -8,6 +9,7 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { ErrorKind, ServiceError } from '../errors';
+import { JSON_CONTENT_TYPE, isJsonRequest, jsonErrorBody } from './json';
 import { FaultKind, SOAP11, SOAP12, soapFault } from './soap-envelope';
 
 const STATUS: Record<ErrorKind, number> = {
@@ -17,6 +19,7 @@ const STATUS: Record<ErrorKind, number> = {
   'too-large': 413,
   'unsupported-media-type': 415,
   'not-found': 404,
+  'method-not-allowed': 405,
   throttled: 429,
   unavailable: 503,
   server: 500,
@@ -28,6 +31,8 @@ export function errorResponse(logger: Logger) {
       await next();
     } catch (caught) {
       const error = asServiceError(caught);
+      // The body reader fails before any binding ran (too large, bad encoding): a JSON caller still reads JSON.
+      if (ctx.state.variant === undefined && !(caught instanceof ServiceError) && isJsonRequest(ctx)) ctx.state.variant = 'json';
       ctx.state.outcome = error.kind;
       if (error.kind === 'server' || error.kind === 'unavailable') {
         const unexpected = caught instanceof ServiceError ? undefined : (caught as Error);
@@ -56,6 +61,13 @@ function render(ctx: Context, error: ServiceError): void {
   if (error.retryAfter !== undefined) ctx.set('Retry-After', String(error.retryAfter));
   // A body left unread (too large, wrong media type) would stall a kept-alive connection: close it.
   if (!ctx.req.complete) ctx.set('Connection', 'close');
+  if (variant === 'json') {
+    ctx.status = STATUS[error.kind];
+    ctx.set('Content-Type', JSON_CONTENT_TYPE);
+    ctx.set('jsonerror', 'true');
+    ctx.body = jsonErrorBody(error);
+    return;
+  }
   const fault = FAULT[error.kind];
   if (soap && fault) {
     // ASMX answers every fault with 500, SOAP 1.2 included; existing proxies expect it.

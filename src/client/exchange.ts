@@ -9,8 +9,9 @@ import { parseXml, type Document, type Element } from 'libxmljs2';
 import { SOAP11, SOAP12, type SoapVersion } from '../bindings/soap-envelope';
 import { XML_DECLARATION, XSI_NAMESPACE, childElements, escapeXmlAttribute } from '../xml/codec';
 
-export type ClientVariant = 'soap11' | 'soap12' | 'httpGet' | 'httpPost';
-export const CLIENT_VARIANTS: readonly ClientVariant[] = ['soap11', 'soap12', 'httpGet', 'httpPost'];
+/** The four variants of the WSDL, and JSON for browser scripts (src/client/json-exchange.ts). */
+export type ClientVariant = 'soap11' | 'soap12' | 'httpGet' | 'httpPost' | 'json';
+export const CLIENT_VARIANTS: readonly ClientVariant[] = ['soap11', 'soap12', 'httpGet', 'httpPost', 'json'];
 
 /** One operation as the contract names it (generated from the model). */
 export interface OperationSpec {

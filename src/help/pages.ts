@@ -1,7 +1,7 @@
 /**
  * The help pages of GET /api.asmx, as users of ASMX services expect them:
  * the service page listing the operations, and one page per operation with
- * the sample requests and responses of all four variants and a test form
+ * the sample requests and responses of all four variants and of JSON, and a test form
  * that invokes the operation over HTTP POST. Rendered from handlebars
  * templates compiled once; no external assets.
  */

@@ -9,17 +9,19 @@ import { type OperationName, type Route, type Variant } from '../../generated/ro
 import type { Contract } from '../contract';
 import { SOAP11, SOAP12, soapEnvelope } from '../bindings/soap-envelope';
 import { HTTP_CONTENT_TYPE } from '../bindings/http';
+import { JSON_CONTENT_TYPE } from '../bindings/json';
+import { JSON_OPERATIONS } from '../../generated/json';
 import { XML_DECLARATION } from '../xml/codec';
 
 export interface Sample {
-  variant: Variant;
+  variant: Variant | 'json';
   title: string;
   /** HTTP request head, a blank line, then the body (XML shown indented). */
   request: string;
   response: string;
-  /** The XML bodies alone, for validation. */
+  /** The XML bodies alone, for validation (none for JSON). */
   requestXml?: string;
-  responseXml: string;
+  responseXml?: string;
 }
 
 export interface SampleSite {
@@ -69,7 +71,21 @@ export function samplesFor(route: Route<OperationName>, contract: Contract, site
       response: httpResponse,
       responseXml: httpResponseXml,
     },
+    jsonSample(route, request, result, site),
   ];
+}
+
+/** The JSON variant for browser scripts, as jQuery's $.ajax and ASP.NET AJAX pages send it. */
+function jsonSample(route: Route<OperationName>, request: object, result: never, site: SampleSite): Sample {
+  const json = JSON_OPERATIONS[route.operation];
+  const parameters = Object.fromEntries(json.parameters.map((name) => [name, (request as Record<string, unknown>)[name] ?? null]));
+  const head = (first: string) => `${first}\nContent-Type: ${JSON_CONTENT_TYPE}\nContent-Length: length\n\n`;
+  return {
+    variant: 'json',
+    title: 'JSON',
+    request: head(`POST ${site.path}/${route.httpOperation} HTTP/1.1\nHost: ${site.host}`) + JSON.stringify(parameters),
+    response: head('HTTP/1.1 200 OK') + (json.encodeAnswer as (r: unknown) => string)(result),
+  };
 }
 
 function fieldValue(request: object, field: string): string {

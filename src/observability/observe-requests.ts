@@ -7,7 +7,7 @@ import { requestLogger } from './request-log';
 const CALLER_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /** The service's own paths, `/` included (matched in any case, as the router does, with or without a trailing slash). */
-const OWN_PATH = /^\/((api\.asmx(\/(pair|validatepin))?|pair\.aspx|validate\.aspx|qr\.aspx|healthz|readyz|metrics)\/?)?$/i;
+const OWN_PATH = /^\/((api\.asmx(\/(pair|validatepin|js|jsdebug))?|pair\.aspx|validate\.aspx|qr\.aspx|healthz|readyz|metrics)\/?)?$/i;
 
 /**
  * A path the service does not serve is logged as `(other)`: a caller that

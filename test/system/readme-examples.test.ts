@@ -34,7 +34,11 @@ function shellBlocks(title: string): string[] {
 /** The values the examples' `# …` comments promise: each ManualSetupCode, and ValidatePin's false. */
 function promised(block: string): string[] {
   const comments = block.split('\n').filter((line) => line.startsWith('#'));
-  return comments.flatMap((c) => [...c.matchAll(/<ManualSetupCode>([A-Z2-7]+)<\/ManualSetupCode>|(false)<\/(?:boolean|ValidatePinResult)>/g)].map((m) => m[1] ?? m[2]));
+  return comments.flatMap((c) =>
+    [...c.matchAll(/<ManualSetupCode>([A-Z2-7]+)<\/ManualSetupCode>|"ManualSetupCode":"([A-Z2-7]+)"|(false<\/(?:boolean|ValidatePinResult)>|\{"d":false\})/g)].map(
+      (m) => m[1] ?? m[2] ?? m[3],
+    ),
+  );
 }
 
 let service: TestService;
@@ -51,7 +55,7 @@ async function runBlock(block: string): Promise<string> {
   return stdout;
 }
 
-const SECTIONS = ['HTTP GET', 'HTTP POST (form)', 'SOAP 1.1', 'SOAP 1.2'];
+const SECTIONS = ['HTTP GET', 'HTTP POST (form)', 'SOAP 1.1', 'SOAP 1.2', 'JSON (browser scripts)'];
 
 test.serial('every curl example answers what its comment shows, twice over', async (t) => {
   const secrets = new Map<string, string>();
@@ -63,14 +67,14 @@ test.serial('every curl example answers what its comment shows, twice over', asy
         const output = await runBlock(block);
         t.false(/429|Too many|Retry-After/i.test(output), `${title}, run ${run}: not throttled:\n${output}`);
         for (const value of promised(block)) t.true(output.includes(value), `${title}, run ${run}: the answer holds ${value}:\n${output}`);
-        for (const [, secret] of block.matchAll(/secretCode(?:=|>)([\w-]+)/g)) {
+        for (const [, secret] of block.matchAll(/secretCode(?:=|>|":")([\w-]+)/g)) {
           t.true(!secrets.has(secret) || secrets.get(secret) === title, `${title} shares the secret ${secret} with ${secrets.get(secret)}`);
           secrets.set(secret, title);
         }
       }
     }
   }
-  t.true(secrets.size >= 4, 'each example has a secret of its own');
+  t.true(secrets.size >= 5, 'each example has a secret of its own');
 });
 
 test.serial('"Try it with a phone" starts no second service and writes its page outside the repository', async (t) => {

@@ -1,0 +1,102 @@
+/**
+ * The JSON variant for browser scripts, as an ASP.NET AJAX script service
+ * answers it: POST /api.asmx/{operation} with a JSON object of the
+ * parameters, the answer `{"d": result}`, errors `{"Message", "StackTrace",
+ * "ExceptionType"}` with the header `jsonerror: true`. The same handlers,
+ * body limit and strict UTF-8 as the other variants; no XML.
+ */
+import type { Context, Next } from 'koa';
+import { JSON_OPERATIONS } from '../../generated/json';
+import type { Handlers, OperationName } from '../../generated/routes';
+import type { Contract } from '../contract';
+import { ServiceError, clientError, type ErrorKind } from '../errors';
+import { requestBody } from './body';
+import { jsonString } from './json-text';
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** A call is the JSON variant when its Content-Type says so, whatever the method. */
+export function isJsonRequest(ctx: Context): boolean {
+  return (ctx.get('Content-Type').split(';')[0] ?? '').trim().toLowerCase() === 'application/json';
+}
+
+/** POST with application/json; any other POST goes on to the HTTP POST (form) variant. */
+export function jsonBinding(contract: Contract, handlers: Handlers) {
+  return async function json(ctx: Context & { params: Record<string, string> }, next: Next): Promise<void> {
+    if (!isJsonRequest(ctx)) return next();
+    ctx.state.variant = 'json';
+    const operation = operationOf(contract, ctx);
+    const parameters = parseParameters(requestBody(ctx));
+    const { decodeFields } = contract.routeByHttpOperation(operation)!;
+    const request = (decodeFields as (f: (n: string) => string | undefined) => unknown)((name) => parameterText(parameters, name));
+    const result = await (handlers[operation] as (r: unknown) => Promise<unknown>)(request);
+    ctx.set('Content-Type', JSON_CONTENT_TYPE);
+    ctx.body = (JSON_OPERATIONS[operation].encodeAnswer as (r: unknown) => string)(result);
+  };
+}
+
+/** GET with application/json is refused as .NET refuses it: these methods do not allow GET. */
+export function refuseJsonGet(contract: Contract) {
+  return async function jsonGet(ctx: Context & { params: Record<string, string> }, next: Next): Promise<void> {
+    if (!isJsonRequest(ctx)) return next();
+    ctx.state.variant = 'json';
+    const operation = operationOf(contract, ctx);
+    ctx.set('Allow', 'POST');
+    throw new ServiceError('method-not-allowed', `${operation} does not allow GET: POST its parameters as a JSON object.`);
+  };
+}
+
+function operationOf(contract: Contract, ctx: Context & { params: Record<string, string> }): OperationName {
+  const route = contract.routeByHttpOperation(ctx.params.operation ?? '');
+  if (!route) throw new ServiceError('not-found', 'There is no such operation.');
+  ctx.state.operation = route.operation;
+  return route.operation;
+}
+
+function parseParameters(text: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // JSON.parse's message quotes the input: never sent.
+    throw clientError('The request body is not valid JSON.');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw clientError("The request body must be one JSON object of the operation's parameters.");
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/**
+ * A parameter as .NET binds it to a string: left out or null is absent, a
+ * number or boolean becomes its text (`True`/`False`, as .NET writes
+ * booleans), an array or object is refused. Names are case-sensitive.
+ */
+function parameterText(parameters: Record<string, unknown>, name: string): string | undefined {
+  if (!Object.hasOwn(parameters, name)) return undefined;
+  const value = parameters[name];
+  if (value === null) return undefined;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'boolean') return value ? 'True' : 'False';
+  throw clientError(`The parameter ${name} must be a string, not an ${Array.isArray(value) ? 'array' : 'object'}.`);
+}
+
+/** The .NET exception type each kind of error is reported as; browser code may branch on it. */
+export const EXCEPTION_TYPES: Record<ErrorKind, string> = {
+  client: 'System.ArgumentException',
+  'version-mismatch': 'System.ArgumentException',
+  'must-understand': 'System.ArgumentException',
+  'not-found': 'System.ArgumentException',
+  'method-not-allowed': 'System.InvalidOperationException',
+  'unsupported-media-type': 'System.InvalidOperationException',
+  'too-large': 'System.Web.HttpException',
+  throttled: 'System.Web.HttpException',
+  unavailable: 'System.Exception',
+  server: 'System.Exception',
+};
+
+/** The error body ASP.NET AJAX's proxy and jQuery error handlers read; never a stack trace. */
+export function jsonErrorBody(error: ServiceError): string {
+  return `{"Message":${jsonString(error.message)},"StackTrace":"","ExceptionType":${jsonString(EXCEPTION_TYPES[error.kind])}}`;
+}
