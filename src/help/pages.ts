@@ -43,6 +43,8 @@ export const HELP_CSP = [
 export interface HelpSite extends SampleSite {
   /** Absolute address of the endpoint, e.g. `https://pins.example.com/api.asmx`. */
   address: string;
+  /** The endpoint's address relative to the page's own URL, e.g. `api.asmx`, or `../api.asmx` from `/api.asmx/`. */
+  endpointLink: string;
 }
 
 export function createHelpPages(contract: Contract) {
@@ -52,15 +54,13 @@ export function createHelpPages(contract: Contract) {
   const index = compile('index');
   const operation = compile('operation');
   const page = (title: string, body: string) => layout({ title, body });
-  // Links are relative to the endpoint's own path segment, so they work behind a path prefix.
-  const endpoint = 'api.asmx';
 
   return {
     index(site: HelpSite): string {
       const operations = OPERATION_NAMES.map((name) => ({ name, documentation: ROUTES[name].documentation }));
       return page(
         SERVICE_NAME,
-        index({ service: SERVICE_NAME, operations, endpoint, address: site.address, namespace: contract.namespace }),
+        index({ service: SERVICE_NAME, operations, endpoint: site.endpointLink, address: site.address, namespace: contract.namespace }),
       );
     },
     operation(name: OperationName, site: HelpSite): string {
@@ -71,7 +71,7 @@ export function createHelpPages(contract: Contract) {
           service: SERVICE_NAME,
           name,
           documentation: route.documentation,
-          endpoint,
+          endpoint: site.endpointLink,
           httpOperation: route.httpOperation,
           fields: route.httpFields,
           samples: samplesFor(route as never, contract, site),
