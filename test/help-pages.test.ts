@@ -231,6 +231,12 @@ const operationPage = test.macro({
     const buttons = form.find<Element>('.//button[@type="submit"] | .//input[@type="submit"]');
     t.is(buttons.length, 1, 'one submit button');
     t.truthy(doc.get('//pre[@id="answer"]'), 'a place for the answer');
+    // Pair's answer is also shown as the QR code and the setup code (drawn by the page's script: test/system/browser.test.ts).
+    const meaning = doc.get<Element>('//pre[@id="answer"]/following-sibling::section[@id="meaning"]');
+    if (operation === 'Pair') {
+      t.truthy(meaning?.attr('hidden'), 'under the answer, a section for its meaning, hidden until there is one');
+      t.truthy(meaning?.get('.//*[@id="qr"]') && meaning?.get('.//code[@id="setup-code"]'), 'with a place for the QR code and one for the setup code');
+    } else t.falsy(doc.get('//*[@id="meaning"]'), 'no pairing section');
 
     t.deepEqual(
       doc.find<Element>('//h2').map((h) => h.text().trim()).filter((h) => h !== 'Test'),
