@@ -57,7 +57,8 @@ test('the typed client example of the README runs as written, from a separate pr
   t.truthy(install, 'the README says how to install the package');
   t.regex(install!.code, /^make build\b/m, 'after `make build`');
 
-  const build = await run('make', ['build'], REPO);
+  // `make build`, minus the `npm ci` it starts when package.json is newer: never reinstall under running tests.
+  const build = await run('make', ['-o', 'node_modules/.installed', 'build'], REPO);
   t.is(build.status, 0, `make build: ${describe(build)}`);
 
   const project = mkdtempSync(join(tmpdir(), 'pin-service-example-'));
