@@ -5,7 +5,7 @@
  * nothing is downloaded), the README's very block saved there as
  * `example.mjs` and run with `node` against a running service; the same
  * block saved as `example.mts` type-checks against the package's
- * declarations.
+ * declarations and runs with tsx.
  */
 import test from 'ava';
 import { spawn } from 'node:child_process';
@@ -105,4 +105,10 @@ test('the typed client example of the README runs as written, from a separate pr
     project,
   );
   t.is(tsc.status, 0, `tsc example.mts: ${describe(tsc)}`);
+  // And it runs as TypeScript with tsx (this repository's copy; `npx tsx` fetches the same).
+  const tsx = await run(join(REPO, 'node_modules', '.bin', 'tsx'), ['example.mts'], project, { PIN_SERVICE_URL: service.url });
+  t.is(tsx.status, 0, `tsx example.mts: ${describe(tsx)}`);
+  const tsxLines = tsx.stdout.trimEnd().split('\n');
+  t.is(tsxLines[0], 'GEZDGNBVGY3TQQSYLFKA');
+  t.regex(tsxLines[1] ?? '', /^http:429 /, 'still throttled: the same example, the same answer');
 });
