@@ -8,8 +8,11 @@ import { request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startChildService, type ChildService } from './child-service';
 
+/** Concurrent callers of the load. */
+const CLIENTS = 8;
+
 /** GET ValidatePin calls from `clients` keep-alive-less loops until `total` have been answered; resolves with the statuses. */
-export async function load(port: number, total: number, clients = 8): Promise<{ statuses: Map<number | string, number> }> {
+export async function load(port: number, total: number, clients = CLIENTS): Promise<{ statuses: Map<number | string, number> }> {
   const statuses = new Map<number | string, number>();
   let started = 0;
   const one = (i: number) =>
@@ -51,7 +54,11 @@ export async function sigtermWithStdout(t: ExecutionContext, stdout: 'closed' | 
     t.log(`exit ${JSON.stringify(exit)} ${exitedAfterMs} ms after SIGTERM; calls during it: ${JSON.stringify([...last.statuses])}; stderr: ${JSON.stringify(service.output())}`);
     t.deepEqual(exit, { code: 0, signal: null }, 'SIGTERM ended the process, exit 0');
     t.true(exitedAfterMs < 10_000, 'within the grace period');
-    const unexpected = [...last.statuses].filter(([status]) => status !== 200 && status !== 'ECONNREFUSED');
+    // With --workers the primary accepts until the last worker stops listening, then may close a
+    // connection made after SIGTERM (no call was in flight on it): at most one per client, as in
+    // test/shutdown.test.ts.
+    const resetsAllowed = args.includes('--workers') ? CLIENTS : 0;
+    const unexpected = [...last.statuses].filter(([status, count]) => status !== 200 && status !== 'ECONNREFUSED' && !(status === 'ECONNRESET' && count <= resetsAllowed));
     t.deepEqual(unexpected, [], 'calls during the stop were answered or refused, never broken');
     const notices = service.output().split('\n').filter((l) => l.startsWith('pin-service: '));
     // Once per process: the primary and each worker write their own log lines.
