@@ -12,7 +12,7 @@ import { MemoryStore } from './state/memory-store';
 import { serveStoreTo } from './state/ipc-store';
 import { AggregatorRegistry } from 'prom-client';
 import { answerMetricsRequests } from './observability/metrics';
-import { flushLogs } from './observability/logger';
+import { exitAfterFlush } from './observability/logger';
 
 export function runPrimary(config: Config, argv: string[], logger: Logger): void {
   const store = config.store === 'memory' ? new MemoryStore(config.storeMaxEntries) : undefined;
@@ -38,8 +38,7 @@ export function runPrimary(config: Config, argv: string[], logger: Logger): void
       if (code !== 0) failedStops++;
       if (Object.keys(cluster.workers ?? {}).length === 0) {
         logger.info({ event: 'stopped', failedStops }, 'all workers stopped');
-        flushLogs(logger);
-        process.exit(failedStops === 0 ? 0 : 1);
+        exitAfterFlush(logger, failedStops === 0 ? 0 : 1);
       }
       return;
     }
@@ -56,8 +55,7 @@ export function runPrimary(config: Config, argv: string[], logger: Logger): void
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
     setTimeout(() => {
       logger.error({ event: 'stop-timeout' }, 'workers did not stop in time');
-      flushLogs(logger);
-      process.exit(1);
+      exitAfterFlush(logger, 1);
     }, 15_000).unref();
     if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
   };

@@ -4,7 +4,7 @@ import { addressToOpen, describeFailure, runCommand } from './cli';
 import cluster from 'node:cluster';
 import { runPrimary } from './cluster';
 import { parseConfig } from './config';
-import { createLogger, flushLogs } from './observability/logger';
+import { createLogger, exitAfterFlush } from './observability/logger';
 import { startService } from './server';
 
 async function serve(args: string[]): Promise<void> {
@@ -19,22 +19,25 @@ async function serve(args: string[]): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ event: 'stopping', signal }, 'finishing in-flight calls');
-    const force = setTimeout(() => {
+    // The grace period: 10 s in all, the log's last flush included (an unread stdout never delays the exit).
+    const deadline = Date.now() + 10_000;
+    const flushTime = () => Math.max(100, Math.min(1000, deadline - Date.now()));
+    let closed = false;
+    setTimeout(() => {
+      if (closed) return;
       logger.error({ event: 'stop-timeout' }, 'in-flight calls did not finish in time');
-      flushLogs(logger);
-      process.exit(1);
-    }, 10_000);
-    force.unref();
+      exitAfterFlush(logger, 1, 500);
+    }, 9_500).unref();
     service.close().then(
       () => {
+        closed = true;
         logger.info({ event: 'stopped' }, 'service stopped');
-        flushLogs(logger);
-        process.exit(0);
+        exitAfterFlush(logger, 0, flushTime());
       },
       (error: unknown) => {
+        closed = true;
         logger.error({ event: 'stop-failed', type: (error as Error)?.name }, 'the service did not stop cleanly');
-        flushLogs(logger);
-        process.exit(1);
+        exitAfterFlush(logger, 1, flushTime());
       },
     );
   };

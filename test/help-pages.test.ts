@@ -161,6 +161,53 @@ test('the help pages answer at any case of the path', async (t) => {
   }
 });
 
+/**
+ * Every link and form action of every page, resolved as a browser resolves it from the URL the
+ * page was asked with, leads to something the service answers: from /api.asmx, /api.asmx/,
+ * /API.asmx and /API.asmx/, directly and as seen through a proxy that publishes the service under
+ * a path prefix (--public-url https://pins.example.com/auth, the proxy stripping /auth).
+ */
+const linksWork = test.macro({
+  async exec(t, through: 'direct' | 'proxy') {
+    const target = through === 'direct' ? service : published;
+    const prefix = through === 'direct' ? '' : new URL(PUBLIC_URL).pathname;
+    const seenAt = (path: string) => (through === 'direct' ? `${target.url}${path}` : `${PUBLIC_URL}${path}`);
+    /** The service's own URL for an address the browser would ask for (the proxy strips the prefix). */
+    const servedAt = (url: URL) => {
+      t.true(url.pathname.startsWith(`${prefix}/`), `${url.href} stays under the published prefix`);
+      return `${target.url}${url.pathname.slice(prefix.length)}${url.search}`;
+    };
+    for (const endpoint of ['/api.asmx', '/api.asmx/', '/API.asmx', '/API.asmx/']) {
+      for (const query of ['', '?op=Pair', '?op=ValidatePin']) {
+        const path = `${endpoint}${query}`;
+        const { doc } = await htmlPage(t, `${target.url}${path}`);
+        const links = doc.find<Element>('//a[@href]').map((a) => attr(a, 'href')!);
+        t.true(links.length >= (query ? 1 : 4), `${path}: links to follow`);
+        for (const href of links) {
+          const url = resolve(seenAt(path), href);
+          t.regex(url.pathname.slice(prefix.length).toLowerCase(), /^\/api\.asmx(\/js|\/jsdebug)?$/, `${path}: ${href} leads to the endpoint or its script proxy`);
+          const answer = await get(servedAt(url));
+          t.is(answer.status, 200, `${path}: ${href} (${url.pathname}${url.search}) answers`);
+        }
+        for (const form of doc.find<Element>('//form')) {
+          const url = resolve(seenAt(path), attr(form, 'action'));
+          const operation = query.slice('?op='.length);
+          t.is(url.pathname.slice(prefix.length).toLowerCase(), `/api.asmx/${operation.toLowerCase()}`, `${path}: the form posts to the operation`);
+          const fields = form.find<Element>('.//input').map((i) => attr(i, 'name')!);
+          const values: Record<string, string> = { appName: 'Example', appInfo: 'a@example.com', secretCode: `links-${through}-secret`, pin: '000000' };
+          const answer = await fetch(servedAt(url), { method: 'POST', body: new URLSearchParams(fields.map((f): [string, string] => [f, values[f] ?? ''])) });
+          t.is(answer.status, 200, `${path}: the form's POST is answered`);
+        }
+      }
+    }
+  },
+  title: (_, through: 'direct' | 'proxy') =>
+    `links and the form work from /api.asmx, /api.asmx/ and /API.asmx${through === 'proxy' ? ', behind a proxy\'s path prefix' : ''}`,
+});
+
+test(linksWork, 'direct');
+test(linksWork, 'proxy');
+
 // --- The operation pages ------------------------------------------------------------------------
 
 const operationPage = test.macro({
@@ -184,6 +231,12 @@ const operationPage = test.macro({
     const buttons = form.find<Element>('.//button[@type="submit"] | .//input[@type="submit"]');
     t.is(buttons.length, 1, 'one submit button');
     t.truthy(doc.get('//pre[@id="answer"]'), 'a place for the answer');
+    // Pair's answer is also shown as the QR code and the setup code (drawn by the page's script: test/system/browser.test.ts).
+    const meaning = doc.get<Element>('//pre[@id="answer"]/following-sibling::section[@id="meaning"]');
+    if (operation === 'Pair') {
+      t.truthy(meaning?.attr('hidden'), 'under the answer, a section for its meaning, hidden until there is one');
+      t.truthy(meaning?.get('.//*[@id="qr"]') && meaning?.get('.//code[@id="setup-code"]'), 'with a place for the QR code and one for the setup code');
+    } else t.falsy(doc.get('//*[@id="meaning"]'), 'no pairing section');
 
     t.deepEqual(
       doc.find<Element>('//h2').map((h) => h.text().trim()).filter((h) => h !== 'Test'),

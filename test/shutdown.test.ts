@@ -258,6 +258,8 @@ async function sigtermUnderLoad(t: ExecutionContext, args: string[], listening: 
     t.deepEqual(exit, { code: 0, signal: null }, 'the process exits 0');
     t.true(exitedAfterMs < 10_000, 'within 10 s');
     t.regex(service.output(), /"event":"stopped"/);
+    const lifecycle = service.output().match(/"event":"(stopping|stopped)"/g) ?? [];
+    t.is(lifecycle.at(-1), '"event":"stopped"', '"stopped" is the last of the lifecycle lines, after every "stopping"');
     t.notRegex(service.output(), /"level":50/, 'nothing was logged as an error');
   } finally {
     for (const agent of agents) agent.destroy();

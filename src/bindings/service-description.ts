@@ -54,7 +54,7 @@ export function serviceDescription(contract: Contract, config: Config) {
       return;
     }
     const url = new URL(address);
-    const site: HelpSite = { address, host: url.host, path: url.pathname };
+    const site: HelpSite = { address, host: url.host, path: url.pathname, endpointLink: endpointLink(ctx.path) };
     let html: string;
     if (query === '') {
       html = help.index(site);
@@ -70,6 +70,20 @@ export function serviceDescription(contract: Contract, config: Config) {
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.body = html;
   };
+}
+
+/**
+ * The endpoint's address relative to the page asked for, so the pages' links
+ * work from /api.asmx, /api.asmx/ and /API.asmx alike, and behind a proxy's
+ * path prefix: the path's last segment as asked, or `../` and it after a
+ * trailing slash.
+ */
+export function endpointLink(path: string): string {
+  const trailingSlash = path.endsWith('/');
+  const segment = path.replace(/\/+$/, '').split('/').pop() ?? '';
+  // The router matched the path in any case; anything else (an escaped character) gets the plain name.
+  const name = segment.toLowerCase() === 'api.asmx' ? segment : 'api.asmx';
+  return trailingSlash ? `../${name}` : name;
 }
 
 /** The DISCO document: the WSDL, and the SOAP 1.1 and 1.2 bindings at this address. */

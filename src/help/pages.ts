@@ -14,15 +14,46 @@ import type { Contract } from '../contract';
 import { samplesFor, type SampleSite } from './samples';
 
 // Progressive enhancement: without script the form posts and the browser shows the XML answer.
+// A PairingInfo answer is also shown as a person needs it: the QR code drawn, the setup code as text.
+// Both are read with the browser's own parsers; the Html is never inserted as markup.
 const INVOKE_SCRIPT = `
 const form = document.getElementById('invoke');
 const answer = document.getElementById('answer');
+const meaning = document.getElementById('meaning');
+function showPairing(status, text) {
+  if (!meaning) return;
+  meaning.hidden = true;
+  const qr = document.getElementById('qr');
+  qr.replaceChildren();
+  const info = status === 200 ? new DOMParser().parseFromString(text, 'application/xml').documentElement : null;
+  if (!info || info.localName !== 'PairingInfo') return;
+  const field = (name) => [...info.children].find((e) => e.localName === name)?.textContent ?? '';
+  const fragment = new DOMParser().parseFromString(field('Html'), 'text/html');
+  const source = fragment.querySelector('img[src]')?.getAttribute('src');
+  const target = fragment.querySelector('a[href]')?.getAttribute('href') ?? '';
+  if (source) {
+    const image = document.createElement('img');
+    image.src = source;
+    image.alt = 'QR code to scan with the authenticator app';
+    if (target.startsWith('otpauth:')) {
+      const link = document.createElement('a');
+      link.href = target;
+      link.append(image);
+      qr.append(link);
+    } else qr.append(image);
+  }
+  document.getElementById('setup-code').textContent = field('ManualSetupCode');
+  meaning.hidden = false;
+}
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
   answer.textContent = '…';
+  showPairing(0, '');
   try {
     const response = await fetch(form.action, { method: 'POST', body: new URLSearchParams(new FormData(form)) });
-    answer.textContent = 'HTTP ' + response.status + '\\n\\n' + (await response.text());
+    const text = await response.text();
+    answer.textContent = 'HTTP ' + response.status + '\\n\\n' + text;
+    showPairing(response.status, text);
   } catch (error) {
     answer.textContent = 'The request failed: ' + error.message;
   }
@@ -43,6 +74,8 @@ export const HELP_CSP = [
 export interface HelpSite extends SampleSite {
   /** Absolute address of the endpoint, e.g. `https://pins.example.com/api.asmx`. */
   address: string;
+  /** The endpoint's address relative to the page's own URL, e.g. `api.asmx`, or `../api.asmx` from `/api.asmx/`. */
+  endpointLink: string;
 }
 
 export function createHelpPages(contract: Contract) {
@@ -52,15 +85,13 @@ export function createHelpPages(contract: Contract) {
   const index = compile('index');
   const operation = compile('operation');
   const page = (title: string, body: string) => layout({ title, body });
-  // Links are relative to the endpoint's own path segment, so they work behind a path prefix.
-  const endpoint = 'api.asmx';
 
   return {
     index(site: HelpSite): string {
       const operations = OPERATION_NAMES.map((name) => ({ name, documentation: ROUTES[name].documentation }));
       return page(
         SERVICE_NAME,
-        index({ service: SERVICE_NAME, operations, endpoint, address: site.address, namespace: contract.namespace }),
+        index({ service: SERVICE_NAME, operations, endpoint: site.endpointLink, address: site.address, namespace: contract.namespace }),
       );
     },
     operation(name: OperationName, site: HelpSite): string {
@@ -71,10 +102,11 @@ export function createHelpPages(contract: Contract) {
           service: SERVICE_NAME,
           name,
           documentation: route.documentation,
-          endpoint,
+          endpoint: site.endpointLink,
           httpOperation: route.httpOperation,
           fields: route.httpFields,
           samples: samplesFor(route as never, contract, site),
+          pairing: name === 'Pair',
           script: INVOKE_SCRIPT,
         }),
       );

@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
 import type { Config } from '../config';
+import { openLogDestination, type LogDestination } from './log-destination';
 
 /**
  * Structured JSON logs on stdout. Callers log paths, never query strings,
@@ -7,21 +8,35 @@ import type { Config } from '../config';
  * is under way go out together in the next one, so a busy service makes one
  * system call per batch rather than per request (a quarter of the CPU of an
  * HTTP GET call, measured with make bench); an idle one still writes each
- * line at once. `flushLogs` writes what is pending before the process exits.
+ * line at once. A closed or unread stdout never blocks the service: lines are
+ * dropped and stderr says so once (log-destination.ts). `flushLogs` hands
+ * what is pending to the system before the process exits.
  */
 export function createLogger(level: Config['logLevel'], destination?: pino.DestinationStream): Logger {
-  return pino(
-    { level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime },
-    destination ?? pino.destination({ dest: 1, sync: false }),
-  );
+  return pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, destination ?? openLogDestination(1));
 }
 
-/** Writes the lines still buffered, synchronously: call it right before exiting. */
-export function flushLogs(logger: Logger): void {
-  const stream = (logger as unknown as Record<symbol, { flushSync?: () => void }>)[pino.symbols.streamSym];
+/** Writes the lines still waiting, waiting at most `timeoutMs` for a slow reader; never throws. */
+export async function flushLogs(logger: Logger, timeoutMs = 1000): Promise<void> {
+  const stream = (logger as unknown as Record<symbol, Partial<LogDestination>>)[pino.symbols.streamSym];
   try {
-    stream?.flushSync?.();
+    await stream?.drain?.(timeoutMs);
   } catch {
-    // Nothing to flush, or stdout is gone: exiting matters more.
+    // Exiting matters more than the last lines.
   }
+}
+
+let exiting = false;
+
+/**
+ * Flushes the log, then exits with `code`; exits after `timeoutMs` whatever
+ * the flush does.
+ */
+export function exitAfterFlush(logger: Logger, code: number, timeoutMs = 1000): void {
+  // The first exit decided wins (a stop that ends just as the grace period runs out).
+  if (exiting) return;
+  exiting = true;
+  process.exitCode = code;
+  setTimeout(() => process.exit(code), timeoutMs);
+  void flushLogs(logger, timeoutMs).then(() => process.exit(code));
 }

@@ -16,7 +16,7 @@ export interface ChildService {
   url: string;
   port: number;
   child: ChildProcess;
-  /** Everything the child wrote to stdout and stderr so far. */
+  /** Everything the child wrote to stdout (when read) and stderr so far. */
   output(): string;
   /** Resolves with the exit code and signal once the child has exited. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -32,6 +32,11 @@ export interface ChildServiceOptions {
   /** Log lines with `"event":"listening"` to wait for (one per worker; needs log level info) besides /healthz. Default 1. */
   listening?: number;
   readyTimeoutMs?: number;
+  /**
+   * What the child's stdout is: a pipe read into output() (default), a pipe
+   * whose reading end is closed at once, or a pipe nobody reads (it fills).
+   */
+  stdout?: 'read' | 'closed' | 'unread';
   /** Keep only the last this many characters of output (long runs). Default: all. */
   keepOutputChars?: number;
 }
@@ -51,7 +56,8 @@ export async function startChildService(options: ChildServiceOptions = {}): Prom
     const limit = options.keepOutputChars;
     while (limit !== undefined && kept > limit && chunks.length > 1) kept -= chunks.shift()!.length;
   };
-  child.stdout!.setEncoding('utf8').on('data', keep);
+  if (options.stdout === 'closed') child.stdout!.destroy();
+  else if (options.stdout !== 'unread') child.stdout!.setEncoding('utf8').on('data', keep);
   child.stderr!.setEncoding('utf8').on('data', keep);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),

@@ -128,7 +128,48 @@ test.serial('the service page, followed to ?op=Pair, pairs through the test form
   t.is(parseXml(xml).get<Element>('/t:PairingInfo/t:ManualSetupCode', NS)?.text(), code, 'the page shows the ManualSetupCode');
   t.true((await page.locator('#answer').textContent())?.includes(code));
   await page.screenshot({ path: outputPath('help-pair.png'), fullPage: true });
+  await assertPairingShown(t, page, secret, 'help-pair-qr.png');
   assertStayedHome(t, session);
+});
+
+/**
+ * Under the raw answer, the Pair page shows what it means: the QR code drawn (zbarimg reads the
+ * otpauth URI of the secret from a screenshot of the page, and its PIN validates) and the setup
+ * code as text.
+ */
+async function assertPairingShown(t: ExecutionContext, page: Page, secret: string, file: string): Promise<void> {
+  const code = encodeBase32(Buffer.from(secret, 'utf8'));
+  const meaning = page.locator('#meaning');
+  await meaning.waitFor({ state: 'visible', timeout: 15_000 });
+  t.is((await page.locator('#setup-code').textContent())?.trim(), code, 'the setup code, as text');
+  const image = page.locator('#qr img');
+  await page.waitForFunction("(() => { const i = document.querySelector('#qr img'); return i && i.complete && i.naturalWidth > 0; })()", undefined, { timeout: 15_000 });
+  const box = await image.boundingBox();
+  t.truthy(box && box.width >= 150 && box.height >= 150, `the QR code is drawn large enough to scan (${JSON.stringify(box)})`);
+  t.true(await page.evaluate("document.getElementById('answer').compareDocumentPosition(document.getElementById('meaning')) === Node.DOCUMENT_POSITION_FOLLOWING"), 'shown under the raw answer');
+  const path = outputPath(file);
+  await meaning.screenshot({ path });
+  const scanned = zbarDecode(path);
+  t.is(scanned.status, 0, `zbarimg found a QR code on the page (${scanned.stderr.trim()})`);
+  t.true(scanned.text.startsWith('otpauth://totp/') && new URL(scanned.text).searchParams.get('secret') === code, `the QR code is the otpauth URI of the secret (${scanned.text})`);
+  t.is(await page.locator('#qr a').getAttribute('href'), scanned.text, 'tapping the QR code opens the same URI');
+  t.is(await validateAspx(service, pinFromUri(scanned.text, service), secret), 'True', 'the PIN an app computes from the scanned code validates');
+}
+
+test.serial('the ValidatePin page has no pairing section, and a failed Pair shows none', async (t) => {
+  const session = await open(t);
+  const { page } = session;
+  await page.goto(`${service.url}/api.asmx?op=ValidatePin`);
+  t.is(await page.locator('#meaning').count(), 0, 'ValidatePin: no pairing section');
+  await page.goto(`${service.url}/api.asmx?op=Pair`);
+  await page.locator('input[name="appInfo"]').fill('alice@example.com');
+  await page.locator('input[name="secretCode"]').fill('short');
+  await page.getByRole('button', { name: 'Invoke' }).click();
+  const { head } = await formAnswer(t, page);
+  t.is(head, 'HTTP 400');
+  t.false(await page.locator('#meaning').isVisible(), 'an error answer shows no QR code');
+  // The 400 answer is the one expected here; the browser reports it as a console error.
+  t.deepEqual(session.errors.filter((e) => !/favicon|status of 40[04]/i.test(e)), [], 'no CSP violation or script error');
 });
 
 test.serial('without JavaScript the test form still posts, and the browser shows the XML answer', async (t) => {
@@ -241,6 +282,92 @@ test.serial('the help pages fit a phone with a long public URL and namespace too
     assertFitsPhone(t, await session.page.evaluate<Layout>(MEASURE), `${path} (long URL)`);
   }
 });
+
+/**
+ * The contrast ratio (WCAG 2) of every visible piece of text on the page, from computed styles:
+ * each element with text of its own, each input with a value and each button, its colour against
+ * its effective background (the backgrounds of it and its ancestors, blended from the first
+ * opaque one up).
+ */
+const CONTRAST = `(() => {
+  const rgba = (value) => {
+    if (value === 'transparent') return [0, 0, 0, 0];
+    const parts = value.match(/rgba?\\(([^)]*)\\)/)?.[1].split(/[\\s,/]+/).filter(Boolean).map(Number);
+    if (!parts || parts.length < 3) throw new Error('unexpected colour ' + value);
+    return [parts[0], parts[1], parts[2], parts.length > 3 ? parts[3] : 1];
+  };
+  const over = (top, bottom) => [0, 1, 2].map((i) => top[i] * top[3] + bottom[i] * (1 - top[3])).concat(1);
+  const background = (element) => {
+    const layers = [];
+    for (let e = element; e; e = e.parentElement) {
+      const colour = rgba(getComputedStyle(e).backgroundColor);
+      if (colour[3] > 0) layers.push(colour);
+      if (colour[3] >= 1) break;
+    }
+    let result = [255, 255, 255, 1];
+    for (const layer of layers.reverse()) result = over(layer, result);
+    return result;
+  };
+  const luminance = (c) => {
+    const [r, g, b] = c.slice(0, 3).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const results = [];
+  for (const element of document.querySelectorAll('body *')) {
+    const ownText = [...element.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim() !== '');
+    const control = element.tagName === 'BUTTON' || (element.tagName === 'INPUT' && element.value !== '');
+    if (!ownText && !control) continue;
+    if (!element.checkVisibility() || element.getBoundingClientRect().width === 0) continue;
+    const back = background(element);
+    const fore = over(rgba(getComputedStyle(element).color), back);
+    const [light, dark] = [luminance(fore), luminance(back)].sort((a, b) => b - a);
+    const text = (element.tagName === 'INPUT' ? element.value : element.textContent).trim().slice(0, 40);
+    results.push({ element: element.tagName.toLowerCase() + (element.id ? '#' + element.id : ''), text, color: getComputedStyle(element).color, ratio: (light + 0.05) / (dark + 0.05) });
+  }
+  return { results, body: getComputedStyle(document.body).backgroundColor };
+})()`;
+
+interface Contrast {
+  results: { element: string; text: string; color: string; ratio: number }[];
+  body: string;
+}
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test.serial(`${colorScheme} theme: every text on the help pages reaches WCAG AA contrast (4.5:1), the filled-in Pair page included`, async (t) => {
+    const session = await open(t, { viewport: DESKTOP, colorScheme });
+    const { page } = session;
+    const measured: Contrast['results'] = [];
+    const check = async (what: string) => {
+      const contrast = await page.evaluate<Contrast>(CONTRAST);
+      t.is(contrast.body, colorScheme === 'dark' ? 'rgb(13, 17, 23)' : 'rgb(255, 255, 255)', `${what}: the ${colorScheme} theme is the one shown`);
+      for (const r of contrast.results) measured.push({ ...r, element: `${what} ${r.element}` });
+    };
+    await page.goto(`${service.url}/api.asmx`);
+    await check('/api.asmx');
+    await page.goto(`${service.url}/api.asmx?op=ValidatePin`);
+    await check('?op=ValidatePin');
+    await page.goto(`${service.url}/api.asmx?op=Pair`);
+    await page.locator('input[name="appName"]').fill('Example');
+    await page.locator('input[name="appInfo"]').fill('alice@example.com');
+    const secret = `browser-contrast-${colorScheme}-secret`;
+    await page.locator('input[name="secretCode"]').fill(secret);
+    await page.getByRole('button', { name: 'Invoke' }).click();
+    await formAnswer(t, page);
+    await page.locator('#meaning').waitFor({ state: 'visible', timeout: 15_000 });
+    await check('?op=Pair, answered');
+    await page.screenshot({ path: outputPath(`help-pair-${colorScheme}.png`), fullPage: true });
+    await assertPairingShown(t, page, secret, `help-pair-qr-${colorScheme}.png`);
+
+    const lowest = [...measured].sort((a, b) => a.ratio - b.ratio)[0];
+    t.log(`${measured.length} texts measured; the lowest: ${lowest?.element} "${lowest?.text}" ${lowest?.ratio.toFixed(2)}:1`);
+    for (const kind of ['button', 'a', 'pre#answer', 'code#setup-code', 'input', 'p', 'h1']) {
+      t.true(measured.some((r) => r.element.endsWith(` ${kind}`)), `a ${kind} was measured`);
+    }
+    const low = measured.filter((r) => r.ratio < 4.5).map((r) => `${r.element} "${r.text}" ${r.color}: ${r.ratio.toFixed(2)}:1`);
+    t.deepEqual(low, [], 'no text below 4.5:1');
+    assertStayedHome(t, session);
+  });
+}
 
 /** The Html of an HTTP GET Pair call. */
 async function pairHtml(target: TestService, secret: string): Promise<string> {

@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { totp } from '../../src/otp/totp';
 import { startRedis, type TestRedis } from '../support/redis';
 import { startTestService, type TestService } from '../support/service';
+import { sigtermWithStdout } from '../support/stdout-shutdown';
 
 const STATE_KEY = 'a-state-key-shared-by-every-instance-0123456789';
 const params = { algorithm: 'SHA1' as const, digits: 6, period: 30 };
@@ -118,4 +119,13 @@ test.serial('Redis stopped: ValidatePin fails closed and /readyz is not ready; R
   const back = await validate(a, secret, pinFor(a, secret));
   t.is(back.status, 200);
   t.true(isTrue(back.body));
+});
+
+// With the Redis store, a closed stdout kept the service alive after SIGTERM 2 times in 6 (issue 10).
+test.serial('with the Redis store, stdout a closed pipe: SIGTERM under load ends the service with exit 0 within the grace period', async (t) => {
+  await sigtermWithStdout(t, 'closed', ['--store', redis.url, '--state-key', STATE_KEY]);
+});
+
+test.serial('with the Redis store, stdout a pipe nobody reads: SIGTERM under load ends the service with exit 0 within the grace period', async (t) => {
+  await sigtermWithStdout(t, 'unread', ['--store', redis.url, '--state-key', STATE_KEY]);
 });
