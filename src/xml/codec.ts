@@ -1,9 +1,9 @@
 /**
  * The small run-time the generated classes and routes encode and decode with:
  * XML escaping for writing, XML Schema value spaces for reading. Parsing
- * itself is libxmljs2's; nothing here reads XML syntax.
+ * itself is libxml2's (libxml2-wasm); nothing here reads XML syntax.
  */
-import type { Element } from 'libxmljs2';
+import { xml, type XmlElement } from './engine';
 
 export const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
 export const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
@@ -59,8 +59,11 @@ export function formatXsdBoolean(value: boolean): string {
 }
 
 /** The element children of an element, in document order. */
-export function childElements(element: Element): Element[] {
-  return element.childNodes().filter((node): node is Element => node.type() === 'element');
+export function childElements(element: XmlElement): XmlElement[] {
+  const ElementClass = xml().XmlElement;
+  const children: XmlElement[] = [];
+  for (let node = element.firstChild; node !== null; node = node.next) if (node instanceof ElementClass) children.push(node);
+  return children;
 }
 
 /** A value that does not fit the generated type (only possible for input not validated first). */
