@@ -138,3 +138,16 @@ test.serial('the memory check above does see a document that is not disposed', (
   t.is((diag.report() as Record<string, { totalInstances: number }>).XmlDocument?.totalInstances, 1);
   leaked.dispose();
 });
+
+test('SOAP: processing instructions and comments between the envelope elements are skipped, as before (found by the fuzzer)', async (t) => {
+  const service = await startTestService();
+  t.teardown(() => service.close());
+  const ns = 'http://authenticatorapi.com/';
+  const text =
+    '<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><?pi a?><!--c-->' +
+    `<soap:Body><?pi b?><ValidatePin xmlns="${ns}"><?pi c?><pin>1</pin><!--d--><secretCode>${SECRET}</secretCode></ValidatePin><?pi d?></soap:Body><?pi e?></soap:Envelope>`;
+  const a = await postSoap(service.url, '1.1', text);
+  t.is(a.status, 200, a.body);
+  t.regex(a.body, /<ValidatePinResult>false<\/ValidatePinResult>/);
+  t.false(service.logs().includes('"level":50'), 'nothing logged as an error');
+});

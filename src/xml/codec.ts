@@ -3,7 +3,7 @@
  * XML escaping for writing, XML Schema value spaces for reading. Parsing
  * itself is libxml2's (libxml2-wasm); nothing here reads XML syntax.
  */
-import { xml, type XmlElement } from './engine';
+import { xml, type XmlElement, type XmlXPath } from './engine';
 
 export const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
 export const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
@@ -58,12 +58,16 @@ export function formatXsdBoolean(value: boolean): string {
   return value ? 'true' : 'false';
 }
 
-/** The element children of an element, in document order. */
+let childElementsPath: XmlXPath | undefined;
+
+/**
+ * The element children of an element, in document order. An XPath compiled
+ * once, not a walk over siblings: libxml2-wasm's wrapper of a processing
+ * instruction has no `next`, so a walk would stop (or fail) at one.
+ */
 export function childElements(element: XmlElement): XmlElement[] {
-  const ElementClass = xml().XmlElement;
-  const children: XmlElement[] = [];
-  for (let node = element.firstChild; node !== null; node = node.next) if (node instanceof ElementClass) children.push(node);
-  return children;
+  childElementsPath ??= xml().XmlXPath.compile('*');
+  return element.find(childElementsPath) as XmlElement[];
 }
 
 /** A value that does not fit the generated type (only possible for input not validated first). */

@@ -9,6 +9,7 @@ export type XmlEngine = LibXml2Wasm;
 export type XmlDocument = InstanceType<LibXml2Wasm['XmlDocument']>;
 export type XmlElement = InstanceType<LibXml2Wasm['XmlElement']>;
 export type XmlAttribute = InstanceType<LibXml2Wasm['XmlAttribute']>;
+export type XmlXPath = InstanceType<LibXml2Wasm['XmlXPath']>;
 export type XsdValidator = InstanceType<LibXml2Wasm['XsdValidator']>;
 
 let engine: XmlEngine | undefined;
