@@ -223,19 +223,19 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
     why.push(
       `- **1.5× the peer (SOAP 1.1 ValidatePin):** ours costs ${us(ours11)} of server CPU per request, the peer ${us(peer11)}, the ceiling ${us(ceil11)}; ` +
         `1.5× the peer's throughput needs about ${(peer11.serverCpuUsPerRequest / 1.5).toFixed(0)} µs or less. Top of the profile below: ${topOf('soap11-validate', 6) ?? 'n/a'}. ` +
-        'Measured while preparing this change on the same shared machine (separate runs of the built service under 50 connections; a temporarily instrumented build, process.hrtime around each step): ' +
-        "the XML step (libxml2-wasm's parse of the body bytes, the walk of the envelope, validation of the body element against the schema compiled at start-up, decoding, dispose) took 76–80 µs per call under load, " +
-        'of which the parse 20–26 µs and the dispose about 2 µs, against 17–21 µs for the same step in a tight loop on its own; with the XML step replaced by a fixed decoding (the same build otherwise), ' +
-        'SOAP 1.1 ValidatePin cost about what HTTP POST does (11 779 against 9 206 req/s in back-to-back runs). So the XML step is still the largest single cost of a SOAP call under load. Suspected, not proven: the several dozen crossings between JavaScript and WebAssembly per call ' +
-        '(a wrapper object and a string copied out of WebAssembly memory for every node, name and namespace read, counted from the code path), cheap while hot in a loop, not among the rest of a request on a busy machine. ' +
-        'What would meet it, not done in this change: validate the whole envelope against a per-version envelope schema in one call and read the operation and its fields with compiled XPath string expressions, ' +
-        'so that a call makes a handful of crossings (the issue measured 25 µs for that in isolation), keeping the present walk only to word the fault of an envelope that fails.',
+        'Timed while preparing this change (separate runs of the built service under 50 connections on the same machine, a temporarily instrumented build): with the first version of the binding, ' +
+        "which walked the envelope sibling by sibling through libxml2-wasm's node wrappers, the XML step (parse of the body bytes, walk, validation against the schema compiled at start-up, decoding, dispose) " +
+        'took 76–80 µs per call under load against 17–21 µs in a tight loop, and with the XML step replaced by a fixed decoding SOAP cost what HTTP POST does. ' +
+        "Reading an element's children with one compiled XPath (`*`) instead of the walk halved the step in a tight loop (19–20 → 10 µs per call, back to back); this run measures that version. " +
+        'What is left at the top of the profile is the HTTP write (writev, which includes the kernel) and HMAC from node:crypto (one createHmac per TOTP step of the window, three by default, and one for the keyed hash). ' +
+        'What would meet it, not done in this change: validating the whole envelope against a per-version envelope schema in one call and reading the operation and its fields with compiled XPath string expressions ' +
+        '(fewer crossings between JavaScript and WebAssembly still; the issue measured 25 µs for parse, validation and reading in isolation), and fewer HMACs per call.',
     );
   }
   if (soapVsGetCpu !== undefined && soapVsGetCpu > 1.3) {
     why.push(
       `- **SOAP ≤ 1.3× HTTP GET in CPU per request:** ${fx(soapVsGetCpu)}. Both share the handler, the store, TOTP, the log line and the metrics; the SOAP call adds reading a larger body, ` +
-        'and the XML step, which the reason above times at 76–80 µs under load; this run was on a shared machine (see the load average).',
+        'and the XML step (about 10 µs per call in a tight loop, more under load, see above); the machine was shared with other jobs (see the load average).',
     );
   }
   if (oursGet && ceilGet && getVsCeiling !== undefined && getVsCeiling < 0.6) {
@@ -258,11 +258,13 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
     );
   }
   const single = ours.filter((m) => m.processes === 1).map((m) => m.peakRssPerProcessMb);
+  const http = ours.filter((m) => m.processes === 1 && (m.scenario === 'get-validate' || m.scenario === 'post-validate')).map((m) => m.peakRssPerProcessMb);
+  const httpRss = http.length ? `${Math.min(...http).toFixed(0)}–${Math.max(...http).toFixed(0)}` : 'n/a';
   const singleRss = single.length ? `${Math.min(...single).toFixed(0)}–${Math.max(...single).toFixed(0)}` : 'n/a';
   if (maxRss !== undefined && maxRss > RSS_LIMIT_MB) {
     why.push(
-      `- **Peak RSS:** ${maxRss.toFixed(0)} MB at most per process; the bare Koa ceiling peaks at ${ceil11 ? ceil11.peakRssPerProcessMb.toFixed(0) : 'n/a'} MB in this run, and ours at ${singleRss} MB in every single-process row, ` +
-        'HTTP rows (no XML) included, so the XML engine is not what sets it: libxml2-wasm\'s memory is one WebAssembly memory that grows to its peak and stays there, and every document is freed in a finally ' +
+      `- **Peak RSS:** ${maxRss.toFixed(0)} MB at most per process; the bare Koa ceiling peaks at ${ceil11 ? ceil11.peakRssPerProcessMb.toFixed(0) : 'n/a'} MB in this run, and ours at ${singleRss} MB in the single-process rows, the HTTP ones (no XML) at ${httpRss} MB, ` +
+        'so most of it is there without the XML engine: libxml2-wasm\'s memory is one WebAssembly memory that grows to its peak and stays there, and every document is freed in a finally ' +
         '(test/xml-engine.test.ts counts them). The rest is Node.js, Koa, pino, prom-client and the V8 heap under load; not investigated further in this change (the V8 young-generation size, --max-semi-space-size, is the first thing to try).',
     );
   }
