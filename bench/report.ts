@@ -56,7 +56,8 @@ const TITLES: Record<ScenarioId, string> = {
 
 const SOAK_START = '<!-- soak:start -->';
 const SOAK_END = '<!-- soak:end -->';
-const RSS_LIMIT_MB = 150;
+const RSS_LIMIT_MB = 100;
+const P99_LIMIT_MS = 15;
 
 export const errorsOf = (m: Measurement) => m.non2xx + m.socketErrors + m.wrongAnswers;
 
@@ -87,14 +88,13 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
   const test = (value: number | undefined, ok: (v: number) => boolean) => (value === undefined ? undefined : ok(value));
 
   const soapVsPeer = ratio('soap11-validate', 'ours', 'peer');
-  const soapVsCeiling = ratio('soap11-validate', 'ours', 'ceiling');
   const getVsCeiling = ratio('get-validate', 'ours', 'ceiling');
   const pairVsPeer = ratio('soap11-pair', 'ours', 'peer');
-  const pairP99 = find('soap11-pair', 'ours')?.p99;
-  const drift1 = find('soap11-validate', 'ours');
-  const drift10 = find('soap11-validate', 'ours --drift-window 10');
-  const drift = ratio('soap11-validate', 'ours --drift-window 10', 'ours');
-  const driftCpu = drift1 && drift10 ? drift10.serverCpuUsPerRequest / drift1.serverCpuUsPerRequest - 1 : undefined;
+  const ours11 = find('soap11-validate', 'ours');
+  const oursGet = find('get-validate', 'ours');
+  const soapVsGetCpu = ours11 && oursGet ? ours11.serverCpuUsPerRequest / oursGet.serverCpuUsPerRequest : undefined;
+  const validateRows = ms.filter((m) => m.server === 'ours' && m.label === 'ours' && m.scenario !== 'soap11-pair');
+  const worstP99 = validateRows.length ? Math.max(...validateRows.map((m) => m.p99)) : undefined;
   const withErrors = ms.filter((m) => errorsOf(m) > 0);
   const ours = ms.filter((m) => m.server === 'ours');
   const maxRss = ours.length ? Math.max(...ours.map((m) => m.peakRssPerProcessMb)) : undefined;
@@ -102,15 +102,19 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
   const clusterRss = ours.filter((m) => m.processes > 1).map((m) => m.peakRssMb);
 
   const goals: Goal[] = [
-    { goal: 'SOAP 1.1 ValidatePin (schema validation on): ours ≥ 3× the peer', measured: fx(soapVsPeer), met: test(soapVsPeer, (v) => v >= 3) },
-    { goal: 'SOAP 1.1 ValidatePin: ours ≥ 45 % of the ceiling', measured: pct(soapVsCeiling), met: test(soapVsCeiling, (v) => v >= 0.45) },
-    { goal: 'HTTP GET ValidatePin: ours ≥ 65 % of the ceiling', measured: pct(getVsCeiling), met: test(getVsCeiling, (v) => v >= 0.65) },
-    { goal: "SOAP 1.1 Pair (inline QR code): ours ≥ 1.5× the peer's Pair", measured: fx(pairVsPeer), met: test(pairVsPeer, (v) => v >= 1.5) },
+    { goal: 'SOAP 1.1 ValidatePin (schema validation, replay, throttling, log, metrics on): ours ≥ 1.5× the peer', measured: fx(soapVsPeer), met: test(soapVsPeer, (v) => v >= 1.5) },
     {
-      goal: `SOAP 1.1 Pair: ours p99 ≤ 20 ms at 50 connections`,
-      measured: pairP99 === undefined ? 'n/a' : `${pairP99} ms at ${info.settings.connections} connections`,
-      met: info.settings.connections < 50 ? false : test(pairP99, (v) => v <= 20),
+      goal: "SOAP 1.1 ValidatePin: server CPU per request ≤ 1.3× our own HTTP GET ValidatePin's",
+      measured: soapVsGetCpu === undefined ? 'n/a' : `${fx(soapVsGetCpu)} (${us(ours11)} against ${us(oursGet)})`,
+      met: test(soapVsGetCpu, (v) => v <= 1.3),
     },
+    { goal: 'HTTP GET ValidatePin: ours ≥ 60 % of the ceiling', measured: pct(getVsCeiling), met: test(getVsCeiling, (v) => v >= 0.6) },
+    {
+      goal: `p99 ≤ ${P99_LIMIT_MS} ms at 50 connections, every ValidatePin scenario of ours`,
+      measured: validateRows.map((m) => `${TITLES[m.scenario]} ${m.p99} ms`).join(', ') || 'n/a',
+      met: info.settings.connections < 50 ? false : test(worstP99, (v) => v <= P99_LIMIT_MS),
+    },
+    { goal: "SOAP 1.1 Pair (inline QR code): ours ≥ 1.5× the peer's Pair", measured: fx(pairVsPeer), met: test(pairVsPeer, (v) => v >= 1.5) },
     {
       goal: 'Zero errors (non-2xx, socket errors, wrong answers) in every measurement, every server',
       measured: withErrors.length ? withErrors.map((m) => `${TITLES[m.scenario]} / ${m.label}: ${errorsOf(m)}`).join('; ') : '0 everywhere',
@@ -124,15 +128,6 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
           : `at most ${maxRss.toFixed(0)} MB (${worstRss ? `${TITLES[worstRss.scenario]} / ${worstRss.label}` : ''})` +
             (clusterRss.length ? `; with --workers 2 the three processes together peak at ${clusterRss.map((r) => r.toFixed(0)).join(', ')} MB` : ''),
       met: test(maxRss, (v) => v <= RSS_LIMIT_MB),
-    },
-    {
-      goal: 'Drift window 10 costs ≤ 15 % throughput against 1 (SOAP 1.1 ValidatePin)',
-      measured:
-        drift === undefined
-          ? 'n/a'
-          : `${drift <= 1 ? `${((1 - drift) * 100).toFixed(1)} % less throughput` : `no loss (${((drift - 1) * 100).toFixed(1)} % more, within run-to-run noise)`}; ` +
-            `server CPU per request ${driftCpu === undefined ? 'n/a' : `${driftCpu >= 0 ? '+' : ''}${(driftCpu * 100).toFixed(1)} %`}`,
-      met: test(drift, (v) => 1 - v <= 0.15),
     },
   ];
 
@@ -213,66 +208,64 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
   for (const g of goals) out.push(`| ${g.goal} | ${g.measured} | ${mark(g.met)} |`);
   out.push('');
 
-  // Why a goal is out of reach, from this run's own figures.
+  // Why a goal is out of reach, from this run's own figures and profiles only.
   const why: string[] = [];
-  const soapProfile = profiles.find((p) => p.scenario === 'soap11-validate');
-  const libxmlShare = soapProfile?.top
-    .filter((t) => (t.name === 'fromXml' && t.where.startsWith('libxmljs2/')) || t.name === 'decodeValidated')
-    .reduce((sum, t) => sum + t.share, 0);
+  const topOf = (scenario: ScenarioId, n: number) =>
+    profiles
+      .find((p) => p.scenario === scenario)
+      ?.top.slice(0, n)
+      .map((t) => `${t.name} ${pct(t.share)}`)
+      .join(', ');
   const peer11 = find('soap11-validate', 'peer');
   const ceil11 = find('soap11-validate', 'ceiling');
-  const ours11 = find('soap11-validate', 'ours');
-  if (peer11 && ceil11 && soapVsPeer !== undefined && soapVsPeer < 3) {
-    why.push(
-      `- **3× the peer (SOAP 1.1 ValidatePin):** the peer answers ${peer11.rps.toFixed(0)} req/s, ${pct(peer11.rps / ceil11.rps)} of the ceiling's ${ceil11.rps.toFixed(0)}, ` +
-        `so 3× the peer would be ${pct((3 * peer11.rps) / ceil11.rps)} of the ceiling: more than a bare Koa app answering a constant on this machine. ` +
-        `The peer costs ${us(peer11)} of server CPU per request, ours ${us(ours11)}, the ceiling ${us(ceil11)}. ` +
-        'The peer does less per call: no schema validation, no log line, no metrics, no request id.',
-    );
-  }
-  if (ours11 && ceil11 && soapVsCeiling !== undefined && soapVsCeiling < 0.45) {
-    why.push(
-      `- **45 % of the ceiling (SOAP 1.1 ValidatePin):** at ${us(ours11)} of CPU per request against the ceiling's ${us(ceil11)}, ours would need the ceiling's HTTP cost plus at most ` +
-        `${((ceil11.serverCpuUsPerRequest / 0.45) - ceil11.serverCpuUsPerRequest).toFixed(0)} µs for everything else (if the load generator stayed the limit). ` +
-        `libxmljs2 alone takes a large share of it on every SOAP call${libxmlShare === undefined ? '' : ` (${pct(libxmlShare)} of the profile samples below: parseXml and Document.validate)`}: its parseXml reads all ~25 parser options from the options object through V8 property lookups on every call, ` +
-        'and Document.validate compiles the schema it is given on every call (xmlSchemaParse), even for the one-element schema used here; the body element is copied into a document of its own for validation. ' +
-        'Timed inside the service under this load (a temporarily instrumented build, process.hrtime around each step, separate runs): reading the body 8–9 µs, parseXml 38–43 µs, walking the envelope 8–10 µs, ' +
-        'copying the body element into its own document and validating it 30–37 µs, the handler 18–22 µs, encoding 5–8 µs, the log line and the metrics about 15 µs together; ' +
-        'the rest is Koa, the router, the body reader and the HTTP stack. The same parseXml takes 15 µs in a loop on its own: under load the C heap is larger and fragmented ' +
-        "(glibc's malloc and free show up in `perf record`), and libxmljs2 frees a document only when V8 collects its wrapper. " +
-        'Keeping schema validation on every SOAP request, as required, keeps this cost.',
-    );
-  }
-  const oursGet = find('get-validate', 'ours');
   const ceilGet = find('get-validate', 'ceiling');
-  if (oursGet && ceilGet && getVsCeiling !== undefined && getVsCeiling < 0.65) {
+  if (ours11 && peer11 && soapVsPeer !== undefined && soapVsPeer < 1.5) {
     why.push(
-      `- **65 % of the ceiling (HTTP GET ValidatePin):** ours costs ${us(oursGet)} of CPU per request, the ceiling ${us(ceilGet)}; 65 % would allow about ` +
-        `${(ceilGet.serverCpuUsPerRequest / 0.65).toFixed(0)} µs. The difference is the service itself: routing, query parsing, the keyed hash naming the state, the throttle and replay store, TOTP, ` +
-        'the per-request JSON log line and Prometheus metrics (both on, as by default), a request id, error handling. ' +
-        'Measured in separate runs (three of 8 s each, alternating): with the log level at warn, so no request line, the same load costs 62–67 µs per request against 75–82 µs at info; ' +
-        'the line itself is built from a fixed template (about 1 µs), so most of that is the asynchronous write and what it keeps alive until it is written. ' +
-        "`perf record` puts the kernel (mostly loopback TCP) at 15–18 % of the process's CPU and spreads the rest thinly over V8's builtins (property access through Koa's delegates).",
+      `- **1.5× the peer (SOAP 1.1 ValidatePin):** ours costs ${us(ours11)} of server CPU per request, the peer ${us(peer11)}, the ceiling ${us(ceil11)}; ` +
+        `1.5× the peer's throughput needs about ${(peer11.serverCpuUsPerRequest / 1.5).toFixed(0)} µs or less. Top of the profile below: ${topOf('soap11-validate', 6) ?? 'n/a'}. ` +
+        'Timed while preparing this change (separate runs of the built service under 50 connections on the same machine, a temporarily instrumented build): with the first version of the binding, ' +
+        "which walked the envelope sibling by sibling through libxml2-wasm's node wrappers, the XML step (parse of the body bytes, walk, validation against the schema compiled at start-up, decoding, dispose) " +
+        'took 76–80 µs per call under load against 17–21 µs in a tight loop, and with the XML step replaced by a fixed decoding SOAP cost what HTTP POST does. ' +
+        "Reading an element's children with one compiled XPath (`*`) instead of the walk halved the step in a tight loop (19–20 → 10 µs per call, back to back); this run measures that version. " +
+        'What is left at the top of the profile is the HTTP write (writev, which includes the kernel) and HMAC from node:crypto (one createHmac per TOTP step of the window, three by default, and one for the keyed hash). ' +
+        'What would meet it, not done in this change: validating the whole envelope against a per-version envelope schema in one call and reading the operation and its fields with compiled XPath string expressions ' +
+        '(fewer crossings between JavaScript and WebAssembly still; the issue measured 25 µs for parse, validation and reading in isolation), and fewer HMACs per call.',
+    );
+  }
+  if (soapVsGetCpu !== undefined && soapVsGetCpu > 1.3) {
+    why.push(
+      `- **SOAP ≤ 1.3× HTTP GET in CPU per request:** ${fx(soapVsGetCpu)}. Both share the handler, the store, TOTP, the log line and the metrics; the SOAP call adds reading a larger body, ` +
+        'and the XML step (about 10 µs per call in a tight loop, more under load, see above); the machine was shared with other jobs (see the load average).',
+    );
+  }
+  if (oursGet && ceilGet && getVsCeiling !== undefined && getVsCeiling < 0.6) {
+    why.push(
+      `- **60 % of the ceiling (HTTP GET ValidatePin):** ours costs ${us(oursGet)} of CPU per request, the ceiling ${us(ceilGet)}; 60 % would allow about ` +
+        `${(ceilGet.serverCpuUsPerRequest / 0.6).toFixed(0)} µs. Routing, query parsing, the keyed hash, the throttle and replay store, TOTP, the JSON log line, metrics and a request id make the difference.`,
+    );
+  }
+  if (worstP99 !== undefined && worstP99 > P99_LIMIT_MS) {
+    why.push(
+      `- **p99 ≤ ${P99_LIMIT_MS} ms:** with ${info.settings.connections} connections always busy the mean latency is connections ÷ throughput (Little's law); ` +
+        'the SOAP rows\' throughput is what bounds their p99, and the machine was shared with other workers during the run (load average above).',
     );
   }
   const oursPair = find('soap11-pair', 'ours');
   const peerPair = find('soap11-pair', 'peer');
-  if (oursPair && (pairP99 === undefined || pairP99 > 20 || (pairVsPeer ?? 0) < 1.5)) {
+  if (oursPair && (pairVsPeer ?? 0) < 1.5) {
     why.push(
-      `- **Pair:** ours costs ${us(oursPair)} of CPU per Pair${peerPair ? `, the peer ${us(peerPair)}` : ''}. Most of it is the QR code — qrcode's symbol building (Reed–Solomon, module placement) ` +
-        `for the segments chosen here, then scoring the 8 masks: about 125 µs in a loop for an otpauth URI, 150 µs with the SVG — and the SOAP path (about 130 µs of libxmljs2 and the envelope). With ${info.settings.connections} connections always busy, the mean latency is connections ÷ throughput (Little's law), ` +
-        `so a p99 of 20 ms needs a mean of about 16 ms or less: ${(info.settings.connections / 0.016).toFixed(0)}+ Pair/s, under ~${((0.016 / info.settings.connections) * 1e6).toFixed(0)} µs of CPU per Pair on one core.`,
+      `- **Pair:** ours costs ${us(oursPair)} of CPU per Pair${peerPair ? `, the peer ${us(peerPair)}` : ''}; most of it is the QR code. Top of the profile below: ${topOf('soap11-pair', 5) ?? 'n/a'}.`,
     );
   }
+  const single = ours.filter((m) => m.processes === 1).map((m) => m.peakRssPerProcessMb);
+  const http = ours.filter((m) => m.processes === 1 && (m.scenario === 'get-validate' || m.scenario === 'post-validate')).map((m) => m.peakRssPerProcessMb);
+  const httpRss = http.length ? `${Math.min(...http).toFixed(0)}–${Math.max(...http).toFixed(0)}` : 'n/a';
+  const singleRss = single.length ? `${Math.min(...single).toFixed(0)}–${Math.max(...single).toFixed(0)}` : 'n/a';
   if (maxRss !== undefined && maxRss > RSS_LIMIT_MB) {
     why.push(
-      `- **Peak RSS:** ${maxRss.toFixed(0)} MB, and only under SOAP load. Measured on the service alone (50 connections of SOAP 1.1 ValidatePin, ` +
-        '/proc/PID/smaps and its own /metrics): the C allocator\'s heap (the `[heap]` mapping) grows from 3 MB idle to about 55 MB, while libxml2\'s ' +
-        'live memory, as libxmljs2 reports it to V8, stays at about 3 MB and the V8 heap at about 52 MB (32 MB of it the young generation); under ' +
-        'HTTP GET load the C heap does not grow at all (peak about 120 MB). So it is the high-water mark and fragmentation of libxml2\'s many small ' +
-        'allocations, not documents left alive: it levels off (see the soak). Not fixed: jemalloc (LD_PRELOAD) lowered the peak only from 173 to ' +
-        '160 MB, glibc settings (MALLOC_ARENA_MAX, trim and mmap thresholds) and forced full collections not at all. A smaller young generation ' +
-        '(`node --max-semi-space-size=4`, e.g. through NODE_OPTIONS) frees the documents sooner: 153–156 MB against 169–171 MB at the same throughput, still above the goal.',
+      `- **Peak RSS:** ${maxRss.toFixed(0)} MB at most per process; the bare Koa ceiling peaks at ${ceil11 ? ceil11.peakRssPerProcessMb.toFixed(0) : 'n/a'} MB in this run, and ours at ${singleRss} MB in the single-process rows, the HTTP ones (no XML) at ${httpRss} MB, ` +
+        'so most of it is there without the XML engine: libxml2-wasm\'s memory is one WebAssembly memory that grows to its peak and stays there, and every document is freed in a finally ' +
+        '(test/xml-engine.test.ts counts them). The rest is Node.js, Koa, pino, prom-client and the V8 heap under load; not investigated further in this change (the V8 young-generation size, --max-semi-space-size, is the first thing to try).',
     );
   }
   if (why.length) out.push('### Why a goal is not met', '', ...why, '');

@@ -31,6 +31,7 @@ export interface AppDependencies {
   metrics: Metrics;
 }
 
+/** Needs the XML engine loaded first (await loadXmlEngine()). */
 export function createApp(config: Config, deps: AppDependencies): Koa {
   const contract = loadContract(config.namespace);
   const { metrics } = deps;
@@ -68,8 +69,8 @@ export function createApp(config: Config, deps: AppDependencies): Koa {
   app.use(errorResponse(deps.logger));
   app.use(
     bodyParser({
-      // Everything is read as text and parsed by the binding: XML by libxmljs2, forms by URLSearchParams, JSON by JSON.parse.
-      // Bytes, not text: requestBody decodes them strictly as UTF-8.
+      // Everything is read as bytes and parsed by the binding: XML by libxml2 (libxml2-wasm), forms by URLSearchParams,
+      // JSON by JSON.parse. requestBytes checks the bytes are UTF-8; requestBody also decodes them.
       encoding: false,
       enableTypes: ['text'],
       extendTypes: { text: ['text/xml', 'application/soap+xml', 'application/x-www-form-urlencoded', 'application/json'] },

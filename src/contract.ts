@@ -1,13 +1,13 @@
 /**
  * The contract at run time, for one configured namespace: the request
- * schemas parsed once, the namespace escaped once, the WSDL rendered per
- * address. Everything namespace-dependent hangs off this object.
+ * schemas compiled once by libxml2, the namespace escaped once, the WSDL
+ * rendered per address. Everything namespace-dependent hangs off this object.
  */
-import type { Document } from 'libxmljs2';
 import { REQUEST_SCHEMAS, renderWsdl } from '../generated/documents';
 import { OPERATION_NAMES, ROUTES, type OperationName, type Route } from '../generated/routes';
 import { XML_DECLARATION, escapeXmlAttribute } from './xml/codec';
-import { parseTrustedXml } from './xml/parse';
+import type { XsdValidator } from './xml/engine';
+import { compileSchema } from './xml/parse';
 
 export interface Contract {
   namespace: string;
@@ -15,17 +15,18 @@ export interface Contract {
   namespaceAttribute: string;
   routeByRequestElement(localName: string): Route<OperationName> | undefined;
   routeByHttpOperation(segment: string): Route<OperationName> | undefined;
-  requestSchema(operation: OperationName): Document;
+  requestSchema(operation: OperationName): XsdValidator;
   soapAction(operation: OperationName): string;
   wsdl(address: string): string;
 }
 
+/** Needs the XML engine loaded (loadXmlEngine); a namespace libxml2 cannot compile as a schema target throws a one-line Error. */
 export function loadContract(namespace: string): Contract {
   const routes = OPERATION_NAMES.map((name) => ROUTES[name] as Route<OperationName>);
   const byElement = new Map(routes.map((r) => [r.requestElement, r]));
   // The operation segment of the HTTP variants matches case-insensitively, as ASMX does.
   const byHttp = new Map(routes.map((r) => [r.httpOperation.toLowerCase(), r]));
-  const schemas = new Map(OPERATION_NAMES.map((name) => [name, parseTrustedXml(REQUEST_SCHEMAS[name](namespace))]));
+  const schemas = new Map(OPERATION_NAMES.map((name) => [name, compileRequestSchema(name, namespace)]));
   const wsdlByAddress = new Map<string, string>();
   return {
     namespace,
@@ -45,4 +46,12 @@ export function loadContract(namespace: string): Contract {
       return text;
     },
   };
+}
+
+function compileRequestSchema(operation: OperationName, namespace: string): XsdValidator {
+  try {
+    return compileSchema(REQUEST_SCHEMAS[operation](namespace));
+  } catch (error) {
+    throw new Error(`The namespace ${JSON.stringify(namespace)} cannot be used: libxml2 refuses it as a schema target namespace (${(error as Error).message}).`);
+  }
 }

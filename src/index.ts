@@ -14,6 +14,8 @@ export { CLIENT_VARIANTS } from './client/exchange';
 export { DEFAULT_NAMESPACE } from './client/defaults';
 
 export { createApp, type AppDependencies } from './app';
+/** Await once before createApp (startService does it itself). */
+export { loadXmlEngine } from './xml/engine';
 export { startService, type RunningService } from './server';
 export { parseConfig, defaultConfig, ConfigError, type Config } from './config';
 export { createLogger } from './observability/logger';

@@ -6,6 +6,7 @@ import { createApp } from './app';
 import type { Config } from './config';
 import { systemClock, type Clock } from './handlers';
 import { createMetrics } from './observability/metrics';
+import { loadXmlEngine } from './xml/engine';
 import { createStore } from './state';
 import type { StateStore } from './state/store';
 
@@ -39,6 +40,7 @@ export async function startService(config: Config, logger: Logger, clock: Clock 
     logger.warn({ event: 'store-unreachable' }, 'the state store cannot be reached yet');
   }
   const metrics = createMetrics({ processMetrics: true, clusterWorker: cluster.isWorker });
+  await loadXmlEngine(); // before createApp, which compiles the schemas
   const app = createApp(config, { logger, clock, store, metrics });
   const handle = app.callback();
   let draining = false;

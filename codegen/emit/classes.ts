@@ -5,13 +5,13 @@ import { GENERATED_HEADER } from './header';
 /**
  * Emits generated/types.ts: one class per complex type of the schema (named
  * types, and anonymous ones named after their element), with typed optional
- * fields, decoding from a schema-validated libxmljs2 element or from HTTP
+ * fields, decoding from a schema-validated libxml2-wasm element or from HTTP
  * fields, and encoding of the element's content.
  */
 export function emitClasses(model: ContractModel): string {
   const project = new Project({ useInMemoryFileSystem: true });
   const file = project.createSourceFile('types.ts', '', { overwrite: true });
-  file.addImportDeclaration({ isTypeOnly: true, namedImports: ['Element'], moduleSpecifier: 'libxmljs2' });
+  file.addImportDeclaration({ isTypeOnly: true, namedImports: ['XmlElement'], moduleSpecifier: '../src/xml/engine' });
   file.addImportDeclaration({
     namedImports: ['childElements', 'DecodeError', 'escapeXmlText', 'formatXsdBoolean', 'parseXsdBoolean'],
     moduleSpecifier: '../src/xml/codec',
@@ -59,12 +59,12 @@ function emitClass(file: SourceFile, type: ComplexTypeModel): void {
         name: 'fromXml',
         isStatic: true,
         docs: ['Decodes an element of this type that has been validated against the schema.'],
-        parameters: [{ name: 'element', type: 'Element' }],
+        parameters: [{ name: 'element', type: 'XmlElement' }],
         returnType: type.name,
         statements: (w) => {
           w.writeLine(`const fields: Partial<${fieldsInterface}> = {};`);
           w.write('for (const child of childElements(element))').block(() => {
-            w.write('switch (child.name())').block(() => {
+            w.write('switch (child.name)').block(() => {
               for (const f of type.fields) {
                 w.writeLine(`case '${f.name}':`);
                 w.indent().write(`fields.${f.name} = ${decodeExpression(f.type, 'child')};`).newLine();
@@ -123,7 +123,7 @@ function emitClass(file: SourceFile, type: ComplexTypeModel): void {
 
 function decodeExpression(ref: TypeRef, element: string): string {
   if (ref.kind === 'complex') return `${ref.typeName}.fromXml(${element})`;
-  return ref.primitive === 'boolean' ? `parseXsdBoolean(${element}.text())` : `${element}.text()`;
+  return ref.primitive === 'boolean' ? `parseXsdBoolean(${element}.content)` : `${element}.content`;
 }
 
 export function encodeExpression(ref: TypeRef, value: string): string {

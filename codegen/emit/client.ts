@@ -100,7 +100,7 @@ function httpDecode(httpElement: ElementModel): string {
     const decode = `${type.typeName}.fromXml(element)`;
     return httpElement.nillable ? `isNil(element) ? undefined : ${decode}` : decode;
   }
-  return type.primitive === 'boolean' ? 'parseXsdBoolean(element.text())' : 'element.text()';
+  return type.primitive === 'boolean' ? 'parseXsdBoolean(element.content)' : 'element.content';
 }
 
 /** `AuthenticatorAPI` → `AuthenticatorApi`: a run of capitals reads as one word. */

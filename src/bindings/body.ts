@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { Context } from 'koa';
 import { ServiceError, clientError } from '../errors';
 
@@ -9,15 +10,17 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
  * invalid UTF-8 is refused rather than silently replaced.
  */
 export function requestBody(ctx: Context): string {
+  return strictUtf8.decode(requestBytes(ctx));
+}
+
+/** The request body as bytes, checked to be valid UTF-8 (for the XML parser, which reads bytes). */
+export function requestBytes(ctx: Context): Buffer {
   const charset = ctx.request.charset;
   if (charset && charset.toLowerCase() !== 'utf-8' && charset.toLowerCase() !== 'utf8') {
     throw new ServiceError('unsupported-media-type', 'The request body must be UTF-8.');
   }
   const body = (ctx.request as { body?: unknown }).body;
   if (!Buffer.isBuffer(body)) throw clientError('The request has no body.');
-  try {
-    return strictUtf8.decode(body);
-  } catch {
-    throw clientError('The request body is not valid UTF-8.');
-  }
+  if (!isUtf8(body)) throw clientError('The request body is not valid UTF-8.');
+  return body;
 }

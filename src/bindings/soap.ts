@@ -1,18 +1,19 @@
 /**
  * The SOAP 1.1 and SOAP 1.2 bindings: POST /api.asmx. The operation is chosen
  * by the body element; SOAPAction (1.1) or the `action` parameter (1.2) must
- * agree when present. The body element is validated against its operation's
- * schema before it is decoded.
+ * agree when present. The body element is validated in place against its
+ * operation's schema (compiled once, at start-up) before it is decoded; the
+ * document is freed when the call has been read, whatever happens.
  */
 import type { Context } from 'koa';
-import { Document, type Element } from 'libxmljs2';
 import type { Handlers, OperationName, Route } from '../../generated/routes';
 import type { Contract } from '../contract';
 import { ServiceError, clientError } from '../errors';
 import { childElements } from '../xml/codec';
-import { parseUntrustedXml } from '../xml/parse';
+import type { XmlAttribute as Attribute, XmlElement as Element, XsdValidator } from '../xml/engine';
+import { firstLibxmlMessage, withUntrustedXml } from '../xml/parse';
 import { SOAP11, SOAP12, SoapVersion, soapEnvelope, soapVersionOf } from './soap-envelope';
-import { requestBody } from './body';
+import { requestBytes } from './body';
 
 export function soapBinding(contract: Contract, handlers: Handlers) {
   return async function soap(ctx: Context): Promise<void> {
@@ -21,23 +22,22 @@ export function soapBinding(contract: Contract, handlers: Handlers) {
       throw new ServiceError('unsupported-media-type', 'POST a SOAP envelope as text/xml (SOAP 1.1) or application/soap+xml (SOAP 1.2).');
     }
     ctx.state.variant = version.variant;
-    const envelope = parseUntrustedXml(requestBody(ctx)).root();
-    const body = envelopeBody(envelope, version);
-    const element = singleChild(body);
-    const route = operationOf(element, contract);
-    ctx.state.operation = route.operation;
-    checkAction(ctx, version, contract.soapAction(route.operation));
-
-    const request = decodeValidated(element, contract.requestSchema(route.operation), route);
+    const { route, request } = withUntrustedXml(requestBytes(ctx), (doc) => {
+      const element = singleChild(envelopeBody(doc.root, version));
+      const route = operationOf(element, contract);
+      ctx.state.operation = route.operation;
+      checkAction(ctx, version, contract.soapAction(route.operation));
+      return { route, request: decodeValidated(element, contract.requestSchema(route.operation), route) };
+    });
     const result = await (handlers[route.operation] as (r: unknown) => Promise<unknown>)(request);
     ctx.set('Content-Type', version.contentType);
     ctx.body = soapEnvelope(version, (route.encodeSoapBody as (r: unknown, ns: string) => string)(result, contract.namespaceAttribute));
   };
 }
 
-function envelopeBody(envelope: Element | null, version: SoapVersion): Element {
-  const ns = envelope?.namespace()?.href();
-  if (!envelope || envelope.name() !== 'Envelope') throw clientError('The request is not a SOAP envelope.');
+function envelopeBody(envelope: Element, version: SoapVersion): Element {
+  const ns = envelope.namespaceUri;
+  if (envelope.name !== 'Envelope') throw clientError('The request is not a SOAP envelope.');
   if (ns !== version.envelopeNamespace) {
     const other = version === SOAP11 ? SOAP12 : SOAP11;
     throw new ServiceError(
@@ -50,9 +50,9 @@ function envelopeBody(envelope: Element | null, version: SoapVersion): Element {
   let header: Element | undefined;
   let body: Element | undefined;
   for (const child of childElements(envelope)) {
-    const inEnvelope = child.namespace()?.href() === version.envelopeNamespace;
-    if (inEnvelope && child.name() === 'Header' && !header && !body) header = child;
-    else if (inEnvelope && child.name() === 'Body' && !body) body = child;
+    const inEnvelope = child.namespaceUri === version.envelopeNamespace;
+    if (inEnvelope && child.name === 'Header' && !header && !body) header = child;
+    else if (inEnvelope && child.name === 'Body' && !body) body = child;
     else throw clientError('A SOAP envelope holds an optional Header and then one Body, nothing else.');
   }
   if (header) refuseMustUnderstand(header, version);
@@ -63,9 +63,9 @@ function envelopeBody(envelope: Element | null, version: SoapVersion): Element {
 /** No header block is understood here, so any that must be understood is a fault. */
 function refuseMustUnderstand(header: Element, version: SoapVersion): void {
   for (const block of childElements(header)) {
-    const flag = block.attrs().find((a) => a.name() === 'mustUnderstand' && a.namespace()?.href() === version.envelopeNamespace);
-    if (flag && version.mustUnderstandTrue.includes(flag.value().trim())) {
-      throw new ServiceError('must-understand', `The header block ${block.name()} is not understood by this service.`);
+    const flag = block.attrs.find((a: Attribute) => a.name === 'mustUnderstand' && a.namespaceUri === version.envelopeNamespace);
+    if (flag && version.mustUnderstandTrue.includes(flag.value.trim())) {
+      throw new ServiceError('must-understand', `The header block ${block.name} is not understood by this service.`);
     }
   }
 }
@@ -77,9 +77,10 @@ function singleChild(body: Element): Element {
 }
 
 function operationOf(element: Element, contract: Contract): Route<OperationName> {
-  const route = element.namespace()?.href() === contract.namespace ? contract.routeByRequestElement(element.name()) : undefined;
+  const ns = element.namespaceUri;
+  const route = ns === contract.namespace ? contract.routeByRequestElement(element.name) : undefined;
   if (!route) {
-    throw clientError(`The body element ${element.name()} in namespace ${element.namespace()?.href() ?? '(none)'} is not an operation of this service.`);
+    throw clientError(`The body element ${element.name} in namespace ${ns === '' ? '(none)' : ns} is not an operation of this service.`);
   }
   return route;
 }
@@ -103,16 +104,11 @@ function actionParameter(contentType: string): string {
   return '';
 }
 
-function decodeValidated(element: Element, schema: Document, route: Route<OperationName>): unknown {
-  // The body element alone becomes a document, validated against a schema of that one element. A copy of
-  // it goes there, not the element itself: libxmljs2 frees a document's nodes when it collects the
-  // document's wrapper, and nothing would hold that new document while the moved element was still read
-  // (a use-after-free, which crashed the process under load). The copy is not touched after validation;
-  // decoding reads the original, which its own document keeps alive.
-  const single = new Document();
-  single.root(element.clone());
-  if (!single.validate(schema)) {
-    const first = single.validationErrors[0]?.message?.trim().replace(/^Element '\{[^}]*\}/, "Element '") ?? '';
+function decodeValidated(element: Element, schema: XsdValidator, route: Route<OperationName>): unknown {
+  try {
+    schema.validate(element);
+  } catch (error) {
+    const first = firstLibxmlMessage(error).replace(/^Element '\{[^}]*\}/, "Element '");
     throw clientError(`The ${route.requestElement} element does not match the schema: ${first.slice(0, 200)}`);
   }
   return route.decodeXml(element);

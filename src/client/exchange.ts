@@ -1,13 +1,15 @@
 /**
  * The wire side of the generated client (generated/client.ts): writes the
  * request of each variant, sends it with Node's fetch, and reads the answer
- * with libxmljs2 into either the expected element, validated against the
- * contract's schema, or a fault. It knows the four variants, not the
- * operations: those, and the decoding of the element, are generated.
+ * with libxml2 (libxml2-wasm) into either the expected element, validated
+ * against the contract's schema and decoded while its document lives, or a
+ * fault. It knows the four variants, not the operations: those, and the
+ * decoding of the element, are generated.
  */
-import { parseXml, type Document, type Element } from 'libxmljs2';
 import { SOAP11, SOAP12, type SoapVersion } from '../bindings/soap-envelope';
 import { XML_DECLARATION, XSI_NAMESPACE, childElements, escapeXmlAttribute } from '../xml/codec';
+import { loadXmlEngine, xml, type XmlAttribute, type XmlDocument, type XmlElement as Element, type XsdValidator } from '../xml/engine';
+import { firstLibxmlMessage } from '../xml/parse';
 
 /** The four variants of the WSDL, and JSON for browser scripts (src/client/json-exchange.ts). */
 export type ClientVariant = 'soap11' | 'soap12' | 'httpGet' | 'httpPost' | 'json';
@@ -32,8 +34,8 @@ export interface Connection {
   namespace: string;
   fetch: typeof fetch;
   timeoutMs: number;
-  /** The contract's schema in this namespace (parsed once by the caller). */
-  schema(): Document;
+  /** The contract's schema in this namespace, compiled (once, by the caller; the XML engine is loaded by then). */
+  schema(): XsdValidator;
 }
 
 export interface CallInput {
@@ -63,13 +65,17 @@ export interface Fault {
   cause?: unknown;
 }
 
-/** The answer element (SOAP: the body's response element; HTTP: the root), validated; or a fault. */
-export type Outcome = { element: Element } | { fault: Fault };
+/** What the decoder made of the answer element (SOAP: the body's response element; HTTP: the root), validated; or a fault. */
+export type Outcome<T> = { value: T } | { fault: Fault };
+
+/** Reads the validated answer element; it is called while the element's document lives, which is freed after. */
+export type Decode<T> = (soap: boolean, element: Element) => T;
 
 export const isSoap = (variant: ClientVariant): variant is 'soap11' | 'soap12' => variant === 'soap11' || variant === 'soap12';
 
 /** Sends one call and reads its answer. Rejects only when the caller's own signal aborts it. */
-export async function exchange(connection: Connection, op: OperationSpec, input: CallInput): Promise<Outcome> {
+export async function exchange<T>(connection: Connection, op: OperationSpec, input: CallInput, decode: Decode<T>): Promise<Outcome<T>> {
+  await loadXmlEngine();
   const request = httpRequest(connection, op, input);
   const timeout = AbortSignal.timeout(connection.timeoutMs);
   const signal = input.signal ? AbortSignal.any([input.signal, timeout]) : timeout;
@@ -88,7 +94,14 @@ export async function exchange(connection: Connection, op: OperationSpec, input:
     retryAfter: retryAfterSeconds(response.headers.get('retry-after')),
     text,
   };
-  return isSoap(input.variant) ? readSoapAnswer(connection, op, input.variant === 'soap11' ? SOAP11 : SOAP12, answer) : readHttpAnswer(connection, op, answer);
+  const doc = parseAnswer(answer.text);
+  try {
+    return isSoap(input.variant)
+      ? readSoapAnswer(connection, op, input.variant === 'soap11' ? SOAP11 : SOAP12, answer, doc, decode)
+      : readHttpAnswer(connection, op, answer, doc, decode);
+  } finally {
+    doc?.dispose();
+  }
 }
 
 interface HttpAnswer {
@@ -119,43 +132,45 @@ function httpRequest(connection: Connection, op: OperationSpec, input: CallInput
   return { url, method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: fields.toString() };
 }
 
-function readSoapAnswer(connection: Connection, op: OperationSpec, version: SoapVersion, answer: HttpAnswer): Outcome {
-  const doc = parseAnswer(answer.text);
-  const envelope = doc?.root();
-  const inEnvelope = (e: Element) => e.namespace()?.href() === version.envelopeNamespace;
-  if (!envelope || envelope.name() !== 'Envelope' || !inEnvelope(envelope)) {
+function readSoapAnswer<T>(
+  connection: Connection,
+  op: OperationSpec,
+  version: SoapVersion,
+  answer: HttpAnswer,
+  doc: XmlDocument | undefined,
+  decode: Decode<T>,
+): Outcome<T> {
+  const envelope = doc?.root;
+  const inEnvelope = (e: Element) => e.namespaceUri === version.envelopeNamespace;
+  if (!envelope || envelope.name !== 'Envelope' || !inEnvelope(envelope)) {
     return answer.status === 200 ? protocol(answer, `The answer is not a SOAP ${version === SOAP11 ? '1.1' : '1.2'} envelope.`) : httpFault(answer);
   }
-  const body = childElements(envelope).find((e) => e.name() === 'Body' && inEnvelope(e));
+  const body = childElements(envelope).find((e) => e.name === 'Body' && inEnvelope(e));
   const [content] = body ? childElements(body) : [];
-  if (content && content.name() === 'Fault' && inEnvelope(content)) return { fault: soapFault(content, version, answer) };
+  if (content && content.name === 'Fault' && inEnvelope(content)) return { fault: soapFault(content, version, answer) };
   if (answer.status !== 200) return httpFault(answer);
   if (!content) return protocol(answer, 'The SOAP answer has an empty Body.');
-  return expected(connection, content, op.soapResponseElement, answer);
+  return expected(connection, content, op.soapResponseElement, answer, (element) => decode(true, element));
 }
 
-function readHttpAnswer(connection: Connection, op: OperationSpec, answer: HttpAnswer): Outcome {
+function readHttpAnswer<T>(connection: Connection, op: OperationSpec, answer: HttpAnswer, doc: XmlDocument | undefined, decode: Decode<T>): Outcome<T> {
   if (answer.status !== 200) return httpFault(answer);
-  const root = parseAnswer(answer.text)?.root();
-  if (!root) return protocol(answer, 'The answer is not well-formed XML.');
-  return expected(connection, root, op.httpResponseElement, answer);
+  if (!doc) return protocol(answer, 'The answer is not well-formed XML.');
+  return expected(connection, doc.root, op.httpResponseElement, answer, (element) => decode(false, element));
 }
 
-/** The element the contract promises, in the namespace, valid against the schema. */
-function expected(connection: Connection, element: Element, name: string, answer: HttpAnswer): Outcome {
-  const ns = element.namespace()?.href();
-  if (element.name() !== name || ns !== connection.namespace) {
-    return protocol(answer, `The answer holds {${ns ?? ''}}${element.name()} where {${connection.namespace}}${name} was expected.`);
+/** The element the contract promises, in the namespace, valid against the schema, decoded. */
+function expected<T>(connection: Connection, element: Element, name: string, answer: HttpAnswer, decode: (element: Element) => T): Outcome<T> {
+  const ns = element.namespaceUri;
+  if (element.name !== name || ns !== connection.namespace) {
+    return protocol(answer, `The answer holds {${ns}}${element.name} where {${connection.namespace}}${name} was expected.`);
   }
-  // A copy declares every namespace it uses, so it reparses as a document of its own. (Moving the node
-  // into a new Document instead makes libxml2 free strings of the old document's dictionary.)
-  const single = parseAnswer(element.clone().toString(false));
-  if (!single) return protocol(answer, `The ${name} answer could not be read.`);
-  if (!single.validate(connection.schema())) {
-    const first = single.validationErrors[0]?.message?.trim() ?? '';
-    return protocol(answer, `The ${name} answer does not match the schema: ${first.slice(0, 200)}`);
+  try {
+    connection.schema().validate(element);
+  } catch (error) {
+    return protocol(answer, `The ${name} answer does not match the schema: ${firstLibxmlMessage(error).slice(0, 200)}`);
   }
-  return { element: single.root()! };
+  return { value: decode(element) };
 }
 
 /** SOAP 1.1 faultcode/faultstring, or SOAP 1.2 Code/Value and Reason/Text. */
@@ -163,17 +178,17 @@ function soapFault(fault: Element, version: SoapVersion, answer: HttpAnswer): Fa
   let code: Element | undefined;
   let reason: Element | undefined;
   if (version === SOAP11) {
-    code = childElements(fault).find((e) => e.name() === 'faultcode');
-    reason = childElements(fault).find((e) => e.name() === 'faultstring');
+    code = childElements(fault).find((e) => e.name === 'faultcode');
+    reason = childElements(fault).find((e) => e.name === 'faultstring');
   } else {
-    const inEnvelope = (e: Element) => e.namespace()?.href() === version.envelopeNamespace;
-    const child = (parent: Element | undefined, name: string) => parent && childElements(parent).find((e) => e.name() === name && inEnvelope(e));
+    const inEnvelope = (e: Element) => e.namespaceUri === version.envelopeNamespace;
+    const child = (parent: Element | undefined, name: string) => parent && childElements(parent).find((e) => e.name === name && inEnvelope(e));
     code = child(child(fault, 'Code'), 'Value');
     reason = child(child(fault, 'Reason'), 'Text');
   }
   return {
     code: code ? faultCode(code, version) : 'soap:Fault',
-    faultString: reason?.text().trim() ?? '',
+    faultString: reason?.content.trim() ?? '',
     status: answer.status,
     retryAfter: answer.retryAfter,
   };
@@ -181,14 +196,13 @@ function soapFault(fault: Element, version: SoapVersion, answer: HttpAnswer): Fa
 
 /** A fault code is a QName; one in the envelope namespace reads `soap:Local` whatever prefix the answer used. */
 function faultCode(element: Element, version: SoapVersion): string {
-  const text = element.text().trim();
+  const text = element.content.trim();
   const colon = text.indexOf(':');
-  const prefix = colon > 0 ? text.slice(0, colon) : null;
-  const href = element.namespaces().find((n) => n.prefix() === prefix)?.href();
+  const href = element.namespaceForPrefix(colon > 0 ? text.slice(0, colon) : '');
   return href === version.envelopeNamespace ? `soap:${text.slice(colon + 1)}` : text;
 }
 
-function httpFault(answer: HttpAnswer): Outcome {
+function httpFault(answer: HttpAnswer): { fault: Fault } {
   const line = answer.text.trim().split('\n')[0]?.trim().slice(0, 300);
   return {
     fault: {
@@ -200,14 +214,15 @@ function httpFault(answer: HttpAnswer): Outcome {
   };
 }
 
-function protocol(answer: HttpAnswer, faultString: string): Outcome {
+function protocol(answer: HttpAnswer, faultString: string): { fault: Fault } {
   return { fault: { code: 'protocol', faultString, status: answer.status, retryAfter: answer.retryAfter } };
 }
 
-/** Parses an answer: no entity substitution, no DTD loading, no network. Undefined when not well-formed. */
-function parseAnswer(text: string): Document | undefined {
+/** Parses an answer: no entity substitution, no DTD loading, no network. Undefined when not well-formed; the caller disposes it. */
+function parseAnswer(text: string): XmlDocument | undefined {
+  const { XmlDocument, ParseOption } = xml();
   try {
-    return parseXml(text, { noent: false, dtdload: false, dtdvalid: false, nonet: true, huge: false });
+    return XmlDocument.fromString(text, { option: ParseOption.XML_PARSE_NONET | ParseOption.XML_PARSE_NO_XXE });
   } catch {
     return undefined;
   }
@@ -215,8 +230,8 @@ function parseAnswer(text: string): Document | undefined {
 
 /** `xsi:nil="true"` (or `1`) on an element of a nillable type. */
 export function isNil(element: Element): boolean {
-  const nil = element.attrs().find((a) => a.name() === 'nil' && a.namespace()?.href() === XSI_NAMESPACE);
-  return nil !== undefined && ['true', '1'].includes(nil.value().trim());
+  const nil = element.attrs.find((a: XmlAttribute) => a.name === 'nil' && a.namespaceUri === XSI_NAMESPACE);
+  return nil !== undefined && ['true', '1'].includes(nil.value.trim());
 }
 
 /** Retry-After as seconds: delta-seconds, or an HTTP date counted from now. */

@@ -4,7 +4,6 @@
  * generated placeholder values), so a sample is exactly what goes over the
  * wire and cannot drift from the contract. XML is indented for reading.
  */
-import { parseXml } from 'libxmljs2';
 import { type OperationName, type Route, type Variant } from '../../generated/routes';
 import type { Contract } from '../contract';
 import { SOAP11, SOAP12, soapEnvelope } from '../bindings/soap-envelope';
@@ -12,6 +11,7 @@ import { HTTP_CONTENT_TYPE } from '../bindings/http';
 import { JSON_CONTENT_TYPE } from '../bindings/json';
 import { JSON_OPERATIONS } from '../../generated/json';
 import { XML_DECLARATION } from '../xml/codec';
+import { xml } from '../xml/engine';
 
 export interface Sample {
   variant: Variant | 'json';
@@ -94,7 +94,12 @@ function fieldValue(request: object, field: string): string {
 }
 
 /** Re-serialises XML we wrote, indented, with the declaration kept. */
-function indent(xml: string): string {
-  const formatted = parseXml(xml, { noblanks: true, nonet: true }).toString(true);
-  return `${XML_DECLARATION}\n${formatted.replace(/^<\?xml[^>]*\?>\s*/, '').trimEnd()}`;
+function indent(text: string): string {
+  const { XmlDocument, ParseOption } = xml();
+  const doc = XmlDocument.fromString(text, { option: ParseOption.XML_PARSE_NOBLANKS | ParseOption.XML_PARSE_NONET });
+  try {
+    return `${XML_DECLARATION}\n${doc.toString({ format: true, noDeclaration: true }).trimEnd()}`;
+  } finally {
+    doc.dispose();
+  }
 }

@@ -1,9 +1,9 @@
 /**
  * The small run-time the generated classes and routes encode and decode with:
  * XML escaping for writing, XML Schema value spaces for reading. Parsing
- * itself is libxmljs2's; nothing here reads XML syntax.
+ * itself is libxml2's (libxml2-wasm); nothing here reads XML syntax.
  */
-import type { Element } from 'libxmljs2';
+import { xml, type XmlElement, type XmlXPath } from './engine';
 
 export const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
 export const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
@@ -58,9 +58,16 @@ export function formatXsdBoolean(value: boolean): string {
   return value ? 'true' : 'false';
 }
 
-/** The element children of an element, in document order. */
-export function childElements(element: Element): Element[] {
-  return element.childNodes().filter((node): node is Element => node.type() === 'element');
+let childElementsPath: XmlXPath | undefined;
+
+/**
+ * The element children of an element, in document order. An XPath compiled
+ * once, not a walk over siblings: libxml2-wasm's wrapper of a processing
+ * instruction has no `next`, so a walk would stop (or fail) at one.
+ */
+export function childElements(element: XmlElement): XmlElement[] {
+  childElementsPath ??= xml().XmlXPath.compile('*');
+  return element.find(childElementsPath) as XmlElement[];
 }
 
 /** A value that does not fit the generated type (only possible for input not validated first). */

@@ -1,25 +1,61 @@
-import { Document, parseXml } from 'libxmljs2';
 import { clientError } from '../errors';
+import { xml, type XmlDocument, type XsdValidator } from './engine';
+
+/** No network, no external DTD or entity; entities are left unexpanded (no NOENT), DTDs neither loaded nor validated. */
+const parseOptions = () => xml().ParseOption.XML_PARSE_NONET | xml().ParseOption.XML_PARSE_NO_XXE;
 
 /**
- * Parses untrusted XML: no entity substitution, no DTD loading, no network,
- * no "huge" mode (libxml2's own depth and size limits stay on). A document
- * with a DOCTYPE is refused outright, so no entity it declares is ever used.
+ * Parses untrusted XML from bytes already checked to be UTF-8. libxml2's own
+ * depth and size limits stay on (no "huge" mode). A document with a DOCTYPE
+ * is refused outright, so no entity it declares is ever read, and one whose
+ * declaration names another encoding is refused rather than re-decoded.
+ * The caller disposes the document.
  */
-export function parseUntrustedXml(text: string): Document {
-  let doc: Document;
+export function parseUntrustedXml(bytes: Uint8Array): XmlDocument {
+  let doc: XmlDocument;
   try {
-    // nodict: names are not interned in this document's dictionary, so the SOAP binding can move the
-    // body element into a document of its own for validation without libxml2 freeing them twice.
-    doc = parseXml(text, { noent: false, dtdload: false, dtdvalid: false, nonet: true, huge: false, nocdata: false, nodict: true });
+    doc = xml().XmlDocument.fromBuffer(bytes, { option: parseOptions() });
   } catch {
     throw clientError('The request is not well-formed XML.');
   }
-  if (doc.getDtd() !== null) throw clientError('A DOCTYPE is not allowed in a request.');
+  try {
+    if (doc.dtd !== null) throw clientError('A DOCTYPE is not allowed in a request.');
+    const declared = doc.encoding;
+    if (declared !== null && !/^utf-?8$/i.test(declared)) throw clientError('The request body must be UTF-8 (its XML declaration names another encoding).');
+  } catch (error) {
+    doc.dispose();
+    throw error;
+  }
   return doc;
 }
 
-/** Parses a document we wrote ourselves (a schema), once at start-up. */
-export function parseTrustedXml(text: string): Document {
-  return parseXml(text, { nonet: true, dtdload: false, noent: false });
+/** Runs `use` on a parsed untrusted document and frees the document when it returns or throws. */
+export function withUntrustedXml<T>(bytes: Uint8Array, use: (doc: XmlDocument) => T): T {
+  const doc = parseUntrustedXml(bytes);
+  try {
+    return use(doc);
+  } finally {
+    doc.dispose();
+  }
+}
+
+/** Compiles a schema we wrote ourselves, once at start-up; throws libxml2's first message, in one line. */
+export function compileSchema(text: string): XsdValidator {
+  const { XmlDocument, XsdValidator } = xml();
+  let doc: XmlDocument | undefined;
+  try {
+    doc = XmlDocument.fromString(text, { option: parseOptions() });
+    return XsdValidator.fromDoc(doc);
+  } catch (error) {
+    throw new Error(firstLibxmlMessage(error) || 'libxml2 could not compile the schema.');
+  } finally {
+    doc?.dispose();
+  }
+}
+
+/** The first of libxml2's messages attached to an error, on one line. */
+export function firstLibxmlMessage(error: unknown): string {
+  const details = (error as { details?: { message?: string }[] }).details;
+  const message = details?.[0]?.message ?? (error as Error)?.message ?? '';
+  return message.replace(/\s+/g, ' ').trim();
 }

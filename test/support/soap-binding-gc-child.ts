@@ -11,13 +11,13 @@ import { soapBinding } from '../../src/bindings/soap';
 import { loadContract } from '../../src/contract';
 import type { Handlers } from '../../generated/routes';
 import { PairingInfo } from '../../generated/types';
+import { loadXmlEngine } from '../../src/xml/engine';
 
 const NS = 'http://authenticatorapi.com/';
 const handlers: Handlers = {
   ValidatePin: async () => false,
   Pair: async () => new PairingInfo({ ManualSetupCode: 'MFRGG', Html: 'x' }),
 };
-const soap = soapBinding(loadContract(NS), handlers);
 
 function envelope(i: number): Buffer {
   const operation =
@@ -30,6 +30,8 @@ function envelope(i: number): Buffer {
 }
 
 async function main(): Promise<void> {
+  await loadXmlEngine();
+  const soap = soapBinding(loadContract(NS), handlers);
   const calls = Number(process.argv[2] ?? 50000);
   const bodies = Array.from({ length: 300 }, (_, i) => envelope(i)); // 300: a multiple of 3, so call i has the operation of envelope i % 300
   const started: { ctx: { body?: unknown }; done: Promise<void> }[] = [];

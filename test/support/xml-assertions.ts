@@ -1,13 +1,17 @@
 /**
  * XML checks shared by the tests: schema validation against the contract,
  * SOAP envelope rules, SOAP fault reading, and reading the Pair `Html`
- * fragment. Everything is read through libxmljs2's DOM and XPath; the only
- * string comparison is of the fixed XML declaration, whose exact spelling
- * (quotes, case) the DOM does not keep.
+ * fragment. Schema validation is the service's own engine, libxml2 2.15 in
+ * WebAssembly (libxml2-wasm; loaded by then: every caller has started a
+ * service); everything else is read through libxmljs2's DOM and XPath, whose
+ * HTML parser libxml2-wasm lacks. The only string comparison is of the fixed
+ * XML declaration, whose exact spelling (quotes, case) the DOM does not keep.
  */
 import type { ExecutionContext } from 'ava';
 import { Document, parseHtmlFragment, parseXml, type Element, type Node } from 'libxmljs2';
 import { renderSchema } from '../../generated/documents';
+import { xml as xmlEngine, type XsdValidator } from '../../src/xml/engine';
+import { compileSchema, firstLibxmlMessage } from '../../src/xml/parse';
 
 export const DEFAULT_NAMESPACE = 'http://authenticatorapi.com/';
 export const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
@@ -36,47 +40,60 @@ export function parseStrict(xml: string): Document {
   return parseXml(xml, { noent: false, dtdload: false, dtdvalid: false, nonet: true, nodict: true });
 }
 
-const schemas = new Map<string, Document>();
+const validators = new Map<string, XsdValidator>();
 
-/** The contract schema (generated/documents.ts) in `namespace`, parsed once per namespace. */
-export function contractSchema(namespace: string = DEFAULT_NAMESPACE): Document {
-  let schema = schemas.get(namespace);
-  if (!schema) {
-    schema = parseStrict(renderSchema(namespace));
-    schemas.set(namespace, schema);
+/** The contract schema (generated/documents.ts) in `namespace`, compiled by libxml2-wasm once per namespace. */
+export function contractValidator(namespace: string = DEFAULT_NAMESPACE): XsdValidator {
+  let validator = validators.get(namespace);
+  if (!validator) {
+    validator = compileSchema(renderSchema(namespace));
+    validators.set(namespace, validator);
   }
-  return schema;
+  return validator;
 }
 
-function validateDocument(doc: Document, schema: Document): ValidationResult {
-  const valid = doc.validate(schema);
-  return { valid, errors: doc.validationErrors.map((e) => e.message.trim()) };
-}
-
-/** Parses `xml` and validates the whole document against the contract schema in `namespace`. */
-export function validateAgainstContract(xml: string, namespace: string = DEFAULT_NAMESPACE): ValidationResult {
-  let doc: Document;
+/** Parses `text` with libxml2-wasm (no entities, no DTD loading, no network) and validates the whole document. */
+function validateText(text: string, validator: XsdValidator): ValidationResult {
+  const { XmlDocument, ParseOption } = xmlEngine();
+  let doc: InstanceType<typeof XmlDocument>;
   try {
-    doc = parseStrict(xml);
+    doc = XmlDocument.fromString(text, { option: ParseOption.XML_PARSE_NONET | ParseOption.XML_PARSE_NO_XXE });
   } catch (error) {
-    return { valid: false, errors: [`not well-formed: ${(error as Error).message.trim()}`] };
+    return { valid: false, errors: [`not well-formed: ${firstLibxmlMessage(error)}`] };
   }
-  return validateDocument(doc, contractSchema(namespace));
+  try {
+    validator.validate(doc);
+    return { valid: true, errors: [] };
+  } catch (error) {
+    const details = (error as { details?: { message: string }[] }).details ?? [];
+    return { valid: false, errors: details.length ? details.map((d) => d.message.trim()) : [firstLibxmlMessage(error)] };
+  } finally {
+    doc.dispose();
+  }
 }
+
+/** Validates the whole document `xml` against the contract schema in `namespace`. */
+export function validateAgainstContract(xml: string, namespace: string = DEFAULT_NAMESPACE): ValidationResult {
+  return validateText(xml, contractValidator(namespace));
+}
+
+const compiledSchemas = new WeakMap<Document, XsdValidator>();
 
 /**
  * Copies `element` (a deep clone, so namespaces declared on its ancestors come
  * along and the original document is left alone) into a document of its own
- * and validates it against `schema` (default: the contract schema in `namespace`).
+ * and validates it against `schema` (a schema document, e.g. the WSDL's inline
+ * one; default: the contract schema in `namespace`).
  */
-export function validateElement(
-  element: Element,
-  namespace: string = DEFAULT_NAMESPACE,
-  schema: Document = contractSchema(namespace),
-): ValidationResult {
+export function validateElement(element: Element, namespace: string = DEFAULT_NAMESPACE, schema?: Document): ValidationResult {
   const single = new Document();
   single.root(element.clone());
-  return validateDocument(single, schema);
+  let validator = schema ? compiledSchemas.get(schema) : contractValidator(namespace);
+  if (!validator) {
+    validator = compileSchema(schema!.toString(false));
+    compiledSchemas.set(schema!, validator);
+  }
+  return validateText(single.toString(false), validator);
 }
 
 /** An element's element children, in document order. */
