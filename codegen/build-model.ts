@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
-import { Document, Element, parseXml } from 'libxmljs2';
+import { loadXmlEngine, type XmlDocument, type XmlElement } from '../src/xml/engine';
 import { ContractModel, ElementModel, OperationModel, Segment } from './model';
-import { findAll, findOne, NS, readXmlFile, attr, localName } from './read/documents';
+import { attr, copyDocument, copyElementBefore, findAll, findOne, localName, NS, readXmlFile, withDocument } from './read/documents';
 import { readWsdl } from './read/wsdl';
 import { readXsdDocumentFacts, schemaImports } from './read/xsd-document';
 import { readXsdTypes } from './read/xsd';
@@ -11,14 +11,28 @@ const ADDRESS_TOKEN = 'urn:codegen:address';
 
 /** Reads schema/<wsdlFile> and the XSD it imports, and builds the contract model. */
 export async function buildContractModel(wsdlPath: string): Promise<ContractModel> {
+  await loadXmlEngine(); // codegen/main.ts has loaded it already; the tests call this function directly
+  const opened: XmlDocument[] = [];
+  try {
+    return await buildFromDocuments(wsdlPath, (path) => {
+      const doc = readXmlFile(path);
+      opened.push(doc);
+      return doc;
+    });
+  } finally {
+    for (const doc of opened) doc.dispose();
+  }
+}
+
+async function buildFromDocuments(wsdlPath: string, open: (path: string) => XmlDocument): Promise<ContractModel> {
   const schemaDir = dirname(wsdlPath);
-  const wsdl = readXmlFile(wsdlPath);
+  const wsdl = open(wsdlPath);
   const imports = schemaImports(wsdl);
   if (imports.length !== 1 || !imports[0].location) {
     throw new Error('codegen: the WSDL must import exactly one schema with a schemaLocation');
   }
   const xsdFile = imports[0].location;
-  const xsd = readXmlFile(join(schemaDir, xsdFile));
+  const xsd = open(join(schemaDir, xsdFile));
   const wsdlFacts = readWsdl(wsdl);
   const xsdFacts = readXsdDocumentFacts(xsd);
   const xsdTypes = await readXsdTypes(schemaDir, xsdFile);
@@ -70,52 +84,55 @@ export async function buildContractModel(wsdlPath: string): Promise<ContractMode
     wsdl: segments(selfContainedWsdl(wsdl, xsd), namespace),
     schema: segments(serialize(xsd), namespace),
     requestSchemas: Object.fromEntries(
-      operations.map((op) => [op.name, segments(serialize(schemaFor(xsd, op.soap.requestElement)), namespace)]),
+      operations.map((op) => [op.name, segments(schemaFor(xsd, op.soap.requestElement), namespace)]),
     ),
   };
 }
 
 /** The WSDL with the imported schema inline and the addresses replaced by a token, comments dropped. */
-function selfContainedWsdl(wsdl: Document, xsd: Document): string {
-  const copy = parseXml(wsdl.toString(false), { nonet: true });
-  const importingSchema = findOne(copy, '/wsdl:definitions/wsdl:types/s:schema');
-  importingSchema.addPrevSibling(parseXml(serialize(xsd), { nonet: true }).root()!);
-  importingSchema.remove();
-  for (const address of findAll(copy, '//soap:address | //soap12:address | //http:address')) {
-    address.attr({ location: ADDRESS_TOKEN });
-  }
-  return serialize(copy);
-}
-
-/** A schema document holding one global element and the named types it needs. */
-function schemaFor(xsd: Document, elementName: string): Document {
-  const copy = parseXml(xsd.toString(false), { nonet: true });
-  const root = copy.root()!;
-  const prefixOfTarget = root.namespaces().find((n) => n.href() === attr(root, 'targetNamespace'))?.prefix();
-  const needed = new Set<string>();
-  const visit = (node: Element) => {
-    for (const ref of findAll(node, './/*[@type]')) {
-      const type = attr(ref, 'type');
-      if (type.startsWith(`${prefixOfTarget}:`) && !needed.has(localName(type))) {
-        needed.add(localName(type));
-        visit(findOne(root, `s:complexType[@name='${localName(type)}']`));
-      }
+function selfContainedWsdl(wsdl: XmlDocument, xsd: XmlDocument): string {
+  return withDocument(copyDocument(wsdl, 'the WSDL'), (copy) => {
+    const importingSchema = findOne(copy, '/wsdl:definitions/wsdl:types/s:schema');
+    copyElementBefore(xsd.root, importingSchema);
+    importingSchema.remove();
+    for (const address of findAll(copy, '//soap:address | //soap12:address | //http:address')) {
+      address.setAttr('location', ADDRESS_TOKEN);
     }
-  };
-  visit(findOne(root, `s:element[@name='${elementName}']`));
-  for (const child of findAll(root, 's:element | s:complexType | s:simpleType')) {
-    const name = attr(child, 'name');
-    const keep = child.name() === 'element' ? name === elementName : needed.has(name);
-    if (!keep) child.remove();
-  }
-  return copy;
+    return serialize(copy);
+  });
 }
 
-/** Serialises without comments and without blank-only text left behind by removals. */
-function serialize(doc: Document): string {
-  const copy = parseXml(doc.toString(false), { nonet: true, noblanks: true });
-  for (const comment of copy.find('//comment()')) comment.remove();
-  return copy.toString(true).replace(/^<\?xml[^>]*\?>\s*/, '').trimEnd();
+/** A schema holding one global element and the named types it needs, serialised. */
+function schemaFor(xsd: XmlDocument, elementName: string): string {
+  return withDocument(copyDocument(xsd, 'the schema'), (copy) => {
+    const root = copy.root;
+    const prefixOfTarget = Object.entries(root.namespaces).find(([, uri]) => uri === attr(root, 'targetNamespace'))?.[0];
+    const needed = new Set<string>();
+    const visit = (node: XmlElement) => {
+      for (const ref of findAll(node, './/*[@type]')) {
+        const type = attr(ref, 'type');
+        if (type.startsWith(`${prefixOfTarget}:`) && !needed.has(localName(type))) {
+          needed.add(localName(type));
+          visit(findOne(root, `s:complexType[@name='${localName(type)}']`));
+        }
+      }
+    };
+    visit(findOne(root, `s:element[@name='${elementName}']`));
+    for (const child of findAll(root, 's:element | s:complexType | s:simpleType')) {
+      const name = attr(child, 'name');
+      const keep = child.name === 'element' ? name === elementName : needed.has(name);
+      if (!keep) child.remove();
+    }
+    return serialize(copy);
+  });
+}
+
+/** The root element, indented, without comments and without blank-only text left behind by removals. */
+function serialize(doc: XmlDocument): string {
+  return withDocument(copyDocument(doc, 'a generated document', { dropBlanks: true }), (copy) => {
+    for (const comment of copy.find('//comment()')) comment.remove();
+    return copy.root.toString({ format: true });
+  });
 }
 
 /** Cuts text at each occurrence of the namespace and the address token. */

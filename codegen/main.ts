@@ -4,6 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { loadXmlEngine } from '../src/xml/engine';
 import { buildContractModel } from './build-model';
 import { emitClasses } from './emit/classes';
 import { emitClient } from './emit/client';
@@ -11,6 +12,7 @@ import { emitJson } from './emit/json';
 import { emitDocuments, emitRoutes } from './emit/templates';
 
 export async function generate(wsdlPath: string, outDir: string): Promise<string[]> {
+  await loadXmlEngine(); // libxml2-wasm is an ES module: loaded once, before any schema/ file is read
   const model = await buildContractModel(wsdlPath);
   const files: Record<string, string> = {
     'types.ts': emitClasses(model),

@@ -1,7 +1,7 @@
 /**
  * The contract model: a plain, printable description of the service that the
  * readers build from schema/ and the emitters turn into generated/. Nothing in
- * it depends on where it came from (cxsd, libxmljs2) or where it goes.
+ * it depends on where it came from (cxsd, libxml2-wasm) or where it goes.
  */
 
 /** The XML Schema built-in types the contract uses, and how each maps to TypeScript. */

@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { Document, Element, parseXml } from 'libxmljs2';
+import { xml, type XmlDocument, type XmlElement, type XmlEngine } from '../../src/xml/engine';
+import { firstLibxmlMessage } from '../../src/xml/parse';
+
+export type XmlNode = InstanceType<XmlEngine['XmlNode']>;
 
 export const NS = {
   wsdl: 'http://schemas.xmlsoap.org/wsdl/',
@@ -10,25 +13,58 @@ export const NS = {
   s: 'http://www.w3.org/2001/XMLSchema',
 } as const;
 
-export function readXmlFile(path: string): Document {
-  return parseXml(readFileSync(path, 'utf8'), { noent: false, nonet: true, dtdload: false });
+/** No network, no external DTD or entity, entities left unexpanded; NOBLANKS drops white-space-only text between elements. */
+function parseOptions(dropBlanks: boolean): number {
+  const { ParseOption } = xml();
+  return ParseOption.XML_PARSE_NONET | ParseOption.XML_PARSE_NO_XXE | (dropBlanks ? ParseOption.XML_PARSE_NOBLANKS : 0);
 }
 
-export function attr(element: Element, name: string): string {
-  const value = element.attr(name)?.value();
-  if (value === undefined) throw new Error(`codegen: <${element.name()}> has no ${name} attribute`);
+/** Parses a schema/ file; the caller disposes the document. */
+export function readXmlFile(path: string): XmlDocument {
+  return parseXmlText(readFileSync(path, 'utf8'), path);
+}
+
+/** Parses XML text (a schema/ file, or a document serialised by libxml2); the caller disposes the document. */
+export function parseXmlText(text: string, source: string, options: { dropBlanks?: boolean } = {}): XmlDocument {
+  try {
+    return xml().XmlDocument.fromString(text, { option: parseOptions(options.dropBlanks ?? false) });
+  } catch (error) {
+    throw new Error(`codegen: ${source} is not well-formed XML: ${firstLibxmlMessage(error)}`);
+  }
+}
+
+/** A copy of a document, made by serialising it and parsing the text again; the caller disposes it. */
+export function copyDocument(doc: XmlDocument, source: string, options: { dropBlanks?: boolean } = {}): XmlDocument {
+  return parseXmlText(doc.toString(), source, options);
+}
+
+/** Runs `use` on a document and frees the document when it returns or throws. */
+export function withDocument<T>(doc: XmlDocument, use: (doc: XmlDocument) => T): T {
+  try {
+    return use(doc);
+  } finally {
+    doc.dispose();
+  }
+}
+
+export function attr(element: XmlElement, name: string): string {
+  const value = element.attr(name)?.value;
+  if (value === undefined) throw new Error(`codegen: <${element.name}> has no ${name} attribute`);
   return value;
 }
 
-export function optionalAttr(element: Element, name: string): string | undefined {
-  return element.attr(name)?.value();
+export function optionalAttr(element: XmlElement, name: string): string | undefined {
+  return element.attr(name)?.value;
 }
 
-export function findAll(node: Document | Element, xpath: string): Element[] {
-  return node.find<Element>(xpath, NS);
+export function findAll(node: XmlDocument | XmlElement, xpath: string): XmlElement[] {
+  return node.find(xpath, NS).map((found) => {
+    if (!(found instanceof xml().XmlElement)) throw new Error(`codegen: ${xpath} must select elements only`);
+    return found;
+  });
 }
 
-export function findOne(node: Document | Element, xpath: string): Element {
+export function findOne(node: XmlDocument | XmlElement, xpath: string): XmlElement {
   const found = findAll(node, xpath);
   if (found.length !== 1) throw new Error(`codegen: expected one ${xpath}, found ${found.length}`);
   return found[0];
@@ -37,4 +73,34 @@ export function findOne(node: Document | Element, xpath: string): Element {
 /** `tns:Pair` → `Pair`: the contract has one target namespace, so local names identify. */
 export function localName(qname: string): string {
   return qname.slice(qname.indexOf(':') + 1);
+}
+
+/**
+ * Copies an element of another document, with its namespace declarations,
+ * attributes and content, in front of `before`: libxml2-wasm has no call that
+ * moves or imports a node from one document into another, so the copy is
+ * built node by node with its tree API.
+ */
+export function copyElementBefore(source: XmlElement, before: XmlElement): XmlElement {
+  const copy = before.prependElement(source.name);
+  fillCopy(source, copy);
+  return copy;
+}
+
+function fillCopy(source: XmlElement, copy: XmlElement): void {
+  const { XmlElement, XmlText, XmlCData, XmlComment } = xml();
+  for (const [prefix, uri] of Object.entries(source.nsDeclarations)) copy.addNsDeclaration(uri, prefix || undefined);
+  if (source.prefix) copy.prefix = source.prefix;
+  if (copy.namespaceUri !== source.namespaceUri) {
+    throw new Error(`codegen: <${source.name}> would change namespace when copied (${source.namespaceUri || 'none'} → ${copy.namespaceUri || 'none'})`);
+  }
+  for (const attribute of source.attrs) copy.setAttr(attribute.name, attribute.value, attribute.prefix || undefined);
+  for (let child = source.firstChild; child; child = child.next) {
+    if (child instanceof XmlElement) fillCopy(child, copy.addElement(child.name));
+    else if (child instanceof XmlText) copy.addText(child.content);
+    else if (child instanceof XmlCData) copy.addCData(child.content);
+    else if (child instanceof XmlComment) copy.addComment(child.content);
+    // Checked before reading `next`: libxml2-wasm's wrapper of a processing instruction has none.
+    else throw new Error(`codegen: <${source.name}> holds a node codegen cannot copy (${child.constructor.name})`);
+  }
 }

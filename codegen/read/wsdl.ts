@@ -1,4 +1,4 @@
-import { Document, Element } from 'libxmljs2';
+import type { XmlDocument, XmlElement } from '../../src/xml/engine';
 import { Variant } from '../model';
 import { attr, findAll, findOne, localName } from './documents';
 
@@ -19,7 +19,7 @@ export interface WsdlFacts {
 }
 
 /** Reads messages, port types, bindings and the service of a WSDL 1.1 document. */
-export function readWsdl(wsdl: Document): WsdlFacts {
+export function readWsdl(wsdl: XmlDocument): WsdlFacts {
   const root = findOne(wsdl, '/wsdl:definitions');
   const service = findOne(root, 'wsdl:service');
   const bindings = new Map(findAll(root, 'wsdl:binding').map((b) => [attr(b, 'name'), b]));
@@ -34,9 +34,9 @@ export function readWsdl(wsdl: Document): WsdlFacts {
     if (!port) throw new Error(`codegen: the service has no ${variant} port`);
     return bindings.get(port.binding)!;
   };
-  const portTypeOf = (binding: Element) => findOne(root, `wsdl:portType[@name='${localName(attr(binding, 'type'))}']`);
+  const portTypeOf = (binding: XmlElement) => findOne(root, `wsdl:portType[@name='${localName(attr(binding, 'type'))}']`);
   const message = (name: string) => findOne(root, `wsdl:message[@name='${localName(name)}']`);
-  const messageOf = (binding: Element, operation: string, direction: 'input' | 'output') =>
+  const messageOf = (binding: XmlElement, operation: string, direction: 'input' | 'output') =>
     message(attr(findOne(portTypeOf(binding), `wsdl:operation[@name='${operation}']/wsdl:${direction}`), 'message'));
 
   const soap11 = bindingOf('soap11');
@@ -47,7 +47,7 @@ export function readWsdl(wsdl: Document): WsdlFacts {
     const documentation = findAll(portTypeOf(soap11), `wsdl:operation[@name='${name}']/wsdl:documentation`);
     return {
       name,
-      documentation: documentation.map((d) => d.text().trim().replace(/\s+/g, ' ')).join(' '),
+      documentation: documentation.map((d) => d.content.trim().replace(/\s+/g, ' ')).join(' '),
       soapAction: attr(findOne(op, 'soap:operation'), 'soapAction'),
       soapInputElement: localName(attr(findOne(messageOf(soap11, name, 'input'), 'wsdl:part'), 'element')),
       soapOutputElement: localName(attr(findOne(messageOf(soap11, name, 'output'), 'wsdl:part'), 'element')),
@@ -59,7 +59,7 @@ export function readWsdl(wsdl: Document): WsdlFacts {
   return { targetNamespace: attr(root, 'targetNamespace'), service: attr(service, 'name'), ports, operations };
 }
 
-function variantOf(binding: Element): Variant {
+function variantOf(binding: XmlElement): Variant {
   if (findAll(binding, 'soap:binding').length) return 'soap11';
   if (findAll(binding, 'soap12:binding').length) return 'soap12';
   const verb = findAll(binding, 'http:binding').map((b) => attr(b, 'verb'))[0];

@@ -1,4 +1,4 @@
-import { Document } from 'libxmljs2';
+import type { XmlDocument } from '../../src/xml/engine';
 import { attr, findAll, optionalAttr } from './documents';
 
 /** What cxsd does not keep: sequence order (it sorts members) and nillable. */
@@ -9,9 +9,8 @@ export interface XsdDocumentFacts {
   nillableElements: Set<string>;
 }
 
-export function readXsdDocumentFacts(xsd: Document): XsdDocumentFacts {
-  const root = xsd.root();
-  if (!root) throw new Error('codegen: empty schema document');
+export function readXsdDocumentFacts(xsd: XmlDocument): XsdDocumentFacts {
+  const root = xsd.root;
   const sequenceOrder = new Map<string, string[]>();
   const childNames = (owner: string, xpath: string) => {
     sequenceOrder.set(owner, findAll(root, xpath).map((e) => attr(e, 'name')));
@@ -30,7 +29,7 @@ export function readXsdDocumentFacts(xsd: Document): XsdDocumentFacts {
   return { targetNamespace: attr(root, 'targetNamespace'), sequenceOrder, nillableElements };
 }
 
-export function schemaImports(wsdl: Document): { namespace: string; location: string }[] {
+export function schemaImports(wsdl: XmlDocument): { namespace: string; location: string }[] {
   return findAll(wsdl, '/wsdl:definitions/wsdl:types/s:schema/s:import').map((e) => ({
     namespace: attr(e, 'namespace'),
     location: optionalAttr(e, 'schemaLocation') ?? '',
