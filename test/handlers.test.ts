@@ -18,9 +18,9 @@ import { Pair, ValidatePin } from '../generated/types';
 import { htmlAttribute, htmlElement, htmlElements, htmlTag, loadReaders, readHtml, type HtmlElement } from './support/readers';
 
 const SETUP_VECTORS = setupCodeVectors();
+const TOTP_VECTORS = totpVectors();
 
 test.before(loadReaders);
-const TOTP_VECTORS = totpVectors();
 
 const DEFAULTS: Config = defaultConfig();
 const settings = (overrides: Partial<Config> = {}): Config => ({ ...DEFAULTS, ...overrides });
