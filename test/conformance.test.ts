@@ -13,7 +13,6 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import test, { type ExecutionContext } from 'ava';
 import { setupCodeVectors } from './support/vectors';
-import { Document, type Element } from 'libxmljs2';
 import type { Config } from '../src/config';
 import { decodeBase32, encodeBase32 } from '../src/otp/base32';
 import type { HashAlgorithm } from '../src/otp/hmac';
@@ -25,15 +24,27 @@ import {
   SOAP_ENVELOPE_NAMESPACES,
   assertSoapEnvelope,
   assertXmlDeclaration,
-  childElements,
-  namespaceOf,
-  parseStrict,
   readFault,
   readPairingHtml,
   validateAgainstContract,
+  validateAgainstSchema,
   validateElement,
   type SoapVersionName,
 } from './support/xml-assertions';
+import {
+  attributeOf,
+  childElements,
+  elementAt,
+  elementsAt,
+  loadReaders,
+  namespaceInScope,
+  namespaceOf,
+  prefixOf,
+  readXml,
+  standaloneXml,
+  textOf,
+  type XmlElement,
+} from './support/readers';
 
 /** Secrets and the ManualSetupCode the reference service answered for them. */
 const vectors = setupCodeVectors();
@@ -55,6 +66,7 @@ async function start(overrides: Partial<Config> = {}): Promise<TestService> {
 }
 
 test.before(async () => {
+  await loadReaders();
   main = await start();
 });
 
@@ -153,32 +165,33 @@ function assertOk(t: ExecutionContext, answer: Answer, variant: Variant): void {
 }
 
 /** The element names (with namespace) of an element's children. */
-const childNames = (element: Element) => childElements(element).map((c) => `{${namespaceOf(c)}}${c.name()}`);
+const childNames = (element: XmlElement) => childElements(element).map((c) => `{${namespaceOf(c)}}${c.name}`);
 
-/** SOAP: the operation response element, envelope rules checked, validated, with its namespace the default one declared on itself. */
-function soapResponseElement(t: ExecutionContext, answer: Answer, variant: Variant, operation: Operation, ns: string): Element {
-  const element = assertSoapEnvelope(t, answer.text, SOAP_VERSION[variant]!);
-  const validation = validateElement(element, ns);
-  t.true(validation.valid, `the body element is valid against the contract schema: ${validation.errors.join('; ')}`);
-  t.is(element.name(), `${operation}Response`);
-  t.is(namespaceOf(element), ns);
-  t.falsy(element.namespace()?.prefix(), 'the response element has no prefix');
-  const declared = element.namespaces(true).map((n) => ({ prefix: n.prefix() ?? null, href: n.href() }));
-  t.deepEqual(declared, [{ prefix: null, href: ns }], 'the namespace is declared as the default namespace on the operation element');
-  return element;
+/** SOAP: runs `use` on the operation response element, envelope rules checked, validated, with its namespace the default one declared on itself. */
+function soapResponseElement<T>(t: ExecutionContext, answer: Answer, variant: Variant, operation: Operation, ns: string, use: (element: XmlElement) => T): T {
+  return assertSoapEnvelope(t, answer.text, SOAP_VERSION[variant]!, (element) => {
+    const validation = validateElement(element, ns);
+    t.true(validation.valid, `the body element is valid against the contract schema: ${validation.errors.join('; ')}`);
+    t.is(element.name, `${operation}Response`);
+    t.is(namespaceOf(element), ns);
+    t.falsy(prefixOf(element), 'the response element has no prefix');
+    t.deepEqual(element.nsDeclarations, { '': ns }, 'the namespace is declared as the default namespace on the operation element');
+    return use(element);
+  });
 }
 
-/** HTTP GET/POST: the root element, declaration and schema checked. */
-function httpRootElement(t: ExecutionContext, answer: Answer, rootName: string, ns: string): Element {
-  const doc = parseStrict(answer.text);
-  assertXmlDeclaration(t, answer.text, doc);
-  const validation = validateAgainstContract(answer.text, ns);
-  t.true(validation.valid, `the answer is valid against the contract schema: ${validation.errors.join('; ')}`);
-  const root = doc.root()!;
-  t.is(root.name(), rootName);
-  t.is(namespaceOf(root), ns);
-  t.falsy(root.namespace()?.prefix(), 'the root element is in the default namespace');
-  return root;
+/** HTTP GET/POST: runs `use` on the root element, declaration and schema checked. */
+function httpRootElement<T>(t: ExecutionContext, answer: Answer, rootName: string, ns: string, use: (root: XmlElement) => T): T {
+  return readXml(answer.text, (doc) => {
+    assertXmlDeclaration(t, answer.text, doc);
+    const validation = validateAgainstContract(answer.text, ns);
+    t.true(validation.valid, `the answer is valid against the contract schema: ${validation.errors.join('; ')}`);
+    const root = doc.root;
+    t.is(root.name, rootName);
+    t.is(namespaceOf(root), ns);
+    t.falsy(prefixOf(root), 'the root element is in the default namespace');
+    return use(root);
+  });
 }
 
 interface PairingInfo {
@@ -188,31 +201,32 @@ interface PairingInfo {
 
 function readPair(t: ExecutionContext, answer: Answer, variant: Variant, ns: string): PairingInfo {
   assertOk(t, answer, variant);
-  let info: Element;
+  const read = (info: XmlElement): PairingInfo => {
+    t.deepEqual(childNames(info), [`{${ns}}ManualSetupCode`, `{${ns}}Html`]);
+    const [code, html] = childElements(info);
+    return { manualSetupCode: textOf(code), html: textOf(html) };
+  };
   if (variant === 'soap11' || variant === 'soap12') {
-    const response = soapResponseElement(t, answer, variant, 'Pair', ns);
-    t.deepEqual(childNames(response), [`{${ns}}PairResult`]);
-    info = childElements(response)[0];
-  } else {
-    info = httpRootElement(t, answer, 'PairingInfo', ns);
+    return soapResponseElement(t, answer, variant, 'Pair', ns, (response) => {
+      t.deepEqual(childNames(response), [`{${ns}}PairResult`]);
+      return read(childElements(response)[0]);
+    });
   }
-  t.deepEqual(childNames(info), [`{${ns}}ManualSetupCode`, `{${ns}}Html`]);
-  const [code, html] = childElements(info);
-  return { manualSetupCode: code.text(), html: html.text() };
+  return httpRootElement(t, answer, 'PairingInfo', ns, read);
 }
 
 function readValidatePin(t: ExecutionContext, answer: Answer, variant: Variant, ns: string): boolean {
   assertOk(t, answer, variant);
-  let value: Element;
-  if (variant === 'soap11' || variant === 'soap12') {
-    const response = soapResponseElement(t, answer, variant, 'ValidatePin', ns);
-    t.deepEqual(childNames(response), [`{${ns}}ValidatePinResult`]);
-    value = childElements(response)[0];
-  } else {
-    value = httpRootElement(t, answer, 'boolean', ns);
-    t.deepEqual(childNames(value), []);
-  }
-  const text = value.text();
+  const text =
+    variant === 'soap11' || variant === 'soap12'
+      ? soapResponseElement(t, answer, variant, 'ValidatePin', ns, (response) => {
+          t.deepEqual(childNames(response), [`{${ns}}ValidatePinResult`]);
+          return textOf(childElements(response)[0]);
+        })
+      : httpRootElement(t, answer, 'boolean', ns, (value) => {
+          t.deepEqual(childNames(value), []);
+          return textOf(value);
+        });
   t.true(text === 'true' || text === 'false', `the boolean is written true or false (found ${JSON.stringify(text)})`);
   return text === 'true';
 }
@@ -223,9 +237,10 @@ function assertClientError(t: ExecutionContext, answer: Answer, variant: Variant
   if (version) {
     t.is(answer.status, 500, 'a SOAP fault comes with HTTP 500');
     t.is(answer.contentType, SOAP_CONTENT_TYPES[version]);
-    const fault = assertSoapEnvelope(t, answer.text, version);
-    t.is(fault.name(), 'Fault');
-    t.is(namespaceOf(fault), SOAP_ENVELOPE_NAMESPACES[version]);
+    assertSoapEnvelope(t, answer.text, version, (fault) => {
+      t.is(fault.name, 'Fault');
+      t.is(namespaceOf(fault), SOAP_ENVELOPE_NAMESPACES[version]);
+    });
     const { code, codeNamespace, codeLocalName, reason } = readFault(answer.text, version);
     t.is(code, version === '1.1' ? 'soap:Client' : 'soap:Sender');
     t.is(codeNamespace, SOAP_ENVELOPE_NAMESPACES[version]);
@@ -438,64 +453,59 @@ async function fetchWsdl(service: TestService, path = '/api.asmx?WSDL'): Promise
   return { status: response.status, contentType: response.headers.get('content-type'), text: await response.text() };
 }
 
-const attribute = (element: Element | null, name: string) => element?.attr(name)?.value();
-
-/** Checks a served WSDL; returns its inline schema as a document of its own. */
-function checkWsdl(t: ExecutionContext, answer: Answer, ns: string, address: string): Document {
+/** Checks a served WSDL; returns its inline schema as a document of its own (XML text). */
+function checkWsdl(t: ExecutionContext, answer: Answer, ns: string, address: string): string {
   t.is(answer.status, 200);
   t.is(answer.contentType, 'text/xml; charset=utf-8');
-  const doc = parseStrict(answer.text);
-  assertXmlDeclaration(t, answer.text, doc);
-  const definitions = doc.root()!;
-  t.is(definitions.name(), 'definitions');
-  t.is(namespaceOf(definitions), WSDL.wsdl);
-  t.is(attribute(definitions, 'targetNamespace'), ns);
-  t.is(definitions.namespaces().find((n) => n.prefix() === 'tns')?.href(), ns, 'tns is the target namespace');
+  return readXml(answer.text, (doc) => {
+    assertXmlDeclaration(t, answer.text, doc);
+    const definitions = doc.root;
+    t.is(definitions.name, 'definitions');
+    t.is(namespaceOf(definitions), WSDL.wsdl);
+    t.is(attributeOf(definitions, 'targetNamespace'), ns);
+    t.is(namespaceInScope(definitions, 'tns'), ns, 'tns is the target namespace');
 
-  const services = doc.find<Element>('/wsdl:definitions/wsdl:service', WSDL);
-  t.deepEqual(services.map((s) => attribute(s, 'name')), ['AuthenticatorAPI']);
-  const ports = services[0].find<Element>('wsdl:port', WSDL);
-  t.deepEqual(ports.map((p) => attribute(p, 'name')), PORTS.map(([name]) => name));
-  for (const [name, addressElement] of PORTS) {
-    const port = services[0].get<Element>(`wsdl:port[@name='${name}']`, WSDL);
-    const addresses = port?.find<Element>('*', WSDL) ?? [];
-    t.is(addresses.length, 1, `${name} has one address element`);
-    t.is(port?.get<Element>(addressElement, WSDL)?.attr('location')?.value(), address, `${name} address`);
-    t.is(attribute(port, 'binding'), `tns:${name}`);
-    t.truthy(doc.get(`/wsdl:definitions/wsdl:binding[@name='${name}']`, WSDL), `binding ${name} exists`);
-  }
+    const services = elementsAt(doc, '/wsdl:definitions/wsdl:service', WSDL);
+    t.deepEqual(services.map((s) => attributeOf(s, 'name')), ['AuthenticatorAPI']);
+    const ports = elementsAt(services[0], 'wsdl:port', WSDL);
+    t.deepEqual(ports.map((p) => attributeOf(p, 'name')), PORTS.map(([name]) => name));
+    for (const [name, addressElement] of PORTS) {
+      const port = elementAt(services[0], `wsdl:port[@name='${name}']`, WSDL);
+      const addresses = port ? elementsAt(port, '*', WSDL) : [];
+      t.is(addresses.length, 1, `${name} has one address element`);
+      t.is(attributeOf(port && elementAt(port, addressElement, WSDL), 'location'), address, `${name} address`);
+      t.is(attributeOf(port, 'binding'), `tns:${name}`);
+      t.truthy(elementAt(doc, `/wsdl:definitions/wsdl:binding[@name='${name}']`, WSDL), `binding ${name} exists`);
+    }
 
-  for (const [binding, prefix] of [['AuthenticatorAPISoap', 'soap'], ['AuthenticatorAPISoap12', 'soap12']] as const) {
-    const actions = doc
-      .find<Element>(`/wsdl:definitions/wsdl:binding[@name='${binding}']/wsdl:operation/${prefix}:operation`, WSDL)
-      .map((o) => [attribute(o, 'soapAction'), attribute(o, 'style')]);
-    t.deepEqual(actions, [[`${ns}Pair`, 'document'], [`${ns}ValidatePin`, 'document']], `${binding} soapAction values`);
-  }
-  for (const binding of ['AuthenticatorAPIHttpGet', 'AuthenticatorAPIHttpPost']) {
-    const locations = doc
-      .find<Element>(`/wsdl:definitions/wsdl:binding[@name='${binding}']/wsdl:operation/http:operation`, WSDL)
-      .map((o) => attribute(o, 'location'));
-    t.deepEqual(locations, ['/Pair', '/ValidatePin'], `${binding} locations`);
-  }
+    for (const [binding, prefix] of [['AuthenticatorAPISoap', 'soap'], ['AuthenticatorAPISoap12', 'soap12']] as const) {
+      const actions = elementsAt(doc, `/wsdl:definitions/wsdl:binding[@name='${binding}']/wsdl:operation/${prefix}:operation`, WSDL).map((o) => [
+        attributeOf(o, 'soapAction'),
+        attributeOf(o, 'style'),
+      ]);
+      t.deepEqual(actions, [[`${ns}Pair`, 'document'], [`${ns}ValidatePin`, 'document']], `${binding} soapAction values`);
+    }
+    for (const binding of ['AuthenticatorAPIHttpGet', 'AuthenticatorAPIHttpPost']) {
+      const locations = elementsAt(doc, `/wsdl:definitions/wsdl:binding[@name='${binding}']/wsdl:operation/http:operation`, WSDL).map((o) =>
+        attributeOf(o, 'location'),
+      );
+      t.deepEqual(locations, ['/Pair', '/ValidatePin'], `${binding} locations`);
+    }
 
-  const schemas = doc.find<Element>('/wsdl:definitions/wsdl:types/s:schema', WSDL);
-  t.is(schemas.length, 1, 'one inline schema');
-  t.is(attribute(schemas[0], 'targetNamespace'), ns);
-  t.is(attribute(schemas[0], 'elementFormDefault'), 'qualified');
-  const schema = new Document();
-  schema.root(schemas[0].clone());
-  return schema;
+    const schemas = elementsAt(doc, '/wsdl:definitions/wsdl:types/s:schema', WSDL);
+    t.is(schemas.length, 1, 'one inline schema');
+    t.is(attributeOf(schemas[0], 'targetNamespace'), ns);
+    t.is(attributeOf(schemas[0], 'elementFormDefault'), 'qualified');
+    return standaloneXml(schemas[0]);
+  });
 }
 
 /** The inline schema validates real requests and refuses wrong ones. */
-function checkInlineSchema(t: ExecutionContext, schema: Document, ns: string): void {
-  const valid = (xml: string) => {
-    const doc = parseStrict(xml);
-    return doc.validate(schema);
-  };
+function checkInlineSchema(t: ExecutionContext, schema: string, ns: string): void {
+  const valid = (xml: string) => validateAgainstSchema(xml, schema).valid;
   const pair = soapRequest('1.1', 'Pair', { appName: 'A', appInfo: 'b', secretCode: 'c' }, ns);
-  const pairElement = parseStrict(pair).get<Element>('//*[local-name()="Pair"]')!;
-  t.true(validateElement(pairElement, ns, schema).valid, 'a sample Pair request is valid');
+  const pairValid = readXml(pair, (doc) => validateElement(elementAt(doc, '//*[local-name()="Pair"]')!, ns, schema).valid);
+  t.true(pairValid, 'a sample Pair request is valid');
   t.true(valid(`<ValidatePin xmlns="${ns}"><pin>123456</pin><secretCode>s</secretCode></ValidatePin>`), 'a sample ValidatePin request is valid');
   t.true(valid(`<Pair xmlns="${ns}"/>`), 'every request field is optional');
   t.true(valid(`<ValidatePinResponse xmlns="${ns}"><ValidatePinResult>true</ValidatePinResult></ValidatePinResponse>`));
@@ -686,7 +696,7 @@ async function acceptedOffsets(service: TestService, offsets: number[]): Promise
       const secret = freshSecret(`drift${service.config.driftWindow}`);
       const answer = await call(service, 'httpGet', 'ValidatePin', { pin: pinAt(utf8(secret), clock, SHA1_6_30, steps), secretCode: secret });
       if (answer.status !== 200) throw new Error(`ValidatePin answered ${answer.status}: ${answer.text}`);
-      if (parseStrict(answer.text).root()!.text() === 'true') result[label].push(steps);
+      if (readXml(answer.text, (doc) => textOf(doc.root)) === 'true') result[label].push(steps);
     }
   }
   return result;

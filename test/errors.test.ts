@@ -10,11 +10,11 @@
  */
 import test, { type ExecutionContext } from 'ava';
 import { totpVectors, type TotpVector } from './support/vectors';
-import { parseXml, type Element } from 'libxmljs2';
 import { encodeBase32 } from '../src/otp/base32';
 import { totp } from '../src/otp/totp';
 import { startTestService, type TestService } from './support/service';
 import { NS, SOAP11_NS, SOAP12_NS, VARIANTS, type Operation, type Variant } from './support/pin-calls';
+import { childElements, elementAt, loadReaders, namespaceInScope, namespaceOf, readXml, textOf, type XmlElement } from './support/readers';
 
 const SOAP11_CT = 'text/xml; charset=utf-8';
 const SOAP12_CT = 'application/soap+xml; charset=utf-8';
@@ -53,6 +53,7 @@ const sentSecrets = new Set<string>([SECRET, SHORT_SECRET]);
 const sentPins = new Set<string>([PIN]);
 
 test.before(async () => {
+  await loadReaders();
   svc = await startTestService();
   b32 = await startTestService({ secretEncoding: 'base32' });
 });
@@ -145,13 +146,12 @@ function assertOneSentence(t: ExecutionContext, message: string, label: string):
 }
 
 /** Resolves a QName written in element content (`soap:Client`) against the namespaces in scope. */
-function resolveQName(element: Element): { href: string | undefined; local: string } {
-  const text = element.text().trim();
+function resolveQName(element: XmlElement): { href: string | undefined; local: string } {
+  const text = textOf(element).trim();
   const colon = text.indexOf(':');
   const prefix = colon < 0 ? '' : text.slice(0, colon);
   const local = colon < 0 ? text : text.slice(colon + 1);
-  const ns = element.namespaces().find((n) => (n.prefix() ?? '') === prefix);
-  return { href: ns?.href(), local };
+  return { href: namespaceInScope(element, prefix), local };
 }
 
 /**
@@ -172,38 +172,39 @@ function assertFault(
   t.is(a.contentType, version === 'soap11' ? SOAP11_CT : SOAP12_CT, `${label}: Content-Type`);
   assertSafe(t, a, label, leaks);
   const envNs = version === 'soap11' ? SOAP11_NS : SOAP12_NS;
-  const doc = parseXml(a.text);
-  const root = doc.root()!;
-  t.is(root.name(), 'Envelope', `${label}: root`);
-  t.is(root.namespace()?.href(), envNs, `${label}: envelope namespace`);
-  const body = doc.get<Element>('/e:Envelope/e:Body', { e: envNs });
-  t.truthy(body, `${label}: no Body`);
-  const children = body!.childNodes().filter((n) => n.type() === 'element') as Element[];
-  t.is(children.length, 1, `${label}: Body holds one element`);
-  const fault = doc.get<Element>('/e:Envelope/e:Body/e:Fault', { e: envNs });
-  if (!fault) {
-    t.fail(`${label}: no Fault in ${a.text}`);
-    return '';
-  }
-  const expectedLocal = version === 'soap11' ? code : code === 'Client' ? 'Sender' : code;
-  let codeElement: Element | null;
-  let reason: Element | null;
-  if (version === 'soap11') {
-    codeElement = fault.get<Element>('faultcode', {});
-    reason = fault.get<Element>('faultstring', {});
-  } else {
-    codeElement = fault.get<Element>('e:Code/e:Value', { e: envNs });
-    reason = fault.get<Element>('e:Reason/e:Text', { e: envNs });
-  }
-  t.truthy(codeElement, `${label}: no fault code`);
-  t.truthy(reason, `${label}: no fault reason`);
-  if (!codeElement || !reason) return '';
-  t.is(codeElement.text().trim(), `soap:${expectedLocal}`, `${label}: fault code`);
-  const qname = resolveQName(codeElement);
-  t.is(qname.local, expectedLocal, `${label}: fault code local name`);
-  t.is(qname.href, envNs, `${label}: fault code namespace`);
-  assertOneSentence(t, reason.text(), label);
-  return reason.text();
+  return readXml(a.text, (doc) => {
+    const root = doc.root;
+    t.is(root.name, 'Envelope', `${label}: root`);
+    t.is(namespaceOf(root), envNs, `${label}: envelope namespace`);
+    const body = elementAt(doc, '/e:Envelope/e:Body', { e: envNs });
+    t.truthy(body, `${label}: no Body`);
+    const children = childElements(body!);
+    t.is(children.length, 1, `${label}: Body holds one element`);
+    const fault = elementAt(doc, '/e:Envelope/e:Body/e:Fault', { e: envNs });
+    if (!fault) {
+      t.fail(`${label}: no Fault in ${a.text}`);
+      return '';
+    }
+    const expectedLocal = version === 'soap11' ? code : code === 'Client' ? 'Sender' : code;
+    let codeElement: XmlElement | null;
+    let reason: XmlElement | null;
+    if (version === 'soap11') {
+      codeElement = elementAt(fault, 'faultcode');
+      reason = elementAt(fault, 'faultstring');
+    } else {
+      codeElement = elementAt(fault, 'e:Code/e:Value', { e: envNs });
+      reason = elementAt(fault, 'e:Reason/e:Text', { e: envNs });
+    }
+    t.truthy(codeElement, `${label}: no fault code`);
+    t.truthy(reason, `${label}: no fault reason`);
+    if (!codeElement || !reason) return '';
+    t.is(textOf(codeElement).trim(), `soap:${expectedLocal}`, `${label}: fault code`);
+    const qname = resolveQName(codeElement);
+    t.is(qname.local, expectedLocal, `${label}: fault code local name`);
+    t.is(qname.href, envNs, `${label}: fault code namespace`);
+    assertOneSentence(t, textOf(reason), label);
+    return textOf(reason);
+  });
 }
 
 /** A plain HTTP error: status, text/plain, one line. */
@@ -220,13 +221,12 @@ function assertClientError(t: ExecutionContext, a: Answer, variant: Variant, lab
   else assertPlain(t, a, 400, `${label} [${variant}]`, leaks);
 }
 
-/** A successful answer of `variant` (status, Content-Type, root element); returns the result element. */
-function assertOk(t: ExecutionContext, a: Answer, variant: Variant, op: Operation, label: string): Element | null {
+/** A successful answer of `variant` (status, Content-Type, root element); returns what `read` reads from the result element, or undefined. */
+function assertOk<T>(t: ExecutionContext, a: Answer, variant: Variant, op: Operation, label: string, read: (result: XmlElement) => T): T | undefined {
   label = `${label} [${variant}]`;
   t.is(a.status, 200, `${label}: status (${a.text})`);
   t.is(a.contentType, variant === 'soap12' ? SOAP12_CT : SOAP11_CT, `${label}: Content-Type`);
-  if (a.status !== 200) return null;
-  const doc = parseXml(a.text);
+  if (a.status !== 200) return undefined;
   const ns = { t: NS, e: variant === 'soap11' ? SOAP11_NS : SOAP12_NS };
   const xpath =
     variant === 'soap11' || variant === 'soap12'
@@ -236,21 +236,25 @@ function assertOk(t: ExecutionContext, a: Answer, variant: Variant, op: Operatio
       : op === 'Pair'
         ? '/t:PairingInfo'
         : '/t:boolean';
-  const result = doc.get<Element>(xpath, ns);
-  t.truthy(result, `${label}: no ${xpath} in ${a.text}`);
-  return result;
+  return readXml(a.text, (doc) => {
+    const result = elementAt(doc, xpath, ns);
+    t.truthy(result, `${label}: no ${xpath} in ${a.text}`);
+    return result ? read(result) : undefined;
+  });
 }
 
 /** The boolean ValidatePin answered. */
 function assertBoolean(t: ExecutionContext, a: Answer, variant: Variant, expected: boolean, label: string): void {
-  const result = assertOk(t, a, variant, 'ValidatePin', label);
-  if (result) t.is(result.text().trim(), String(expected), `${label} [${variant}]: ValidatePin answered`);
+  const answered = assertOk(t, a, variant, 'ValidatePin', label, (result) => textOf(result).trim());
+  if (answered !== undefined) t.is(answered, String(expected), `${label} [${variant}]: ValidatePin answered`);
 }
 
 /** A Pair answer's ManualSetupCode. */
 function manualSetupCode(t: ExecutionContext, a: Answer, variant: Variant, label: string): string | undefined {
-  const result = assertOk(t, a, variant, 'Pair', label);
-  return result?.get<Element>('t:ManualSetupCode', { t: NS })?.text();
+  return assertOk(t, a, variant, 'Pair', label, (result) => {
+    const code = elementAt(result, 't:ManualSetupCode', { t: NS });
+    return code ? textOf(code) : undefined;
+  });
 }
 
 // ------------------------------------------------------ field errors (all four variants)

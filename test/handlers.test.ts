@@ -7,7 +7,6 @@ import test, { type ExecutionContext } from 'ava';
 import { setupCodeVectors, totpVectors } from './support/vectors';
 import { Resvg } from '@resvg/resvg-js';
 import jsQR from 'jsqr';
-import { parseHtmlFragment, type Element } from 'libxmljs2';
 import { defaultConfig, type Config } from '../src/config';
 import { ServiceError } from '../src/errors';
 import { pair } from '../src/handlers/pair';
@@ -16,9 +15,12 @@ import { validatePin, type ValidationState } from '../src/handlers/validate-pin'
 import { MemoryStore } from '../src/state/memory-store';
 import { createStateKeyHasher } from '../src/state/keyed-hash';
 import { Pair, ValidatePin } from '../generated/types';
+import { htmlAttribute, htmlElement, htmlElements, htmlTag, loadReaders, readHtml, type HtmlElement } from './support/readers';
 
 const SETUP_VECTORS = setupCodeVectors();
 const TOTP_VECTORS = totpVectors();
+
+test.before(loadReaders);
 
 const DEFAULTS: Config = defaultConfig();
 const settings = (overrides: Partial<Config> = {}): Config => ({ ...DEFAULTS, ...overrides });
@@ -92,9 +94,9 @@ interface HtmlParts {
 
 /**
  * Checks the literal shape of the Html fragment and reads its attribute
- * values (HTML-unescaped) with libxmljs2's HTML parser.
+ * values (HTML-unescaped) with an HTML parser (htmlparser2).
  */
-function readHtml(t: ExecutionContext, html: string, code: string, rawHref: string): HtmlParts {
+function readHtmlParts(t: ExecutionContext, html: string, code: string, rawHref: string): HtmlParts {
   const head = `<a title='Manually pair with ${code}' href='${rawHref}'><img src='${SVG_PREFIX}`;
   const tail = `' border=0></a>`;
   t.true(html.startsWith(head), `Html starts with ${head}\n  got ${html.slice(0, head.length + 20)}`);
@@ -103,11 +105,11 @@ function readHtml(t: ExecutionContext, html: string, code: string, rawHref: stri
   const base64 = html.slice(head.length, html.length - tail.length);
   t.regex(base64, /^[A-Za-z0-9+/]+=*$/, 'the image is inline base64');
 
-  const doc = parseHtmlFragment(html);
-  const a = doc.get<Element>('//a', {});
-  const img = doc.get<Element>('//a/img', {});
+  const doc = readHtml(html);
+  const a = htmlElement(doc, htmlTag('a'));
+  const img = htmlElement(doc, (e) => e.name === 'img' && e.parent !== null && 'attribs' in e.parent && e.parent.name === 'a');
   t.truthy(a && img, 'an <a> holding an <img>');
-  const attr = (e: Element | null, name: string) => e?.attr(name)?.value() ?? '';
+  const attr = (e: HtmlElement | null, name: string) => htmlAttribute(e, name) ?? '';
   return { title: attr(a, 'title'), href: attr(a, 'href'), src: attr(img, 'src'), border: attr(img, 'border') };
 }
 
@@ -122,7 +124,7 @@ test('Pair: Html is the link and inline QR code of the otpauth URI, attribute va
   const code = 'GEZDGNBVGY3TQQSYLFKA';
   t.is(result.ManualSetupCode, code);
   const uri = `otpauth://totp/Acme%20Corp:alice%20smith?secret=${code}&issuer=Acme%20Corp`;
-  const parts = readHtml(t, result.Html!, code, uri.replace(/&/g, '&amp;'));
+  const parts = readHtmlParts(t, result.Html!, code, uri.replace(/&/g, '&amp;'));
   t.is(parts.title, `Manually pair with ${code}`);
   t.is(parts.href, uri);
   t.is(parts.border, '0');
@@ -136,7 +138,7 @@ test('Pair: spaces are %20 and é, € are percent-encoded UTF-8, in the label a
   const code = 'JJBFGV2ZGNCFARKIKBFTGUCYKA';
   const issuer = 'Soci%C3%A9t%C3%A9%20G%C3%A9n%C3%A9rale%20%E2%82%AC';
   const uri = `otpauth://totp/${issuer}:jos%C3%A9%20%E2%82%AC%20dupont?secret=${code}&issuer=${issuer}`;
-  const parts = readHtml(t, result.Html!, code, uri.replace(/&/g, '&amp;'));
+  const parts = readHtmlParts(t, result.Html!, code, uri.replace(/&/g, '&amp;'));
   t.is(parts.href, uri);
   t.false(parts.href.includes('+'), 'no + for spaces');
   t.false(/%E9|%20AC/i.test(parts.href.replace(/%E2%82%AC/g, '')), 'not the reference\'s Latin-1 encoding');
@@ -148,13 +150,14 @@ test('Pair: characters special to HTML or to the URI never break out of the attr
   const appInfo = `a'b"c<d>e&f`;
   const result = pair(new Pair({ appName, appInfo, secretCode: '12345678BXYT' }), settings());
   const html = result.Html!;
-  const parts = readHtml(t, html, 'GEZDGNBVGY3TQQSYLFKA', `otpauth://totp/${encode(appName)}:${encode(appInfo)}?secret=GEZDGNBVGY3TQQSYLFKA&amp;issuer=${encode(appName)}`);
+  const parts = readHtmlParts(t, html, 'GEZDGNBVGY3TQQSYLFKA', `otpauth://totp/${encode(appName)}:${encode(appInfo)}?secret=GEZDGNBVGY3TQQSYLFKA&amp;issuer=${encode(appName)}`);
   // One <a>, one <img>, nothing else: the quotes and angle brackets did not open anything.
-  const doc = parseHtmlFragment(html);
-  t.is(doc.find('//a', {}).length, 1);
-  t.is(doc.find('//img', {}).length, 1);
-  t.is(doc.find('//a/@*', {}).length, 2);
-  t.is(doc.find('//img/@*', {}).length, 2);
+  const doc = readHtml(html);
+  const attributeCount = (elements: HtmlElement[]) => elements.reduce((sum, e) => sum + Object.keys(e.attribs).length, 0);
+  t.is(htmlElements(doc, htmlTag('a')).length, 1);
+  t.is(htmlElements(doc, htmlTag('img')).length, 1);
+  t.is(attributeCount(htmlElements(doc, htmlTag('a'))), 2);
+  t.is(attributeCount(htmlElements(doc, htmlTag('img'))), 2);
   const url = new URL(parts.href);
   t.is(url.protocol, 'otpauth:');
   t.is(url.searchParams.get('issuer'), appName);
@@ -173,7 +176,7 @@ test('Pair: without appName (absent or empty) there is no issuer, in the label o
   for (const appName of [undefined, '']) {
     const result = pair(new Pair({ appName, appInfo: 'alice smith', secretCode: '12345678BXYT' }), settings());
     const uri = 'otpauth://totp/alice%20smith?secret=GEZDGNBVGY3TQQSYLFKA';
-    const parts = readHtml(t, result.Html!, 'GEZDGNBVGY3TQQSYLFKA', uri);
+    const parts = readHtmlParts(t, result.Html!, 'GEZDGNBVGY3TQQSYLFKA', uri);
     t.is(parts.href, uri, `appName ${JSON.stringify(appName)}`);
     t.is(decodeQr(parts.src), uri);
   }
@@ -189,7 +192,7 @@ test('Pair: TOTP settings other than the defaults appear in the otpauth URI, the
     [{ algorithm: 'SHA512', digits: 8, period: 15 }, `${base}&algorithm=SHA512&digits=8&period=15`],
   ];
   for (const [overrides, uri] of cases) {
-    const parts = readHtml(t, pair(request, settings(overrides)).Html!, 'GEZDGNBVGY3TQQSYLFKA', uri.replace(/&/g, '&amp;'));
+    const parts = readHtmlParts(t, pair(request, settings(overrides)).Html!, 'GEZDGNBVGY3TQQSYLFKA', uri.replace(/&/g, '&amp;'));
     t.is(parts.href, uri, JSON.stringify(overrides));
   }
 });

@@ -12,7 +12,6 @@ import {
   getQuery,
   isSoap,
   operationElement,
-  parseAnswer,
   pinFor,
   postForm,
   postSoap,
@@ -22,7 +21,7 @@ import {
   wrongPinFor,
   type Variant,
 } from './support/pin-calls';
-import type { Element } from 'libxmljs2';
+import { elementAt, readXml, textOf } from './support/readers';
 
 const FIXED_NOW = 1_750_000_005_000;
 
@@ -50,13 +49,14 @@ const secrets = {
 };
 
 function manualSetupCode(xml: string, variant: Variant): string {
-  const doc = parseAnswer(xml);
-  const ns = { env: variant === 'soap12' ? 'http://www.w3.org/2003/05/soap-envelope' : 'http://schemas.xmlsoap.org/soap/envelope/', t: 'http://authenticatorapi.com/' };
-  const node = isSoap(variant)
-    ? doc.get<Element>('/env:Envelope/env:Body/t:PairResponse/t:PairResult/t:ManualSetupCode', ns)
-    : doc.get<Element>('/t:PairingInfo/t:ManualSetupCode', ns);
-  if (!node) throw new Error(`no ManualSetupCode in the ${variant} Pair answer`);
-  return node.text();
+  return readXml(xml, (doc) => {
+    const ns = { env: variant === 'soap12' ? 'http://www.w3.org/2003/05/soap-envelope' : 'http://schemas.xmlsoap.org/soap/envelope/', t: 'http://authenticatorapi.com/' };
+    const node = isSoap(variant)
+      ? elementAt(doc, '/env:Envelope/env:Body/t:PairResponse/t:PairResult/t:ManualSetupCode', ns)
+      : elementAt(doc, '/t:PairingInfo/t:ManualSetupCode', ns);
+    if (!node) throw new Error(`no ManualSetupCode in the ${variant} Pair answer`);
+    return textOf(node);
+  });
 }
 
 /** Every value of a parsed log line, with the path to it. */

@@ -14,9 +14,9 @@
  */
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
-import { parseXml, type Element } from 'libxmljs2';
 import { totp } from '../../src/otp/totp';
 import { startChildService, type ChildService } from '../support/child-service';
+import { elementAt, loadReaders, readXml, textOf } from '../support/readers';
 import { SECRET_PATTERN, SOAP11_NS, SOAP12_NS, generateCase, type CaseKind, type FuzzCase } from './generator';
 
 /** The README's Errors table, 405 (with Allow) from the router for a method a known path does not take, and 302 for GET / (to the service page). */
@@ -145,13 +145,14 @@ function faultCode(answer: Answer): string | undefined {
   const version = answer.contentType.startsWith('text/xml') ? '1.1' : answer.contentType.startsWith('application/soap+xml') ? '1.2' : undefined;
   if (!version) return undefined;
   try {
-    const doc = parseXml(answer.body.toString('utf8'), { noent: false, dtdload: false, nonet: true });
-    const ns = { env: version === '1.1' ? SOAP11_NS : SOAP12_NS };
-    const fault = doc.get<Element>('/env:Envelope/env:Body/env:Fault', ns);
-    const code = version === '1.1' ? fault?.get<Element>('faultcode') : fault?.get<Element>('env:Code/env:Value', ns);
-    const reason = version === '1.1' ? fault?.get<Element>('faultstring') : fault?.get<Element>('env:Reason/env:Text', ns);
-    if (!code || !reason || reason.text().trim() === '') return undefined;
-    return `${version} ${code.text().trim()}`;
+    return readXml(answer.body.toString('utf8'), (doc) => {
+      const ns = { env: version === '1.1' ? SOAP11_NS : SOAP12_NS };
+      const fault = elementAt(doc, '/env:Envelope/env:Body/env:Fault', ns);
+      const code = fault && (version === '1.1' ? elementAt(fault, 'faultcode') : elementAt(fault, 'env:Code/env:Value', ns));
+      const reason = fault && (version === '1.1' ? elementAt(fault, 'faultstring') : elementAt(fault, 'env:Reason/env:Text', ns));
+      if (!code || !reason || textOf(reason).trim() === '') return undefined;
+      return `${version} ${textOf(code).trim()}`;
+    });
   } catch {
     return undefined;
   }
@@ -179,6 +180,7 @@ async function validCallsWork(service: ChildService): Promise<string> {
 
 export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const { cases, seed, concurrency = 8, timeoutMs = 5000, maxSeconds = 600, log = () => {} } = options;
+  await loadReaders(); // judge() reads SOAP faults; the service runs in a child process, so nothing here has loaded the XML engine
   const started = Date.now();
   const report: FuzzReport = { seed, requested: cases, ran: 0, elapsedMs: 0, byStatus: {}, byKind: {}, faults: {}, failures: [], childAlive: false, afterRun: 'not run' };
   const service = await startChildService({ args: ['--log-level', 'info'] });

@@ -1,9 +1,9 @@
 /**
  * Calls of the running service over its four variants, and reading of the
- * answers through libxmljs2's DOM and XPath (never patterns): shared by the
- * replay, throttling, hardening and logging tests.
+ * answers through libxml2-wasm's XPath (test/support/readers.ts, never
+ * patterns): shared by the replay, throttling, hardening and logging tests.
  */
-import { parseXml, type Document, type Element } from 'libxmljs2';
+import { elementAt, readXml, textOf } from './readers';
 import { readFault as readSoapFault, type SoapFault } from './xml-assertions';
 import { totp } from '../../src/otp/totp';
 
@@ -124,23 +124,20 @@ export async function validatePin(baseUrl: string, variant: Variant, pin: string
   return call(baseUrl, variant, 'ValidatePin', { pin, secretCode });
 }
 
-export function parseAnswer(xml: string): Document {
-  return parseXml(xml, { noent: false, dtdload: false, dtdvalid: false, nonet: true });
-}
-
 /**
  * The boolean a successful ValidatePin answer carries; throws (with the
  * status and body) when the answer is not one.
  */
 export function readBoolean(variant: Variant, answer: Answer): boolean {
   if (answer.status !== 200) throw new Error(`expected a 200 ValidatePin answer, got ${answer.status}: ${answer.body.slice(0, 300)}`);
-  const doc = parseAnswer(answer.body);
-  const ns = { env: variant === 'soap12' ? SOAP12_NS : SOAP11_NS, t: NS };
-  const node = isSoap(variant)
-    ? doc.get<Element>('/env:Envelope/env:Body/t:ValidatePinResponse/t:ValidatePinResult', ns)
-    : doc.get<Element>('/t:boolean', ns);
-  if (!node) throw new Error(`no ValidatePin result in the ${variant} answer: ${answer.body.slice(0, 300)}`);
-  const text = node.text().trim();
+  const text = readXml(answer.body, (doc) => {
+    const ns = { env: variant === 'soap12' ? SOAP12_NS : SOAP11_NS, t: NS };
+    const node = isSoap(variant)
+      ? elementAt(doc, '/env:Envelope/env:Body/t:ValidatePinResponse/t:ValidatePinResult', ns)
+      : elementAt(doc, '/t:boolean', ns);
+    if (!node) throw new Error(`no ValidatePin result in the ${variant} answer: ${answer.body.slice(0, 300)}`);
+    return textOf(node).trim();
+  });
   if (text !== 'true' && text !== 'false') throw new Error(`the result is not an xsd:boolean literal: ${text}`);
   return text === 'true';
 }

@@ -9,7 +9,6 @@
  */
 import test, { type ExecutionContext } from 'ava';
 import { writeFileSync } from 'node:fs';
-import { parseXml, type Element } from 'libxmljs2';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { decodeBase32, encodeBase32 } from '../../src/otp/base32';
 import { totp } from '../../src/otp/totp';
@@ -18,6 +17,7 @@ import { pinFor } from '../support/pin-calls';
 import { rasteriseSvg } from '../support/qr-decode';
 import { freePort } from '../support/redis';
 import { startTestService, type TestService } from '../support/service';
+import { elementAt, loadReaders, readXml, textOf } from '../support/readers';
 import { readPairingHtml } from '../support/xml-assertions';
 
 const NS = { t: 'http://authenticatorapi.com/' };
@@ -31,6 +31,7 @@ let service: TestService;
 test.before(async () => {
   requireChromium();
   requireZbarimg();
+  await loadReaders();
   browser = await launchChromium();
   service = await startTestService();
 });
@@ -106,7 +107,7 @@ test.serial('the service page, followed to ?op=ValidatePin, validates a PIN thro
 
   const { head, xml } = await formAnswer(t, page);
   t.is(head, 'HTTP 200');
-  t.is(parseXml(xml).get<Element>('/t:boolean', NS)?.text(), 'true', 'the page shows true');
+  t.is(xmlTextAt(xml, '/t:boolean'), 'true', 'the page shows true');
   t.is(page.url(), `${service.url}/api.asmx?op=ValidatePin`, 'the answer is shown on the page itself');
   await page.screenshot({ path: outputPath('help-validatepin.png'), fullPage: true });
   assertStayedHome(t, session);
@@ -125,7 +126,7 @@ test.serial('the service page, followed to ?op=Pair, pairs through the test form
   const { head, xml } = await formAnswer(t, page);
   t.is(head, 'HTTP 200');
   const code = encodeBase32(Buffer.from(secret, 'utf8'));
-  t.is(parseXml(xml).get<Element>('/t:PairingInfo/t:ManualSetupCode', NS)?.text(), code, 'the page shows the ManualSetupCode');
+  t.is(xmlTextAt(xml, '/t:PairingInfo/t:ManualSetupCode'), code, 'the page shows the ManualSetupCode');
   t.true((await page.locator('#answer').textContent())?.includes(code));
   await page.screenshot({ path: outputPath('help-pair.png'), fullPage: true });
   await assertPairingShown(t, page, secret, 'help-pair-qr.png');
@@ -183,9 +184,17 @@ test.serial('without JavaScript the test form still posts, and the browser shows
   t.is(response?.url(), `${service.url}/api.asmx/ValidatePin`);
   t.is(response?.request().method(), 'POST');
   t.is(response?.status(), 200);
-  t.is(parseXml((await response?.text()) ?? '').get<Element>('/t:boolean', NS)?.text(), 'true');
+  t.is(xmlTextAt((await response?.text()) ?? '', '/t:boolean'), 'true');
   assertStayedHome(t, session);
 });
+
+/** The text of the element `xpath` selects in an XML answer (prefix t: the contract namespace), or undefined. */
+function xmlTextAt(xml: string, xpath: string): string | undefined {
+  return readXml(xml, (doc) => {
+    const element = elementAt(doc, xpath, NS);
+    return element ? textOf(element) : undefined;
+  });
+}
 
 /** Layout facts of the current page, measured in the browser. */
 const MEASURE = `(() => {
@@ -373,7 +382,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
 async function pairHtml(target: TestService, secret: string): Promise<string> {
   const query = new URLSearchParams({ appName: 'Example', appInfo: 'alice@example.com', secretCode: secret });
   const response = await fetch(`${target.url}/api.asmx/Pair?${query}`);
-  const html = parseXml(await response.text()).get<Element>('/t:PairingInfo/t:Html', NS)?.text();
+  const html = xmlTextAt(await response.text(), '/t:PairingInfo/t:Html');
   if (response.status !== 200 || !html) throw new Error(`Pair answered ${response.status}`);
   return html;
 }

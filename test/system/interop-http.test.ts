@@ -2,7 +2,7 @@
  * The HTTP GET and HTTP POST variants from plain HTTP clients of two
  * ecosystems, each reading the XML answer itself: Python's standard library
  * (urllib.request + xml.etree) and curl (its answer read here with
- * libxmljs2). The reference ManualSetupCodes, PINs true once and false when
+ * libxml2-wasm). The reference ManualSetupCodes, PINs true once and false when
  * wrong or replayed, and every client error as the client's normal HTTP
  * error: urllib.error.HTTPError, curl's exit status 22 (--fail-with-body),
  * with status 400 (429 and Retry-After when throttled) and our one line.
@@ -10,8 +10,8 @@
 import test, { type ExecutionContext } from 'ava';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { parseXml, type Element } from 'libxmljs2';
 import { DEFAULT_NAMESPACE } from '../../src/client/defaults';
+import { elementAt, loadReaders, namespaceOf, readXml, textOf } from '../support/readers';
 import { startTestService } from '../support/service';
 import {
   CLIENTS_DIR,
@@ -47,7 +47,8 @@ function httpClientReader(t: ExecutionContext, faultType: string) {
   };
 }
 
-test.before(() => {
+test.before(async () => {
+  await loadReaders();
   requireTool(PYTHON, ['-c', 'import urllib.request, xml.etree.ElementTree'], 'python3');
   requireTool('curl', ['--version'], 'curl');
 });
@@ -114,14 +115,19 @@ function curl(endpoint: string, verb: 'GET' | 'POST', call: Call): Promise<CallR
 
 /** The XML answer of the HTTP variants: PairingInfo's fields, or the boolean's value. */
 function readAnswer(op: Call['op'], body: string): unknown {
-  const root = parseXml(body, { nonet: true }).root()!;
-  const ns = { ns: DEFAULT_NAMESPACE };
-  if (op === 'Pair') {
-    if (root.name() !== 'PairingInfo' || root.namespace()?.href() !== DEFAULT_NAMESPACE) throw new Error(`unexpected answer ${body}`);
-    return { ManualSetupCode: root.get<Element>('ns:ManualSetupCode', ns)?.text(), Html: root.get<Element>('ns:Html', ns)?.text() };
-  }
-  if (root.name() !== 'boolean' || root.namespace()?.href() !== DEFAULT_NAMESPACE) throw new Error(`unexpected answer ${body}`);
-  const value = root.text().trim();
-  if (!['true', 'false', '1', '0'].includes(value)) throw new Error(`not an xsd:boolean: ${body}`);
-  return value === 'true' || value === '1';
+  return readXml(body, ({ root }) => {
+    const ns = { ns: DEFAULT_NAMESPACE };
+    const textAt = (xpath: string) => {
+      const element = elementAt(root, xpath, ns);
+      return element ? textOf(element) : undefined;
+    };
+    if (op === 'Pair') {
+      if (root.name !== 'PairingInfo' || namespaceOf(root) !== DEFAULT_NAMESPACE) throw new Error(`unexpected answer ${body}`);
+      return { ManualSetupCode: textAt('ns:ManualSetupCode'), Html: textAt('ns:Html') };
+    }
+    if (root.name !== 'boolean' || namespaceOf(root) !== DEFAULT_NAMESPACE) throw new Error(`unexpected answer ${body}`);
+    const value = textOf(root).trim();
+    if (!['true', 'false', '1', '0'].includes(value)) throw new Error(`not an xsd:boolean: ${body}`);
+    return value === 'true' || value === '1';
+  });
 }
