@@ -25,6 +25,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { VARIANTS, type Variant } from '../generated/routes';
 import { totp } from '../src/otp/totp';
 import { startChildService, type ChildService } from '../test/support/child-service';
 
@@ -46,8 +47,6 @@ const SECRETS = setting('SOAK_SECRETS', 10_000);
 const MAX_IN_FLIGHT = 128;
 const RESULTS = process.env.SOAK_RESULTS ?? join(__dirname, 'RESULTS.md');
 
-type Variant = 'soap11' | 'soap12' | 'httpGet' | 'httpPost';
-const VARIANTS: Variant[] = ['soap11', 'soap12', 'httpGet', 'httpPost'];
 
 interface Call {
   label: string;

@@ -8,7 +8,13 @@ import { Pair, PairResponse, PairingInfo, ValidatePin, ValidatePinResponse } fro
 /** The service name of the WSDL. */
 export const SERVICE_NAME = 'AuthenticatorAPI';
 
+/** The variants of the WSDL: one per port. */
 export type Variant = 'soap11' | 'soap12' | 'httpGet' | 'httpPost';
+export const VARIANTS: readonly Variant[] = ['soap11', 'soap12', 'httpGet', 'httpPost'];
+
+/** Every variant a call can use: the WSDL's, and JSON for browser scripts (not a WSDL binding). */
+export type CallVariant = Variant | 'json';
+export const CALL_VARIANTS: readonly CallVariant[] = [...VARIANTS, 'json'];
 
 /** The ports of the WSDL service, all at the one address. */
 export const PORTS: readonly { name: string; binding: string; variant: Variant }[] = [

@@ -12,6 +12,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import test, { type ExecutionContext } from 'ava';
+import { VARIANTS, type OperationName as Operation, type Variant } from '../generated/routes';
 import { setupCodeVectors } from './support/vectors';
 import type { Config } from '../src/config';
 import { decodeBase32, encodeBase32 } from '../src/otp/base32';
@@ -77,11 +78,8 @@ test.after.always(async () => {
 // ---------------------------------------------------------------------------
 // Requests
 
-type Variant = 'soap11' | 'soap12' | 'httpGet' | 'httpPost';
-type Operation = 'Pair' | 'ValidatePin';
 type Fields = Record<string, string>;
 
-const VARIANTS: readonly Variant[] = ['soap11', 'soap12', 'httpGet', 'httpPost'];
 const SOAP_VERSION: Partial<Record<Variant, SoapVersionName>> = { soap11: '1.1', soap12: '1.2' };
 const FIELD_ORDER: Record<Operation, readonly string[]> = {
   Pair: ['appName', 'appInfo', 'secretCode'],

@@ -11,6 +11,7 @@ import test, { type ExecutionContext } from 'ava';
 import { request } from 'node:http';
 import { encodeBase32 } from '../src/otp/base32';
 import { startTestService, type TestService } from './support/service';
+import { OPERATION_NAMES, VARIANTS, type OperationName as Operation, type Variant } from '../generated/routes';
 import { pinFor } from './support/pin-calls';
 import {
   DEFAULT_NAMESPACE,
@@ -50,10 +51,7 @@ const DISCO_NS = 'http://schemas.xmlsoap.org/disco/';
 const DISCO_SCL_NS = 'http://schemas.xmlsoap.org/disco/scl/';
 const DISCO_SOAP_NS = 'http://schemas.xmlsoap.org/disco/soap/';
 
-type Operation = 'Pair' | 'ValidatePin';
-type Variant = 'soap11' | 'soap12' | 'httpGet' | 'httpPost';
-const OPERATIONS: readonly Operation[] = ['Pair', 'ValidatePin'];
-const VARIANTS: readonly Variant[] = ['soap11', 'soap12', 'httpGet', 'httpPost'];
+const OPERATIONS: readonly Operation[] = OPERATION_NAMES;
 const SOAP_VERSION: Partial<Record<Variant, SoapVersionName>> = { soap11: '1.1', soap12: '1.2' };
 /** The root element of the HTTP GET/POST answer (global elements of the schema). */
 const HTTP_ROOT: Record<Operation, string> = { Pair: 'PairingInfo', ValidatePin: 'boolean' };

@@ -11,6 +11,7 @@ import { createLogger } from '../src/observability/logger';
 import { startService } from '../src/server';
 import { escapeXmlAttribute } from '../src/xml/codec';
 import { loadXmlEngine, xml } from '../src/xml/engine';
+import { VARIANTS } from '../generated/routes';
 import { postSoap, soapEnvelope } from './support/pin-calls';
 import { startTestService } from './support/service';
 
@@ -23,7 +24,7 @@ for (const namespace of NAMESPACES) {
   test(`a service in namespace ${namespace} answers every variant, and its answers read back in that namespace`, async (t) => {
     const service = await startTestService({ namespace });
     t.teardown(() => service.close());
-    for (const variant of ['soap11', 'soap12', 'httpGet', 'httpPost'] as const) {
+    for (const variant of VARIANTS) {
       // The client checks that each answer is the contract's element in this namespace and validates it.
       const client = new AuthenticatorApiClient({ baseUrl: service.url, namespace, variant });
       const info = await client.pair({ appName: 'App', appInfo: 'a@example.com', secretCode: SECRET });

@@ -7,13 +7,14 @@
  * decoding of the element, are generated.
  */
 import { SOAP11, SOAP12, type SoapVersion } from '../bindings/soap-envelope';
+import { CALL_VARIANTS, type CallVariant } from '../../generated/routes';
 import { XML_DECLARATION, XSI_NAMESPACE, childElements, escapeXmlAttribute } from '../xml/codec';
 import { loadXmlEngine, xml, type XmlAttribute, type XmlDocument, type XmlElement as Element, type XsdValidator } from '../xml/engine';
 import { firstLibxmlMessage } from '../xml/parse';
 
 /** The four variants of the WSDL, and JSON for browser scripts (src/client/json-exchange.ts). */
-export type ClientVariant = 'soap11' | 'soap12' | 'httpGet' | 'httpPost' | 'json';
-export const CLIENT_VARIANTS: readonly ClientVariant[] = ['soap11', 'soap12', 'httpGet', 'httpPost', 'json'];
+export type ClientVariant = CallVariant;
+export const CLIENT_VARIANTS: readonly ClientVariant[] = CALL_VARIANTS;
 
 /** One operation as the contract names it (generated from the model). */
 export interface OperationSpec {

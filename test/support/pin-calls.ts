@@ -11,8 +11,8 @@ export const NS = 'http://authenticatorapi.com/';
 export const SOAP11_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
 export const SOAP12_NS = 'http://www.w3.org/2003/05/soap-envelope';
 
-export type Variant = 'soap11' | 'soap12' | 'httpGet' | 'httpPost';
-export const VARIANTS: readonly Variant[] = ['soap11', 'soap12', 'httpGet', 'httpPost'];
+export { VARIANTS, type Variant } from '../../generated/routes';
+import type { Variant } from '../../generated/routes';
 export const isSoap = (variant: Variant): variant is 'soap11' | 'soap12' => variant === 'soap11' || variant === 'soap12';
 
 export type Operation = 'Pair' | 'ValidatePin';
