@@ -7,6 +7,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import bodyParser from 'koa-bodyparser';
 import type { Logger } from 'pino';
+import type { CallState } from './call-state';
 import type { Config } from './config';
 import { loadContract } from './contract';
 import { createHandlers, type Clock } from './handlers';
@@ -45,11 +46,11 @@ export function createApp(config: Config, deps: AppDependencies): Koa {
     },
     () => metrics.storeErrors.inc(),
   );
-  const app = new Koa({ proxy: config.trustProxy });
+  const app = new Koa<CallState>({ proxy: config.trustProxy });
   app.silent = true; // errors are answered and logged by errorResponse
 
   // Paths match case-insensitively (the router's default), as on IIS.
-  const router = new Router();
+  const router = new Router<CallState>();
   router.get('/healthz', liveness);
   router.get('/readyz', readiness(deps.store));
   router.get('/metrics', metricsEndpoint(metrics));

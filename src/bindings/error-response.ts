@@ -6,7 +6,8 @@
  * kind and message only: the messages are written to be safe, and an
  * unexpected error's message is never sent or logged (it could hold input).
  */
-import type { Context, Next } from 'koa';
+import type { Next } from 'koa';
+import type { CallContext } from '../call-state';
 import type { Logger } from 'pino';
 import { ErrorKind, ServiceError } from '../errors';
 import { JSON_CONTENT_TYPE, isJsonRequest, jsonErrorBody } from './json';
@@ -26,7 +27,7 @@ const STATUS: Record<ErrorKind, number> = {
 };
 
 export function errorResponse(logger: Logger) {
-  return async function errors(ctx: Context, next: Next): Promise<void> {
+  return async function errors(ctx: CallContext, next: Next): Promise<void> {
     try {
       await next();
     } catch (caught) {
@@ -55,8 +56,8 @@ const FAULT: Partial<Record<ErrorKind, FaultKind>> = {
   unavailable: 'server',
 };
 
-function render(ctx: Context, error: ServiceError): void {
-  const variant = ctx.state.variant as string | undefined;
+function render(ctx: CallContext, error: ServiceError): void {
+  const variant = ctx.state.variant;
   const soap = variant === 'soap11' ? SOAP11 : variant === 'soap12' ? SOAP12 : undefined;
   if (error.retryAfter !== undefined) ctx.set('Retry-After', String(error.retryAfter));
   // A body left unread (too large, wrong media type) would stall a kept-alive connection: close it.

@@ -1,9 +1,9 @@
-import type { Context } from 'koa';
+import type { CallContext } from '../call-state';
 import { scrapeText, type Metrics } from '../observability/metrics';
 
 /** GET /metrics: Prometheus text format (with --workers, of every worker). */
 export function metricsEndpoint(metrics: Metrics) {
-  return async function scrape(ctx: Context): Promise<void> {
+  return async function scrape(ctx: CallContext): Promise<void> {
     const text = await scrapeText(metrics, metrics.clusterWorker === true);
     ctx.set('Content-Type', metrics.registry.contentType);
     ctx.set('Cache-Control', 'no-store');

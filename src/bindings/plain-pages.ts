@@ -5,7 +5,7 @@
  * Paths and parameter names match in any case. They share the handlers, and
  * so the settings, replay protection and throttling, of the web service.
  */
-import type { Context } from 'koa';
+import type { CallContext } from '../call-state';
 import type { Handlers } from '../../generated/routes';
 import { Pair, ValidatePin } from '../../generated/types';
 import { clientError } from '../errors';
@@ -18,7 +18,7 @@ export const QR_MAX_PIXELS = 1000;
 const QR_MIN_PIXELS = 21;
 
 /** Query parameters by lower-case name; a parameter given twice is refused. */
-function query(ctx: Context): (name: string) => string | undefined {
+function query(ctx: CallContext): (name: string) => string | undefined {
   const values = new Map<string, string>();
   for (const [name, given] of parseUrlEncoded(ctx.querystring)) {
     const key = name.toLowerCase();
@@ -36,7 +36,7 @@ function required(get: (name: string) => string | undefined, name: string): stri
 }
 
 export function pairPage(handlers: Handlers) {
-  return async function pairAspx(ctx: Context): Promise<void> {
+  return async function pairAspx(ctx: CallContext): Promise<void> {
     ctx.state.variant = 'page';
     ctx.state.operation = 'Pair';
     const get = query(ctx);
@@ -53,7 +53,7 @@ export function pairPage(handlers: Handlers) {
 }
 
 export function validatePage(handlers: Handlers) {
-  return async function validateAspx(ctx: Context): Promise<void> {
+  return async function validateAspx(ctx: CallContext): Promise<void> {
     ctx.state.variant = 'page';
     ctx.state.operation = 'ValidatePin';
     const get = query(ctx);
@@ -65,7 +65,7 @@ export function validatePage(handlers: Handlers) {
   };
 }
 
-export async function qrPage(ctx: Context): Promise<void> {
+export async function qrPage(ctx: CallContext): Promise<void> {
   ctx.state.variant = 'page';
   const get = query(ctx);
   const data = required(get, 'data');

@@ -3,7 +3,7 @@
  * pages load (generated from the contract), pointing at the endpoint's path
  * on this deployment.
  */
-import type { Context } from 'koa';
+import type { CallContext } from '../call-state';
 import { renderScriptProxy } from '../../generated/documents';
 import type { Config } from '../config';
 import { publicBase } from './service-description';
@@ -11,7 +11,7 @@ import { publicBase } from './service-description';
 export const SCRIPT_CONTENT_TYPE = 'application/x-javascript; charset=utf-8';
 
 export function scriptProxy(config: Config) {
-  return async function proxy(ctx: Context): Promise<void> {
+  return async function proxy(ctx: CallContext): Promise<void> {
     // A path, as ASP.NET writes it: the proxy's calls stay on the page's origin unless --public-url says otherwise.
     const path = new URL(`${publicBase(ctx, config)}/api.asmx`).pathname;
     ctx.set('Content-Type', SCRIPT_CONTENT_TYPE);

@@ -4,7 +4,7 @@
  * help page, and no query the service's help page. The query keywords match
  * in any case.
  */
-import type { Context } from 'koa';
+import type { CallContext } from '../call-state';
 import { PORTS } from '../../generated/routes';
 import type { Config } from '../config';
 import type { Contract } from '../contract';
@@ -18,7 +18,7 @@ import { parseUrlEncoded } from './form';
  * request's own (Host, and X-Forwarded-* with --trust-proxy). A Host that
  * makes no URL is the caller's mistake.
  */
-export function publicBase(ctx: Context, config: Pick<Config, 'publicUrl'>): string {
+export function publicBase(ctx: CallContext, config: Pick<Config, 'publicUrl'>): string {
   if (config.publicUrl) return config.publicUrl;
   if (!HOST.test(ctx.host)) throw clientError('The Host header is not a valid host name.');
   return `${ctx.protocol}://${ctx.host}`;
@@ -33,14 +33,14 @@ const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.
  */
 export function toServicePage(config: Pick<Config, 'publicUrl'>) {
   const location = config.publicUrl ? `${config.publicUrl}/api.asmx` : 'api.asmx';
-  return async function redirect(ctx: Context): Promise<void> {
+  return async function redirect(ctx: CallContext): Promise<void> {
     ctx.redirect(location);
   };
 }
 
 export function serviceDescription(contract: Contract, config: Config) {
   const help = createHelpPages(contract);
-  return async function description(ctx: Context): Promise<void> {
+  return async function description(ctx: CallContext): Promise<void> {
     const address = `${publicBase(ctx, config)}/api.asmx`;
     const query = ctx.querystring.toLowerCase();
     if (query === 'wsdl') {

@@ -1,13 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import type { Context, Next } from 'koa';
+import type { Next } from 'koa';
+import type { CallContext } from '../call-state';
 import type { Logger } from 'pino';
+import { OPERATION_NAMES, ROUTES } from '../../generated/routes';
 import type { Metrics } from './metrics';
 import { requestLogger } from './request-log';
 
 const CALLER_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
+/** The path segments under /api.asmx: each operation's (from the contract), and the script proxy's. */
+const ENDPOINT_SEGMENTS = [...OPERATION_NAMES.map((name) => ROUTES[name].httpOperation), 'js', 'jsdebug'].map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+
 /** The service's own paths, `/` included (matched in any case, as the router does, with or without a trailing slash). */
-const OWN_PATH = /^\/((api\.asmx(\/(pair|validatepin|js|jsdebug))?|pair\.aspx|validate\.aspx|qr\.aspx|healthz|readyz|metrics)\/?)?$/i;
+const OWN_PATH = new RegExp(
+  `^/((api\\.asmx(/(${ENDPOINT_SEGMENTS.join('|')}))?|pair\\.aspx|validate\\.aspx|qr\\.aspx|healthz|readyz|metrics)/?)?$`,
+  'i',
+);
 
 /**
  * A path the service does not serve is logged as `(other)`: a caller that
@@ -28,7 +36,7 @@ function loggedPath(path: string): string {
  */
 export function observeRequests(logger: Logger, metrics: Metrics) {
   const logRequest = requestLogger(logger);
-  return async function observe(ctx: Context, next: Next): Promise<void> {
+  return async function observe(ctx: CallContext, next: Next): Promise<void> {
     const started = process.hrtime.bigint();
     const given = ctx.get('X-Request-Id');
     const id = CALLER_REQUEST_ID.test(given) ? given : randomUUID();
