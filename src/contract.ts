@@ -22,7 +22,7 @@ export interface Contract {
 
 /** Needs the XML engine loaded (loadXmlEngine); a namespace libxml2 cannot compile as a schema target throws a one-line Error. */
 export function loadContract(namespace: string): Contract {
-  const routes = OPERATION_NAMES.map((name) => ROUTES[name] as Route<OperationName>);
+  const routes: Route<OperationName>[] = OPERATION_NAMES.map((name) => ROUTES[name]);
   const byElement = new Map(routes.map((r) => [r.requestElement, r]));
   // The operation segment of the HTTP variants matches case-insensitively, as ASMX does.
   const byHttp = new Map(routes.map((r) => [r.httpOperation.toLowerCase(), r]));

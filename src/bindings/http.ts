@@ -2,8 +2,8 @@
  * The HTTP GET and HTTP POST (form) bindings: /api.asmx/{operation}, fields
  * as query parameters or form fields, the answer a bare XML element.
  */
-import type { Context } from 'koa';
-import type { Handlers, OperationName, Route } from '../../generated/routes';
+import type { CallContext } from '../call-state';
+import { ROUTES, type Handlers, type OperationName, type Route } from '../../generated/routes';
 import type { Contract } from '../contract';
 import { ServiceError, clientError } from '../errors';
 import { requestBody } from './body';
@@ -12,7 +12,7 @@ import { parseUrlEncoded } from './form';
 export const HTTP_CONTENT_TYPE = 'text/xml; charset=utf-8';
 
 export function httpBinding(contract: Contract, handlers: Handlers, verb: 'GET' | 'POST') {
-  return async function http(ctx: Context & { params: Record<string, string> }): Promise<void> {
+  return async function http(ctx: CallContext & { params: Record<string, string> }): Promise<void> {
     ctx.state.variant = verb === 'GET' ? 'httpGet' : 'httpPost';
     const route = contract.routeByHttpOperation(ctx.params.operation ?? '');
     if (!route) throw new ServiceError('not-found', 'There is no such operation.');
@@ -26,11 +26,20 @@ export function httpBinding(contract: Contract, handlers: Handlers, verb: 'GET' 
       }
       fields = parseUrlEncoded(requestBody(ctx));
     }
-    const request = (route.decodeFields as (f: (n: string) => string | undefined) => unknown)(fieldReader(fields, route));
-    const result = await (handlers[route.operation] as (r: unknown) => Promise<unknown>)(request);
+    const body = await httpCall(ROUTES[route.operation], fieldReader(fields, route), handlers, contract.namespaceAttribute);
     ctx.set('Content-Type', HTTP_CONTENT_TYPE);
-    ctx.body = (route.encodeHttp as (r: unknown, ns: string) => string)(result, contract.namespaceAttribute);
+    ctx.body = body;
   };
+}
+
+/** The hop into the handler, typed by the operation K: fields decoded, the handler run, its result encoded. */
+async function httpCall<K extends OperationName>(
+  route: Route<K>,
+  field: (name: string) => string | undefined,
+  handlers: Handlers,
+  namespaceAttribute: string,
+): Promise<string> {
+  return route.encodeHttp(await handlers[route.operation](route.decodeFields(field)), namespaceAttribute);
 }
 
 /** Field names match case-insensitively, as ASP.NET's do; a field given twice is refused. */

@@ -5,9 +5,10 @@
  * "ExceptionType"}` with the header `jsonerror: true`. The same handlers,
  * body limit and strict UTF-8 as the other variants; no XML.
  */
-import type { Context, Next } from 'koa';
+import type { Next } from 'koa';
+import type { CallContext } from '../call-state';
 import { JSON_OPERATIONS } from '../../generated/json';
-import type { Handlers, OperationName } from '../../generated/routes';
+import { ROUTES, type Handlers, type OperationName } from '../../generated/routes';
 import type { Contract } from '../contract';
 import { ServiceError, clientError, type ErrorKind } from '../errors';
 import { requestBody } from './body';
@@ -16,28 +17,31 @@ import { jsonString } from './json-text';
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** A call is the JSON variant when its Content-Type says so, whatever the method. */
-export function isJsonRequest(ctx: Context): boolean {
+export function isJsonRequest(ctx: CallContext): boolean {
   return (ctx.get('Content-Type').split(';')[0] ?? '').trim().toLowerCase() === 'application/json';
 }
 
 /** POST with application/json; any other POST goes on to the HTTP POST (form) variant. */
 export function jsonBinding(contract: Contract, handlers: Handlers) {
-  return async function json(ctx: Context & { params: Record<string, string> }, next: Next): Promise<void> {
+  return async function json(ctx: CallContext & { params: Record<string, string> }, next: Next): Promise<void> {
     if (!isJsonRequest(ctx)) return next();
     ctx.state.variant = 'json';
     const operation = operationOf(contract, ctx);
     const parameters = parseParameters(requestBody(ctx));
-    const { decodeFields } = contract.routeByHttpOperation(operation)!;
-    const request = (decodeFields as (f: (n: string) => string | undefined) => unknown)((name) => parameterText(parameters, name));
-    const result = await (handlers[operation] as (r: unknown) => Promise<unknown>)(request);
+    const body = await jsonCall(operation, (name) => parameterText(parameters, name), handlers);
     ctx.set('Content-Type', JSON_CONTENT_TYPE);
-    ctx.body = (JSON_OPERATIONS[operation].encodeAnswer as (r: unknown) => string)(result);
+    ctx.body = body;
   };
+}
+
+/** The hop into the handler, typed by the operation K: parameters decoded, the handler run, `{"d": …}` encoded. */
+async function jsonCall<K extends OperationName>(operation: K, field: (name: string) => string | undefined, handlers: Handlers): Promise<string> {
+  return JSON_OPERATIONS[operation].encodeAnswer(await handlers[operation](ROUTES[operation].decodeFields(field)));
 }
 
 /** GET with application/json is refused as .NET refuses it: these methods do not allow GET. */
 export function refuseJsonGet(contract: Contract) {
-  return async function jsonGet(ctx: Context & { params: Record<string, string> }, next: Next): Promise<void> {
+  return async function jsonGet(ctx: CallContext & { params: Record<string, string> }, next: Next): Promise<void> {
     if (!isJsonRequest(ctx)) return next();
     ctx.state.variant = 'json';
     const operation = operationOf(contract, ctx);
@@ -46,7 +50,7 @@ export function refuseJsonGet(contract: Contract) {
   };
 }
 
-function operationOf(contract: Contract, ctx: Context & { params: Record<string, string> }): OperationName {
+function operationOf(contract: Contract, ctx: CallContext & { params: Record<string, string> }): OperationName {
   const route = contract.routeByHttpOperation(ctx.params.operation ?? '');
   if (!route) throw new ServiceError('not-found', 'There is no such operation.');
   ctx.state.operation = route.operation;

@@ -5,8 +5,8 @@
  * operation's schema (compiled once, at start-up) before it is decoded; the
  * document is freed when the call has been read, whatever happens.
  */
-import type { Context } from 'koa';
-import type { Handlers, OperationName, Route } from '../../generated/routes';
+import type { CallContext } from '../call-state';
+import { ROUTES, type Handlers, type OperationName, type Operations, type Route } from '../../generated/routes';
 import type { Contract } from '../contract';
 import { ServiceError, clientError } from '../errors';
 import { childElements } from '../xml/codec';
@@ -16,23 +16,37 @@ import { SOAP11, SOAP12, SoapVersion, soapEnvelope, soapVersionOf } from './soap
 import { requestBytes } from './body';
 
 export function soapBinding(contract: Contract, handlers: Handlers) {
-  return async function soap(ctx: Context): Promise<void> {
+  return async function soap(ctx: CallContext): Promise<void> {
     const version = soapVersionOf(ctx.request.type);
     if (!version) {
       throw new ServiceError('unsupported-media-type', 'POST a SOAP envelope as text/xml (SOAP 1.1) or application/soap+xml (SOAP 1.2).');
     }
     ctx.state.variant = version.variant;
-    const { route, request } = withUntrustedXml(requestBytes(ctx), (doc) => {
+    const answer = withUntrustedXml(requestBytes(ctx), (doc) => {
       const element = singleChild(envelopeBody(doc.root, version));
       const route = operationOf(element, contract);
       ctx.state.operation = route.operation;
       checkAction(ctx, version, contract.soapAction(route.operation));
-      return { route, request: decodeValidated(element, contract.requestSchema(route.operation), route) };
+      return soapCall(ROUTES[route.operation], element, contract.requestSchema(route.operation), handlers);
     });
-    const result = await (handlers[route.operation] as (r: unknown) => Promise<unknown>)(request);
+    const body = await answer(contract.namespaceAttribute);
     ctx.set('Content-Type', version.contentType);
-    ctx.body = soapEnvelope(version, (route.encodeSoapBody as (r: unknown, ns: string) => string)(result, contract.namespaceAttribute));
+    ctx.body = soapEnvelope(version, body);
   };
+}
+
+/**
+ * The hop into the handler, typed by the operation K: the body element is validated and decoded
+ * while its document lives; the handler runs afterwards, and its result is encoded as the body.
+ */
+function soapCall<K extends OperationName>(
+  route: Route<K>,
+  element: Element,
+  schema: XsdValidator,
+  handlers: Handlers,
+): (namespaceAttribute: string) => Promise<string> {
+  const request = decodeValidated(element, schema, route);
+  return async (namespaceAttribute) => route.encodeSoapBody(await handlers[route.operation](request), namespaceAttribute);
 }
 
 function envelopeBody(envelope: Element, version: SoapVersion): Element {
@@ -86,7 +100,7 @@ function operationOf(element: Element, contract: Contract): Route<OperationName>
 }
 
 /** SOAPAction (1.1 header, quoted) or `action` (1.2 media-type parameter): optional, but must name the body's operation. */
-function checkAction(ctx: Context, version: SoapVersion, expected: string): void {
+function checkAction(ctx: CallContext, version: SoapVersion, expected: string): void {
   const raw = version === SOAP11 ? ctx.get('SOAPAction') : actionParameter(ctx.get('Content-Type'));
   let action = raw.trim();
   if (action.length >= 2 && action.startsWith('"') && action.endsWith('"')) action = action.slice(1, -1); // quoted, as SOAP 1.1 has it
@@ -104,7 +118,7 @@ function actionParameter(contentType: string): string {
   return '';
 }
 
-function decodeValidated(element: Element, schema: XsdValidator, route: Route<OperationName>): unknown {
+function decodeValidated<K extends OperationName>(element: Element, schema: XsdValidator, route: Route<K>): Operations[K]['request'] {
   try {
     schema.validate(element);
   } catch (error) {
