@@ -105,7 +105,7 @@ export function createHelpPages(contract: Contract) {
           endpoint: site.endpointLink,
           httpOperation: route.httpOperation,
           fields: route.httpFields,
-          samples: samplesFor(route as never, contract, site),
+          samples: samplesFor(route, contract, site),
           pairing: name === 'Pair',
           script: INVOKE_SCRIPT,
         }),

@@ -4,7 +4,7 @@
  * generated placeholder values), so a sample is exactly what goes over the
  * wire and cannot drift from the contract. XML is indented for reading.
  */
-import { type OperationName, type Route, type Variant } from '../../generated/routes';
+import { type OperationName, type Operations, type Route, type Variant } from '../../generated/routes';
 import type { Contract } from '../contract';
 import { SOAP11, SOAP12, soapEnvelope } from '../bindings/soap-envelope';
 import { HTTP_CONTENT_TYPE } from '../bindings/http';
@@ -30,9 +30,9 @@ export interface SampleSite {
   path: string;
 }
 
-export function samplesFor(route: Route<OperationName>, contract: Contract, site: SampleSite): Sample[] {
-  const request = route.sampleRequest() as { toXml(): string };
-  const result = route.sampleResult() as never;
+export function samplesFor<K extends OperationName>(route: Route<K>, contract: Contract, site: SampleSite): Sample[] {
+  const request = route.sampleRequest();
+  const result = route.sampleResult();
   const ns = contract.namespaceAttribute;
   const requestBody = `<${route.requestElement} xmlns="${ns}">${request.toXml()}</${route.requestElement}>`;
   const fields = route.httpFields.map((f) => `${f}=${fieldValue(request, f)}`).join('&');
@@ -76,20 +76,20 @@ export function samplesFor(route: Route<OperationName>, contract: Contract, site
 }
 
 /** The JSON variant for browser scripts, as jQuery's $.ajax and ASP.NET AJAX pages send it. */
-function jsonSample(route: Route<OperationName>, request: object, result: never, site: SampleSite): Sample {
+function jsonSample<K extends OperationName>(route: Route<K>, request: Operations[K]['request'], result: Operations[K]['result'], site: SampleSite): Sample {
   const json = JSON_OPERATIONS[route.operation];
-  const parameters = Object.fromEntries(json.parameters.map((name) => [name, (request as Record<string, unknown>)[name] ?? null]));
+  const parameters = Object.fromEntries(json.parameters.map((name) => [name, Reflect.get(request, name) ?? null]));
   const head = (first: string) => `${first}\nContent-Type: ${JSON_CONTENT_TYPE}\nContent-Length: length\n\n`;
   return {
     variant: 'json',
     title: 'JSON',
     request: head(`POST ${site.path}/${route.httpOperation} HTTP/1.1\nHost: ${site.host}`) + JSON.stringify(parameters),
-    response: head('HTTP/1.1 200 OK') + (json.encodeAnswer as (r: unknown) => string)(result),
+    response: head('HTTP/1.1 200 OK') + json.encodeAnswer(result),
   };
 }
 
 function fieldValue(request: object, field: string): string {
-  const value = (request as Record<string, unknown>)[field];
+  const value: unknown = Reflect.get(request, field);
   return encodeURIComponent(String(value ?? ''));
 }
 
