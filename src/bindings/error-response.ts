@@ -10,8 +10,9 @@ import type { Next } from 'koa';
 import type { CallContext } from '../call-state';
 import type { Logger } from 'pino';
 import { ErrorKind, ServiceError } from '../errors';
-import { JSON_CONTENT_TYPE, isJsonRequest, jsonErrorBody } from './json';
-import { FaultKind, SOAP11, SOAP12, soapFault } from './soap-envelope';
+import { isJsonRequest, jsonErrorBody } from './json';
+import { JSON_CONTENT_TYPE } from '../wire/content-types';
+import { FaultKind, SOAP11, SOAP12, soapFault } from '../wire/soap-envelope';
 
 const STATUS: Record<ErrorKind, number> = {
   client: 400,

@@ -8,8 +8,7 @@ import type { Contract } from '../contract';
 import { ServiceError, clientError } from '../errors';
 import { requestBody } from './body';
 import { parseUrlEncoded } from './form';
-
-export const HTTP_CONTENT_TYPE = 'text/xml; charset=utf-8';
+import { HTTP_CONTENT_TYPE } from '../wire/content-types';
 
 export function httpBinding(contract: Contract, handlers: Handlers, verb: 'GET' | 'POST') {
   return async function http(ctx: CallContext & { params: Record<string, string> }): Promise<void> {

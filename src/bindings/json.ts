@@ -12,9 +12,8 @@ import { ROUTES, type Handlers, type OperationName } from '../../generated/route
 import type { Contract } from '../contract';
 import { ServiceError, clientError, type ErrorKind } from '../errors';
 import { requestBody } from './body';
-import { jsonString } from './json-text';
-
-export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+import { JSON_CONTENT_TYPE } from '../wire/content-types';
+import { jsonString } from '../wire/json-text';
 
 /** A call is the JSON variant when its Content-Type says so, whatever the method. */
 export function isJsonRequest(ctx: CallContext): boolean {

@@ -12,7 +12,7 @@ import { ServiceError, clientError } from '../errors';
 import { childElements } from '../xml/codec';
 import type { XmlAttribute as Attribute, XmlElement as Element, XsdValidator } from '../xml/engine';
 import { firstLibxmlMessage, withUntrustedXml } from '../xml/parse';
-import { SOAP11, SOAP12, SoapVersion, soapEnvelope, soapVersionOf } from './soap-envelope';
+import { SOAP11, SOAP12, SoapVersion, soapEnvelope, soapVersionOf } from '../wire/soap-envelope';
 import { requestBytes } from './body';
 
 export function soapBinding(contract: Contract, handlers: Handlers) {

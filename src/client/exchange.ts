@@ -6,7 +6,7 @@
  * fault. It knows the four variants, not the operations: those, and the
  * decoding of the element, are generated.
  */
-import { SOAP11, SOAP12, type SoapVersion } from '../bindings/soap-envelope';
+import { SOAP11, SOAP12, type SoapVersion } from '../wire/soap-envelope';
 import { CALL_VARIANTS, type CallVariant } from '../../generated/routes';
 import { XML_DECLARATION, XSI_NAMESPACE, childElements, escapeXmlAttribute } from '../xml/codec';
 import { loadXmlEngine, xml, type XmlAttribute, type XmlDocument, type XmlElement as Element, type XsdValidator } from '../xml/engine';

@@ -6,9 +6,8 @@
  */
 import { type OperationName, type Operations, type Route, type Variant } from '../../generated/routes';
 import type { Contract } from '../contract';
-import { SOAP11, SOAP12, soapEnvelope } from '../bindings/soap-envelope';
-import { HTTP_CONTENT_TYPE } from '../bindings/http';
-import { JSON_CONTENT_TYPE } from '../bindings/json';
+import { SOAP11, SOAP12, soapEnvelope } from '../wire/soap-envelope';
+import { HTTP_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../wire/content-types';
 import { JSON_OPERATIONS } from '../../generated/json';
 import { XML_DECLARATION } from '../xml/codec';
 import { xml } from '../xml/engine';
