@@ -77,24 +77,8 @@ export const isSoap = (variant: ClientVariant): variant is 'soap11' | 'soap12' =
 /** Sends one call and reads its answer. Rejects only when the caller's own signal aborts it. */
 export async function exchange<T>(connection: Connection, op: OperationSpec, input: CallInput, decode: Decode<T>): Promise<Outcome<T>> {
   await loadXmlEngine();
-  const request = httpRequest(connection, op, input);
-  const timeout = AbortSignal.timeout(connection.timeoutMs);
-  const signal = input.signal ? AbortSignal.any([input.signal, timeout]) : timeout;
-  let response: Response;
-  let text: string;
-  try {
-    response = await connection.fetch(request.url, { method: request.method, headers: request.headers, body: request.body, signal });
-    text = await response.text();
-  } catch (error) {
-    if (input.signal?.aborted) throw input.signal.reason;
-    return { fault: { code: 'transport', faultString: `No answer from ${connection.endpoint}: ${describe(error)}.`, cause: error } };
-  }
-  const answer: HttpAnswer = {
-    status: response.status,
-    statusText: response.statusText,
-    retryAfter: retryAfterSeconds(response.headers.get('retry-after')),
-    text,
-  };
+  const answer = await send(connection, httpRequest(connection, op, input), input.signal);
+  if ('fault' in answer) return answer;
   const doc = parseAnswer(answer.text);
   try {
     return isSoap(input.variant)
@@ -105,14 +89,43 @@ export async function exchange<T>(connection: Connection, op: OperationSpec, inp
   }
 }
 
-interface HttpAnswer {
+/** An answer as it came: its status, Retry-After and text. */
+export interface HttpAnswer {
   status: number;
   statusText: string;
   retryAfter?: number;
   text: string;
 }
 
-function httpRequest(connection: Connection, op: OperationSpec, input: CallInput) {
+export interface WireRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * Sends one request of any variant within the connection's timeout; no answer is a `transport` fault.
+ * Rejects only when the caller's own signal aborts it.
+ */
+export async function send(
+  connection: Pick<Connection, 'endpoint' | 'fetch' | 'timeoutMs'>,
+  request: WireRequest,
+  callerSignal?: AbortSignal,
+): Promise<HttpAnswer | { fault: Fault }> {
+  const timeout = AbortSignal.timeout(connection.timeoutMs);
+  const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
+  try {
+    const response = await connection.fetch(request.url, { method: request.method, headers: request.headers, body: request.body, signal });
+    const text = await response.text();
+    return { status: response.status, statusText: response.statusText, retryAfter: retryAfterSeconds(response.headers.get('retry-after')), text };
+  } catch (error) {
+    if (callerSignal?.aborted) throw callerSignal.reason;
+    return { fault: { code: 'transport', faultString: `No answer from ${connection.endpoint}: ${describe(error)}.`, cause: error } };
+  }
+}
+
+function httpRequest(connection: Connection, op: OperationSpec, input: CallInput): WireRequest {
   const action = connection.namespace + op.soapActionSuffix;
   if (isSoap(input.variant)) {
     const version = input.variant === 'soap11' ? SOAP11 : SOAP12;
@@ -203,19 +216,20 @@ function faultCode(element: Element, version: SoapVersion): string {
   return href === version.envelopeNamespace ? `soap:${text.slice(colon + 1)}` : text;
 }
 
-function httpFault(answer: HttpAnswer): { fault: Fault } {
+/** An answer other than 200: `http:STATUS`, with `message` when the caller read one from the answer, else its first line. */
+export function httpFault(answer: HttpAnswer, message?: string): { fault: Fault } {
   const line = answer.text.trim().split('\n')[0]?.trim().slice(0, 300);
   return {
     fault: {
       code: `http:${answer.status}`,
-      faultString: line || answer.statusText || `HTTP ${answer.status}`,
+      faultString: message ?? (line || answer.statusText || `HTTP ${answer.status}`),
       status: answer.status,
       retryAfter: answer.retryAfter,
     },
   };
 }
 
-function protocol(answer: HttpAnswer, faultString: string): { fault: Fault } {
+export function protocol(answer: HttpAnswer, faultString: string): { fault: Fault } {
   return { fault: { code: 'protocol', faultString, status: answer.status, retryAfter: answer.retryAfter } };
 }
 

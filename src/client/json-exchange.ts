@@ -5,7 +5,8 @@
  * generated decoders turn `d` into the contract's types, and anything else
  * is a `protocol` fault.
  */
-import { retryAfterSeconds, type Fault } from './exchange';
+import { JSON_CONTENT_TYPE } from '../wire/content-types';
+import { httpFault, protocol, send, type Fault } from './exchange';
 
 export interface JsonConnection {
   /** `{baseUrl}/api.asmx`. */
@@ -33,37 +34,22 @@ export class JsonShapeError extends Error {
 export async function exchangeJson<T>(connection: JsonConnection, call: JsonCall<T>): Promise<{ result: T } | { fault: Fault }> {
   const body: Record<string, string> = {};
   for (const [name, value] of call.parameters) if (value !== undefined) body[name] = value;
-  const timeout = AbortSignal.timeout(connection.timeoutMs);
-  const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
-  let response: Response;
-  let text: string;
-  try {
-    response = await connection.fetch(connection.endpoint + call.httpLocation, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json; charset=utf-8' },
-      body: JSON.stringify(body),
-      signal,
-    });
-    text = await response.text();
-  } catch (error) {
-    if (call.signal?.aborted) throw call.signal.reason;
-    const reason = (error as { name?: string; cause?: { code?: string } })?.name === 'TimeoutError' ? 'timed out' : ((error as { cause?: { code?: string } })?.cause?.code ?? String(error));
-    return { fault: { code: 'transport', faultString: `No answer from ${connection.endpoint}: ${reason}.`, cause: error } };
-  }
-  const status = response.status;
-  const retryAfter = retryAfterSeconds(response.headers.get('retry-after'));
-  const parsed = parseJson(text);
-  if (status !== 200) {
+  const answer = await send(
+    connection,
+    { url: connection.endpoint + call.httpLocation, method: 'POST', headers: { 'Content-Type': JSON_CONTENT_TYPE }, body: JSON.stringify(body) },
+    call.signal,
+  );
+  if ('fault' in answer) return answer;
+  const parsed = parseJson(answer.text);
+  if (answer.status !== 200) {
     const message = (parsed as { Message?: unknown } | undefined)?.Message;
-    const faultString = typeof message === 'string' ? message : text.trim().split('\n')[0]?.trim().slice(0, 300) || response.statusText || `HTTP ${status}`;
-    return { fault: { code: `http:${status}`, faultString, status, retryAfter } };
+    return httpFault(answer, typeof message === 'string' ? message : undefined);
   }
-  const protocol = (faultString: string) => ({ fault: { code: 'protocol', faultString, status, retryAfter } });
-  if (parsed === null || typeof parsed !== 'object' || !Object.hasOwn(parsed, 'd')) return protocol('The answer is not a JSON object with a "d" member.');
+  if (parsed === null || typeof parsed !== 'object' || !Object.hasOwn(parsed, 'd')) return protocol(answer, 'The answer is not a JSON object with a "d" member.');
   try {
     return { result: call.decode((parsed as { d: unknown }).d) };
   } catch (error) {
-    if (error instanceof JsonShapeError) return protocol(error.message);
+    if (error instanceof JsonShapeError) return protocol(answer, error.message);
     throw error;
   }
 }
