@@ -13,9 +13,7 @@ import { HTTP_CONTENT_TYPE } from '../wire/content-types';
 export function httpBinding(contract: Contract, handlers: Handlers, verb: 'GET' | 'POST') {
   return async function http(ctx: CallContext & { params: Record<string, string> }): Promise<void> {
     ctx.state.variant = verb === 'GET' ? 'httpGet' : 'httpPost';
-    const route = contract.routeByHttpOperation(ctx.params.operation ?? '');
-    if (!route) throw new ServiceError('not-found', 'There is no such operation.');
-    ctx.state.operation = route.operation;
+    const route = routeOfPath(contract, ctx);
     let fields: Map<string, string[]>;
     if (verb === 'GET') {
       fields = parseUrlEncoded(ctx.querystring);
@@ -39,6 +37,14 @@ async function httpCall<K extends OperationName>(
   namespaceAttribute: string,
 ): Promise<string> {
   return route.encodeHttp(await handlers[route.operation](route.decodeFields(field)), namespaceAttribute);
+}
+
+/** The operation named by the path's segment (any case, as ASMX matches it), recorded on the call; 404 when none. */
+export function routeOfPath(contract: Contract, ctx: CallContext & { params: Record<string, string> }): Route<OperationName> {
+  const route = contract.routeByHttpOperation(ctx.params.operation ?? '');
+  if (!route) throw new ServiceError('not-found', 'There is no such operation.');
+  ctx.state.operation = route.operation;
+  return route;
 }
 
 /** Field names match case-insensitively, as ASP.NET's do; a field given twice is refused. */

@@ -12,6 +12,7 @@ import { ROUTES, type Handlers, type OperationName } from '../../generated/route
 import type { Contract } from '../contract';
 import { ServiceError, clientError, type ErrorKind } from '../errors';
 import { requestBody } from './body';
+import { routeOfPath } from './http';
 import { JSON_CONTENT_TYPE } from '../wire/content-types';
 import { jsonString } from '../wire/json-text';
 
@@ -25,7 +26,7 @@ export function jsonBinding(contract: Contract, handlers: Handlers) {
   return async function json(ctx: CallContext & { params: Record<string, string> }, next: Next): Promise<void> {
     if (!isJsonRequest(ctx)) return next();
     ctx.state.variant = 'json';
-    const operation = operationOf(contract, ctx);
+    const { operation } = routeOfPath(contract, ctx);
     const parameters = parseParameters(requestBody(ctx));
     const body = await jsonCall(operation, (name) => parameterText(parameters, name), handlers);
     ctx.set('Content-Type', JSON_CONTENT_TYPE);
@@ -43,17 +44,10 @@ export function refuseJsonGet(contract: Contract) {
   return async function jsonGet(ctx: CallContext & { params: Record<string, string> }, next: Next): Promise<void> {
     if (!isJsonRequest(ctx)) return next();
     ctx.state.variant = 'json';
-    const operation = operationOf(contract, ctx);
+    const { operation } = routeOfPath(contract, ctx);
     ctx.set('Allow', 'POST');
     throw new ServiceError('method-not-allowed', `${operation} does not allow GET: POST its parameters as a JSON object.`);
   };
-}
-
-function operationOf(contract: Contract, ctx: CallContext & { params: Record<string, string> }): OperationName {
-  const route = contract.routeByHttpOperation(ctx.params.operation ?? '');
-  if (!route) throw new ServiceError('not-found', 'There is no such operation.');
-  ctx.state.operation = route.operation;
-  return route.operation;
 }
 
 function parseParameters(text: string): Record<string, unknown> {
