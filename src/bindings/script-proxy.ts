@@ -6,14 +6,14 @@
 import type { CallContext } from '../call-state';
 import { renderScriptProxy } from '../../generated/documents';
 import type { Config } from '../config';
-import { publicBase } from './service-description';
+import { endpointAddress } from './service-description';
 
 export const SCRIPT_CONTENT_TYPE = 'application/x-javascript; charset=utf-8';
 
 export function scriptProxy(config: Config) {
   return async function proxy(ctx: CallContext): Promise<void> {
     // A path, as ASP.NET writes it: the proxy's calls stay on the page's origin unless --public-url says otherwise.
-    const path = new URL(`${publicBase(ctx, config)}/api.asmx`).pathname;
+    const path = new URL(endpointAddress(ctx, config)).pathname;
     ctx.set('Content-Type', SCRIPT_CONTENT_TYPE);
     ctx.set('Cache-Control', 'public, max-age=3600');
     ctx.set('X-Content-Type-Options', 'nosniff');

@@ -24,6 +24,11 @@ export function publicBase(ctx: CallContext, config: Pick<Config, 'publicUrl'>):
   return `${ctx.protocol}://${ctx.host}`;
 }
 
+/** The endpoint's absolute address on this deployment, e.g. `https://pins.example.com/auth/api.asmx`. */
+export function endpointAddress(ctx: CallContext, config: Pick<Config, 'publicUrl'>): string {
+  return `${publicBase(ctx, config)}/api.asmx`;
+}
+
 /** A host name or IPv4 address, or a bracketed IPv6 address, with an optional port. */
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
 
@@ -41,7 +46,7 @@ export function toServicePage(config: Pick<Config, 'publicUrl'>) {
 export function serviceDescription(contract: Contract, config: Config) {
   const help = createHelpPages(contract);
   return async function description(ctx: CallContext): Promise<void> {
-    const address = `${publicBase(ctx, config)}/api.asmx`;
+    const address = endpointAddress(ctx, config);
     const query = ctx.querystring.toLowerCase();
     if (query === 'wsdl') {
       ctx.set('Content-Type', 'text/xml; charset=utf-8');

@@ -63,12 +63,9 @@ export function openLogDestination(fd = 1, notice: (text: string) => void = noti
     try {
       writeSync(fd, lines.join(''));
     } catch (error) {
+      dropped += lines.length;
       // A terminal someone made non-blocking may be momentarily full: drop this batch only.
-      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') dropped += lines.length;
-      else {
-        dropped += lines.length;
-        fail(error);
-      }
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') fail(error);
     }
   };
 
