@@ -2,25 +2,29 @@ import pino, { type Logger } from 'pino';
 import type { Config } from '../config';
 import { openLogDestination, type LogDestination } from './log-destination';
 
+/** The destination each logger of createLogger writes to, for flushLogs. */
+const destinations = new WeakMap<Logger, Partial<LogDestination>>();
+
 /**
  * Structured JSON logs on stdout. Callers log paths, never query strings,
  * secrets or PINs. Writes are asynchronous: lines that arrive while a write
  * is under way go out together in the next one, so a busy service makes one
- * system call per batch rather than per request (a quarter of the CPU of an
- * HTTP GET call, measured with make bench); an idle one still writes each
- * line at once. A closed or unread stdout never blocks the service: lines are
- * dropped and stderr says so once (log-destination.ts). `flushLogs` hands
- * what is pending to the system before the process exits.
+ * system call per batch rather than one per request (a system call per line
+ * was a large share of a short call's CPU: README, Performance); an idle one
+ * still writes each line at once. A closed or unread stdout never blocks the
+ * service: lines are dropped and stderr says so once (log-destination.ts).
+ * `flushLogs` hands what is pending to the system before the process exits.
  */
-export function createLogger(level: Config['logLevel'], destination?: pino.DestinationStream): Logger {
-  return pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, destination ?? openLogDestination(1));
+export function createLogger(level: Config['logLevel'], destination: pino.DestinationStream & Partial<LogDestination> = openLogDestination(1)): Logger {
+  const logger = pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, destination);
+  destinations.set(logger, destination);
+  return logger;
 }
 
 /** Writes the lines still waiting, waiting at most `timeoutMs` for a slow reader; never throws. */
 export async function flushLogs(logger: Logger, timeoutMs = 1000): Promise<void> {
-  const stream = (logger as unknown as Record<symbol, Partial<LogDestination>>)[pino.symbols.streamSym];
   try {
-    await stream?.drain?.(timeoutMs);
+    await destinations.get(logger)?.drain?.(timeoutMs);
   } catch {
     // Exiting matters more than the last lines.
   }

@@ -10,8 +10,8 @@ export function createStore(config: Pick<Config, 'store' | 'storeMaxEntries' | '
   // A cluster worker shares the primary's embedded store (see ipc-store.ts).
   if (config.store === 'memory' && process.env.PINSERVICE_CLUSTER_WORKER === '1') return new IpcStore(config.storeTimeoutMs);
   if (config.store === 'memory') return new MemoryStore(config.storeMaxEntries, now);
-  // The Redis client is loaded only when configured: it is the largest module the service has (~10 MB
-  // of resident memory), and the embedded store needs none of it.
+  // The Redis client is loaded only when configured: it is the largest module the service has
+  // (its resident memory: README, Performance), and the embedded store needs none of it.
   const { RedisStore } = require('./redis-store') as typeof import('./redis-store');
   return new RedisStore(config.store, { commandTimeoutMs: config.storeTimeoutMs });
 }
