@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path';
-import { loadXmlEngine, type XmlDocument, type XmlElement } from '../src/xml/engine';
+import { loadXmlEngine, type XmlDocument, type XmlElement } from '../src/runtime/xml-engine';
 import { ContractModel, ElementModel, OperationModel, Segment } from './model';
 import { attr, copyDocument, copyElementBefore, findAll, findOne, localName, NS, readXmlFile, withDocument } from './read/documents';
 import { readWsdl } from './read/wsdl';

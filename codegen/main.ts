@@ -4,7 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadXmlEngine } from '../src/xml/engine';
+import { loadXmlEngine } from '../src/runtime/xml-engine';
 import { buildContractModel } from './build-model';
 import { emitClasses } from './emit/classes';
 import { emitClient } from './emit/client';

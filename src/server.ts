@@ -6,7 +6,7 @@ import { createApp } from './app';
 import type { Config } from './config';
 import { systemClock, type Clock } from './handlers';
 import { createMetrics } from './observability/metrics';
-import { loadXmlEngine } from './xml/engine';
+import { loadXmlEngine } from './runtime/xml-engine';
 import { createStore } from './state';
 import type { StateStore } from './state/store';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { xml, type XmlDocument, type XmlElement, type XmlEngine } from '../../src/xml/engine';
-import { firstLibxmlMessage } from '../../src/xml/parse';
+import { safeParseOptions, xml, type XmlDocument, type XmlElement, type XmlEngine } from '../../src/runtime/xml-engine';
+import { firstLibxmlMessage } from '../../src/runtime/xml-schema';
 
 export type XmlNode = InstanceType<XmlEngine['XmlNode']>;
 
@@ -13,10 +13,9 @@ export const NS = {
   s: 'http://www.w3.org/2001/XMLSchema',
 } as const;
 
-/** No network, no external DTD or entity, entities left unexpanded; NOBLANKS drops white-space-only text between elements. */
+/** The runtime's safe options; NOBLANKS drops white-space-only text between elements. */
 function parseOptions(dropBlanks: boolean): number {
-  const { ParseOption } = xml();
-  return ParseOption.XML_PARSE_NONET | ParseOption.XML_PARSE_NO_XXE | (dropBlanks ? ParseOption.XML_PARSE_NOBLANKS : 0);
+  return safeParseOptions() | (dropBlanks ? xml().ParseOption.XML_PARSE_NOBLANKS : 0);
 }
 
 /** Parses a schema/ file; the caller disposes the document. */

@@ -1,4 +1,4 @@
-import type { XmlDocument, XmlElement } from '../../src/xml/engine';
+import type { XmlDocument, XmlElement } from '../../src/runtime/xml-engine';
 import { Variant } from '../model';
 import { attr, findAll, findOne, localName } from './documents';
 

@@ -1,4 +1,4 @@
-import type { XmlDocument } from '../../src/xml/engine';
+import type { XmlDocument } from '../../src/runtime/xml-engine';
 import { attr, findAll, optionalAttr } from './documents';
 
 /** What cxsd does not keep: sequence order (it sorts members) and nillable. */

@@ -14,7 +14,7 @@ import { ServiceError, clientError, type ErrorKind } from '../errors';
 import { requestBody } from './body';
 import { routeOfPath } from './http';
 import { JSON_CONTENT_TYPE } from '../wire/content-types';
-import { jsonString } from '../wire/json-text';
+import { jsonString } from '../runtime/json-text';
 
 /** A call is the JSON variant when its Content-Type says so, whatever the method. */
 export function isJsonRequest(ctx: CallContext): boolean {

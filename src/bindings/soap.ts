@@ -9,9 +9,10 @@ import type { CallContext } from '../call-state';
 import { ROUTES, type Handlers, type OperationName, type Operations, type Route } from '../../generated/routes';
 import type { Contract } from '../contract';
 import { ServiceError, clientError } from '../errors';
-import { childElements } from '../xml/codec';
-import type { XmlAttribute as Attribute, XmlElement as Element, XsdValidator } from '../xml/engine';
-import { firstLibxmlMessage, withUntrustedXml } from '../xml/parse';
+import { childElements } from '../runtime/xml-codec';
+import type { XmlAttribute as Attribute, XmlElement as Element, XsdValidator } from '../runtime/xml-engine';
+import { firstLibxmlMessage } from '../runtime/xml-schema';
+import { withUntrustedXml } from './untrusted-xml';
 import { SOAP11, SOAP12, SoapVersion, soapEnvelope, soapVersionOf } from '../wire/soap-envelope';
 import { requestBytes } from './body';
 

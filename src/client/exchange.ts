@@ -8,9 +8,9 @@
  */
 import { SOAP11, SOAP12, type SoapVersion } from '../wire/soap-envelope';
 import { CALL_VARIANTS, type CallVariant } from '../../generated/routes';
-import { XML_DECLARATION, XSI_NAMESPACE, childElements, escapeXmlAttribute } from '../xml/codec';
-import { loadXmlEngine, xml, type XmlAttribute, type XmlDocument, type XmlElement as Element, type XsdValidator } from '../xml/engine';
-import { firstLibxmlMessage } from '../xml/parse';
+import { XML_DECLARATION, XSI_NAMESPACE, childElements, escapeXmlAttribute } from '../runtime/xml-codec';
+import { loadXmlEngine, xml, type XmlAttribute, type XmlDocument, type XmlElement as Element, type XsdValidator } from '../runtime/xml-engine';
+import { firstLibxmlMessage } from '../runtime/xml-schema';
 
 /** The four variants of the WSDL, and JSON for browser scripts (src/client/json-exchange.ts). */
 export type ClientVariant = CallVariant;

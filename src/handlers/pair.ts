@@ -5,7 +5,7 @@ import { otpauthUri } from '../otp/uri';
 import { QrCapacityError, qrSvgDataUri, qrSymbol } from '../qr/svg';
 import { PairingInfo, type Pair } from '../../generated/types';
 import { LIMITS, optionalText, requiredText, secretKey } from './fields';
-import { escapeEach } from '../xml/codec';
+import { escapeEach } from '../runtime/xml-codec';
 
 export type PairSettings = Pick<Config, 'secretEncoding' | 'minSecretBytes' | 'algorithm' | 'digits' | 'period' | 'qr' | 'publicUrl'>;
 

@@ -9,8 +9,8 @@ import type { Contract } from '../contract';
 import { SOAP11, SOAP12, soapEnvelope } from '../wire/soap-envelope';
 import { HTTP_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../wire/content-types';
 import { JSON_OPERATIONS } from '../../generated/json';
-import { XML_DECLARATION } from '../xml/codec';
-import { xml } from '../xml/engine';
+import { XML_DECLARATION } from '../runtime/xml-codec';
+import { xml } from '../runtime/xml-engine';
 
 export interface Sample {
   variant: Variant | 'json';

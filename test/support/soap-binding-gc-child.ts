@@ -11,7 +11,7 @@ import { soapBinding } from '../../src/bindings/soap';
 import { loadContract } from '../../src/contract';
 import type { Handlers } from '../../generated/routes';
 import { PairingInfo } from '../../generated/types';
-import { loadXmlEngine } from '../../src/xml/engine';
+import { loadXmlEngine } from '../../src/runtime/xml-engine';
 
 const NS = 'http://authenticatorapi.com/';
 const handlers: Handlers = {

@@ -8,8 +8,8 @@
  */
 import type { ExecutionContext } from 'ava';
 import { renderSchema } from '../../generated/documents';
-import { type XsdValidator } from '../../src/xml/engine';
-import { compileSchema, firstLibxmlMessage } from '../../src/xml/parse';
+import { type XsdValidator } from '../../src/runtime/xml-engine';
+import { compileSchema, firstLibxmlMessage } from '../../src/runtime/xml-schema';
 import {
   childElements,
   elementAt,

@@ -3,7 +3,7 @@
  * XML escaping for writing, XML Schema value spaces for reading. Parsing
  * itself is libxml2's (libxml2-wasm); nothing here reads XML syntax.
  */
-import { xml, type XmlElement, type XmlXPath } from './engine';
+import { xml, type XmlElement, type XmlXPath } from './xml-engine';
 
 export const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
 export const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';

@@ -1,8 +1,5 @@
 import { clientError } from '../errors';
-import { xml, type XmlDocument, type XsdValidator } from './engine';
-
-/** No network, no external DTD or entity; entities are left unexpanded (no NOENT), DTDs neither loaded nor validated. */
-const parseOptions = () => xml().ParseOption.XML_PARSE_NONET | xml().ParseOption.XML_PARSE_NO_XXE;
+import { safeParseOptions, xml, type XmlDocument } from '../runtime/xml-engine';
 
 /**
  * Parses untrusted XML from bytes already checked to be UTF-8. libxml2's own
@@ -14,7 +11,7 @@ const parseOptions = () => xml().ParseOption.XML_PARSE_NONET | xml().ParseOption
 export function parseUntrustedXml(bytes: Uint8Array): XmlDocument {
   let doc: XmlDocument;
   try {
-    doc = xml().XmlDocument.fromBuffer(bytes, { option: parseOptions() });
+    doc = xml().XmlDocument.fromBuffer(bytes, { option: safeParseOptions() });
   } catch {
     throw clientError('The request is not well-formed XML.');
   }
@@ -37,25 +34,4 @@ export function withUntrustedXml<T>(bytes: Uint8Array, use: (doc: XmlDocument) =
   } finally {
     doc.dispose();
   }
-}
-
-/** Compiles a schema we wrote ourselves, once at start-up; throws libxml2's first message, in one line. */
-export function compileSchema(text: string): XsdValidator {
-  const { XmlDocument, XsdValidator } = xml();
-  let doc: XmlDocument | undefined;
-  try {
-    doc = XmlDocument.fromString(text, { option: parseOptions() });
-    return XsdValidator.fromDoc(doc);
-  } catch (error) {
-    throw new Error(firstLibxmlMessage(error) || 'libxml2 could not compile the schema.');
-  } finally {
-    doc?.dispose();
-  }
-}
-
-/** The first of libxml2's messages attached to an error, on one line. */
-export function firstLibxmlMessage(error: unknown): string {
-  const details = (error as { details?: { message?: string }[] }).details;
-  const message = details?.[0]?.message ?? (error as Error)?.message ?? '';
-  return message.replace(/\s+/g, ' ').trim();
 }

@@ -25,3 +25,9 @@ export function xml(): XmlEngine {
   if (!engine) throw new Error('The XML engine is not loaded: await loadXmlEngine() first.');
   return engine;
 }
+
+/** No network, no external DTD or entity; entities are left unexpanded (no NOENT), DTDs neither loaded nor validated. */
+export function safeParseOptions(): number {
+  const { ParseOption } = xml();
+  return ParseOption.XML_PARSE_NONET | ParseOption.XML_PARSE_NO_XXE;
+}
