@@ -68,16 +68,16 @@ export function createApp(config: Config, deps: AppDependencies): Koa {
   const limit = `${config.maxBodyBytes}b`;
   app.use(observeRequests(deps.logger, metrics));
   app.use(errorResponse(deps.logger));
-  app.use(
-    bodyParser({
-      // Everything is read as bytes and parsed by the binding: XML by libxml2 (libxml2-wasm), forms by URLSearchParams,
-      // JSON by JSON.parse. requestBytes checks the bytes are UTF-8; requestBody also decodes them.
-      encoding: false,
-      enableTypes: ['text'],
-      extendTypes: { text: ['text/xml', 'application/soap+xml', 'application/x-www-form-urlencoded', 'application/json'] },
-      textLimit: limit,
-    } as bodyParser.Options),
-  );
+  // Everything is read as bytes and parsed by the binding: XML by libxml2 (libxml2-wasm), forms by URLSearchParams,
+  // JSON by JSON.parse. requestBytes checks the bytes are UTF-8; requestBody also decodes them. `encoding` is the
+  // option koa-bodyparser hands to co-body; its type declarations call it `encode`.
+  const bytesOnly: bodyParser.Options & { encoding: false } = {
+    encoding: false,
+    enableTypes: ['text'],
+    extendTypes: { text: ['text/xml', 'application/soap+xml', 'application/x-www-form-urlencoded', 'application/json'] },
+    textLimit: limit,
+  };
+  app.use(bodyParser(bytesOnly));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

@@ -19,7 +19,7 @@ export function requestBytes(ctx: CallContext): Buffer {
   if (charset && charset.toLowerCase() !== 'utf-8' && charset.toLowerCase() !== 'utf8') {
     throw new ServiceError('unsupported-media-type', 'The request body must be UTF-8.');
   }
-  const body = (ctx.request as { body?: unknown }).body;
+  const body = ctx.request.body;
   if (!Buffer.isBuffer(body)) throw clientError('The request has no body.');
   if (!isUtf8(body)) throw clientError('The request body is not valid UTF-8.');
   return body;
