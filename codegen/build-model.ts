@@ -29,9 +29,13 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
     if (typeNames.has(type.name)) throw new Error(`codegen: two complex types are named ${type.name} (an anonymous one takes its element's name)`);
     typeNames.add(type.name);
   }
-  const typeRef = (ref: SchemaTypeRef, user: string): TypeRef => {
+  const namedTypes = new Set(xsd.types.filter((t) => !t.anonymous).map((t) => t.name));
+  /** `element` is the global element whose anonymous type, named after it, the reference may be. */
+  const typeRef = (ref: SchemaTypeRef, user: string, element?: string): TypeRef => {
     if (ref.kind === 'primitive') return { ...ref, tsType: PRIMITIVES[ref.primitive] };
-    if (!typeNames.has(ref.typeName)) throw new Error(`codegen: ${user} names type ${ref.typeName}, which the schema does not declare`);
+    // An anonymous type has a name in generated/ only: the schema cannot refer to it.
+    const declared = ref.typeName === element ? typeNames.has(ref.typeName) : namedTypes.has(ref.typeName);
+    if (!declared) throw new Error(`codegen: ${user} names type ${ref.typeName}, which the schema does not declare`);
     return { ...ref, tsType: ref.typeName };
   };
 
@@ -48,7 +52,8 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
       };
     }),
   );
-  const elements: ElementModel[] = xsd.elements.map((e) => ({ ...e, type: typeRef(e.type, `element ${e.name}`) }));
+  if (new Set(xsd.elements.map((e) => e.name)).size !== xsd.elements.length) throw new Error('codegen: two global elements have one name');
+  const elements: ElementModel[] = xsd.elements.map((e) => ({ ...e, type: typeRef(e.type, `element ${e.name}`, e.name) }));
   const element = (name: string): ElementModel => {
     const found = elements.find((e) => e.name === name);
     if (!found) throw new Error(`codegen: the WSDL names element ${name}, which the schema does not declare`);

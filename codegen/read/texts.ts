@@ -45,7 +45,8 @@ function schemaFor(xsd: XmlDocument, elementName: string): string {
         const type = attr(ref, 'type');
         if (namespaceOfQName(ref, type) === targetNamespace && !needed.has(localName(type))) {
           needed.add(localName(type));
-          visit(findOne(root, `s:complexType[@name='${localName(type)}']`));
+          // None found: build-model.ts refuses the reference, naming its user.
+          for (const named of findAll(root, `s:complexType[@name='${localName(type)}']`)) visit(named);
         }
       }
     };
