@@ -7,7 +7,7 @@ import { emitClient } from '../codegen/emit/client';
 import { emitJson } from '../codegen/emit/json';
 import { emitRoutes } from '../codegen/emit/templates';
 import { generate } from '../codegen/main';
-import { ADDRESS_MARKER, type ContractModel } from '../codegen/model';
+import { ADDRESS_MARKER, type ContractModel, type OperationModel } from '../codegen/model';
 import { readContract, type ContractFacts } from '../codegen/read/contract';
 import { parseXmlText, withDocument } from '../codegen/read/documents';
 import { readXsd, type XsdFacts } from '../codegen/read/xsd';
@@ -205,22 +205,18 @@ test('the model carries each operation\'s derived facts: classes, result type, m
   const [pair, validatePin] = model.operations;
   t.deepEqual([pair.request.element, pair.request.type.name, pair.request.type.fieldsInterface, pair.response.type.name], ['Pair', 'Pair', 'PairFields', 'PairResponse']);
   t.deepEqual(pair.request.type.fields.map((f) => f.name), ['appName', 'appInfo', 'secretCode']);
-  t.deepEqual(
-    [pair.result.field, pair.result.type.tsType, pair.result.mayBeAbsent, pair.result.tsType],
-    ['PairResult', 'PairingInfo', true, 'PairingInfo | undefined'],
-  );
-  t.deepEqual(
-    [pair.http.answer.element, pair.http.answer.type.tsType, pair.http.answer.nillable, pair.http.answer.complex],
-    ['PairingInfo', 'PairingInfo', true, true],
-  );
-  t.deepEqual(
-    [validatePin.result.field, validatePin.result.type.tsType, validatePin.result.mayBeAbsent, validatePin.result.tsType],
-    ['ValidatePinResult', 'boolean', false, 'boolean'],
-  );
-  t.deepEqual(
-    [validatePin.http.answer.element, validatePin.http.answer.type.tsType, validatePin.http.answer.nillable, validatePin.http.answer.complex],
-    ['boolean', 'boolean', false, false],
-  );
+  const resultAndAnswer = ({ result, http: { answer } }: OperationModel) => ({
+    result: [result.field, result.type.tsType, result.mayBeAbsent, result.tsType],
+    answer: [answer.element, answer.type.tsType, answer.nillable, answer.complex],
+  });
+  t.deepEqual(resultAndAnswer(pair), {
+    result: ['PairResult', 'PairingInfo', true, 'PairingInfo | undefined'],
+    answer: ['PairingInfo', 'PairingInfo', true, true],
+  });
+  t.deepEqual(resultAndAnswer(validatePin), {
+    result: ['ValidatePinResult', 'boolean', false, 'boolean'],
+    answer: ['boolean', 'boolean', false, false],
+  });
   t.deepEqual(validatePin.http.fields, ['pin', 'secretCode']);
 });
 
