@@ -173,6 +173,7 @@ test('the XSD reader refuses an XML Schema type other than string and boolean, w
   t.throws(() => readSchema(`<s:element name="When" type="s:dateTime" />`), {
     message: 'codegen: fixture.xsd: element When: XML Schema type dateTime is not supported (supported: string, boolean)',
   });
+  t.throws(() => readSchema(`<s:element name="Odd" type="s:toString" />`), { message: /XML Schema type toString is not supported/ });
 });
 
 // --- The model's checks, on copies of schema/ with one thing changed ---

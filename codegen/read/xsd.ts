@@ -70,7 +70,7 @@ export function readXsd(xsd: XmlDocument, source: string): XsdFacts {
     const name = localName(qname);
     if (namespace === targetNamespace) return { kind: 'complex', typeName: name };
     if (namespace !== NS.s) refuse(where, `type ${qname} is neither an XML Schema type nor one of the target namespace`);
-    if (!(name in PRIMITIVES)) refuse(where, `XML Schema type ${name} is not supported (supported: ${Object.keys(PRIMITIVES).join(', ')})`);
+    if (!Object.hasOwn(PRIMITIVES, name)) refuse(where, `XML Schema type ${name} is not supported (supported: ${Object.keys(PRIMITIVES).join(', ')})`);
     return { kind: 'primitive', primitive: name as Primitive };
   };
 
