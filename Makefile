@@ -12,7 +12,7 @@ node_modules/.installed: package.json package-lock.json
 
 install: node_modules/.installed
 
-## generate: schema/ -> generated/ (cxsd, ts-morph, handlebars)
+## generate: schema/ -> generated/ (libxml2-wasm, ts-morph, handlebars)
 generate: install
 	$(TSX) codegen/main.ts
 

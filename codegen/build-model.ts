@@ -1,156 +1,137 @@
-import { dirname, join } from 'node:path';
-import { loadXmlEngine, type XmlDocument, type XmlElement } from '../src/runtime/xml-engine';
-import { ContractModel, ElementModel, OperationModel, Segment } from './model';
-import { attr, copyDocument, copyElementBefore, findAll, findOne, localName, NS, readXmlFile, withDocument } from './read/documents';
-import { readWsdl } from './read/wsdl';
-import { readXsdDocumentFacts, schemaImports } from './read/xsd-document';
-import { readXsdTypes } from './read/xsd';
+import {
+  ComplexTypeModel,
+  ContractModel,
+  ElementModel,
+  HttpAnswerModel,
+  OperationModel,
+  PRIMITIVES,
+  ResultModel,
+  SchemaTypeRef,
+  TypeRef,
+} from './model';
+import type { ContractFacts } from './read/contract';
+import type { WsdlFacts } from './read/wsdl';
 
-/** Stands for the service address in the WSDL text until it is cut into segments. */
-const ADDRESS_TOKEN = 'urn:codegen:address';
+type OperationFacts = WsdlFacts['operations'][number];
 
-/** Reads schema/<wsdlFile> and the XSD it imports, and builds the contract model. */
-export async function buildContractModel(wsdlPath: string): Promise<ContractModel> {
-  await loadXmlEngine(); // codegen/main.ts has loaded it already; the tests call this function directly
-  const opened: XmlDocument[] = [];
-  try {
-    return await buildFromDocuments(wsdlPath, (path) => {
-      const doc = readXmlFile(path);
-      opened.push(doc);
-      return doc;
-    });
-  } finally {
-    for (const doc of opened) doc.dispose();
-  }
-}
-
-async function buildFromDocuments(wsdlPath: string, open: (path: string) => XmlDocument): Promise<ContractModel> {
-  const schemaDir = dirname(wsdlPath);
-  const wsdl = open(wsdlPath);
-  const imports = schemaImports(wsdl);
-  if (imports.length !== 1 || !imports[0].location) {
-    throw new Error('codegen: the WSDL must import exactly one schema with a schemaLocation');
-  }
-  const xsdFile = imports[0].location;
-  const xsd = open(join(schemaDir, xsdFile));
-  const wsdlFacts = readWsdl(wsdl);
-  const xsdFacts = readXsdDocumentFacts(xsd);
-  const xsdTypes = await readXsdTypes(schemaDir, xsdFile);
-  const namespace = wsdlFacts.targetNamespace;
-  if (xsdFacts.targetNamespace !== namespace || imports[0].namespace !== namespace) {
+/**
+ * Combines what read/ found into the contract model, deriving each fact the
+ * emitters need once, and refuses a contract whose parts disagree.
+ */
+export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): ContractModel {
+  const namespace = wsdl.targetNamespace;
+  if (xsd.targetNamespace !== namespace || wsdl.schemaImport.namespace !== namespace) {
     throw new Error('codegen: the WSDL and its schema must share one target namespace');
   }
 
-  // cxsd sorts members by name; the wire order is the document's sequence order.
-  const types = xsdTypes.types.map((type) => {
-    const order = xsdFacts.sequenceOrder.get(type.name);
-    if (!order) throw new Error(`codegen: no sequence found for type ${type.name}`);
-    return { ...type, fields: order.map((name) => type.fields.find((f) => f.name === name)!) };
-  });
-  const elements: ElementModel[] = xsdTypes.elements.map((e) => ({ ...e, nillable: xsdFacts.nillableElements.has(e.name) }));
-  const typeOfElement = (name: string) => {
-    const element = elements.find((e) => e.name === name);
-    if (!element) throw new Error(`codegen: the WSDL names element ${name}, which the schema does not declare`);
-    return element.type;
+  const typeNames = new Set<string>();
+  for (const type of xsd.types) {
+    if (typeNames.has(type.name)) throw new Error(`codegen: two complex types are named ${type.name} (an anonymous one takes its element's name)`);
+    typeNames.add(type.name);
+  }
+  const namedTypes = new Set(xsd.types.filter((t) => !t.anonymous).map((t) => t.name));
+  /** `element` is the global element whose anonymous type, named after it, the reference may be. */
+  const typeRef = (ref: SchemaTypeRef, user: string, element?: string): TypeRef => {
+    if (ref.kind === 'primitive') return { ...ref, tsType: PRIMITIVES[ref.primitive] };
+    // An anonymous type has a name in generated/ only: the schema cannot refer to it.
+    const declared = ref.typeName === element ? typeNames.has(ref.typeName) : namedTypes.has(ref.typeName);
+    if (!declared) throw new Error(`codegen: ${user} names type ${ref.typeName}, which the schema does not declare`);
+    return { ...ref, tsType: ref.typeName };
   };
 
-  const operations: OperationModel[] = wsdlFacts.operations.map((op) => {
+  const types: ComplexTypeModel[] = sortByName(
+    xsd.types.map((type) => {
+      const memberNames = new Set(type.members.map((m) => m.name));
+      if (memberNames.size !== type.members.length) throw new Error(`codegen: type ${type.name} has two members of one name`);
+      for (const name of [type.name, ...memberNames]) identifier(name);
+      return {
+        name: type.name,
+        anonymous: type.anonymous,
+        fieldsInterface: `${type.name}Fields`,
+        fields: type.members.map((m) => ({ ...m, type: typeRef(m.type, `${type.name}/${m.name}`) })),
+      };
+    }),
+  );
+  if (new Set(xsd.elements.map((e) => e.name)).size !== xsd.elements.length) throw new Error('codegen: two global elements have one name');
+  const elements: ElementModel[] = xsd.elements.map((e) => ({ ...e, type: typeRef(e.type, `element ${e.name}`, e.name) }));
+  const element = (name: string): ElementModel => {
+    const found = elements.find((e) => e.name === name);
+    if (!found) throw new Error(`codegen: the WSDL names element ${name}, which the schema does not declare`);
+    return found;
+  };
+  const complexElement = (name: string, operation: string) => {
+    const { type } = element(name);
+    if (type.kind !== 'complex') throw new Error(`codegen: ${operation}: element ${name} must have a complex type`);
+    return { element: name, type: types.find((t) => t.name === type.typeName)! };
+  };
+
+  const operations = wsdl.operations.map((op): OperationModel => {
     if (!op.soapAction.startsWith(namespace)) {
       throw new Error(`codegen: SOAPAction of ${op.name} must be the namespace followed by the operation`);
     }
-    const response = typeOfElement(op.soapOutputElement);
-    const responseType = response.kind === 'complex' ? types.find((t) => t.name === response.typeName) : undefined;
-    if (!responseType || responseType.fields.length !== 1) {
-      throw new Error(`codegen: ${op.soapOutputElement} must hold exactly one result element`);
-    }
-    typeOfElement(op.soapInputElement);
-    typeOfElement(op.httpOutputElement);
+    const request = complexElement(op.soapInputElement, op.name);
+    const response = complexElement(op.soapOutputElement, op.name);
+    if (response.type.fields.length !== 1) throw new Error(`codegen: ${op.soapOutputElement} must hold exactly one result element`);
+    const result = resultOf(response.type.fields[0]);
     return {
       name: op.name,
       documentation: op.documentation,
       soapActionSuffix: op.soapAction.slice(namespace.length),
-      soap: { requestElement: op.soapInputElement, responseElement: op.soapOutputElement, result: responseType.fields[0] },
-      http: { location: op.httpLocation, fields: op.httpInputParts, responseElement: op.httpOutputElement },
+      request,
+      response,
+      result,
+      http: { location: op.httpLocation, fields: httpFields(op, request.type), answer: httpAnswer(op, element(op.httpOutputElement), result) },
     };
   });
 
   return {
-    service: wsdlFacts.service,
+    service: wsdl.service,
     authoredNamespace: namespace,
     elements,
     types,
     operations,
-    ports: wsdlFacts.ports,
-    wsdl: segments(selfContainedWsdl(wsdl, xsd), namespace),
-    schema: segments(serialize(xsd), namespace),
-    requestSchemas: Object.fromEntries(
-      operations.map((op) => [op.name, segments(schemaFor(xsd, op.soap.requestElement), namespace)]),
-    ),
+    ports: wsdl.ports,
+    wsdl: texts.wsdl,
+    schema: texts.schema,
+    requestSchemas: Object.fromEntries(operations.map((op) => [op.name, texts.elementSchemas[op.request.element]])),
   };
 }
 
-/** The WSDL with the imported schema inline and the addresses replaced by a token, comments dropped. */
-function selfContainedWsdl(wsdl: XmlDocument, xsd: XmlDocument): string {
-  return withDocument(copyDocument(wsdl, 'the WSDL'), (copy) => {
-    const importingSchema = findOne(copy, '/wsdl:definitions/wsdl:types/s:schema');
-    copyElementBefore(xsd.root, importingSchema);
-    importingSchema.remove();
-    for (const address of findAll(copy, '//soap:address | //soap12:address | //http:address')) {
-      address.setAttr('location', ADDRESS_TOKEN);
+function resultOf(field: ComplexTypeModel['fields'][number]): ResultModel {
+  const mayBeAbsent = field.minOccurs === 0;
+  return { field: field.name, type: field.type, mayBeAbsent, tsType: field.type.tsType + (mayBeAbsent ? ' | undefined' : '') };
+}
+
+/** HTTP GET and POST carry strings only, so each field must be a string member of the request. */
+function httpFields(op: OperationFacts, request: ComplexTypeModel): string[] {
+  for (const name of op.httpInputParts) {
+    const member = request.fields.find((f) => f.name === name);
+    if (!member || member.type.kind !== 'primitive' || member.type.primitive !== 'string') {
+      throw new Error(`codegen: HTTP field ${name} of ${op.name} must be a string field of ${request.name}`);
     }
-    return serialize(copy);
-  });
-}
-
-/** A schema holding one global element and the named types it needs, serialised. */
-function schemaFor(xsd: XmlDocument, elementName: string): string {
-  return withDocument(copyDocument(xsd, 'the schema'), (copy) => {
-    const root = copy.root;
-    const prefixOfTarget = Object.entries(root.namespaces).find(([, uri]) => uri === attr(root, 'targetNamespace'))?.[0];
-    const needed = new Set<string>();
-    const visit = (node: XmlElement) => {
-      for (const ref of findAll(node, './/*[@type]')) {
-        const type = attr(ref, 'type');
-        if (type.startsWith(`${prefixOfTarget}:`) && !needed.has(localName(type))) {
-          needed.add(localName(type));
-          visit(findOne(root, `s:complexType[@name='${localName(type)}']`));
-        }
-      }
-    };
-    visit(findOne(root, `s:element[@name='${elementName}']`));
-    for (const child of findAll(root, 's:element | s:complexType | s:simpleType')) {
-      const name = attr(child, 'name');
-      const keep = child.name === 'element' ? name === elementName : needed.has(name);
-      if (!keep) child.remove();
-    }
-    return serialize(copy);
-  });
-}
-
-/** The root element, indented, without comments and without blank-only text left behind by removals. */
-function serialize(doc: XmlDocument): string {
-  return withDocument(copyDocument(doc, 'a generated document', { dropBlanks: true }), (copy) => {
-    for (const comment of copy.find('//comment()')) comment.remove();
-    return copy.root.toString({ format: true });
-  });
-}
-
-/** Cuts text at each occurrence of the namespace and the address token. */
-function segments(text: string, namespace: string): Segment[] {
-  const out: Segment[] = [];
-  const pattern = new RegExp(`${escapeRegExp(namespace)}|${escapeRegExp(ADDRESS_TOKEN)}`, 'g');
-  let last = 0;
-  for (const match of text.matchAll(pattern)) {
-    if (match.index! > last) out.push({ text: text.slice(last, match.index) });
-    out.push({ hole: match[0] === namespace ? 'namespace' : 'address' });
-    last = match.index! + match[0].length;
   }
-  if (last < text.length) out.push({ text: text.slice(last) });
-  return out;
+  return op.httpInputParts;
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The HTTP answer carries the SOAP result: the same type, and xsi:nil exactly when the result may be absent. */
+function httpAnswer(op: OperationFacts, element: ElementModel, result: ResultModel): HttpAnswerModel {
+  if (element.type.tsType !== result.type.tsType || element.type.kind !== result.type.kind) {
+    throw new Error(
+      `codegen: ${op.name}: the HTTP answer (${element.name}, ${element.type.tsType}) and the SOAP result (${result.field}, ${result.type.tsType}) must have the same type`,
+    );
+  }
+  if (element.nillable !== result.mayBeAbsent) {
+    const why = result.mayBeAbsent ? 'may be absent (minOccurs="0"), so the HTTP answer must be nillable' : 'is always there, so the HTTP answer must not be nillable';
+    throw new Error(`codegen: ${op.name}: the SOAP result ${result.field} ${why} (element ${element.name})`);
+  }
+  return { element: element.name, type: element.type, nillable: element.nillable, complex: element.type.kind === 'complex' };
 }
 
-export { NS };
+/** Type and member names become class and property names in generated/. */
+function identifier(name: string): void {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`codegen: ${name} is not a JavaScript identifier`);
+}
+
+function sortByName<T extends { name: string }>(list: T[]): T[] {
+  return [...list].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}

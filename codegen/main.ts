@@ -9,11 +9,13 @@ import { buildContractModel } from './build-model';
 import { emitClasses } from './emit/classes';
 import { emitClient } from './emit/client';
 import { emitJson } from './emit/json';
-import { emitDocuments, emitRoutes } from './emit/templates';
+import { emitDocuments } from './emit/documents';
+import { emitRoutes } from './emit/templates';
+import { readContract } from './read/contract';
 
 export async function generate(wsdlPath: string, outDir: string): Promise<string[]> {
   await loadXmlEngine(); // libxml2-wasm is an ES module: loaded once, before any schema/ file is read
-  const model = await buildContractModel(wsdlPath);
+  const model = buildContractModel(await readContract(wsdlPath));
   const files: Record<string, string> = {
     'types.ts': emitClasses(model),
     'routes.ts': emitRoutes(model),

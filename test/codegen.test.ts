@@ -1,17 +1,23 @@
 import test from 'ava';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildContractModel } from '../codegen/build-model';
+import { emitClient } from '../codegen/emit/client';
+import { emitJson } from '../codegen/emit/json';
+import { emitRoutes } from '../codegen/emit/templates';
 import { generate } from '../codegen/main';
-import type { ContractModel } from '../codegen/model';
+import { ADDRESS_MARKER, type ContractModel, type OperationModel } from '../codegen/model';
+import { readContract, type ContractFacts } from '../codegen/read/contract';
+import { parseXmlText, withDocument } from '../codegen/read/documents';
+import { readXsd, type XsdFacts } from '../codegen/read/xsd';
 
 const root = join(__dirname, '..');
 const wsdl = join(root, 'schema', 'api.wsdl');
 let model: ContractModel;
 
 test.before(async () => {
-  model = await buildContractModel(wsdl);
+  model = buildContractModel(await readContract(wsdl));
 });
 
 test('regenerating into a temporary folder reproduces generated/ byte for byte', async (t) => {
@@ -49,7 +55,7 @@ test('the model names the service, its four ports and both operations', (t) => {
     ],
   );
   t.deepEqual(
-    model.operations.map((o) => [o.name, o.soapActionSuffix, o.soap.requestElement, o.soap.responseElement, o.http.location, o.http.responseElement]),
+    model.operations.map((o) => [o.name, o.soapActionSuffix, o.request.element, o.response.element, o.http.location, o.http.answer.element]),
     [
       ['Pair', 'Pair', 'Pair', 'PairResponse', '/Pair', 'PairingInfo'],
       ['ValidatePin', 'ValidatePin', 'ValidatePin', 'ValidatePinResponse', '/ValidatePin', 'boolean'],
@@ -58,30 +64,228 @@ test('the model names the service, its four ports and both operations', (t) => {
   t.deepEqual(model.operations[0].http.fields, ['appName', 'appInfo', 'secretCode']);
 });
 
-test('fields keep the schema sequence order and occurrences (cxsd sorts them; the model must not)', (t) => {
+test('fields keep the schema sequence order and occurrences', (t) => {
   const type = (name: string) => model.types.find((x) => x.name === name)!;
   t.deepEqual(type('Pair').fields.map((f) => f.name), ['appName', 'appInfo', 'secretCode']);
   t.deepEqual(type('PairingInfo').fields.map((f) => f.name), ['ManualSetupCode', 'Html']);
   const result = type('ValidatePinResponse').fields[0];
-  t.deepEqual([result.name, result.type, result.minOccurs, result.maxOccurs], ['ValidatePinResult', { kind: 'primitive', primitive: 'boolean' }, 1, 1]);
-  t.deepEqual(type('PairResponse').fields[0].type, { kind: 'complex', typeName: 'PairingInfo' });
+  t.deepEqual([result.name, result.type, result.minOccurs, result.maxOccurs], ['ValidatePinResult', { kind: 'primitive', primitive: 'boolean', tsType: 'boolean' }, 1, 1]);
+  t.deepEqual(type('PairResponse').fields[0].type, { kind: 'complex', typeName: 'PairingInfo', tsType: 'PairingInfo' });
   t.true(model.elements.find((e) => e.name === 'PairingInfo')!.nillable);
   t.false(model.elements.find((e) => e.name === 'boolean')!.nillable);
 });
 
 test('each request schema holds only its own element', (t) => {
-  const text = (name: string) => model.requestSchemas[name].map((s) => ('text' in s ? s.text : '')).join('');
+  const text = (name: string) => model.requestSchemas[name];
   t.regex(text('Pair'), /name="Pair"/);
   t.notRegex(text('Pair'), /name="ValidatePin"|name="PairingInfo"/);
   t.regex(text('ValidatePin'), /name="ValidatePin"/);
   t.notRegex(text('ValidatePin'), /name="Pair"/);
 });
 
-test('the served WSDL inlines the schema and leaves the addresses and namespace as holes', (t) => {
-  const holes = model.wsdl.filter((s) => 'hole' in s).map((s) => ('hole' in s ? s.hole : ''));
-  t.is(holes.filter((h) => h === 'address').length, 4);
-  t.true(holes.filter((h) => h === 'namespace').length >= 6); // tns, targetNamespace ×2, 4 soapActions
-  const text = model.wsdl.map((s) => ('text' in s ? s.text : '')).join('');
+test('the served WSDL inlines the schema, its four addresses the marker and its namespace the authored one', (t) => {
+  const text = model.wsdl;
+  t.is(text.split(ADDRESS_MARKER).length - 1, 4);
+  t.notRegex(text, /localhost/);
+  t.true(text.split(model.authoredNamespace).length - 1 >= 7); // tns, targetNamespace ×2, 4 soapActions
   t.regex(text, /<wsdl:types>\s*<s:schema[^>]*elementFormDefault="qualified"/);
   t.notRegex(text, /s:import|schemaLocation|<!--/);
+});
+
+// --- The XSD reader, on small schemas written here ---
+
+const XSD = 'http://www.w3.org/2001/XMLSchema';
+
+/** Reads a schema with `body` inside its root, as codegen reads schema/api.xsd. */
+function readSchema(body: string, rootAttributes = 'elementFormDefault="qualified"'): XsdFacts {
+  const text = `<s:schema xmlns:s="${XSD}" xmlns:tns="urn:t" targetNamespace="urn:t" ${rootAttributes}>${body}</s:schema>`;
+  return withDocument(parseXmlText(text, 'fixture.xsd'), (doc) => readXsd(doc, 'fixture.xsd'));
+}
+
+test('the XSD reader keeps each sequence in document order, not by name, and reads nillable', (t) => {
+  const facts = readSchema(`
+    <s:complexType name="Order">
+      <s:sequence>
+        <s:element name="zeta" type="s:string" />
+        <s:element minOccurs="0" maxOccurs="1" name="alpha" type="s:boolean" />
+        <s:element name="mu" type="tns:Inner" />
+      </s:sequence>
+    </s:complexType>
+    <s:complexType name="Inner"><s:sequence /></s:complexType>
+    <s:element name="Plain">
+      <s:complexType><s:sequence><s:element name="c" type="s:string" /><s:element name="b" type="s:string" /><s:element name="a" type="s:string" /></s:sequence></s:complexType>
+    </s:element>
+    <s:element name="Order" nillable="true" type="tns:Order" />
+    <s:element name="Flag" type="s:boolean" />`);
+  const type = (name: string) => facts.types.find((x) => x.name === name)!;
+  t.deepEqual(type('Order').members, [
+    { name: 'zeta', type: { kind: 'primitive', primitive: 'string' }, minOccurs: 1, maxOccurs: 1 },
+    { name: 'alpha', type: { kind: 'primitive', primitive: 'boolean' }, minOccurs: 0, maxOccurs: 1 },
+    { name: 'mu', type: { kind: 'complex', typeName: 'Inner' }, minOccurs: 1, maxOccurs: 1 },
+  ]);
+  t.deepEqual(type('Inner').members, []);
+  t.deepEqual([type('Plain').anonymous, type('Plain').members.map((m) => m.name)], [true, ['c', 'b', 'a']]);
+  t.deepEqual(
+    facts.elements.map((e) => [e.name, e.type, e.nillable]),
+    [
+      ['Plain', { kind: 'complex', typeName: 'Plain' }, false],
+      ['Order', { kind: 'complex', typeName: 'Order' }, true],
+      ['Flag', { kind: 'primitive', primitive: 'boolean' }, false],
+    ],
+  );
+});
+
+test('the XSD reader refuses, in one line naming it, each construct it does not understand', (t) => {
+  const sequenceOf = (member: string) => `<s:element name="E"><s:complexType><s:sequence>${member}</s:sequence></s:complexType></s:element>`;
+  const refused: [body: string, message: RegExp, rootAttributes?: string][] = [
+    [`<s:complexType name="T"><s:sequence /><s:attribute name="x" type="s:string" /></s:complexType>`, /complex type T: <s:attribute> is not supported/],
+    [`<s:complexType name="T"><s:choice><s:element name="a" type="s:string" /></s:choice></s:complexType>`, /complex type T: <s:choice> is not supported/],
+    [`<s:complexType name="T"><s:all><s:element name="a" type="s:string" /></s:all></s:complexType>`, /complex type T: <s:all> is not supported/],
+    [`<s:complexType name="T"><s:complexContent><s:extension base="tns:U" /></s:complexContent></s:complexType>`, /<s:complexContent> is not supported/],
+    [`<s:complexType name="T"><s:simpleContent><s:extension base="s:string" /></s:simpleContent></s:complexType>`, /<s:simpleContent> is not supported/],
+    [`<s:complexType name="T" mixed="true"><s:sequence /></s:complexType>`, /complex type T: attribute mixed is not supported/],
+    [sequenceOf(`<s:element ref="tns:F" />`), /element E\/\?: attribute ref is not supported/],
+    [sequenceOf(`<s:element maxOccurs="unbounded" name="a" type="s:string" />`), /element E\/a: maxOccurs="unbounded" is not supported \(supported: 1\)/],
+    [sequenceOf(`<s:element minOccurs="2" maxOccurs="2" name="a" type="s:string" />`), /element E\/a: minOccurs="2" is not supported/],
+    [sequenceOf(`<s:element nillable="true" name="a" type="s:string" />`), /element E\/a: attribute nillable is not supported/],
+    [sequenceOf(`<s:element name="a"><s:complexType /></s:element>`), /element E\/a: <s:complexType> is not supported/],
+    [sequenceOf(`<s:any />`), /the complexType of element E: <s:any> is not supported/],
+    [`<s:element name="E" type="x:T" xmlns:x="urn:other" />`, /element E: type x:T is neither an XML Schema type nor one of the target namespace/],
+    [`<s:element name="E" />`, /element E: must have either a type or one anonymous complexType/],
+    [`<s:element name="E" nillable="maybe" type="s:string" />`, /element E: nillable: "maybe" is not an xs:boolean/],
+    [`<s:simpleType name="S"><s:restriction base="s:string" /></s:simpleType>`, /the schema: <s:simpleType> is not supported/],
+    [`<s:import namespace="urn:other" schemaLocation="other.xsd" />`, /the schema: <s:import> is not supported/],
+    [`<s:include schemaLocation="more.xsd" />`, /the schema: <s:include> is not supported/],
+    [`<s:annotation><s:documentation>x</s:documentation></s:annotation>`, /the schema: <s:annotation> is not supported/],
+    [`<s:element name="E" type="s:string" />`, /the schema: elementFormDefault must be "qualified"/, ''],
+  ];
+  for (const [body, message, rootAttributes] of refused) {
+    const error = t.throws(() => readSchema(body, rootAttributes), { message }, body);
+    t.true(error?.message.startsWith('codegen: fixture.xsd: '), error?.message);
+    t.false(error?.message.includes('\n'), error?.message);
+  }
+});
+
+test('the XSD reader refuses an XML Schema type other than string and boolean, wherever it is used', (t) => {
+  t.throws(() => readSchema(`<s:complexType name="T"><s:sequence><s:element name="n" type="s:int" /></s:sequence></s:complexType>`), {
+    message: 'codegen: fixture.xsd: element T/n: XML Schema type int is not supported (supported: string, boolean)',
+  });
+  t.throws(() => readSchema(`<s:element name="When" type="s:dateTime" />`), {
+    message: 'codegen: fixture.xsd: element When: XML Schema type dateTime is not supported (supported: string, boolean)',
+  });
+  t.throws(() => readSchema(`<s:element name="Odd" type="s:toString" />`), { message: /XML Schema type toString is not supported/ });
+});
+
+// --- The model's checks, on copies of schema/ with one thing changed ---
+
+type Edit = readonly [from: string, to: string];
+
+/** Reads a copy of schema/ with every occurrence of each `from` replaced (an edit that finds nothing is an error: the fixture would test nothing). */
+async function readEdited(edits: { wsdl?: Edit[]; xsd?: Edit[] }): Promise<ContractFacts> {
+  const dir = mkdtempSync(join(tmpdir(), 'codegen-fixture-'));
+  try {
+    for (const [file, fileEdits] of [['api.wsdl', edits.wsdl ?? []], ['api.xsd', edits.xsd ?? []]] as const) {
+      let text = readFileSync(join(root, 'schema', file), 'utf8');
+      for (const [from, to] of fileEdits) {
+        if (!text.includes(from)) throw new Error(`the fixture edit finds no ${from} in ${file}`);
+        text = text.replaceAll(from, to);
+      }
+      writeFileSync(join(dir, file), text);
+    }
+    return await readContract(join(dir, 'api.wsdl'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const PAIRING_INFO_ELEMENT = '<s:element name="PairingInfo" nillable="true" type="tns:PairingInfo" />';
+const BOOLEAN_ELEMENT = '<s:element name="boolean" type="s:boolean" />';
+const VALIDATE_PIN_RESULT = '<s:element minOccurs="1" maxOccurs="1" name="ValidatePinResult" type="s:boolean" />';
+
+test('the model carries each operation\'s derived facts: classes, result type, may-be-absent and the HTTP answer', (t) => {
+  const [pair, validatePin] = model.operations;
+  t.deepEqual([pair.request.element, pair.request.type.name, pair.request.type.fieldsInterface, pair.response.type.name], ['Pair', 'Pair', 'PairFields', 'PairResponse']);
+  t.deepEqual(pair.request.type.fields.map((f) => f.name), ['appName', 'appInfo', 'secretCode']);
+  const resultAndAnswer = ({ result, http: { answer } }: OperationModel) => ({
+    result: [result.field, result.type.tsType, result.mayBeAbsent, result.tsType],
+    answer: [answer.element, answer.type.tsType, answer.nillable, answer.complex],
+  });
+  t.deepEqual(resultAndAnswer(pair), {
+    result: ['PairResult', 'PairingInfo', true, 'PairingInfo | undefined'],
+    answer: ['PairingInfo', 'PairingInfo', true, true],
+  });
+  t.deepEqual(resultAndAnswer(validatePin), {
+    result: ['ValidatePinResult', 'boolean', false, 'boolean'],
+    answer: ['boolean', 'boolean', false, false],
+  });
+  t.deepEqual(validatePin.http.fields, ['pin', 'secretCode']);
+});
+
+test('the route table, the JSON encoder and the client all take the result\'s type and may-be-absent from the model', (t) => {
+  const changed = structuredClone(model);
+  const validatePin = changed.operations[1];
+  validatePin.result.tsType = 'ResultMarker';
+  validatePin.result.mayBeAbsent = true;
+  t.regex(emitRoutes(changed), /ValidatePin: \{ request: ValidatePin; result: ResultMarker \}/);
+  t.regex(emitClient(changed), /validatePin\(request: ValidatePinFields, options: CallOptions = \{\}\): Promise<ResultMarker>/);
+  t.regex(emitClient(changed), /\(d\) => d === null \? undefined : jsonBoolean\(d\)/);
+  t.regex(emitJson(changed), /encodeAnswer: \(result\) => '\{"d":' \+ \(result === undefined \? 'null' : \(result \? 'true' : 'false'\)\) \+ '\}'/);
+});
+
+test('a result that may be absent is one rule: a primitive result of minOccurs 0 with a nillable HTTP answer reads as optional everywhere', async (t) => {
+  const facts = await readEdited({
+    xsd: [
+      [VALIDATE_PIN_RESULT, VALIDATE_PIN_RESULT.replace('minOccurs="1"', 'minOccurs="0"')],
+      [BOOLEAN_ELEMENT, '<s:element name="boolean" nillable="true" type="s:boolean" />'],
+    ],
+  });
+  const validatePin = buildContractModel(facts).operations[1];
+  t.deepEqual([validatePin.result.mayBeAbsent, validatePin.result.tsType, validatePin.http.answer.nillable], [true, 'boolean | undefined', true]);
+});
+
+test('the model refuses a contract whose HTTP answer disagrees with the SOAP result', async (t) => {
+  const refused: [edits: { wsdl?: Edit[]; xsd?: Edit[] }, message: string][] = [
+    [
+      { xsd: [[PAIRING_INFO_ELEMENT, '<s:element name="PairingInfo" type="tns:PairingInfo" />']] },
+      'codegen: Pair: the SOAP result PairResult may be absent (minOccurs="0"), so the HTTP answer must be nillable (element PairingInfo)',
+    ],
+    [
+      { xsd: [[VALIDATE_PIN_RESULT, VALIDATE_PIN_RESULT.replace('minOccurs="1"', 'minOccurs="0"')]] },
+      'codegen: ValidatePin: the SOAP result ValidatePinResult may be absent (minOccurs="0"), so the HTTP answer must be nillable (element boolean)',
+    ],
+    [
+      { xsd: [[BOOLEAN_ELEMENT, '<s:element name="boolean" nillable="true" type="s:boolean" />']] },
+      'codegen: ValidatePin: the SOAP result ValidatePinResult is always there, so the HTTP answer must not be nillable (element boolean)',
+    ],
+    [
+      { xsd: [[BOOLEAN_ELEMENT, '<s:element name="boolean" type="s:string" />']] },
+      'codegen: ValidatePin: the HTTP answer (boolean, string) and the SOAP result (ValidatePinResult, boolean) must have the same type',
+    ],
+    [
+      { xsd: [[PAIRING_INFO_ELEMENT, '<s:element name="PairingInfo" nillable="true" type="s:string" />']] },
+      'codegen: Pair: the HTTP answer (PairingInfo, string) and the SOAP result (PairResult, PairingInfo) must have the same type',
+    ],
+  ];
+  for (const [edits, message] of refused) {
+    const facts = await readEdited(edits);
+    t.throws(() => buildContractModel(facts), { message });
+  }
+});
+
+test('the model refuses HTTP fields that are not string members of the request, and types it cannot resolve', async (t) => {
+  const wrongField = await readEdited({ wsdl: [['<wsdl:part name="pin" type="s:string" />', '<wsdl:part name="code" type="s:string" />']] });
+  t.throws(() => buildContractModel(wrongField), { message: 'codegen: HTTP field code of ValidatePin must be a string field of ValidatePin' });
+  const unknownType = await readEdited({ xsd: [['name="PairResult" type="tns:PairingInfo"', 'name="PairResult" type="tns:Missing"']] });
+  t.throws(() => buildContractModel(unknownType), { message: 'codegen: PairResponse/PairResult names type Missing, which the schema does not declare' });
+  const anonymousByName = await readEdited({ xsd: [[PAIRING_INFO_ELEMENT, '<s:element name="PairingInfo" nillable="true" type="tns:PairResponse" />']] });
+  t.throws(() => buildContractModel(anonymousByName), { message: 'codegen: element PairingInfo names type PairResponse, which the schema does not declare' });
+  const twoPairs = await readEdited({ xsd: [[BOOLEAN_ELEMENT, `${BOOLEAN_ELEMENT}<s:complexType name="Pair"><s:sequence /></s:complexType>`]] });
+  t.throws(() => buildContractModel(twoPairs), { message: /two complex types are named Pair/ });
+});
+
+test('the WSDL reader refuses a second schema', async (t) => {
+  const second = '<s:import namespace="urn:other" schemaLocation="other.xsd" />';
+  await t.throwsAsync(readEdited({ wsdl: [['<s:import namespace', `${second}<s:import namespace`]] }), {
+    message: /^codegen: the WSDL must import exactly one schema with a schemaLocation/,
+  });
 });

@@ -1,5 +1,5 @@
 import { CodeBlockWriter, Project, SourceFile, StructureKind } from 'ts-morph';
-import { ComplexTypeModel, ContractModel, FieldModel, PRIMITIVES, TypeRef } from '../model';
+import { ComplexTypeModel, ContractModel, FieldModel, TypeRef } from '../model';
 import { GENERATED_HEADER } from './header';
 
 /**
@@ -21,20 +21,16 @@ export function emitClasses(model: ContractModel): string {
   return `${GENERATED_HEADER}\n\n${file.getFullText()}`;
 }
 
-function tsType(ref: TypeRef): string {
-  return ref.kind === 'primitive' ? PRIMITIVES[ref.primitive] : ref.typeName;
-}
-
 const required = (field: FieldModel) => field.minOccurs > 0;
 
 function emitClass(file: SourceFile, type: ComplexTypeModel): void {
-  const fieldsInterface = `${type.name}Fields`;
+  const fieldsInterface = type.fieldsInterface;
   const description = type.anonymous ? `the type of element ${type.name}` : `complex type ${type.name}`;
   file.addInterface({
     name: fieldsInterface,
     isExported: true,
     docs: [`The fields of ${description}, in sequence order.`],
-    properties: type.fields.map((f) => ({ name: f.name, type: tsType(f.type), hasQuestionToken: !required(f) })),
+    properties: type.fields.map((f) => ({ name: f.name, type: f.type.tsType, hasQuestionToken: !required(f) })),
   });
   const allRequiredAbsent = type.fields.every((f) => !required(f));
   const onlyPrimitives = type.fields.every((f) => f.type.kind === 'primitive');
@@ -45,7 +41,7 @@ function emitClass(file: SourceFile, type: ComplexTypeModel): void {
     docs: [`${description[0].toUpperCase()}${description.slice(1)}.`],
     properties: type.fields.map((f) => ({
       name: f.name,
-      type: tsType(f.type),
+      type: f.type.tsType,
       hasQuestionToken: !required(f),
     })),
     ctors: [

@@ -1,34 +1,19 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import Handlebars from 'handlebars';
-import { ContractModel, OperationModel, Segment, TypeRef } from '../model';
+import { complexTypeOf, ContractModel, OperationModel, TypeRef } from '../model';
+import type { Segment } from './documents';
 import { GENERATED_HEADER } from './header';
-
-const TEMPLATES = join(__dirname, '..', 'templates');
-
-function render(template: string, view: object): string {
-  const compiled = Handlebars.compile(readFileSync(join(TEMPLATES, template), 'utf8'), { noEscape: true, strict: true });
-  return compiled(view);
-}
+import { render } from './render';
 
 /** The original's service class is `AuthenticatorAPI.AuthenticatorAPI`: the service name is its namespace too. */
 const scriptNamespace = (model: ContractModel) => model.service;
 
 /** The JSON members of a call are the request element's children, as .NET names its method parameters. */
-function parametersOf(model: ContractModel, op: OperationModel): string[] {
-  const request = model.types.find((t) => t.name === op.soap.requestElement);
-  if (!request) throw new Error(`codegen: json: no request type ${op.soap.requestElement}`);
-  for (const field of request.fields) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(field.name)) throw new Error(`codegen: json: ${field.name} is not a JavaScript identifier`);
-  }
-  return request.fields.map((f) => f.name);
-}
+const parametersOf = (op: OperationModel): string[] => op.request.type.fields.map((f) => f.name);
 
 /** Complex result types, as the proxy registers them (`AuthenticatorAPI.PairingInfo`). */
 function complexTypesOf(model: ContractModel, type: TypeRef, into: Set<string>): Set<string> {
   if (type.kind !== 'complex') return into;
   into.add(type.typeName);
-  for (const field of model.types.find((t) => t.name === type.typeName)!.fields) complexTypesOf(model, field.type, into);
+  for (const field of complexTypeOf(model, type).fields) complexTypesOf(model, field.type, into);
   return into;
 }
 
@@ -42,8 +27,7 @@ function jsonExpression(model: ContractModel, type: TypeRef, expr: string, optio
   if (type.kind === 'primitive') {
     encoded = type.primitive === 'boolean' ? `(${expr} ? 'true' : 'false')` : `jsonString(${expr})`;
   } else {
-    const complex = model.types.find((t) => t.name === type.typeName);
-    if (!complex) throw new Error(`codegen: json: unknown type ${type.typeName}`);
+    const complex = complexTypeOf(model, type);
     const head = JSON.stringify(`{"__type":${JSON.stringify(`${scriptNamespace(model)}.${complex.name}`)}`);
     const members = complex.fields.map(
       (f) => `${JSON.stringify(`,${JSON.stringify(f.name)}:`)} + ${jsonExpression(model, f.type, `${expr}.${f.name}`, true)}`,
@@ -60,8 +44,8 @@ export function emitJson(model: ContractModel): string {
     scriptNamespace: scriptNamespace(model),
     operations: model.operations.map((op) => ({
       name: op.name,
-      parameters: parametersOf(model, op),
-      encodeResult: jsonExpression(model, op.soap.result.type, 'result', op.soap.result.minOccurs === 0),
+      parameters: parametersOf(op),
+      encodeResult: jsonExpression(model, op.result.type, 'result', op.result.mayBeAbsent),
     })),
   });
 }
@@ -75,12 +59,12 @@ const PATH_HOLE = '\u0000path\u0000';
 export function scriptProxySegments(model: ContractModel): Segment[] {
   const namespace = scriptNamespace(model);
   const resultTypes = new Set<string>();
-  for (const op of model.operations) complexTypesOf(model, op.soap.result.type, resultTypes);
+  for (const op of model.operations) complexTypesOf(model, op.result.type, resultTypes);
   const text = render('script-proxy.js.hbs', {
     namespace,
     class: `${namespace}.${model.service}`,
     path: PATH_HOLE,
-    operations: model.operations.map((op) => ({ name: op.name, parameters: parametersOf(model, op) })),
+    operations: model.operations.map((op) => ({ name: op.name, parameters: parametersOf(op) })),
     resultTypes: [...resultTypes].map((t) => `${namespace}.${t}`),
   });
   const [before, after, ...rest] = text.split(PATH_HOLE);

@@ -74,6 +74,11 @@ export function localName(qname: string): string {
   return qname.slice(qname.indexOf(':') + 1);
 }
 
+/** The namespace a QName written in an attribute of `element` is in (null when its prefix is not declared). */
+export function namespaceOfQName(element: XmlElement, qname: string): string | null {
+  return element.namespaceForPrefix(qname.includes(':') ? qname.slice(0, qname.indexOf(':')) : '');
+}
+
 /**
  * Copies an element of another document, with its namespace declarations,
  * attributes and content, in front of `before`: libxml2-wasm has no call that

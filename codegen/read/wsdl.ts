@@ -1,9 +1,11 @@
 import type { XmlDocument, XmlElement } from '../../src/runtime/xml-engine';
 import { Variant } from '../model';
-import { attr, findAll, findOne, localName } from './documents';
+import { attr, findAll, findOne, localName, NS, optionalAttr } from './documents';
 
 export interface WsdlFacts {
   targetNamespace: string;
+  /** The one schema the WSDL's types import: its namespace and its file, next to the WSDL. */
+  schemaImport: { namespace: string; location: string };
   service: string;
   ports: { name: string; binding: string; variant: Variant }[];
   operations: {
@@ -56,7 +58,20 @@ export function readWsdl(wsdl: XmlDocument): WsdlFacts {
       httpOutputElement: localName(attr(findOne(messageOf(httpGet, name, 'output'), 'wsdl:part'), 'element')),
     };
   });
-  return { targetNamespace: attr(root, 'targetNamespace'), service: attr(service, 'name'), ports, operations };
+  return { targetNamespace: attr(root, 'targetNamespace'), schemaImport: schemaImport(root), service: attr(service, 'name'), ports, operations };
+}
+
+/** The types' one import; an inline declaration would be lost when the served WSDL inlines the imported schema. */
+function schemaImport(root: XmlElement): WsdlFacts['schemaImport'] {
+  const declared = findAll(root, 'wsdl:types/s:schema/*');
+  const location = declared.length === 1 && declared[0].namespaceUri === NS.s && declared[0].name === 'import' ? optionalAttr(declared[0], 'schemaLocation') : undefined;
+  if (findAll(root, 'wsdl:types/s:schema').length !== 1 || !location) {
+    throw new Error('codegen: the WSDL must import exactly one schema with a schemaLocation, and declare nothing in its types itself');
+  }
+  if (!/^[\w.-]+$/.test(location) || location.startsWith('.')) {
+    throw new Error(`codegen: the WSDL imports ${location}: the schema must be a file next to the WSDL`);
+  }
+  return { namespace: attr(declared[0], 'namespace'), location };
 }
 
 function variantOf(binding: XmlElement): Variant {

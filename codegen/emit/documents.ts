@@ -1,0 +1,42 @@
+import { ADDRESS_MARKER, ContractModel } from '../model';
+import { GENERATED_HEADER } from './header';
+import { scriptProxySegments } from './json';
+import { render } from './render';
+
+/** Text with holes for the values that are settings at run time, never generated. */
+export type Segment = { text: string } | { hole: 'namespace' | 'address' };
+
+/** generated/documents.ts: the WSDL and schema texts with their run-time holes. */
+export function emitDocuments(model: ContractModel): string {
+  const cut = (text: string) => expressions(segments(text, model.authoredNamespace));
+  return render('documents.ts.hbs', {
+    header: GENERATED_HEADER,
+    wsdl: cut(model.wsdl),
+    schema: cut(model.schema),
+    requestSchemas: Object.entries(model.requestSchemas).map(([name, text]) => ({ name, segments: cut(text) })),
+    scriptProxy: expressions(scriptProxySegments(model)),
+  });
+}
+
+/** Cuts text at each occurrence of the namespace and the address marker. */
+export function segments(text: string, namespace: string): Segment[] {
+  const out: Segment[] = [];
+  const pattern = new RegExp(`${escapeRegExp(namespace)}|${escapeRegExp(ADDRESS_MARKER)}`, 'g');
+  let last = 0;
+  for (const match of text.matchAll(pattern)) {
+    if (match.index > last) out.push({ text: text.slice(last, match.index) });
+    out.push({ hole: match[0] === namespace ? 'namespace' : 'address' });
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) out.push({ text: text.slice(last) });
+  return out;
+}
+
+/** Each segment as a TypeScript expression: a string literal, or the variable that fills the hole. */
+function expressions(list: Segment[]): string[] {
+  return list.map((s) => ('text' in s ? JSON.stringify(s.text) : s.hole === 'namespace' ? 'ns' : 'location'));
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
