@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { encodeBase32 } from '../src/otp/base32';
 import { totp } from '../src/otp/totp';
-import { freePort } from './support/redis';
+import { freePort } from './support/ports';
 
 const ROOT = join(__dirname, '..');
 const MAIN = 'src/main.ts';

@@ -5,7 +5,7 @@
  * error; no label value ever holds a secret or a PIN.
  */
 import test from 'ava';
-import { freePort } from './support/redis';
+import { freePort } from './support/ports';
 import { pinFor, wrongPinFor } from './support/pin-calls';
 import { startTestService, type TestService } from './support/service';
 

@@ -15,7 +15,7 @@ import { totp } from '../../src/otp/totp';
 import { launchChromium, outputPath, requireChromium, requireZbarimg, zbarDecode } from '../support/browser';
 import { pinFor } from '../support/pin-calls';
 import { rasteriseSvg } from '../support/qr-decode';
-import { freePort } from '../support/redis';
+import { freePort } from '../support/ports';
 import { startTestService, type TestService } from '../support/service';
 import { elementAt, loadReaders, readXml, textOf } from '../support/readers';
 import { readPairingHtml } from '../support/xml-assertions';

@@ -24,7 +24,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { totp } from '../../src/otp/totp';
 import { startChildService, REPO, type ChildService } from '../support/child-service';
-import { freePort, startRedis, type TestRedis } from '../support/redis';
+import { freePort } from '../support/ports';
+import { startRedis, type TestRedis } from '../support/redis';
 import { NS, type Variant } from '../support/pin-calls';
 
 const NGINX_CONF = join(REPO, 'deploy', 'nginx.conf');
