@@ -5,10 +5,9 @@
  * carries must produce PINs the service accepts.
  */
 import test, { type ExecutionContext } from 'ava';
-import { Resvg } from '@resvg/resvg-js';
-import jsQR from 'jsqr';
 import { decodeBase32 } from '../src/otp/base32';
 import { totp } from '../src/otp/totp';
+import { decodeQrSvg, svgOfDataUri } from './support/qr-decode';
 import { startTestService, type TestService } from './support/service';
 import { childElements, elementAt, elementsAt, loadReaders, namespaceOf, readXml, textOf } from './support/readers';
 import { DEFAULT_NAMESPACE, readPairingHtml, validateAgainstContract } from './support/xml-assertions';
@@ -66,7 +65,7 @@ function inlineSvg(t: ExecutionContext, src: string | undefined): string {
   const url = new URL(src!);
   t.is(url.protocol, 'data:', 'the QR code is inline, not fetched from a remote URL');
   t.true(src!.startsWith(DATA_PREFIX), `a base64 SVG data URI (found ${src!.slice(0, 40)}…)`);
-  const svg = Buffer.from(src!.slice(DATA_PREFIX.length), 'base64').toString('utf8');
+  const svg = svgOfDataUri(src!);
   readXml(svg, (doc) => {
     t.is(doc.root.name, 'svg');
     t.is(namespaceOf(doc.root), SVG_NAMESPACE);
@@ -75,12 +74,6 @@ function inlineSvg(t: ExecutionContext, src: string | undefined): string {
     t.deepEqual(loading.map((e) => e.name), []);
   });
   return svg;
-}
-
-/** Rasterises the SVG at 400 px wide and reads the QR code in it with jsQR. */
-function decodeQr(svg: string): string | undefined {
-  const image = new Resvg(svg, { fitTo: { mode: 'width', value: 400 } }).render();
-  return jsQR(new Uint8ClampedArray(image.pixels), image.width, image.height)?.data;
 }
 
 /** The parsed otpauth URI, with the decoded label. */
@@ -95,7 +88,7 @@ test('the QR code decodes to the link, and the secret in it yields PINs the serv
   const link = readPairingHtml(html);
   t.truthy(link.href);
   const svg = inlineSvg(t, link.imgSrc);
-  t.is(decodeQr(svg), link.href, 'the QR code holds exactly the link target');
+  t.is(decodeQrSvg(svg), link.href, 'the QR code holds exactly the link target');
 
   const { uri } = otpauth(link.href!);
   t.is(uri.protocol, 'otpauth:');
@@ -139,7 +132,7 @@ test('Html without appName (absent or empty): the label is the account alone and
     t.is(label, 'ivan@example.com', String(appName));
     t.false(uri.searchParams.has('issuer'), `no issuer parameter (appName ${JSON.stringify(appName)})`);
     t.deepEqual([...uri.searchParams.keys()], ['secret']);
-    t.is(decodeQr(inlineSvg(t, link.imgSrc)), link.href);
+    t.is(decodeQrSvg(inlineSvg(t, link.imgSrc)), link.href);
   }
 });
 
@@ -158,7 +151,7 @@ test('non-ASCII and HTML-special names survive: UTF-8 percent-encoding, attribut
   t.is(uri.searchParams.get('secret'), manualSetupCode);
   // UTF-8 percent-encoding (not the reference's Latin-1 code units): é is %C3%A9, € is %E2%82%AC.
   t.true(link.href!.includes('Soci%C3%A9t%C3%A9%20G%C3%A9n%C3%A9rale%20%E2%82%AC'), link.href);
-  t.is(decodeQr(inlineSvg(t, link.imgSrc)), link.href);
+  t.is(decodeQrSvg(inlineSvg(t, link.imgSrc)), link.href);
 });
 
 test('the Html is the same whichever variant answers Pair', async (t) => {
