@@ -12,7 +12,7 @@ import { request } from 'node:http';
 import { encodeBase32 } from '../src/otp/base32';
 import { startTestService, type TestService } from './support/service';
 import { OPERATION_NAMES, VARIANTS, type OperationName as Operation, type Variant } from '../generated/routes';
-import { pinFor } from './support/pin-calls';
+import { pinFor } from './support/requests';
 import {
   DEFAULT_NAMESPACE,
   SOAP_CONTENT_TYPES,

@@ -6,7 +6,7 @@
  */
 import test from 'ava';
 import { freePort } from './support/ports';
-import { pinFor, wrongPinFor } from './support/pin-calls';
+import { pinFor, wrongPinFor } from './support/requests';
 import { startTestService, type TestService } from './support/service';
 
 let service: TestService;

@@ -12,7 +12,7 @@ import test, { type ExecutionContext } from 'ava';
 import { decodeBase32, encodeBase32 } from '../src/otp/base32';
 import { totp } from '../src/otp/totp';
 import { startTestService, type TestService } from './support/service';
-import { getQuery, pinFor, readBoolean, wrongPinFor } from './support/pin-calls';
+import { getQuery, pinFor, readBoolean, wrongPinFor } from './support/requests';
 import { decodeQrPng, decodeQrSvg, pngSize } from './support/qr-decode';
 import { attributeOf, elementAt, loadReaders, namespaceOf, readXml, textOf } from './support/readers';
 import { readPairingHtml } from './support/xml-assertions';

@@ -11,7 +11,7 @@ import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startChildService, type ChildService } from './support/child-service';
-import { NS } from './support/pin-calls';
+import { NS } from './support/requests';
 
 
 interface Call {

@@ -13,7 +13,7 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { decodeBase32, encodeBase32 } from '../../src/otp/base32';
 import { totp } from '../../src/otp/totp';
 import { launchChromium, outputPath, requireChromium, requireZbarimg, zbarDecode } from '../support/browser';
-import { pinFor } from '../support/pin-calls';
+import { pinFor } from '../support/requests';
 import { rasteriseSvg } from '../support/qr-decode';
 import { freePort } from '../support/ports';
 import { startTestService, type TestService } from '../support/service';

@@ -26,7 +26,7 @@ import { totp } from '../../src/otp/totp';
 import { startChildService, REPO, type ChildService } from '../support/child-service';
 import { freePort } from '../support/ports';
 import { startRedis, type TestRedis } from '../support/redis';
-import { NS, type Variant } from '../support/pin-calls';
+import { NS, type Variant } from '../support/requests';
 
 const NGINX_CONF = join(REPO, 'deploy', 'nginx.conf');
 const UNIT = join(REPO, 'deploy', 'pin-service.service');
