@@ -8,6 +8,7 @@ import test, { type ExecutionContext } from 'ava';
 import { decodeBase32 } from '../src/otp/base32';
 import { totp } from '../src/otp/totp';
 import { decodeQrSvg, svgOfDataUri } from './support/qr-decode';
+import { call, validatePinResult } from './support/requests';
 import { startTestService, type TestService } from './support/service';
 import { childElements, elementAt, elementsAt, loadReaders, namespaceOf, readXml, textOf } from './support/readers';
 import { DEFAULT_NAMESPACE, readPairingHtml, validateAgainstContract } from './support/xml-assertions';
@@ -36,26 +37,15 @@ interface Pairing {
 
 /** Pair over HTTP GET; fields left undefined are not sent. */
 async function pair(t: ExecutionContext, fields: { appName?: string; appInfo: string; secretCode: string }): Promise<Pairing> {
-  const query = new URLSearchParams(Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined));
-  const response = await fetch(`${service.url}/api.asmx/Pair?${query}`);
-  const text = await response.text();
-  t.is(response.status, 200, text);
+  const sent = Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined);
+  const { status, body: text } = await call(service, 'httpGet', 'Pair', sent);
+  t.is(status, 200, text);
   const validation = validateAgainstContract(text);
   t.true(validation.valid, validation.errors.join('; '));
   return readXml(text, (doc) => {
     t.is(doc.root.name, 'PairingInfo');
     const [code, html] = childElements(doc.root);
     return { manualSetupCode: textOf(code), html: textOf(html) };
-  });
-}
-
-async function validatePinOverGet(pin: string, secretCode: string): Promise<boolean> {
-  const response = await fetch(`${service.url}/api.asmx/ValidatePin?${new URLSearchParams({ pin, secretCode })}`);
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`ValidatePin answered ${response.status}: ${text}`);
-  return readXml(text, ({ root }) => {
-    if (root.name !== 'boolean' || namespaceOf(root) !== DEFAULT_NAMESPACE) throw new Error(`unexpected answer ${text}`);
-    return textOf(root) === 'true';
   });
 }
 
@@ -99,7 +89,7 @@ test('the QR code decodes to the link, and the secret in it yields PINs the serv
   t.deepEqual(key, Buffer.from(secretCode, 'utf8'), 'the key is the UTF-8 bytes of secretCode');
 
   const pin = totp(key, { algorithm: 'SHA1', digits: 6, period: 30 }, Math.floor(service.clock.now() / 1000));
-  t.true(await validatePinOverGet(pin, secretCode), 'the PIN an app scanning the QR code shows is accepted');
+  t.true(await validatePinResult(service, 'httpGet', pin, secretCode), 'the PIN an app scanning the QR code shows is accepted');
 });
 
 test('Html shape with appName: title, issuer:account label, issuer parameter, border=0', async (t) => {
@@ -157,10 +147,9 @@ test('non-ASCII and HTML-special names survive: UTF-8 percent-encoding, attribut
 test('the Html is the same whichever variant answers Pair', async (t) => {
   const fields = { appName: 'Same', appInfo: 'judy@example.com', secretCode: 'pair-html-same-secret' };
   const { html } = await pair(t, fields);
-  const body = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><Pair xmlns="${DEFAULT_NAMESPACE}"><appName>${fields.appName}</appName><appInfo>${fields.appInfo}</appInfo><secretCode>${fields.secretCode}</secretCode></Pair></soap:Body></soap:Envelope>`;
-  const response = await fetch(`${service.url}/api.asmx`, { method: 'POST', headers: { 'Content-Type': 'text/xml; charset=utf-8' }, body });
-  t.is(response.status, 200);
-  const soapHtml = readXml(await response.text(), (doc) => {
+  const answer = await call(service, 'soap11', 'Pair', fields, { soapAction: null });
+  t.is(answer.status, 200);
+  const soapHtml = readXml(answer.body, (doc) => {
     const element = elementAt(doc, '//p:PairResult/p:Html', { p: DEFAULT_NAMESPACE });
     return element && textOf(element);
   });
