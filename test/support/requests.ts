@@ -157,7 +157,9 @@ export interface Answer {
   headers: Headers;
   /** The Content-Type header, '' when there is none. */
   contentType: string;
+  /** The body as UTF-8 text, a byte order mark kept (so a test can see one). */
   body: string;
+  bytes: Buffer;
 }
 
 /** The service called: its base URL, or a running service (whose namespace is then the default). */
@@ -169,12 +171,14 @@ const namespaceOf = (target: Target) => (typeof target === 'string' ? NS : (targ
 /** Fetches `url` and reads the whole answer. */
 export async function send(url: string, init: RequestInit): Promise<Answer> {
   const response = await fetch(url, init);
+  const bytes = Buffer.from(await response.arrayBuffer());
   return {
     status: response.status,
     statusText: response.statusText,
     headers: response.headers,
     contentType: response.headers.get('content-type') ?? '',
-    body: await response.text(),
+    body: bytes.toString('utf8'),
+    bytes,
   };
 }
 
