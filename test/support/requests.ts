@@ -112,7 +112,7 @@ export interface SoapHeaderOptions {
 }
 
 /** The headers of a SOAP request; without `operation`, no action at all unless given. */
-export function soapHeaders(version: SoapVersionName, operation?: string, options: SoapHeaderOptions = {}): Record<string, string> {
+function soapHeaders(version: SoapVersionName, operation?: string, options: SoapHeaderOptions = {}): Record<string, string> {
   const action = operation === undefined ? undefined : `${options.namespace ?? NS}${operation}`;
   if (version === '1.2') {
     return { 'Content-Type': options.contentType ?? (action === undefined ? SOAP_CONTENT_TYPES['1.2'] : `${SOAP_CONTENT_TYPES['1.2']}; action="${action}"`) };
