@@ -17,11 +17,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
-import { freePort } from '../test/support/redis';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { totp } from '../src/otp/totp';
+import { freePort } from '../test/support/ports';
+import { sendRequest } from '../test/support/requests';
 import { AnswerChecker, answeredBoolean, requestSource, validateRequest, type Expectation, type ScenarioId } from './workload';
 import { topSelfTime } from './profile-top';
 import { renderResults, type Measurement, type ProfileSummary, type RunInfo } from './report';
@@ -287,11 +288,7 @@ function cannon(port: number, source: ReturnType<typeof requestSource>, seconds:
 
 /** Before measuring ours: replay protection and throttling are on and work (a handful of calls). */
 async function verifyProtections(port: number): Promise<string> {
-  const call = async (pin: string, secret: string) => {
-    const request = validateRequest('soap11-validate', pin, secret);
-    const res = await fetch(`http://127.0.0.1:${port}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
-    return { status: res.status, body: await res.text() };
-  };
+  const call = (pin: string, secret: string) => sendRequest(`http://127.0.0.1:${port}`, validateRequest('soap11-validate', pin, secret));
   const secret = `verify-${process.pid}-${Date.now()}`;
   const pin = totp(Buffer.from(secret, 'utf8'), { algorithm: 'SHA1', digits: 6, period: 30 }, Math.floor(Date.now() / 1000));
   const first = await call(pin, secret);

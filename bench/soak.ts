@@ -28,8 +28,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { VARIANTS, type Variant } from '../generated/routes';
 import { totp } from '../src/otp/totp';
 import { startChildService, type ChildService } from '../test/support/child-service';
+import { buildRequest, isSoap, type OutgoingRequest } from '../test/support/requests';
+import { SOAP_CONTENT_TYPES } from '../test/support/xml-assertions';
 
-const NS = 'http://authenticatorapi.com/';
 const START = '<!-- soak:start -->';
 const END = '<!-- soak:end -->';
 
@@ -48,12 +49,9 @@ const MAX_IN_FLIGHT = 128;
 const RESULTS = process.env.SOAK_RESULTS ?? join(__dirname, 'RESULTS.md');
 
 
-interface Call {
+interface Call extends Pick<OutgoingRequest, 'method' | 'path' | 'body'> {
   label: string;
-  method: 'GET' | 'POST';
-  path: string;
   headers?: Record<string, string>;
-  body?: string;
   /** Statuses this call may get; anything else is an unexpected error. */
   expect: number[];
   /** For ValidatePin: how the answer is checked. */
@@ -72,47 +70,11 @@ function wrongPin(secret: string, step: number): string {
   }
 }
 
-function envelope(version: '1.1' | '1.2', inner: string): string {
-  const ns = version === '1.1' ? 'http://schemas.xmlsoap.org/soap/envelope/' : 'http://www.w3.org/2003/05/soap-envelope';
-  return `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${ns}"><soap:Body>${inner}</soap:Body></soap:Envelope>`;
-}
-
 function operationCall(variant: Variant, operation: 'Pair' | 'ValidatePin', fields: Record<string, string>, expect: number[]): Call {
-  const xmlFields = Object.entries(fields)
-    .map(([k, v]) => `<${k}>${v}</${k}>`)
-    .join('');
-  const form = new URLSearchParams(fields).toString();
-  switch (variant) {
-    case 'soap11':
-      return {
-        label: `${operation} soap11`,
-        method: 'POST',
-        path: '/api.asmx',
-        headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: `"${NS}${operation}"` },
-        body: envelope('1.1', `<${operation} xmlns="${NS}">${xmlFields}</${operation}>`),
-        expect: expect.map((s) => (s === 429 ? 500 : s)),
-      };
-    case 'soap12':
-      return {
-        label: `${operation} soap12`,
-        method: 'POST',
-        path: '/api.asmx',
-        headers: { 'Content-Type': 'application/soap+xml; charset=utf-8' },
-        body: envelope('1.2', `<${operation} xmlns="${NS}">${xmlFields}</${operation}>`),
-        expect: expect.map((s) => (s === 429 ? 500 : s)),
-      };
-    case 'httpGet':
-      return { label: `${operation} httpGet`, method: 'GET', path: `/api.asmx/${operation}?${form}`, expect };
-    case 'httpPost':
-      return {
-        label: `${operation} httpPost`,
-        method: 'POST',
-        path: `/api.asmx/${operation}`,
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: form,
-        expect,
-      };
-  }
+  // SOAP 1.2 without the optional action parameter, as the README's SOAP 1.2 example sends it.
+  const request = buildRequest(variant, operation, fields, variant === 'soap12' ? { contentType: SOAP_CONTENT_TYPES['1.2'] } : {});
+  // A throttled secret is a SOAP fault, HTTP 500, instead of 429.
+  return { label: `${operation} ${variant}`, ...request, expect: isSoap(variant) ? expect.map((s) => (s === 429 ? 500 : s)) : expect };
 }
 
 /** A deterministic mix: 55 % ValidatePin, 25 % Pair, the rest pages, QR codes, health and metrics. */

@@ -13,10 +13,9 @@
  */
 import { encodeBase32 } from '../src/otp/base32';
 import { matchTotp, totp } from '../src/otp/totp';
+import { buildRequest, type OutgoingRequest } from '../test/support/requests';
 
-export const NS = 'http://authenticatorapi.com/';
-const SOAP11_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
-const SOAP12_NS = 'http://www.w3.org/2003/05/soap-envelope';
+export type { OutgoingRequest };
 const TOTP = { algorithm: 'SHA1', digits: 6, period: 30 } as const;
 
 /** Calls per secret: below the throttle limit of 5 failures per window, so nothing is throttled. */
@@ -25,13 +24,6 @@ export const GROUP_SIZE = 4;
 export const CORRECT_EVERY = 5;
 
 export type ScenarioId = 'soap11-validate' | 'soap12-validate' | 'get-validate' | 'post-validate' | 'soap11-pair';
-
-export interface OutgoingRequest {
-  method: 'GET' | 'POST';
-  path: string;
-  headers: Record<string, string>;
-  body?: string;
-}
 
 /** What the answer to one request must be. */
 export type Expectation =
@@ -44,47 +36,20 @@ export interface Generated {
   expect: Expectation;
 }
 
-const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-function soap11(operation: string, inner: string): OutgoingRequest {
-  return {
-    method: 'POST',
-    path: '/api.asmx',
-    headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${NS}${operation}"` },
-    body:
-      `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${SOAP11_NS}"><soap:Body>` +
-      `<${operation} xmlns="${NS}">${inner}</${operation}></soap:Body></soap:Envelope>`,
-  };
-}
-
-function soap12(operation: string, inner: string): OutgoingRequest {
-  return {
-    method: 'POST',
-    path: '/api.asmx',
-    headers: { 'content-type': `application/soap+xml; charset=utf-8; action="${NS}${operation}"` },
-    body:
-      `<?xml version="1.0" encoding="utf-8"?><soap12:Envelope xmlns:soap12="${SOAP12_NS}"><soap12:Body>` +
-      `<${operation} xmlns="${NS}">${inner}</${operation}></soap12:Body></soap12:Envelope>`,
-  };
-}
+/** The SOAP 1.2 envelope keeps the prefix soap12, as the README's example writes it, so figures stay comparable with earlier runs. */
+const SOAP12_PREFIX = { prefix: 'soap12' };
 
 export function validateRequest(scenario: ScenarioId, pin: string, secret: string): OutgoingRequest {
-  const fields = `<pin>${escapeXml(pin)}</pin><secretCode>${escapeXml(secret)}</secretCode>`;
-  const query = `pin=${encodeURIComponent(pin)}&secretCode=${encodeURIComponent(secret)}`;
+  const fields = { pin, secretCode: secret };
   switch (scenario) {
     case 'soap11-validate':
-      return soap11('ValidatePin', fields);
+      return buildRequest('soap11', 'ValidatePin', fields);
     case 'soap12-validate':
-      return soap12('ValidatePin', fields);
+      return buildRequest('soap12', 'ValidatePin', fields, SOAP12_PREFIX);
     case 'get-validate':
-      return { method: 'GET', path: `/api.asmx/ValidatePin?${query}`, headers: {} };
+      return buildRequest('httpGet', 'ValidatePin', fields);
     case 'post-validate':
-      return {
-        method: 'POST',
-        path: '/api.asmx/ValidatePin',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: query,
-      };
+      return buildRequest('httpPost', 'ValidatePin', fields);
     default:
       throw new Error(`not a ValidatePin scenario: ${scenario}`);
   }
@@ -109,10 +74,9 @@ export function requestSource(scenario: ScenarioId, tag: string): () => Generate
     // 20+ characters, like a real secret; distinct per group across the run.
     const secret = `${tag}-${group.toString(36).padStart(8, '0')}-k`;
     if (scenario === 'soap11-pair') {
-      const inner =
-        `<appName>Example</appName><appInfo>user${i}@example.com</appInfo>` + `<secretCode>${escapeXml(secret)}${position}</secretCode>`;
+      const fields = { appName: 'Example', appInfo: `user${i}@example.com`, secretCode: `${secret}${position}` };
       return {
-        request: soap11('Pair', inner),
+        request: buildRequest('soap11', 'Pair', fields),
         expect: { kind: 'pair', manualSetupCode: encodeBase32(Buffer.from(`${secret}${position}`, 'utf8')) },
       };
     }

@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { encodeBase32 } from '../src/otp/base32';
 import { totp } from '../src/otp/totp';
-import { freePort } from './support/redis';
+import { freePort } from './support/ports';
+import { call, validatePin } from './support/requests';
 
 const ROOT = join(__dirname, '..');
 const MAIN = 'src/main.ts';
@@ -124,11 +125,11 @@ test('serve runs the service until SIGTERM, then exits 0', async (t) => {
 
   const secret = 'cli-serve-secret-1234';
   const pin = totp(Buffer.from(secret, 'utf8'), { algorithm: 'SHA1', digits: 6, period: 30 }, Math.floor(Date.now() / 1000));
-  const answer = await fetch(`${base}/api.asmx/ValidatePin?pin=${pin}&secretCode=${secret}`);
+  const answer = await validatePin(base, 'httpGet', pin, secret);
   t.is(answer.status, 200);
-  t.regex(await answer.text(), />true<\/boolean>/);
-  const pair = await fetch(`${base}/api.asmx/Pair?appName=X&appInfo=y&secretCode=${secret}`);
-  t.true((await pair.text()).includes(encodeBase32(Buffer.from(secret, 'utf8'))));
+  t.regex(answer.body, />true<\/boolean>/);
+  const pair = await call(base, 'httpGet', 'Pair', { appName: 'X', appInfo: 'y', secretCode: secret });
+  t.true(pair.body.includes(encodeBase32(Buffer.from(secret, 'utf8'))));
 
   const sent = Date.now();
   child.kill('SIGTERM');

@@ -13,8 +13,27 @@ import { totpVectors, type TotpVector } from './support/vectors';
 import { encodeBase32 } from '../src/otp/base32';
 import { totp } from '../src/otp/totp';
 import { startTestService, type TestService } from './support/service';
-import { NS, SOAP11_NS, SOAP12_NS, VARIANTS, type Operation, type Variant } from './support/pin-calls';
-import { childElements, elementAt, loadReaders, namespaceInScope, namespaceOf, readXml, textOf, type XmlElement } from './support/readers';
+import {
+  NS,
+  SOAP11_NS,
+  SOAP12_NS,
+  VARIANTS,
+  call,
+  formEncode,
+  operationElement as operationXml,
+  readFault,
+  send,
+  sendRequest,
+  soapEnvelope,
+  soapRequest,
+  versionOf,
+  wholeAnswer,
+  type Answer,
+  type FieldList,
+  type Operation,
+  type Variant,
+} from './support/requests';
+import { childElements, elementAt, loadReaders, namespaceOf, readXml, textOf, type XmlElement } from './support/readers';
 
 const SOAP11_CT = 'text/xml; charset=utf-8';
 const SOAP12_CT = 'application/soap+xml; charset=utf-8';
@@ -27,17 +46,6 @@ const SHORT_SECRET = 'Qz7-Leak9';
 
 type SoapVariant = 'soap11' | 'soap12';
 const SOAP_VARIANTS: readonly SoapVariant[] = ['soap11', 'soap12'];
-/** Fields in the order they are sent; a name may repeat. */
-type Fields = ReadonlyArray<readonly [name: string, value: string]>;
-
-interface Answer {
-  status: number;
-  contentType: string;
-  text: string;
-  /** Status line, headers and body, for leak checks. */
-  whole: string;
-}
-
 const TOTP_VECTORS = totpVectors();
 function vector(secretCode: string, unixTime: number): TotpVector {
   const found = TOTP_VECTORS.find((v) => v.secretCode === secretCode && v.unixTime === unixTime);
@@ -65,65 +73,30 @@ test.after.always(async () => {
 
 // ---------------------------------------------------------------- requests
 
-// A CR is written as a character reference, as XML writers do: a raw one is read back as LF.
-const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;');
-
-function remember(fields: Fields): void {
+function remember(fields: FieldList): void {
   for (const [name, value] of fields) {
     if (name === 'secretCode') sentSecrets.add(value);
     if (name === 'pin') sentPins.add(value);
   }
 }
 
-function operationXml(op: string, fields: Fields, namespace = NS): string {
-  return `<${op} xmlns="${namespace}">${fields.map(([n, v]) => `<${n}>${escapeXml(v)}</${n}>`).join('')}</${op}>`;
+/** A whole SOAP envelope of `variant`'s version around `body`, with an optional SOAP Header. */
+const envelope = (variant: SoapVariant, body: string, header?: string) => soapEnvelope(versionOf(variant), body, { header });
+
+/** A raw SOAP request: the envelope text as given, the Content-Type of the version unless overridden, a SOAPAction only when given. */
+function soap(service: TestService, variant: SoapVariant, text: string, options: { contentType?: string; soapAction?: string } = {}): Promise<Answer> {
+  return sendRequest(service, soapRequest(versionOf(variant), text, undefined, options));
 }
 
-function envelope(variant: SoapVariant, body: string, header = ''): string {
-  const ns = variant === 'soap11' ? SOAP11_NS : SOAP12_NS;
-  return `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${ns}">${header}<soap:Body>${body}</soap:Body></soap:Envelope>`;
+/** A POST of `body` as it is, with these headers. */
+function post(service: TestService, urlPath: string, headers: Record<string, string>, body: string): Promise<Answer> {
+  return sendRequest(service, { method: 'POST', path: urlPath, headers, body });
 }
 
-/** application/x-www-form-urlencoded, as browsers write it (a query string too). */
-function encodeForm(fields: Fields): string {
-  return new URLSearchParams(fields.map(([n, v]): [string, string] => [n, v])).toString();
-}
-
-async function answer(response: Response): Promise<Answer> {
-  const text = await response.text();
-  const headers = [...response.headers].map(([k, v]) => `${k}: ${v}`).join('\n');
-  return { status: response.status, contentType: response.headers.get('content-type') ?? '', text, whole: `${response.status} ${response.statusText}\n${headers}\n\n${text}` };
-}
-
-async function post(service: TestService, urlPath: string, headers: Record<string, string>, body: string): Promise<Answer> {
-  return answer(await fetch(service.url + urlPath, { method: 'POST', headers, body }));
-}
-
-/** A raw SOAP request: the envelope text as given, the Content-Type and SOAPAction of the version unless overridden. */
-function soap(
-  service: TestService,
-  variant: SoapVariant,
-  text: string,
-  options: { contentType?: string; soapAction?: string } = {},
-): Promise<Answer> {
-  const headers: Record<string, string> = { 'content-type': options.contentType ?? (variant === 'soap11' ? SOAP11_CT : SOAP12_CT) };
-  if (options.soapAction !== undefined) headers.soapaction = options.soapAction;
-  return post(service, '/api.asmx', headers, text);
-}
-
-/** One call of `op` over `variant`, the way a generated proxy or a browser form sends it. */
-async function call(service: TestService, variant: Variant, op: Operation, fields: Fields): Promise<Answer> {
+/** One call of `op` over `variant`, the way a generated proxy or a browser form sends it; its secrets and PINs are remembered for the log check. */
+function callRemembered(service: TestService, variant: Variant, op: Operation, fields: FieldList): Promise<Answer> {
   remember(fields);
-  switch (variant) {
-    case 'soap11':
-      return soap(service, variant, envelope(variant, operationXml(op, fields)), { soapAction: `"${NS}${op}"` });
-    case 'soap12':
-      return soap(service, variant, envelope(variant, operationXml(op, fields)), { contentType: `${SOAP12_CT}; action="${NS}${op}"` });
-    case 'httpGet':
-      return answer(await fetch(`${service.url}/api.asmx/${op}?${encodeForm(fields)}`));
-    case 'httpPost':
-      return post(service, `/api.asmx/${op}`, { 'content-type': 'application/x-www-form-urlencoded' }, encodeForm(fields));
-  }
+  return call(service, variant, op, fields);
 }
 
 // -------------------------------------------------------------- assertions
@@ -132,26 +105,17 @@ const LEAKS = [SECRET, PIN, SHORT_SECRET];
 
 /** No stack frame, no error class name, no file path; and none of the given values. */
 function assertSafe(t: ExecutionContext, a: Answer, label: string, leaks: readonly string[] = LEAKS): void {
-  t.false(a.text.includes('    at '), `${label}: stack frame in ${a.text}`);
-  t.false(/\n\s*at\s+\S+\s+\(/.test(a.text), `${label}: stack frame in ${a.text}`);
-  t.false(a.text.includes('Error:'), `${label}: error name in ${a.text}`);
-  t.false(/node_modules|\/work\/|\/src\/|[A-Za-z]:\\|\.(?:ts|js):\d+/.test(a.text), `${label}: file path in ${a.text}`);
-  for (const leak of leaks) t.false(a.whole.includes(leak), `${label}: answer contains ${JSON.stringify(leak)}`);
+  t.false(a.body.includes('    at '), `${label}: stack frame in ${a.body}`);
+  t.false(/\n\s*at\s+\S+\s+\(/.test(a.body), `${label}: stack frame in ${a.body}`);
+  t.false(a.body.includes('Error:'), `${label}: error name in ${a.body}`);
+  t.false(/node_modules|\/work\/|\/src\/|[A-Za-z]:\\|\.(?:ts|js):\d+/.test(a.body), `${label}: file path in ${a.body}`);
+  for (const leak of leaks) t.false(wholeAnswer(a).includes(leak), `${label}: answer contains ${JSON.stringify(leak)}`);
 }
 
 function assertOneSentence(t: ExecutionContext, message: string, label: string): void {
   t.true(message.trim().length > 0, `${label}: empty message`);
   t.false(/[\r\n]/.test(message.trim()), `${label}: message is not one line: ${JSON.stringify(message)}`);
   t.false(/(^|\/)[\w.-]+\/[\w.-]+\.(?:ts|js)\b/.test(message), `${label}: file path in ${message}`);
-}
-
-/** Resolves a QName written in element content (`soap:Client`) against the namespaces in scope. */
-function resolveQName(element: XmlElement): { href: string | undefined; local: string } {
-  const text = textOf(element).trim();
-  const colon = text.indexOf(':');
-  const prefix = colon < 0 ? '' : text.slice(0, colon);
-  const local = colon < 0 ? text : text.slice(colon + 1);
-  return { href: namespaceInScope(element, prefix), local };
 }
 
 /**
@@ -172,7 +136,7 @@ function assertFault(
   t.is(a.contentType, version === 'soap11' ? SOAP11_CT : SOAP12_CT, `${label}: Content-Type`);
   assertSafe(t, a, label, leaks);
   const envNs = version === 'soap11' ? SOAP11_NS : SOAP12_NS;
-  return readXml(a.text, (doc) => {
+  readXml(a.body, (doc) => {
     const root = doc.root;
     t.is(root.name, 'Envelope', `${label}: root`);
     t.is(namespaceOf(root), envNs, `${label}: envelope namespace`);
@@ -180,39 +144,22 @@ function assertFault(
     t.truthy(body, `${label}: no Body`);
     const children = childElements(body!);
     t.is(children.length, 1, `${label}: Body holds one element`);
-    const fault = elementAt(doc, '/e:Envelope/e:Body/e:Fault', { e: envNs });
-    if (!fault) {
-      t.fail(`${label}: no Fault in ${a.text}`);
-      return '';
-    }
-    const expectedLocal = version === 'soap11' ? code : code === 'Client' ? 'Sender' : code;
-    let codeElement: XmlElement | null;
-    let reason: XmlElement | null;
-    if (version === 'soap11') {
-      codeElement = elementAt(fault, 'faultcode');
-      reason = elementAt(fault, 'faultstring');
-    } else {
-      codeElement = elementAt(fault, 'e:Code/e:Value', { e: envNs });
-      reason = elementAt(fault, 'e:Reason/e:Text', { e: envNs });
-    }
-    t.truthy(codeElement, `${label}: no fault code`);
-    t.truthy(reason, `${label}: no fault reason`);
-    if (!codeElement || !reason) return '';
-    t.is(textOf(codeElement).trim(), `soap:${expectedLocal}`, `${label}: fault code`);
-    const qname = resolveQName(codeElement);
-    t.is(qname.local, expectedLocal, `${label}: fault code local name`);
-    t.is(qname.href, envNs, `${label}: fault code namespace`);
-    assertOneSentence(t, textOf(reason), label);
-    return textOf(reason);
   });
+  const expectedLocal = version === 'soap11' ? code : code === 'Client' ? 'Sender' : code;
+  const fault = readFault(a.body, versionOf(version));
+  t.is(fault.code, `soap:${expectedLocal}`, `${label}: fault code`);
+  t.is(fault.codeLocalName, expectedLocal, `${label}: fault code local name`);
+  t.is(fault.codeNamespace, envNs, `${label}: fault code namespace`);
+  assertOneSentence(t, fault.reason, label);
+  return fault.reason;
 }
 
 /** A plain HTTP error: status, text/plain, one line. */
 function assertPlain(t: ExecutionContext, a: Answer, status: number, label: string, leaks: readonly string[] = LEAKS): void {
-  t.is(a.status, status, `${label}: status (${a.text})`);
+  t.is(a.status, status, `${label}: status (${a.body})`);
   t.regex(a.contentType, /^text\/plain(;|$)/, `${label}: Content-Type`);
   assertSafe(t, a, label, leaks);
-  assertOneSentence(t, a.text, label);
+  assertOneSentence(t, a.body, label);
 }
 
 /** The client error of the README's *Errors* table for `variant`: a Client/Sender fault, or 400 text/plain. */
@@ -224,7 +171,7 @@ function assertClientError(t: ExecutionContext, a: Answer, variant: Variant, lab
 /** A successful answer of `variant` (status, Content-Type, root element); returns what `read` reads from the result element, or undefined. */
 function assertOk<T>(t: ExecutionContext, a: Answer, variant: Variant, op: Operation, label: string, read: (result: XmlElement) => T): T | undefined {
   label = `${label} [${variant}]`;
-  t.is(a.status, 200, `${label}: status (${a.text})`);
+  t.is(a.status, 200, `${label}: status (${a.body})`);
   t.is(a.contentType, variant === 'soap12' ? SOAP12_CT : SOAP11_CT, `${label}: Content-Type`);
   if (a.status !== 200) return undefined;
   const ns = { t: NS, e: variant === 'soap11' ? SOAP11_NS : SOAP12_NS };
@@ -236,9 +183,9 @@ function assertOk<T>(t: ExecutionContext, a: Answer, variant: Variant, op: Opera
       : op === 'Pair'
         ? '/t:PairingInfo'
         : '/t:boolean';
-  return readXml(a.text, (doc) => {
+  return readXml(a.body, (doc) => {
     const result = elementAt(doc, xpath, ns);
-    t.truthy(result, `${label}: no ${xpath} in ${a.text}`);
+    t.truthy(result, `${label}: no ${xpath} in ${a.body}`);
     return result ? read(result) : undefined;
   });
 }
@@ -262,7 +209,7 @@ function manualSetupCode(t: ExecutionContext, a: Answer, variant: Variant, label
 interface FieldCase {
   title: string;
   op: Operation;
-  fields: Fields;
+  fields: FieldList;
   service?: () => TestService;
   /** Values besides the canaries that must not be echoed. */
   leaks?: readonly string[];
@@ -316,7 +263,7 @@ for (const c of FIELD_CASES) {
   test.serial(`client error: ${c.title}`, async (t) => {
     const service = c.service?.() ?? svc;
     for (const variant of VARIANTS) {
-      const a = await call(service, variant, c.op, c.fields);
+      const a = await callRemembered(service, variant, c.op, c.fields);
       assertClientError(t, a, variant, c.title, [...LEAKS, ...(c.leaks ?? [])]);
     }
   });
@@ -327,7 +274,7 @@ test.serial('HTTP GET and POST: a control character that XML cannot carry (U+000
     for (const name of ['appName', 'appInfo', 'secretCode'] as const) {
       const fields: Record<string, string> = { appName: 'Acme', appInfo: 'alice', secretCode: SECRET };
       fields[name] = `${fields[name]}\u0001`;
-      const a = await call(svc, variant, 'Pair', Object.entries(fields));
+      const a = await callRemembered(svc, variant, 'Pair', Object.entries(fields));
       assertClientError(t, a, variant, `U+0001 in ${name}`);
     }
   }
@@ -345,20 +292,20 @@ test.serial('tab, line feed and carriage return in the fields are accepted on ev
     ] as const) {
       sentSecrets.add(secret);
       const key = Buffer.from(secret, 'utf8');
-      const fields: Fields = [['appName', 'Ac\tme'], ['appInfo', 'alice\r\nsmith'], ['secretCode', secret]];
-      t.is(manualSetupCode(t, await call(svc, variant, 'Pair', fields), variant, label), encodeBase32(key), `${label} [${variant}]: ManualSetupCode`);
+      const fields: FieldList = [['appName', 'Ac\tme'], ['appInfo', 'alice\r\nsmith'], ['secretCode', secret]];
+      t.is(manualSetupCode(t, await callRemembered(svc, variant, 'Pair', fields), variant, label), encodeBase32(key), `${label} [${variant}]: ManualSetupCode`);
       const pin = totp(key, params, Math.floor(svc.clock.now() / 1000));
       sentPins.add(pin);
-      assertBoolean(t, await call(svc, variant, 'ValidatePin', [['pin', pin], ['secretCode', secret]]), variant, true, `${label}: the PIN of the key with its control bytes`);
+      assertBoolean(t, await callRemembered(svc, variant, 'ValidatePin', [['pin', pin], ['secretCode', secret]]), variant, true, `${label}: the PIN of the key with its control bytes`);
       // Without the control character it is another key: its PIN is another.
       const stripped = secret.replace(/[\t\r\n]/g, '');
-      assertBoolean(t, await call(svc, variant, 'ValidatePin', [['pin', pin], ['secretCode', stripped]]), variant, totp(Buffer.from(stripped), params, Math.floor(svc.clock.now() / 1000)) === pin, `${label}: stripped secret`);
+      assertBoolean(t, await callRemembered(svc, variant, 'ValidatePin', [['pin', pin], ['secretCode', stripped]]), variant, totp(Buffer.from(stripped), params, Math.floor(svc.clock.now() / 1000)) === pin, `${label}: stripped secret`);
     }
   }
 });
 
 test.serial('the limits themselves are accepted: appName 100, appInfo 256 characters, secretCode 256 bytes, 10-byte secret', async (t) => {
-  const cases: Array<[string, Fields]> = [
+  const cases: Array<[string, FieldList]> = [
     ['appName of 100 characters', [['appName', 'é'.repeat(100)], ['appInfo', 'alice'], ['secretCode', SECRET]]],
     ['appInfo of 256 characters', [['appName', 'Acme'], ['appInfo', 'i'.repeat(256)], ['secretCode', SECRET]]],
     ['secretCode of 256 bytes', [['appName', 'Acme'], ['appInfo', 'alice'], ['secretCode', SECRET + 'é'.repeat(117)]]],
@@ -369,7 +316,7 @@ test.serial('the limits themselves are accepted: appName 100, appInfo 256 charac
     const secret = fields.at(-1)![1];
     t.true(Buffer.byteLength(secret) <= 256 && Buffer.byteLength(secret) >= 10, label);
     for (const variant of VARIANTS) {
-      const code = manualSetupCode(t, await call(svc, variant, 'Pair', fields), variant, label);
+      const code = manualSetupCode(t, await callRemembered(svc, variant, 'Pair', fields), variant, label);
       t.is(code, encodeBase32(Buffer.from(secret, 'utf8')), `${label} [${variant}]: ManualSetupCode`);
     }
   }
@@ -382,8 +329,8 @@ test.serial('ValidatePin accepts a secretCode shorter than Pair\'s minimum: fals
     const v = vector('a', times[i]);
     svc.clock.set(v.unixTime * 1000);
     const wrong = String((Number(v.pin) + 1) % 1_000_000).padStart(6, '0');
-    assertBoolean(t, await call(svc, variant, 'ValidatePin', [['pin', wrong], ['secretCode', 'a']]), variant, false, 'short secret, wrong PIN');
-    assertBoolean(t, await call(svc, variant, 'ValidatePin', [['pin', v.pin], ['secretCode', 'a']]), variant, true, 'short secret, right PIN');
+    assertBoolean(t, await callRemembered(svc, variant, 'ValidatePin', [['pin', wrong], ['secretCode', 'a']]), variant, false, 'short secret, wrong PIN');
+    assertBoolean(t, await callRemembered(svc, variant, 'ValidatePin', [['pin', v.pin], ['secretCode', 'a']]), variant, true, 'short secret, right PIN');
   }
 });
 
@@ -391,9 +338,9 @@ test.serial('a Pair whose texts are within every limit never ends in a server er
   // 100 + 256 characters of € percent-encode to 9 bytes each: an otpauth URI of ~4 KB,
   // more than a QR code holds. The limits say this input is valid, so it must pair, or
   // at worst be refused as the caller's mistake, never fail as the service's own.
-  const fields: Fields = [['appName', '€'.repeat(100)], ['appInfo', '€'.repeat(256)], ['secretCode', SECRET]];
+  const fields: FieldList = [['appName', '€'.repeat(100)], ['appInfo', '€'.repeat(256)], ['secretCode', SECRET]];
   for (const variant of VARIANTS) {
-    const a = await call(svc, variant, 'Pair', fields);
+    const a = await callRemembered(svc, variant, 'Pair', fields);
     assertSafe(t, a, variant);
     if (a.status === 200) manualSetupCode(t, a, variant, 'long € texts');
     else assertClientError(t, a, variant, 'long € texts');
@@ -405,7 +352,7 @@ test.serial('a Pair whose texts are within every limit never ends in a server er
 test.serial('secretEncoding base32: a valid Base32 secret (any case, spaces, padding) pairs with that very code', async (t) => {
   for (const secret of ['JBSWY3DPEHPK3PXP', 'jbsw y3dp ehpk 3pxp', 'JBSWY3DPEHPK3PXP======']) {
     for (const variant of VARIANTS) {
-      const code = manualSetupCode(t, await call(b32, variant, 'Pair', [['appName', 'Acme'], ['appInfo', 'alice'], ['secretCode', secret]]), variant, secret);
+      const code = manualSetupCode(t, await callRemembered(b32, variant, 'Pair', [['appName', 'Acme'], ['appInfo', 'alice'], ['secretCode', secret]]), variant, secret);
       t.is(code, 'JBSWY3DPEHPK3PXP', `${secret} [${variant}]`);
     }
   }
@@ -414,9 +361,9 @@ test.serial('secretEncoding base32: a valid Base32 secret (any case, spaces, pad
 // ---------------------------------------------------------- SOAP: schema and envelope
 
 /** A valid Pair body, with the canary secret in it. */
-const PAIR_FIELDS: Fields = [['appName', 'Acme'], ['appInfo', 'alice@example.com'], ['secretCode', SECRET]];
+const PAIR_FIELDS: FieldList = [['appName', 'Acme'], ['appInfo', 'alice@example.com'], ['secretCode', SECRET]];
 const PAIR_BODY = operationXml('Pair', PAIR_FIELDS);
-const VALIDATE_FIELDS: Fields = [['pin', PIN], ['secretCode', SECRET]];
+const VALIDATE_FIELDS: FieldList = [['pin', PIN], ['secretCode', SECRET]];
 
 interface SoapCase {
   title: string;
@@ -527,7 +474,7 @@ test.serial('client error (SOAP): a DOCTYPE, harmless or declaring entities, is 
     const external = `${decl}<!DOCTYPE soap:Envelope [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>${body.replace('>alice@example.com<', '>&xxe;<')}`;
     const a = await soap(svc, variant, external);
     assertFault(t, a, variant, 'Client', 'external entity');
-    t.false(a.text.includes('root:'), 'external entity content');
+    t.false(a.body.includes('root:'), 'external entity content');
 
     // A billion laughs must be refused at once, not expanded.
     const laughs =
@@ -578,20 +525,20 @@ function paddedEnvelope(variant: SoapVariant, bytes: number): string {
 
 /** A Pair form padded with an ignored field to exactly `bytes` bytes. */
 function paddedForm(bytes: number): string {
-  const base = encodeForm([...PAIR_FIELDS, ['padding', '']]);
+  const base = formEncode([...PAIR_FIELDS, ['padding', '']]);
   return base + 'p'.repeat(bytes - base.length);
 }
 
 test.serial('413: a body over 64 KiB (SOAP 1.1, SOAP 1.2, HTTP POST); exactly 64 KiB is accepted', async (t) => {
   for (const variant of SOAP_VARIANTS) {
     const over = await soap(svc, variant, paddedEnvelope(variant, LIMIT + 1));
-    t.is(over.status, 413, `${variant}: ${over.text}`);
+    t.is(over.status, 413, `${variant}: ${over.body}`);
     assertSafe(t, over, `${variant} 413`);
     t.truthy(manualSetupCode(t, await soap(svc, variant, paddedEnvelope(variant, LIMIT)), variant, 'exactly 64 KiB'));
   }
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
   const over = await post(svc, '/api.asmx/Pair', form, paddedForm(LIMIT + 1));
-  t.is(over.status, 413, `httpPost: ${over.text}`);
+  t.is(over.status, 413, `httpPost: ${over.body}`);
   assertSafe(t, over, 'httpPost 413');
   t.truthy(manualSetupCode(t, await post(svc, '/api.asmx/Pair', form, paddedForm(LIMIT)), 'httpPost', 'exactly 64 KiB'));
   // Much larger, too.
@@ -610,7 +557,7 @@ test.serial('415: an unsupported media type, to the SOAP endpoint and to an HTTP
     ['/api.asmx/Pair', 'text/xml; charset=utf-8', envelope('soap11', PAIR_BODY)],
     // UTF-8 is the only charset read.
     ['/api.asmx', 'text/xml; charset=iso-8859-1', envelope('soap11', PAIR_BODY)],
-    ['/api.asmx/Pair', 'application/x-www-form-urlencoded; charset=iso-8859-1', encodeForm(PAIR_FIELDS)],
+    ['/api.asmx/Pair', 'application/x-www-form-urlencoded; charset=iso-8859-1', formEncode(PAIR_FIELDS)],
   ];
   for (const [urlPath, contentType, body] of cases) {
     const a = await post(svc, urlPath, { 'content-type': contentType }, body);
@@ -619,21 +566,21 @@ test.serial('415: an unsupported media type, to the SOAP endpoint and to an HTTP
 });
 
 test.serial('404: an unknown HTTP operation, over GET and POST', async (t) => {
-  const get = await answer(await fetch(`${svc.url}/api.asmx/Nope?${encodeForm(PAIR_FIELDS)}`));
+  const get = await send(`${svc.url}/api.asmx/Nope?${formEncode(PAIR_FIELDS)}`, {});
   assertPlain(t, get, 404, 'GET /api.asmx/Nope');
-  const form = await post(svc, '/api.asmx/Nope', { 'content-type': 'application/x-www-form-urlencoded' }, encodeForm(VALIDATE_FIELDS));
+  const form = await post(svc, '/api.asmx/Nope', { 'content-type': 'application/x-www-form-urlencoded' }, formEncode(VALIDATE_FIELDS));
   assertPlain(t, form, 404, 'POST /api.asmx/Nope');
 });
 
 test.serial('400: a field repeated in the HTTP GET query (or the POST form), also under another letter case', async (t) => {
-  const cases: Array<[Operation, Fields]> = [
+  const cases: Array<[Operation, FieldList]> = [
     ['ValidatePin', [['pin', PIN], ['secretCode', SECRET], ['secretCode', 'Other-Secret-Value']]],
     ['ValidatePin', [['pin', PIN], ['pin', '000000'], ['secretCode', SECRET]]],
     ['Pair', [['appName', 'Acme'], ['appInfo', 'alice'], ['secretCode', SECRET], ['SECRETCODE', SECRET]]],
   ];
   for (const [op, fields] of cases) {
     for (const variant of ['httpGet', 'httpPost'] as const) {
-      assertClientError(t, await call(svc, variant, op, fields), variant, `repeated field in ${op}`, [...LEAKS, 'Other-Secret-Value']);
+      assertClientError(t, await callRemembered(svc, variant, op, fields), variant, `repeated field in ${op}`, [...LEAKS, 'Other-Secret-Value']);
     }
   }
 });
@@ -655,8 +602,8 @@ test.serial('ValidatePin: a malformed PIN is simply false, over every variant', 
     for (const [label, pin] of pins) {
       // A fresh secret per call, so that no failure count or replay state can interfere.
       const secret = `Malformed-${variant}-${label.replace(/\W/g, '')}-Z9`;
-      const fields: Fields = pin === undefined ? [['secretCode', secret]] : [['pin', pin], ['secretCode', secret]];
-      assertBoolean(t, await call(svc, variant, 'ValidatePin', fields), variant, false, `PIN ${label}`);
+      const fields: FieldList = pin === undefined ? [['secretCode', secret]] : [['pin', pin], ['secretCode', secret]];
+      assertBoolean(t, await callRemembered(svc, variant, 'ValidatePin', fields), variant, false, `PIN ${label}`);
     }
   }
 });
@@ -679,8 +626,8 @@ test.serial('ValidatePin: white space around a correct PIN is ignored', async (t
     const v = vectors[i];
     svc.clock.set(v.unixTime * 1000);
     const wrong = v.pin.slice(0, 5) + String((Number(v.pin[5]) + 1) % 10);
-    assertBoolean(t, await call(svc, variant, 'ValidatePin', [['pin', pad[variant](wrong)], ['secretCode', v.secretCode]]), variant, false, 'padded wrong PIN');
-    assertBoolean(t, await call(svc, variant, 'ValidatePin', [['pin', pad[variant](v.pin)], ['secretCode', v.secretCode]]), variant, true, 'padded correct PIN');
+    assertBoolean(t, await callRemembered(svc, variant, 'ValidatePin', [['pin', pad[variant](wrong)], ['secretCode', v.secretCode]]), variant, false, 'padded wrong PIN');
+    assertBoolean(t, await callRemembered(svc, variant, 'ValidatePin', [['pin', pad[variant](v.pin)], ['secretCode', v.secretCode]]), variant, true, 'padded correct PIN');
   }
 });
 
@@ -690,11 +637,11 @@ test.serial('after all the bad requests, valid calls still succeed over every va
   // A secret not validated before in this file, at increasing times (replay protection refuses older steps).
   const times = [1111111109, 1111111111, 1234567890, 2000000000];
   for (const [i, variant] of VARIANTS.entries()) {
-    const code = manualSetupCode(t, await call(svc, variant, 'Pair', [['appName', 'Acme'], ['appInfo', 'alice'], ['secretCode', '12345678BXYT']]), variant, 'valid Pair');
+    const code = manualSetupCode(t, await callRemembered(svc, variant, 'Pair', [['appName', 'Acme'], ['appInfo', 'alice'], ['secretCode', '12345678BXYT']]), variant, 'valid Pair');
     t.is(code, 'GEZDGNBVGY3TQQSYLFKA');
     const v = vector('12345678901234567890', times[i]);
     svc.clock.set(v.unixTime * 1000);
-    assertBoolean(t, await call(svc, variant, 'ValidatePin', [['pin', v.pin], ['secretCode', v.secretCode]]), variant, true, 'valid ValidatePin');
+    assertBoolean(t, await callRemembered(svc, variant, 'ValidatePin', [['pin', v.pin], ['secretCode', v.secretCode]]), variant, true, 'valid ValidatePin');
   }
 });
 

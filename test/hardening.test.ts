@@ -26,7 +26,7 @@ import {
   validatePinResult,
   type Answer,
   type Variant,
-} from './support/pin-calls';
+} from './support/requests';
 
 let service: TestService; // the defaults: 64 KiB bodies
 let roomy: TestService; // the largest body limit, so deep nesting reaches the parser
@@ -49,7 +49,7 @@ async function stillUp(t: ExecutionContext, s: TestService = service, variant: V
 
 function assertClientFault(t: ExecutionContext, version: '1.1' | '1.2', answer: Answer, reason?: RegExp): string {
   t.is(answer.status, 500, 'a SOAP fault is sent with HTTP 500');
-  const fault = readFault(version, answer.body);
+  const fault = readFault(answer.body, version);
   t.is(fault.codeLocalName, CLIENT_CODE[version], `soap:${CLIENT_CODE[version]}`);
   if (reason) t.regex(fault.reason, reason);
   return fault.reason;
@@ -147,19 +147,10 @@ test('HTTP POST: a 1 MiB form body → 413', async (t) => {
 
 test('HTTP POST: a gzip form body that inflates past 64 KiB → 413', async (t) => {
   const body = `pin=123456&secretCode=hardening-gzip-form${'+'.repeat(2 * ONE_MIB)}`;
-  const answer = await postGzipForm(body);
+  const answer = await postForm(service.url, 'ValidatePin', gzipSync(Buffer.from(body, 'utf8')), { 'Content-Encoding': 'gzip' });
   t.is(answer.status, 413);
   await stillUp(t, service, 'httpPost');
 });
-
-async function postGzipForm(body: string): Promise<Answer> {
-  const response = await fetch(`${service.url}/api.asmx/ValidatePin`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Encoding': 'gzip' },
-    body: gzipSync(Buffer.from(body, 'utf8')),
-  });
-  return { status: response.status, headers: response.headers, contentType: response.headers.get('content-type') ?? '', body: await response.text() };
-}
 
 test('SOAP 1.1: a 1 MiB body sent chunked, without Content-Length → 413', async (t) => {
   const own = await startTestService();

@@ -12,7 +12,7 @@ import { request } from 'node:http';
 import { encodeBase32 } from '../src/otp/base32';
 import { startTestService, type TestService } from './support/service';
 import { OPERATION_NAMES, VARIANTS, type OperationName as Operation, type Variant } from '../generated/routes';
-import { pinFor } from './support/pin-calls';
+import { pinFor, send, type Answer } from './support/requests';
 import {
   DEFAULT_NAMESPACE,
   SOAP_CONTENT_TYPES,
@@ -73,16 +73,10 @@ test.after.always(async () => {
   await Promise.all([service, renamed, published].filter(Boolean).map((s) => s.close()));
 });
 
-interface Page {
-  url: string;
-  status: number;
-  headers: Headers;
-  body: string;
-}
+type Page = Answer & { url: string };
 
 async function get(url: string): Promise<Page> {
-  const response = await fetch(url, { redirect: 'manual' });
-  return { url, status: response.status, headers: response.headers, body: await response.text() };
+  return { url, ...(await send(url, { redirect: 'manual' })) };
 }
 
 /** Fetches an HTML page, asserts it is one, and parses it with the HTML parser. */

@@ -28,8 +28,8 @@ import { createMetrics } from '../src/observability/metrics';
 import { MemoryStore } from '../src/state/memory-store';
 import { AJAX_STAND_IN } from './support/ajax-stand-in';
 import { JSON_CONTENT_TYPE, postJson, readD, readJsonError } from './support/json-calls';
-import { pinFor, send, wrongPinFor } from './support/pin-calls';
-import { freePort } from './support/redis';
+import { pinFor, send, wrongPinFor } from './support/requests';
+import { freePort } from './support/ports';
 import { startTestService, type TestService } from './support/service';
 import { setupCodeVectors } from './support/vectors';
 

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { MemoryStore } from '../src/state/memory-store';
 import { createStateKeyHasher } from '../src/state/keyed-hash';
 import { startTestService } from './support/service';
-import { validatePin } from './support/pin-calls';
+import { validatePin } from './support/requests';
 
 function clock(start = 1_000_000) {
   let now = start;

@@ -5,8 +5,9 @@
  * error; no label value ever holds a secret or a PIN.
  */
 import test from 'ava';
-import { freePort } from './support/redis';
-import { pinFor, wrongPinFor } from './support/pin-calls';
+import { freePort } from './support/ports';
+import { call, pinFor, wrongPinFor } from './support/requests';
+import { SOAP_CONTENT_TYPES } from './support/xml-assertions';
 import { startTestService, type TestService } from './support/service';
 
 let service: TestService;
@@ -103,11 +104,7 @@ test.serial('a replayed PIN moves pin_replay_rejections_total; throttled calls m
   const throttled = 'metrics-throttle-secret-1';
   const wrong = wrongPinFor(service, throttled);
   for (let i = 0; i < 5; i++) t.is((await get(`/api.asmx/ValidatePin?pin=${wrong}&secretCode=${throttled}`)).status, 200);
-  const refused = await fetch(`${service.url}/api.asmx/ValidatePin`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: `pin=${pinFor(service, throttled)}&secretCode=${throttled}`,
-  });
+  const refused = await call(service, 'httpPost', 'ValidatePin', { pin: pinFor(service, throttled), secretCode: throttled });
   t.is(refused.status, 429);
 
   const after = (await scrape()).samples;
@@ -217,15 +214,9 @@ test('a store that cannot be reached: ValidatePin fails closed, pin_store_errors
     const answer = await fetch(`${broken.url}/api.asmx/ValidatePin?pin=${pinFor(broken, secret)}&secretCode=${secret}`);
     t.is(answer.status, 503);
     t.false((await answer.text()).includes(secret));
-    const soap = await fetch(`${broken.url}/api.asmx`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/soap+xml; charset=utf-8' },
-      body:
-        '<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body>' +
-        `<ValidatePin xmlns="http://authenticatorapi.com/"><pin>123456</pin><secretCode>${secret}</secretCode></ValidatePin></soap:Body></soap:Envelope>`,
-    });
+    const soap = await call(broken, 'soap12', 'ValidatePin', { pin: '123456', secretCode: secret }, { contentType: SOAP_CONTENT_TYPES['1.2'] });
     t.is(soap.status, 500);
-    t.regex(await soap.text(), /soap:Receiver/);
+    t.regex(soap.body, /soap:Receiver/);
     t.is((await fetch(`${broken.url}/readyz`)).status, 503);
     t.is((await fetch(`${broken.url}/healthz`)).status, 200);
     const after = (await scrape(broken)).samples;

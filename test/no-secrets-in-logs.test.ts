@@ -20,7 +20,7 @@ import {
   validatePin,
   wrongPinFor,
   type Variant,
-} from './support/pin-calls';
+} from './support/requests';
 import { elementAt, readXml, textOf } from './support/readers';
 
 const FIXED_NOW = 1_750_000_005_000;

@@ -5,10 +5,10 @@
  * carries must produce PINs the service accepts.
  */
 import test, { type ExecutionContext } from 'ava';
-import { Resvg } from '@resvg/resvg-js';
-import jsQR from 'jsqr';
 import { decodeBase32 } from '../src/otp/base32';
 import { totp } from '../src/otp/totp';
+import { decodeQrSvg, svgOfDataUri } from './support/qr-decode';
+import { call, validatePinResult } from './support/requests';
 import { startTestService, type TestService } from './support/service';
 import { childElements, elementAt, elementsAt, loadReaders, namespaceOf, readXml, textOf } from './support/readers';
 import { DEFAULT_NAMESPACE, readPairingHtml, validateAgainstContract } from './support/xml-assertions';
@@ -37,10 +37,9 @@ interface Pairing {
 
 /** Pair over HTTP GET; fields left undefined are not sent. */
 async function pair(t: ExecutionContext, fields: { appName?: string; appInfo: string; secretCode: string }): Promise<Pairing> {
-  const query = new URLSearchParams(Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined));
-  const response = await fetch(`${service.url}/api.asmx/Pair?${query}`);
-  const text = await response.text();
-  t.is(response.status, 200, text);
+  const sent = Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined);
+  const { status, body: text } = await call(service, 'httpGet', 'Pair', sent);
+  t.is(status, 200, text);
   const validation = validateAgainstContract(text);
   t.true(validation.valid, validation.errors.join('; '));
   return readXml(text, (doc) => {
@@ -50,23 +49,13 @@ async function pair(t: ExecutionContext, fields: { appName?: string; appInfo: st
   });
 }
 
-async function validatePinOverGet(pin: string, secretCode: string): Promise<boolean> {
-  const response = await fetch(`${service.url}/api.asmx/ValidatePin?${new URLSearchParams({ pin, secretCode })}`);
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`ValidatePin answered ${response.status}: ${text}`);
-  return readXml(text, ({ root }) => {
-    if (root.name !== 'boolean' || namespaceOf(root) !== DEFAULT_NAMESPACE) throw new Error(`unexpected answer ${text}`);
-    return textOf(root) === 'true';
-  });
-}
-
 /** The SVG document inside the img src, checked to be inline and self-contained. */
 function inlineSvg(t: ExecutionContext, src: string | undefined): string {
   t.truthy(src, 'the img has a src');
   const url = new URL(src!);
   t.is(url.protocol, 'data:', 'the QR code is inline, not fetched from a remote URL');
   t.true(src!.startsWith(DATA_PREFIX), `a base64 SVG data URI (found ${src!.slice(0, 40)}…)`);
-  const svg = Buffer.from(src!.slice(DATA_PREFIX.length), 'base64').toString('utf8');
+  const svg = svgOfDataUri(src!);
   readXml(svg, (doc) => {
     t.is(doc.root.name, 'svg');
     t.is(namespaceOf(doc.root), SVG_NAMESPACE);
@@ -75,12 +64,6 @@ function inlineSvg(t: ExecutionContext, src: string | undefined): string {
     t.deepEqual(loading.map((e) => e.name), []);
   });
   return svg;
-}
-
-/** Rasterises the SVG at 400 px wide and reads the QR code in it with jsQR. */
-function decodeQr(svg: string): string | undefined {
-  const image = new Resvg(svg, { fitTo: { mode: 'width', value: 400 } }).render();
-  return jsQR(new Uint8ClampedArray(image.pixels), image.width, image.height)?.data;
 }
 
 /** The parsed otpauth URI, with the decoded label. */
@@ -95,7 +78,7 @@ test('the QR code decodes to the link, and the secret in it yields PINs the serv
   const link = readPairingHtml(html);
   t.truthy(link.href);
   const svg = inlineSvg(t, link.imgSrc);
-  t.is(decodeQr(svg), link.href, 'the QR code holds exactly the link target');
+  t.is(decodeQrSvg(svg), link.href, 'the QR code holds exactly the link target');
 
   const { uri } = otpauth(link.href!);
   t.is(uri.protocol, 'otpauth:');
@@ -106,7 +89,7 @@ test('the QR code decodes to the link, and the secret in it yields PINs the serv
   t.deepEqual(key, Buffer.from(secretCode, 'utf8'), 'the key is the UTF-8 bytes of secretCode');
 
   const pin = totp(key, { algorithm: 'SHA1', digits: 6, period: 30 }, Math.floor(service.clock.now() / 1000));
-  t.true(await validatePinOverGet(pin, secretCode), 'the PIN an app scanning the QR code shows is accepted');
+  t.true(await validatePinResult(service, 'httpGet', pin, secretCode), 'the PIN an app scanning the QR code shows is accepted');
 });
 
 test('Html shape with appName: title, issuer:account label, issuer parameter, border=0', async (t) => {
@@ -139,7 +122,7 @@ test('Html without appName (absent or empty): the label is the account alone and
     t.is(label, 'ivan@example.com', String(appName));
     t.false(uri.searchParams.has('issuer'), `no issuer parameter (appName ${JSON.stringify(appName)})`);
     t.deepEqual([...uri.searchParams.keys()], ['secret']);
-    t.is(decodeQr(inlineSvg(t, link.imgSrc)), link.href);
+    t.is(decodeQrSvg(inlineSvg(t, link.imgSrc)), link.href);
   }
 });
 
@@ -158,16 +141,15 @@ test('non-ASCII and HTML-special names survive: UTF-8 percent-encoding, attribut
   t.is(uri.searchParams.get('secret'), manualSetupCode);
   // UTF-8 percent-encoding (not the reference's Latin-1 code units): é is %C3%A9, € is %E2%82%AC.
   t.true(link.href!.includes('Soci%C3%A9t%C3%A9%20G%C3%A9n%C3%A9rale%20%E2%82%AC'), link.href);
-  t.is(decodeQr(inlineSvg(t, link.imgSrc)), link.href);
+  t.is(decodeQrSvg(inlineSvg(t, link.imgSrc)), link.href);
 });
 
 test('the Html is the same whichever variant answers Pair', async (t) => {
   const fields = { appName: 'Same', appInfo: 'judy@example.com', secretCode: 'pair-html-same-secret' };
   const { html } = await pair(t, fields);
-  const body = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><Pair xmlns="${DEFAULT_NAMESPACE}"><appName>${fields.appName}</appName><appInfo>${fields.appInfo}</appInfo><secretCode>${fields.secretCode}</secretCode></Pair></soap:Body></soap:Envelope>`;
-  const response = await fetch(`${service.url}/api.asmx`, { method: 'POST', headers: { 'Content-Type': 'text/xml; charset=utf-8' }, body });
-  t.is(response.status, 200);
-  const soapHtml = readXml(await response.text(), (doc) => {
+  const answer = await call(service, 'soap11', 'Pair', fields, { soapAction: null });
+  t.is(answer.status, 200);
+  const soapHtml = readXml(answer.body, (doc) => {
     const element = elementAt(doc, '//p:PairResult/p:Html', { p: DEFAULT_NAMESPACE });
     return element && textOf(element);
   });

@@ -12,7 +12,7 @@ import test, { type ExecutionContext } from 'ava';
 import { decodeBase32, encodeBase32 } from '../src/otp/base32';
 import { totp } from '../src/otp/totp';
 import { startTestService, type TestService } from './support/service';
-import { getQuery, pinFor, readBoolean, wrongPinFor } from './support/pin-calls';
+import { getQuery, pinFor, readBoolean, send, wrongPinFor, type Answer } from './support/requests';
 import { decodeQrPng, decodeQrSvg, pngSize } from './support/qr-decode';
 import { attributeOf, elementAt, loadReaders, namespaceOf, readXml, textOf } from './support/readers';
 import { readPairingHtml } from './support/xml-assertions';
@@ -32,32 +32,23 @@ test.after.always(async () => {
 let fresh = 0;
 const secretFor = (label: string) => `plain-${label}-${++fresh}-secret`;
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  contentType: string;
-  bytes: Buffer;
-  text: string;
-}
-
 /** GETs `path` from `target` without following redirects, and asserts that none was answered. */
 async function get(t: ExecutionContext, path: string, target: TestService = service): Promise<Answer> {
-  const response = await fetch(`${target.url}${path}`, { redirect: 'manual' });
-  const bytes = Buffer.from(await response.arrayBuffer());
-  t.false(response.status >= 300 && response.status < 400, `GET ${path.slice(0, 80)}: no redirect (${response.status})`);
-  return { status: response.status, headers: response.headers, contentType: response.headers.get('content-type') ?? '', bytes, text: bytes.toString('utf8') };
+  const answer = await send(`${target.url}${path}`, { redirect: 'manual' });
+  t.false(answer.status >= 300 && answer.status < 400, `GET ${path.slice(0, 80)}: no redirect (${answer.status})`);
+  return answer;
 }
 
 const query = (params: Record<string, string>) => new URLSearchParams(params).toString();
 
 /** A client error of a plain page: 400, text/plain, the one line `line` (when given), no stack trace. */
 function assertRefused(t: ExecutionContext, answer: Answer, line?: string, what = ''): void {
-  t.is(answer.status, 400, `${what} is refused with 400 (${answer.text.trim()})`);
+  t.is(answer.status, 400, `${what} is refused with 400 (${answer.body.trim()})`);
   t.is(answer.contentType, 'text/plain; charset=utf-8', `${what}: text/plain`);
-  const lines = answer.text.split('\n').filter((l) => l !== '');
+  const lines = answer.body.split('\n').filter((l) => l !== '');
   t.is(lines.length, 1, `${what}: one line`);
   if (line !== undefined) t.is(lines[0], line, `${what}: the reference's line`);
-  t.false(answer.text.includes('    at '), `${what}: no stack trace`);
+  t.false(answer.body.includes('    at '), `${what}: no stack trace`);
 }
 
 /** The PIN of `secret` with the service's own clock (UTF-8 key bytes, the defaults). */
@@ -74,7 +65,7 @@ test('/pair.aspx answers the Html fragment of Pair, as text/html', async (t) => 
   t.is(answer.headers.get('cache-control'), 'no-store', 'the fragment holds the secret: no cache keeps it');
 
   const code = encodeBase32(Buffer.from(secret, 'utf8'));
-  const html = readPairingHtml(answer.text);
+  const html = readPairingHtml(answer.body);
   t.deepEqual(html.fragment, ['a']);
   t.is(html.links, 1);
   t.is(html.images, 1);
@@ -88,7 +79,7 @@ test('/pair.aspx answers the Html fragment of Pair, as text/html', async (t) => 
     const element = elementAt(doc, '/t:PairingInfo/t:Html', { t: 'http://authenticatorapi.com/' });
     return element ? textOf(element) : undefined;
   });
-  t.is<string | undefined, string | undefined>(answer.text, html2, 'the Html of /api.asmx/Pair');
+  t.is<string | undefined, string | undefined>(answer.body, html2, 'the Html of /api.asmx/Pair');
 });
 
 const pairMissing = test.macro({
@@ -110,7 +101,7 @@ test('/pair.aspx without any parameter names the first one, AppName', async (t) 
 
 test('/pair.aspx: path and parameter names in any case', async (t) => {
   const secret = secretFor('pair-case');
-  const expected = (await get(t, `/pair.aspx?${query({ AppName: 'Example', AppInfo: 'bob', SecretCode: secret })}`)).text;
+  const expected = (await get(t, `/pair.aspx?${query({ AppName: 'Example', AppInfo: 'bob', SecretCode: secret })}`)).body;
   for (const [path, names] of [
     ['/PAIR.ASPX', ['appname', 'appinfo', 'secretcode']],
     ['/Pair.aspx', ['APPNAME', 'APPINFO', 'SECRETCODE']],
@@ -118,7 +109,7 @@ test('/pair.aspx: path and parameter names in any case', async (t) => {
   ] as const) {
     const answer = await get(t, `${path}?${query({ [names[0]]: 'Example', [names[1]]: 'bob', [names[2]]: secret })}`);
     t.is(answer.status, 200, `${path} ${names.join(',')}`);
-    t.is(answer.text, expected, `${path} ${names.join(',')}: the same fragment`);
+    t.is(answer.body, expected, `${path} ${names.join(',')}: the same fragment`);
   }
 });
 
@@ -142,12 +133,12 @@ test('/Validate.aspx answers True for the current PIN and False otherwise, as te
   t.is(right.status, 200);
   t.is(right.contentType, 'text/plain; charset=utf-8');
   t.is(right.headers.get('cache-control'), 'no-store');
-  t.is(right.text.trim(), 'True');
+  t.is(right.body.trim(), 'True');
 
   const wrong = await get(t, `/Validate.aspx?${query({ Pin: wrongPinFor(service, secret), SecretCode: secret })}`);
   t.is(wrong.status, 200);
-  t.is(wrong.text.trim(), 'False');
-  t.is((await get(t, `/Validate.aspx?${query({ Pin: 'not-a-pin', SecretCode: secretFor('validate-junk') })}`)).text.trim(), 'False');
+  t.is(wrong.body.trim(), 'False');
+  t.is((await get(t, `/Validate.aspx?${query({ Pin: 'not-a-pin', SecretCode: secretFor('validate-junk') })}`)).body.trim(), 'False');
 });
 
 const validateMissing = test.macro({
@@ -172,7 +163,7 @@ test('/Validate.aspx: path and parameter names in any case', async (t) => {
     const secret = secretFor('validate-case');
     const answer = await get(t, `${path}?${query({ [names[0]]: pin(secret), [names[1]]: secret })}`);
     t.is(answer.status, 200, `${path} ${names.join(',')}`);
-    t.is(answer.text.trim(), 'True', `${path} ${names.join(',')}`);
+    t.is(answer.body.trim(), 'True', `${path} ${names.join(',')}`);
   }
 });
 
@@ -183,24 +174,24 @@ test('/Validate.aspx: a parameter given twice, in any case, is refused', async (
     assertRefused(t, await get(t, `/Validate.aspx?${q}`), undefined, q);
   }
   // None of them used up the PIN.
-  t.is((await get(t, `/Validate.aspx?Pin=${p}&SecretCode=${secret}`)).text.trim(), 'True');
+  t.is((await get(t, `/Validate.aspx?Pin=${p}&SecretCode=${secret}`)).body.trim(), 'True');
 });
 
 test('/Validate.aspx: replay protection — the same PIN twice is True, then False', async (t) => {
   const secret = secretFor('replay');
   const path = `/Validate.aspx?${query({ Pin: pin(secret), SecretCode: secret })}`;
-  t.is((await get(t, path)).text.trim(), 'True');
-  t.is((await get(t, path)).text.trim(), 'False');
+  t.is((await get(t, path)).body.trim(), 'True');
+  t.is((await get(t, path)).body.trim(), 'False');
 });
 
 test('/Validate.aspx shares replay protection with the web service, both ways', async (t) => {
   const first = secretFor('replay-shared-a');
-  t.is((await get(t, `/Validate.aspx?${query({ Pin: pin(first), SecretCode: first })}`)).text.trim(), 'True');
+  t.is((await get(t, `/Validate.aspx?${query({ Pin: pin(first), SecretCode: first })}`)).body.trim(), 'True');
   t.false(readBoolean('httpGet', await getQuery(service.url, 'ValidatePin', query({ pin: pin(first), secretCode: first }))), 'refused by /api.asmx');
 
   const second = secretFor('replay-shared-b');
   t.true(readBoolean('httpGet', await getQuery(service.url, 'ValidatePin', query({ pin: pin(second), secretCode: second }))));
-  t.is((await get(t, `/Validate.aspx?${query({ Pin: pin(second), SecretCode: second })}`)).text.trim(), 'False', 'refused by /Validate.aspx');
+  t.is((await get(t, `/Validate.aspx?${query({ Pin: pin(second), SecretCode: second })}`)).body.trim(), 'False', 'refused by /Validate.aspx');
 });
 
 test('/Validate.aspx: throttling — after 5 False, 429 with Retry-After, for the page and the web service', async (t) => {
@@ -209,15 +200,15 @@ test('/Validate.aspx: throttling — after 5 False, 429 with Retry-After, for th
   for (let i = 1; i <= 5; i++) {
     const answer = await get(t, `/Validate.aspx?${query({ Pin: wrong, SecretCode: secret })}`);
     t.is(answer.status, 200, `failure ${i}`);
-    t.is(answer.text.trim(), 'False', `failure ${i}`);
+    t.is(answer.body.trim(), 'False', `failure ${i}`);
   }
   const throttled = await get(t, `/Validate.aspx?${query({ Pin: pin(secret), SecretCode: secret })}`);
   t.is(throttled.status, 429, 'the right PIN is refused once throttled');
   t.regex(throttled.headers.get('retry-after') ?? '', /^[1-9][0-9]*$/, 'Retry-After in seconds');
   t.true(Number(throttled.headers.get('retry-after')) <= 300, 'no longer than the window');
   t.is(throttled.contentType, 'text/plain; charset=utf-8');
-  t.is(throttled.text.split('\n').filter((l) => l).length, 1, 'one line');
-  t.false(throttled.text.includes(secret), 'the answer does not repeat the secret');
+  t.is(throttled.body.split('\n').filter((l) => l).length, 1, 'one line');
+  t.false(throttled.body.includes(secret), 'the answer does not repeat the secret');
 
   const viaService = await getQuery(service.url, 'ValidatePin', query({ pin: pin(secret), secretCode: secret }));
   t.is(viaService.status, 429, 'the web service refuses the secret too');
@@ -226,7 +217,7 @@ test('/Validate.aspx: throttling — after 5 False, 429 with Retry-After, for th
 test('the page and the web service count failures together', async (t) => {
   const secret = secretFor('throttle-shared');
   const wrong = wrongPinFor(service, secret);
-  for (let i = 0; i < 3; i++) t.is((await get(t, `/Validate.aspx?${query({ Pin: wrong, SecretCode: secret })}`)).text.trim(), 'False');
+  for (let i = 0; i < 3; i++) t.is((await get(t, `/Validate.aspx?${query({ Pin: wrong, SecretCode: secret })}`)).body.trim(), 'False');
   for (let i = 0; i < 2; i++) t.false(readBoolean('httpGet', await getQuery(service.url, 'ValidatePin', query({ pin: wrong, secretCode: secret }))));
   t.is((await get(t, `/Validate.aspx?${query({ Pin: pin(secret), SecretCode: secret })}`)).status, 429);
 });
@@ -238,12 +229,12 @@ test('the plain pages follow the settings of the service (Base32 secrets, 8 digi
   const code = 'JBSWY3DPEHPK3PXPJBSWY3DP';
   const pair = await get(t, `/pair.aspx?${query({ AppName: 'Example', AppInfo: 'dave', SecretCode: secret })}`, base32);
   t.is(pair.status, 200);
-  const html = readPairingHtml(pair.text);
+  const html = readPairingHtml(pair.body);
   t.is(html.title, `Manually pair with ${code}`, 'the secret is read as Base32');
   t.true(html.href?.includes('digits=8'), 'the otpauth URI carries the 8 digits');
 
   const pin8 = totp(decodeBase32(code), { algorithm: 'SHA1', digits: 8, period: 30 }, Math.floor(base32.clock.now() / 1000));
-  t.is((await get(t, `/Validate.aspx?${query({ Pin: pin8, SecretCode: secret })}`, base32)).text.trim(), 'True');
+  t.is((await get(t, `/Validate.aspx?${query({ Pin: pin8, SecretCode: secret })}`, base32)).body.trim(), 'True');
   assertRefused(t, await get(t, `/Validate.aspx?${query({ Pin: pin8, SecretCode: 'not base32 !' })}`, base32), undefined, 'invalid Base32');
 });
 
@@ -277,19 +268,19 @@ test('/qr.aspx?format=svg renders an SVG that decodes to its data', async (t) =>
   t.is(answer.status, 200);
   t.is(answer.contentType.split(';')[0], 'image/svg+xml');
   t.is(answer.headers.get('cache-control'), 'no-store');
-  readXml(answer.text, ({ root: svg }) => {
+  readXml(answer.body, ({ root: svg }) => {
     t.is(svg.name, 'svg');
     t.is(namespaceOf(svg), 'http://www.w3.org/2000/svg');
     t.is(attributeOf(svg, 'width'), '240');
     t.is(attributeOf(svg, 'height'), '240');
   });
-  t.is(decodeQrSvg(answer.text), URI);
+  t.is(decodeQrSvg(answer.body), URI);
 });
 
 test('/qr.aspx: UTF-8 data survives the round trip, in both formats', async (t) => {
   const data = 'otpauth://totp/Caf%C3%A9:z%C3%BC?secret=MFRGGZDF — Grüße €';
   t.is(decodeQrPng((await get(t, `/qr.aspx?${query({ data })}`)).bytes), data);
-  t.is(decodeQrSvg((await get(t, `/qr.aspx?${query({ data, format: 'svg' })}`)).text), data);
+  t.is(decodeQrSvg((await get(t, `/qr.aspx?${query({ data, format: 'svg' })}`)).body), data);
 });
 
 test('/qr.aspx: path, parameter names and the format in any case', async (t) => {
@@ -300,7 +291,7 @@ test('/qr.aspx: path, parameter names and the format in any case', async (t) => 
   const svg = await get(t, `/Qr.Aspx?${query({ Size: '200x200', Data: URI, Format: 'SVG' })}`);
   t.is(svg.status, 200);
   t.is(svg.contentType.split(';')[0], 'image/svg+xml');
-  t.is(decodeQrSvg(svg.text), URI);
+  t.is(decodeQrSvg(svg.body), URI);
 });
 
 test('/qr.aspx: the largest size, 1000 pixels, is rendered', async (t) => {

@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { lstatSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pinFor } from './support/pin-calls';
+import { pinFor } from './support/requests';
 import { startTestService } from './support/service';
 
 const REPO = join(__dirname, '..');

@@ -5,7 +5,7 @@
  */
 import test from 'ava';
 import { startTestService, type TestService } from './support/service';
-import { VARIANTS, pinFor, readBoolean, validatePin, validatePinResult, type Variant } from './support/pin-calls';
+import { VARIANTS, pinFor, readBoolean, validatePin, validatePinResult, type Variant } from './support/requests';
 
 // A fixed instant 15 s into a 30 s step, so that step N−1, N and N+1 are all well defined.
 const FIXED_NOW = 1_750_000_005_000;

@@ -11,25 +11,19 @@ import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startChildService, type ChildService } from './support/child-service';
-import { NS } from './support/pin-calls';
+import { buildRequest, type OutgoingRequest } from './support/requests';
+import { SOAP_CONTENT_TYPES } from './support/xml-assertions';
 
 
-interface Call {
+interface Call extends Pick<OutgoingRequest, 'method' | 'path' | 'body'> {
   name: string;
-  method: 'GET' | 'POST';
-  path: string;
   headers?: Record<string, string>;
-  body?: string;
   /** Send the headers, wait this long, then the body: the call is in flight all that time. */
   bodyDelayMs?: number;
   /** Does a 200 answer's body look complete and right? */
   valid(body: Buffer): boolean;
 }
 
-const soap = (version: '1.1' | '1.2', inner: string) => {
-  const ns = version === '1.1' ? 'http://schemas.xmlsoap.org/soap/envelope/' : 'http://www.w3.org/2003/05/soap-envelope';
-  return `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${ns}"><soap:Body>${inner}</soap:Body></soap:Envelope>`;
-};
 const text = (b: Buffer) => b.toString('utf8');
 const isSoapAnswer = (b: Buffer, element: string) => text(b).includes(`<${element} `) && text(b).trimEnd().endsWith('</soap:Envelope>');
 const PNG_END = Buffer.from('49454e44ae426082', 'hex'); // the IEND chunk
@@ -41,36 +35,26 @@ function callOf(i: number): Call {
     case 0:
       return {
         name: 'GET ValidatePin',
-        method: 'GET',
-        path: `/api.asmx/ValidatePin?pin=000000&secretCode=${secret}`,
+        ...buildRequest('httpGet', 'ValidatePin', { pin: '000000', secretCode: secret }),
         valid: (b) => /<boolean [^>]*>(true|false)<\/boolean>$/.test(text(b).trim()),
       };
     case 1:
       return {
         name: 'SOAP 1.1 Pair',
-        method: 'POST',
-        path: '/api.asmx',
-        headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: `"${NS}Pair"` },
-        body: soap('1.1', `<Pair xmlns="${NS}"><appName>Shop</appName><appInfo>a@example.com</appInfo><secretCode>${secret}</secretCode></Pair>`),
+        ...buildRequest('soap11', 'Pair', { appName: 'Shop', appInfo: 'a@example.com', secretCode: secret }),
         valid: (b) => isSoapAnswer(b, 'PairResponse') && text(b).includes('<ManualSetupCode>'),
       };
     case 2:
       return {
         name: 'SOAP 1.2 ValidatePin, body sent late',
-        method: 'POST',
-        path: '/api.asmx',
-        headers: { 'Content-Type': 'application/soap+xml; charset=utf-8' },
-        body: soap('1.2', `<ValidatePin xmlns="${NS}"><pin>123456</pin><secretCode>${secret}</secretCode></ValidatePin>`),
+        ...buildRequest('soap12', 'ValidatePin', { pin: '123456', secretCode: secret }, { contentType: SOAP_CONTENT_TYPES['1.2'] }),
         bodyDelayMs: 400 + (i % 5) * 150,
         valid: (b) => isSoapAnswer(b, 'ValidatePinResponse'),
       };
     case 3:
       return {
         name: 'POST form ValidatePin',
-        method: 'POST',
-        path: '/api.asmx/ValidatePin',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: `pin=654321&secretCode=${secret}`,
+        ...buildRequest('httpPost', 'ValidatePin', { pin: '654321', secretCode: secret }),
         valid: (b) => /<boolean [^>]*>(true|false)<\/boolean>$/.test(text(b).trim()),
       };
     case 4:
@@ -83,10 +67,7 @@ function callOf(i: number): Call {
     default:
       return {
         name: 'POST form Pair, body sent late',
-        method: 'POST',
-        path: '/api.asmx/Pair',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: `appName=Shop&appInfo=b%40example.com&secretCode=${secret}`,
+        ...buildRequest('httpPost', 'Pair', { appName: 'Shop', appInfo: 'b@example.com', secretCode: secret }),
         bodyDelayMs: 300,
         valid: (b) => text(b).includes('<ManualSetupCode>') && text(b).trimEnd().endsWith('</PairingInfo>'),
       };

@@ -11,9 +11,9 @@ import {
   DEFAULT_NAMESPACE,
   SOAP_CONTENT_TYPES,
   assertSoapEnvelope,
-  readFault,
   type SoapVersionName,
 } from './support/xml-assertions';
+import { readFault } from './support/requests';
 import { namespaceOf } from './support/readers';
 
 /** A fixed instant, 22.345 s into its 30-second step. */

@@ -22,7 +22,7 @@ import {
   wrongPinFor,
   type Answer,
   type Variant,
-} from './support/pin-calls';
+} from './support/requests';
 
 const FIXED_NOW = 1_750_000_005_000;
 
@@ -52,7 +52,7 @@ function assertThrottled(t: ExecutionContext, variant: Variant, answer: Answer, 
     const version = versionOf(variant);
     t.is(answer.status, 500, 'a SOAP fault is sent with HTTP 500');
     t.is(answer.contentType.split(';')[0], version === '1.1' ? 'text/xml' : 'application/soap+xml');
-    const fault = readFault(version, answer.body);
+    const fault = readFault(answer.body, version);
     t.is(fault.codeLocalName, CLIENT_CODE[version], `the fault code is soap:${CLIENT_CODE[version]}`);
     t.is(fault.codeNamespace, version === '1.1' ? SOAP11_NS : SOAP12_NS, 'the fault code is in the envelope namespace');
     t.regex(fault.reason, /too many failed|throttl/i, 'the faultstring says the secret is throttled');

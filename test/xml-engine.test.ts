@@ -12,7 +12,7 @@ import { startService } from '../src/server';
 import { escapeXmlAttribute } from '../src/runtime/xml-codec';
 import { loadXmlEngine, xml } from '../src/runtime/xml-engine';
 import { VARIANTS } from '../generated/routes';
-import { postSoap, soapEnvelope } from './support/pin-calls';
+import { postSoap, soapEnvelope } from './support/requests';
 import { startTestService } from './support/service';
 
 const SECRET = 'xml-engine-test-secret';

@@ -87,6 +87,7 @@ function el(name: string, children: Node[] = [], extra: Partial<El> = {}): El {
 }
 const txt = (text: string): Node => ({ text });
 
+// Unlike requests.ts's escapeXml, a CR stays raw: hostile clients send one, and the service must read it as XML does (as LF).
 const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const escapeAttr = (s: string) => escapeText(s).replace(/"/g, '&quot;');
 

@@ -17,6 +17,7 @@ import { connect } from 'node:net';
 import { totp } from '../../src/otp/totp';
 import { startChildService, type ChildService } from '../support/child-service';
 import { elementAt, loadReaders, readXml, textOf } from '../support/readers';
+import { call } from '../support/requests';
 import { SECRET_PATTERN, SOAP11_NS, SOAP12_NS, generateCase, type CaseKind, type FuzzCase } from './generator';
 
 /** The README's Errors table, 405 (with Allow) from the router for a method a known path does not take, and 302 for GET / (to the service page). */
@@ -161,17 +162,11 @@ function faultCode(answer: Answer): string | undefined {
 async function validCallsWork(service: ChildService): Promise<string> {
   const secret = 'after-the-fuzz-run-secret-1';
   try {
-    const pair = await fetch(`${service.url}/api.asmx/Pair?appName=After&appInfo=a%40b.c&secretCode=${secret}`);
-    const pairText = await pair.text();
-    if (pair.status !== 200 || !pairText.includes('<ManualSetupCode>')) return `Pair after the run: ${pair.status} ${pairText.slice(0, 200)}`;
+    const pair = await call(service, 'httpGet', 'Pair', { appName: 'After', appInfo: 'a@b.c', secretCode: secret });
+    if (pair.status !== 200 || !pair.body.includes('<ManualSetupCode>')) return `Pair after the run: ${pair.status} ${pair.body.slice(0, 200)}`;
     const pin = totp(Buffer.from(secret), { algorithm: 'SHA1', digits: 6, period: 30 }, Math.floor(Date.now() / 1000));
-    const soap = await fetch(`${service.url}/api.asmx`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: '"http://authenticatorapi.com/ValidatePin"' },
-      body: `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${SOAP11_NS}"><soap:Body><ValidatePin xmlns="http://authenticatorapi.com/"><pin>${pin}</pin><secretCode>${secret}</secretCode></ValidatePin></soap:Body></soap:Envelope>`,
-    });
-    const soapText = await soap.text();
-    if (soap.status !== 200 || !soapText.includes('<ValidatePinResult>true</ValidatePinResult>')) return `ValidatePin after the run: ${soap.status} ${soapText.slice(0, 200)}`;
+    const soap = await call(service, 'soap11', 'ValidatePin', { pin, secretCode: secret });
+    if (soap.status !== 200 || !soap.body.includes('<ValidatePinResult>true</ValidatePinResult>')) return `ValidatePin after the run: ${soap.status} ${soap.body.slice(0, 200)}`;
     return 'ok';
   } catch (error) {
     return `valid calls after the run failed: ${(error as Error).message}`;

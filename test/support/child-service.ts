@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from './redis';
+import { freePort } from './ports';
 
 export const REPO = join(__dirname, '..', '..');
 export const MAIN = join(REPO, 'src', 'main.ts');

@@ -1,6 +1,6 @@
 /** Calls of the JSON variant (ASP.NET AJAX script service) and readers of its answers. */
 import type { ExecutionContext } from 'ava';
-import { send, type Answer, type Operation } from './pin-calls';
+import { send, type Answer, type Operation } from './requests';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 

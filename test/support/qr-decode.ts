@@ -1,7 +1,7 @@
 /**
  * Reading QR codes back in pure npm (no Debian package): PNG pixels through
  * pngjs (installed as a dependency of qrcode), SVG rasterised by
- * @resvg/resvg-js, and the symbol decoded by jsqr.
+ * @resvg/resvg-js, and the symbol decoded by jsqr: the one QR reader of the tests.
  */
 import { Resvg } from '@resvg/resvg-js';
 import jsQR from 'jsqr';
@@ -34,12 +34,20 @@ export function decodeQrPng(png: Buffer): string | undefined {
   return jsQR(pixels, image.width, image.height, { inversionAttempts: 'dontInvert' })?.data;
 }
 
-/** An SVG rasterised to PNG, `width` pixels wide, on white. */
+/** An SVG rasterised to PNG, `width` pixels wide, as drawn: no background is added, so light modules must be painted by the SVG itself. */
 export function rasteriseSvg(svg: string, width = 400): Buffer {
-  return new Resvg(svg, { fitTo: { mode: 'width', value: width }, background: 'white' }).render().asPng();
+  return new Resvg(svg, { fitTo: { mode: 'width', value: width } }).render().asPng();
 }
 
 /** The text of the QR code in an SVG image, or undefined when none is found. */
 export function decodeQrSvg(svg: string): string | undefined {
   return decodeQrPng(rasteriseSvg(svg));
+}
+
+const SVG_DATA_URI_PREFIX = 'data:image/svg+xml;base64,';
+
+/** The SVG document of a base64 SVG data URI (as the Pair Html's img src); throws for any other URI. */
+export function svgOfDataUri(uri: string): string {
+  if (!uri.startsWith(SVG_DATA_URI_PREFIX)) throw new Error(`not a base64 SVG data URI: ${uri.slice(0, 40)}`);
+  return Buffer.from(uri.slice(SVG_DATA_URI_PREFIX.length), 'base64').toString('utf8');
 }

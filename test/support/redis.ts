@@ -1,24 +1,13 @@
 /** A real redis-server for tests, on a free loopback port, without persistence. */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from './ports';
 
 export interface TestRedis {
   url: string;
   port: number;
   stop(): Promise<void>;
   start(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Fails loudly when redis-server is missing: `make test-all` needs it (installed by .ci/run). */

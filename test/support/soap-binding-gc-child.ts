@@ -12,21 +12,20 @@ import { loadContract } from '../../src/contract';
 import type { Handlers } from '../../generated/routes';
 import { PairingInfo } from '../../generated/types';
 import { loadXmlEngine } from '../../src/runtime/xml-engine';
+import { NS, operationElement, soapEnvelope } from './requests';
 
-const NS = 'http://authenticatorapi.com/';
 const handlers: Handlers = {
   ValidatePin: async () => false,
   Pair: async () => new PairingInfo({ ManualSetupCode: 'MFRGG', Html: 'x' }),
 };
 
 function envelope(i: number): Buffer {
+  const secretCode = `secret-${i}-abcdefghij`;
   const operation =
     i % 3 === 0
-      ? `<Pair xmlns="${NS}"><appName>A</appName><appInfo>a${i}@example.com</appInfo><secretCode>secret-${i}-abcdefghij</secretCode></Pair>`
-      : `<ValidatePin xmlns="${NS}"><pin>123456</pin><secretCode>secret-${i}-abcdefghij</secretCode></ValidatePin>`;
-  return Buffer.from(
-    `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>${operation}</soap:Body></soap:Envelope>`,
-  );
+      ? operationElement('Pair', { appName: 'A', appInfo: `a${i}@example.com`, secretCode }, NS)
+      : operationElement('ValidatePin', { pin: '123456', secretCode }, NS);
+  return Buffer.from(soapEnvelope('1.1', operation));
 }
 
 async function main(): Promise<void> {

@@ -5,7 +5,7 @@
  * on stderr, which only a separate process lets the test read.
  */
 import { startTestService } from './service';
-import { pinFor, validatePin, type Variant } from './pin-calls';
+import { pinFor, validatePin, type Variant } from './requests';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 

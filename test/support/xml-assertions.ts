@@ -1,9 +1,9 @@
 /**
  * XML checks shared by the tests: schema validation against the contract,
- * SOAP envelope rules, SOAP fault reading, and reading the Pair `Html`
- * fragment. Everything is read through test/support/readers.ts: XML with the
- * service's own engine, libxml2 2.15 in WebAssembly (libxml2-wasm), HTML with
- * htmlparser2. The only string comparison is of the fixed XML declaration,
+ * SOAP envelope rules, and reading the Pair `Html` fragment (SOAP faults
+ * are read by test/support/requests.ts). Everything is read through
+ * test/support/readers.ts: XML with the service's own engine, libxml2 2.15
+ * in WebAssembly (libxml2-wasm), HTML with htmlparser2. The only string comparison is of the fixed XML declaration,
  * whose exact spelling (quotes, case) the parsed document does not keep.
  */
 import type { ExecutionContext } from 'ava';
@@ -165,34 +165,6 @@ export function assertSoapEnvelope<T>(t: ExecutionContext, xml: string, version:
     if (!parsed) must(t, false, `the answer is well-formed XML (${firstLibxmlMessage(error)})`);
     throw error;
   }
-}
-
-export interface SoapFault {
-  /** The fault code as written, e.g. `soap:Client` (1.1) or `soap:Sender` (1.2). */
-  code: string;
-  /** The namespace the code's prefix is bound to where it is written. */
-  codeNamespace: string | undefined;
-  /** The local part of the code, e.g. `Client`. */
-  codeLocalName: string;
-  /** faultstring (1.1) or the Reason Text (1.2). */
-  reason: string;
-}
-
-/** Reads the Fault of a SOAP answer; throws when there is none. */
-export function readFault(xml: string, version: SoapVersionName): SoapFault {
-  return readXml(xml, (doc) => {
-    const ns = { env: SOAP_ENVELOPE_NAMESPACES[version] };
-    const fault = elementAt(doc, '/env:Envelope/env:Body/env:Fault', ns);
-    if (!fault) throw new Error(`no SOAP ${version} Fault in the answer`);
-    // SOAP 1.1: faultcode and faultstring are unqualified; SOAP 1.2: Code/Value and Reason/Text are qualified.
-    const codeElement = version === '1.1' ? elementAt(fault, 'faultcode') : elementAt(fault, 'env:Code/env:Value', ns);
-    const reasonElement = version === '1.1' ? elementAt(fault, 'faultstring') : elementAt(fault, 'env:Reason/env:Text', ns);
-    if (!codeElement || !reasonElement) throw new Error(`the SOAP ${version} Fault lacks its code or reason`);
-    const code = textOf(codeElement).trim();
-    const colon = code.indexOf(':');
-    const prefix = colon >= 0 ? code.slice(0, colon) : null;
-    return { code, codeNamespace: namespaceInScope(codeElement, prefix), codeLocalName: code.slice(colon + 1), reason: textOf(reasonElement) };
-  });
 }
 
 export interface PairingHtml {

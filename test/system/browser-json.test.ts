@@ -16,7 +16,7 @@ import type { Browser, Page } from 'playwright-core';
 import { encodeBase32 } from '../../src/otp/base32';
 import { AJAX_STAND_IN } from '../support/ajax-stand-in';
 import { launchChromium, requireChromium } from '../support/browser';
-import { pinFor, wrongPinFor } from '../support/pin-calls';
+import { pinFor, wrongPinFor } from '../support/requests';
 import { startTestService, type TestService } from '../support/service';
 
 const JQUERY = readFileSync(require.resolve('jquery/dist/jquery.min.js'), 'utf8');

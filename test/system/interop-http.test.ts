@@ -12,15 +12,13 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { DEFAULT_NAMESPACE } from '../../src/client/defaults';
 import { elementAt, loadReaders, namespaceOf, readXml, textOf } from '../support/readers';
-import { startTestService } from '../support/service';
 import {
   CLIENTS_DIR,
   PYTHON,
   THROTTLED_FAULT,
-  assertVariantSeen,
   requireTool,
   runJsonClient,
-  scenario,
+  runScenario,
   type Call,
   type CallResult,
 } from './clients/harness';
@@ -33,17 +31,14 @@ const VERBS = [
 /** A client error is 400; the throttled call is 429 with Retry-After. */
 const expectedStatus = (message: string | undefined) => (THROTTLED_FAULT.test(message ?? '') ? 429 : 400);
 
-/** How both plain HTTP clients' answers are read: an HTTP error of `faultType`, with the status the fault calls for. */
-function httpClientReader(t: ExecutionContext, faultType: string) {
-  return {
-    pairCode: (ok: unknown) => (ok as { ManualSetupCode?: string } | null)?.ManualSetupCode,
-    fault: (result: CallResult, what: string) => {
-      t.is(result.fault?.type, faultType, `${what}: ${JSON.stringify(result)}`);
-      const status = expectedStatus(result.fault?.message);
-      t.is(result.fault?.code, status, what);
-      if (status === 429) t.regex(result.fault?.retryAfter ?? '', /^\d+$/, `${what}: Retry-After`);
-      return result.fault?.message;
-    },
+/** How both plain HTTP clients' failures are read: an HTTP error of `faultType`, with the status the fault calls for. */
+function httpFault(t: ExecutionContext, faultType: string) {
+  return (result: CallResult, what: string) => {
+    t.is(result.fault?.type, faultType, `${what}: ${JSON.stringify(result)}`);
+    const status = expectedStatus(result.fault?.message);
+    t.is(result.fault?.code, status, what);
+    if (status === 429) t.regex(result.fault?.retryAfter ?? '', /^\d+$/, `${what}: Retry-After`);
+    return result.fault?.message;
   };
 }
 
@@ -54,35 +49,37 @@ test.before(async () => {
 });
 
 for (const { verb, variant } of VERBS) {
-  test.serial(`Python urllib, HTTP ${verb}: Pair, ValidatePin and HTTP errors`, async (t) => {
-    const service = await startTestService(); // default settings: replay protection and throttling on
-    try {
-      const { calls, check } = scenario(service, `urllib-${variant}`);
-      const answer = await runJsonClient<{ results: CallResult[] }>(PYTHON, [join(CLIENTS_DIR, 'urllib_client.py')], {
-        endpoint: `${service.url}/api.asmx`,
-        verb,
-        namespace: DEFAULT_NAMESPACE,
-        calls,
-      });
-      check(t, answer.results, httpClientReader(t, 'urllib.error.HTTPError'));
-      assertVariantSeen(t, service, calls, variant);
-    } finally {
-      await service.close();
-    }
-  });
+  test.serial(`Python urllib, HTTP ${verb}: Pair, ValidatePin and HTTP errors`, (t) =>
+    runScenario(
+      t,
+      `urllib-${variant}`,
+      variant,
+      async (service, calls) =>
+        (
+          await runJsonClient<{ results: CallResult[] }>(PYTHON, [join(CLIENTS_DIR, 'urllib_client.py')], {
+            endpoint: `${service.url}/api.asmx`,
+            verb,
+            namespace: DEFAULT_NAMESPACE,
+            calls,
+          })
+        ).results,
+      httpFault(t, 'urllib.error.HTTPError'),
+    ),
+  );
 
-  test.serial(`curl, HTTP ${verb}: Pair, ValidatePin and HTTP errors`, async (t) => {
-    const service = await startTestService();
-    try {
-      const { calls, check } = scenario(service, `curl-${variant}`);
-      const results: CallResult[] = [];
-      for (const call of calls) results.push(await curl(`${service.url}/api.asmx`, verb, call));
-      check(t, results, httpClientReader(t, 'curl exit 22'));
-      assertVariantSeen(t, service, calls, variant);
-    } finally {
-      await service.close();
-    }
-  });
+  test.serial(`curl, HTTP ${verb}: Pair, ValidatePin and HTTP errors`, (t) =>
+    runScenario(
+      t,
+      `curl-${variant}`,
+      variant,
+      async (service, calls) => {
+        const results: CallResult[] = [];
+        for (const call of calls) results.push(await curl(`${service.url}/api.asmx`, verb, call));
+        return results;
+      },
+      httpFault(t, 'curl exit 22'),
+    ),
+  );
 }
 
 /**

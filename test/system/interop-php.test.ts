@@ -7,8 +7,7 @@
  */
 import test from 'ava';
 import { join } from 'node:path';
-import { startTestService } from '../support/service';
-import { CLIENTS_DIR, assertVariantSeen, requireTool, runJsonClient, scenario, type CallResult } from './clients/harness';
+import { CLIENTS_DIR, requireTool, runJsonClient, runScenario, type CallResult } from './clients/harness';
 
 const VERSIONS = [
   { soapVersion: '1.1', constant: 'SOAP_1_1', variant: 'soap11', faultCode: 'soap:Client' },
@@ -20,26 +19,18 @@ test.before(() => {
 });
 
 for (const { soapVersion, constant, variant, faultCode } of VERSIONS) {
-  test.serial(`PHP SoapClient, ${constant}: Pair, ValidatePin and faults`, async (t) => {
-    const service = await startTestService(); // default settings: replay protection and throttling on
-    try {
-      const { calls, check } = scenario(service, `php-${variant}`);
-      const answer = await runJsonClient<{ results: CallResult[] }>('php', [join(CLIENTS_DIR, 'soapclient.php')], {
-        wsdl: `${service.url}/api.asmx?WSDL`,
-        soapVersion,
-        calls,
-      });
-      check(t, answer.results, {
-        pairCode: (ok) => (ok as { ManualSetupCode?: string } | null)?.ManualSetupCode,
-        fault: (result, what) => {
-          t.is(result.fault?.type, 'SoapFault', `${what}: ${JSON.stringify(result)}`);
-          t.is(result.fault?.code, faultCode, what);
-          return result.fault?.message;
-        },
-      });
-      assertVariantSeen(t, service, calls, variant);
-    } finally {
-      await service.close();
-    }
-  });
+  test.serial(`PHP SoapClient, ${constant}: Pair, ValidatePin and faults`, (t) =>
+    runScenario(
+      t,
+      `php-${variant}`,
+      variant,
+      async (service, calls) =>
+        (await runJsonClient<{ results: CallResult[] }>('php', [join(CLIENTS_DIR, 'soapclient.php')], { wsdl: `${service.url}/api.asmx?WSDL`, soapVersion, calls })).results,
+      (result, what) => {
+        t.is(result.fault?.type, 'SoapFault', `${what}: ${JSON.stringify(result)}`);
+        t.is(result.fault?.code, faultCode, what);
+        return result.fault?.message;
+      },
+    ),
+  );
 }

@@ -6,8 +6,7 @@
  */
 import test from 'ava';
 import { join } from 'node:path';
-import { startTestService } from '../support/service';
-import { CLIENTS_DIR, PYTHON, assertVariantSeen, requireTool, runJsonClient, scenario, type CallResult } from './clients/harness';
+import { CLIENTS_DIR, PYTHON, requireTool, runJsonClient, runScenario, type CallResult } from './clients/harness';
 
 const PORTS = [
   { port: 'AuthenticatorAPISoap', variant: 'soap11', title: 'SOAP 1.1', faultCode: 'soap:Client' },
@@ -22,26 +21,18 @@ test.before(() => {
 });
 
 for (const { port, variant, title, faultCode } of PORTS) {
-  test.serial(`zeep, ${title} port (${port}): Pair, ValidatePin and faults`, async (t) => {
-    const service = await startTestService(); // default settings: replay protection and throttling on
-    try {
-      const { calls, check } = scenario(service, `zeep-${variant}`);
-      const answer = await runJsonClient<{ results: CallResult[] }>(PYTHON, [join(CLIENTS_DIR, 'zeep_client.py')], {
-        wsdl: `${service.url}/api.asmx?WSDL`,
-        port,
-        calls,
-      });
-      check(t, answer.results, {
-        pairCode: (ok) => (ok as { ManualSetupCode?: string } | null)?.ManualSetupCode,
-        fault: (result, what) => {
-          t.is(result.fault?.type, 'zeep.exceptions.Fault', `${what}: ${JSON.stringify(result)}`);
-          t.is(result.fault?.code, faultCode, what);
-          return result.fault?.message;
-        },
-      });
-      assertVariantSeen(t, service, calls, variant);
-    } finally {
-      await service.close();
-    }
-  });
+  test.serial(`zeep, ${title} port (${port}): Pair, ValidatePin and faults`, (t) =>
+    runScenario(
+      t,
+      `zeep-${variant}`,
+      variant,
+      async (service, calls) =>
+        (await runJsonClient<{ results: CallResult[] }>(PYTHON, [join(CLIENTS_DIR, 'zeep_client.py')], { wsdl: `${service.url}/api.asmx?WSDL`, port, calls })).results,
+      (result, what) => {
+        t.is(result.fault?.type, 'zeep.exceptions.Fault', `${what}: ${JSON.stringify(result)}`);
+        t.is(result.fault?.code, faultCode, what);
+        return result.fault?.message;
+      },
+    ),
+  );
 }

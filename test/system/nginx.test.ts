@@ -24,8 +24,10 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { totp } from '../../src/otp/totp';
 import { startChildService, REPO, type ChildService } from '../support/child-service';
-import { freePort, startRedis, type TestRedis } from '../support/redis';
-import { NS, type Variant } from '../support/pin-calls';
+import { freePort } from '../support/ports';
+import { startRedis, type TestRedis } from '../support/redis';
+import { buildRequest, sendRequest, type Variant } from '../support/requests';
+import { SOAP_CONTENT_TYPES } from '../support/xml-assertions';
 
 const NGINX_CONF = join(REPO, 'deploy', 'nginx.conf');
 const UNIT = join(REPO, 'deploy', 'pin-service.service');
@@ -171,39 +173,12 @@ async function inBatches<T, R>(items: T[], call: (item: T) => Promise<R>, width 
 }
 
 async function validate(variant: Variant, pin: string, secret: string, requestId?: string): Promise<{ status: number; body: string; result?: boolean }> {
-  const headers: Record<string, string> = requestId ? { 'X-Request-Id': requestId } : {};
-  const envelope = (ns: string) =>
-    `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${ns}"><soap:Body><ValidatePin xmlns="${NS}"><pin>${pin}</pin><secretCode>${secret}</secretCode></ValidatePin></soap:Body></soap:Envelope>`;
-  let response: Response;
-  switch (variant) {
-    case 'httpGet':
-      response = await fetch(`${base}/api.asmx/ValidatePin?pin=${pin}&secretCode=${secret}`, { headers });
-      break;
-    case 'httpPost':
-      response = await fetch(`${base}/api.asmx/ValidatePin`, {
-        method: 'POST',
-        headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: `pin=${pin}&secretCode=${secret}`,
-      });
-      break;
-    case 'soap11':
-      response = await fetch(`${base}/api.asmx`, {
-        method: 'POST',
-        headers: { ...headers, 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: `"${NS}ValidatePin"` },
-        body: envelope('http://schemas.xmlsoap.org/soap/envelope/'),
-      });
-      break;
-    case 'soap12':
-      response = await fetch(`${base}/api.asmx`, {
-        method: 'POST',
-        headers: { ...headers, 'Content-Type': 'application/soap+xml; charset=utf-8' },
-        body: envelope('http://www.w3.org/2003/05/soap-envelope'),
-      });
-      break;
-  }
-  const body = await response.text();
+  // SOAP 1.2 without the optional action parameter.
+  const request = buildRequest(variant, 'ValidatePin', { pin, secretCode: secret }, variant === 'soap12' ? { contentType: SOAP_CONTENT_TYPES['1.2'] } : {});
+  if (requestId) request.headers['X-Request-Id'] = requestId;
+  const { status, body } = await sendRequest(base, request);
   const m = />(true|false)</.exec(body);
-  return { status: response.status, body, result: response.status === 200 && m ? m[1] === 'true' : undefined };
+  return { status, body, result: status === 200 && m ? m[1] === 'true' : undefined };
 }
 
 test.serial('the unit file: systemd-analyze verify (when present), and the keys the README promises', (t) => {

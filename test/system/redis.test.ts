@@ -5,13 +5,12 @@
  */
 import test from 'ava';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { totp } from '../../src/otp/totp';
 import { startRedis, type TestRedis } from '../support/redis';
+import { call, pinFor, validatePin } from '../support/requests';
 import { startTestService, type TestService } from '../support/service';
 import { sigtermWithStdout } from '../support/stdout-shutdown';
 
 const STATE_KEY = 'a-state-key-shared-by-every-instance-0123456789';
-const params = { algorithm: 'SHA1' as const, digits: 6, period: 30 };
 let redis: TestRedis;
 let a: TestService;
 let b: TestService;
@@ -29,14 +28,9 @@ test.after.always(async () => {
   await redis?.stop();
 });
 
-const pinFor = (service: TestService, secret: string) =>
-  totp(Buffer.from(secret, 'utf8'), params, Math.floor(service.clock.now() / 1000));
-
 async function validate(service: TestService, secret: string, pin: string) {
-  const response = await fetch(
-    `${service.url}/api.asmx/ValidatePin?pin=${encodeURIComponent(pin)}&secretCode=${encodeURIComponent(secret)}`,
-  );
-  return { status: response.status, body: await response.text(), retryAfter: response.headers.get('retry-after') };
+  const answer = await validatePin(service, 'httpGet', pin, secret);
+  return { ...answer, retryAfter: answer.headers.get('retry-after') };
 }
 
 const isTrue = (body: string) => body.includes('>true</boolean>');
@@ -93,20 +87,13 @@ test.serial('Redis stopped: ValidatePin fails closed and /readyz is not ready; R
   t.is(down.status, 503);
   t.false(isTrue(down.body));
   t.false(down.body.includes(secret));
-  const soap = await fetch(`${a.url}/api.asmx`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: '"http://authenticatorapi.com/ValidatePin"' },
-    body:
-      '<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>' +
-      `<ValidatePin xmlns="http://authenticatorapi.com/"><pin>${pinFor(a, secret)}</pin><secretCode>${secret}</secretCode></ValidatePin>` +
-      '</soap:Body></soap:Envelope>',
-  });
-  const fault = await soap.text();
+  const soap = await validatePin(a, 'soap11', pinFor(a, secret), secret);
+  const fault = soap.body;
   t.is(soap.status, 500);
   t.true(fault.includes('<faultcode>soap:Server</faultcode>'));
   t.is((await fetch(`${a.url}/readyz`)).status, 503);
   // Pair needs no state and keeps working.
-  const pair = await fetch(`${a.url}/api.asmx/Pair?appName=X&appInfo=y&secretCode=${secret}`);
+  const pair = await call(a, 'httpGet', 'Pair', { appName: 'X', appInfo: 'y', secretCode: secret });
   t.is(pair.status, 200);
 
   await redis.start();

@@ -3,14 +3,14 @@
  * running a client of another ecosystem as a child process that reads its
  * calls as JSON on stdin and prints its results as JSON; one scenario of
  * calls every client makes, and the checks of its results; PINs from the
- * service's own clock; and the service's request log, to see which variant
- * each call really used.
+ * service's own clock (test/support/requests.ts); and the service's request
+ * log, to see which variant each call really used.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
-import { totp } from '../../../src/otp/totp';
-import type { TestService } from '../../support/service';
+import { pinFor, wrongPinFor } from '../../support/requests';
+import { startTestService, type TestService } from '../../support/service';
 import { setupCodeVectors } from '../../support/vectors';
 
 export const CLIENTS_DIR = __dirname;
@@ -77,21 +77,6 @@ export const TOO_SHORT = VECTORS.filter((v) => Buffer.byteLength(v.secretCode, '
 export const SHORT_SECRET_FAULT = 'secretCode must be at least 10 bytes (80 bits) long.';
 export const MISSING_SECRET_FAULT = 'secretCode is required.';
 export const THROTTLED_FAULT = /^Too many failed validations for this secret; try again in \d+ seconds\.$/;
-
-const pinAt = (service: TestService, secret: string, stepOffset: number) =>
-  totp(Buffer.from(secret, 'utf8'), { algorithm: 'SHA1', digits: 6, period: 30 }, Math.floor(service.clock.now() / 1000) + stepOffset * 30);
-
-/** The PIN of `secret` now, by the service's clock (the client programs get it as an argument). */
-export const pinFor = (service: TestService, secret: string) => pinAt(service, secret, 0);
-
-/** A PIN of none of the steps the default drift window (one step each way) accepts. */
-export function wrongPinFor(service: TestService, secret: string): string {
-  const valid = new Set([-1, 0, 1].map((d) => pinAt(service, secret, d)));
-  for (let n = 0; ; n++) {
-    const pin = String((135790 + n * 7919) % 1_000_000).padStart(6, '0');
-    if (!valid.has(pin)) return pin;
-  }
-}
 
 /**
  * The calls every client makes against a service with default settings
@@ -177,4 +162,30 @@ export function assertVariantSeen(t: ExecutionContext, service: TestService, cal
     calls.map((c) => `${c.op} over ${variant}`),
     'the service saw each call over the variant under test',
   );
+}
+
+/** A client's success value of Pair read as the ManualSetupCode (an object with that member, as every client here gives it). */
+const pairCodeOf = (ok: unknown) => (ok as { ManualSetupCode?: string } | null)?.ManualSetupCode;
+
+/**
+ * One interoperability test: a fresh service with default settings (replay
+ * protection and throttling on), the scenario's calls made by `client`, every
+ * result checked (`fault` checks that a failure is the ecosystem's fault and
+ * returns its message), and every call seen by the service over `variant`.
+ */
+export async function runScenario(
+  t: ExecutionContext,
+  label: string,
+  variant: string,
+  client: (service: TestService, calls: Call[]) => Promise<CallResult[]>,
+  fault: (result: CallResult, what: string) => string | undefined,
+): Promise<void> {
+  const service = await startTestService();
+  try {
+    const { calls, check } = scenario(service, label);
+    check(t, await client(service, calls), { pairCode: pairCodeOf, fault });
+    assertVariantSeen(t, service, calls, variant);
+  } finally {
+    await service.close();
+  }
 }
