@@ -25,7 +25,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { VARIANTS, type Variant } from '../generated/routes';
+import { VARIANTS, type OperationName, type Variant } from '../generated/routes';
 import { totp } from '../src/otp/totp';
 import { startChildService, type ChildService } from '../test/support/child-service';
 import { buildRequest, isSoap, type OutgoingRequest } from '../test/support/requests';
@@ -70,7 +70,7 @@ function wrongPin(secret: string, step: number): string {
   }
 }
 
-function operationCall(variant: Variant, operation: 'Pair' | 'ValidatePin', fields: Record<string, string>, expect: number[]): Call {
+function operationCall(variant: Variant, operation: OperationName, fields: Record<string, string>, expect: number[]): Call {
   // SOAP 1.2 without the optional action parameter, as the README's SOAP 1.2 example sends it.
   const request = buildRequest(variant, operation, fields, variant === 'soap12' ? { contentType: SOAP_CONTENT_TYPES['1.2'] } : {});
   // A throttled secret is a SOAP fault, HTTP 500, instead of 429.

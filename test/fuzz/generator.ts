@@ -8,6 +8,7 @@
  * and raw, malformed HTTP on a socket of its own. Same seed, same cases.
  */
 import { gzipSync } from 'node:zlib';
+import type { OperationName as Operation } from '../../generated/routes';
 
 export const SOAP11_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
 export const SOAP12_NS = 'http://www.w3.org/2003/05/soap-envelope';
@@ -115,8 +116,6 @@ function elements(root: El): { node: El; parent?: El }[] {
   walk(root);
   return out;
 }
-
-type Operation = 'Pair' | 'ValidatePin';
 
 interface Seed {
   version: '1.1' | '1.2';

@@ -17,12 +17,10 @@ export const SOAP11_NS = SOAP_ENVELOPE_NAMESPACES['1.1'];
 export const SOAP12_NS = SOAP_ENVELOPE_NAMESPACES['1.2'];
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
-export { VARIANTS, type Variant } from '../../generated/routes';
-import type { Variant } from '../../generated/routes';
+export { VARIANTS, type Variant, type OperationName as Operation } from '../../generated/routes';
+import type { OperationName as Operation, Variant } from '../../generated/routes';
 export const isSoap = (variant: Variant): variant is 'soap11' | 'soap12' => variant === 'soap11' || variant === 'soap12';
 export const versionOf = (variant: 'soap11' | 'soap12'): SoapVersionName => (variant === 'soap11' ? '1.1' : '1.2');
-
-export type Operation = 'Pair' | 'ValidatePin';
 
 /** Name–value pairs, sent in the order given (a name may repeat). */
 export type FieldList = ReadonlyArray<readonly [name: string, value: string]>;

@@ -9,7 +9,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
-import { pinFor, wrongPinFor } from '../../support/requests';
+import { pinFor, wrongPinFor, type Operation } from '../../support/requests';
 import { startTestService, type TestService } from '../../support/service';
 import { setupCodeVectors } from '../../support/vectors';
 
@@ -57,7 +57,7 @@ export function runJsonClient<T>(command: string, args: string[], input: unknown
 
 /** One call as the client programs take it. */
 export interface Call {
-  op: 'Pair' | 'ValidatePin';
+  op: Operation;
   args: Record<string, string>;
 }
 
