@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import { ErrorKind, ServiceError } from '../errors';
 import { isJsonRequest, jsonErrorBody } from './json';
 import { JSON_CONTENT_TYPE } from '../wire/content-types';
-import { FaultKind, SOAP11, SOAP12, soapFault } from '../wire/soap-envelope';
+import { FaultKind, soapFault, soapVersionOfVariant } from '../wire/soap-envelope';
 
 const STATUS: Record<ErrorKind, number> = {
   client: 400,
@@ -59,7 +59,7 @@ const FAULT: Partial<Record<ErrorKind, FaultKind>> = {
 
 function render(ctx: CallContext, error: ServiceError): void {
   const variant = ctx.state.variant;
-  const soap = variant === 'soap11' ? SOAP11 : variant === 'soap12' ? SOAP12 : undefined;
+  const soap = soapVersionOfVariant(variant);
   if (error.retryAfter !== undefined) ctx.set('Retry-After', String(error.retryAfter));
   // A body left unread (too large, wrong media type) would stall a kept-alive connection: close it.
   if (!ctx.req.complete) ctx.set('Connection', 'close');

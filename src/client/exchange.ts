@@ -6,10 +6,10 @@
  * fault. It knows the four variants, not the operations: those, and the
  * decoding of the element, are generated.
  */
-import { SOAP11, SOAP12, type SoapVersion } from '../wire/soap-envelope';
+import { SOAP11, SOAP12, soapVersionOfVariant, type SoapVersion } from '../wire/soap-envelope';
 import { CALL_VARIANTS, type CallVariant } from '../../generated/routes';
 import { XML_DECLARATION, XSI_NAMESPACE, childElements, escapeXmlAttribute } from '../runtime/xml-codec';
-import { loadXmlEngine, xml, type XmlAttribute, type XmlDocument, type XmlElement as Element, type XsdValidator } from '../runtime/xml-engine';
+import { loadXmlEngine, safeParseOptions, xml, type XmlAttribute, type XmlDocument, type XmlElement as Element, type XsdValidator } from '../runtime/xml-engine';
 import { firstLibxmlMessage } from '../runtime/xml-schema';
 
 /** The four variants of the WSDL, and JSON for browser scripts (src/client/json-exchange.ts). */
@@ -72,18 +72,15 @@ export type Outcome<T> = { value: T } | { fault: Fault };
 /** Reads the validated answer element; it is called while the element's document lives, which is freed after. */
 export type Decode<T> = (soap: boolean, element: Element) => T;
 
-export const isSoap = (variant: ClientVariant): variant is 'soap11' | 'soap12' => variant === 'soap11' || variant === 'soap12';
-
 /** Sends one call and reads its answer. Rejects only when the caller's own signal aborts it. */
 export async function exchange<T>(connection: Connection, op: OperationSpec, input: CallInput, decode: Decode<T>): Promise<Outcome<T>> {
   await loadXmlEngine();
   const answer = await send(connection, httpRequest(connection, op, input), input.signal);
   if ('fault' in answer) return answer;
   const doc = parseAnswer(answer.text);
+  const version = soapVersionOfVariant(input.variant);
   try {
-    return isSoap(input.variant)
-      ? readSoapAnswer(connection, op, input.variant === 'soap11' ? SOAP11 : SOAP12, answer, doc, decode)
-      : readHttpAnswer(connection, op, answer, doc, decode);
+    return version ? readSoapAnswer(connection, op, version, answer, doc, decode) : readHttpAnswer(connection, op, answer, doc, decode);
   } finally {
     doc?.dispose();
   }
@@ -127,14 +124,14 @@ export async function send(
 
 function httpRequest(connection: Connection, op: OperationSpec, input: CallInput): WireRequest {
   const action = connection.namespace + op.soapActionSuffix;
-  if (isSoap(input.variant)) {
-    const version = input.variant === 'soap11' ? SOAP11 : SOAP12;
+  const version = soapVersionOfVariant(input.variant);
+  if (version) {
     const body =
       `${XML_DECLARATION}<soap:Envelope xmlns:soap="${version.envelopeNamespace}"><soap:Body>` +
       `<${op.requestElement} xmlns="${escapeXmlAttribute(connection.namespace)}">${input.content}</${op.requestElement}>` +
       `</soap:Body></soap:Envelope>`;
     const headers: Record<string, string> =
-      input.variant === 'soap11'
+      version === SOAP11
         ? { 'Content-Type': SOAP11.contentType, SOAPAction: `"${action}"` }
         : { 'Content-Type': `${SOAP12.contentType}; action="${action}"` };
     return { url: connection.endpoint, method: 'POST', headers, body };
@@ -235,9 +232,8 @@ export function protocol(answer: HttpAnswer, faultString: string): { fault: Faul
 
 /** Parses an answer: no entity substitution, no DTD loading, no network. Undefined when not well-formed; the caller disposes it. */
 function parseAnswer(text: string): XmlDocument | undefined {
-  const { XmlDocument, ParseOption } = xml();
   try {
-    return XmlDocument.fromString(text, { option: ParseOption.XML_PARSE_NONET | ParseOption.XML_PARSE_NO_XXE });
+    return xml().XmlDocument.fromString(text, { option: safeParseOptions() });
   } catch {
     return undefined;
   }

@@ -10,7 +10,7 @@ import { SOAP11, SOAP12, soapEnvelope } from '../wire/soap-envelope';
 import { HTTP_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../wire/content-types';
 import { JSON_OPERATIONS } from '../../generated/json';
 import { XML_DECLARATION } from '../runtime/xml-codec';
-import { xml } from '../runtime/xml-engine';
+import { safeParseOptions, xml } from '../runtime/xml-engine';
 
 export interface Sample {
   variant: Variant | 'json';
@@ -95,7 +95,7 @@ function fieldValue(request: object, field: string): string {
 /** Re-serialises XML we wrote, indented, with the declaration kept. */
 function indent(text: string): string {
   const { XmlDocument, ParseOption } = xml();
-  const doc = XmlDocument.fromString(text, { option: ParseOption.XML_PARSE_NOBLANKS | ParseOption.XML_PARSE_NONET });
+  const doc = XmlDocument.fromString(text, { option: safeParseOptions() | ParseOption.XML_PARSE_NOBLANKS });
   try {
     return `${XML_DECLARATION}\n${doc.toString({ format: true, noDeclaration: true }).trimEnd()}`;
   } finally {

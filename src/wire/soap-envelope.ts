@@ -28,6 +28,11 @@ export const SOAP12: SoapVersion = {
   mustUnderstandTrue: ['1', 'true'],
 };
 
+/** The SOAP version of a call's variant; undefined for a variant that is not SOAP. */
+export function soapVersionOfVariant(variant: string | undefined): SoapVersion | undefined {
+  return variant === SOAP11.variant ? SOAP11 : variant === SOAP12.variant ? SOAP12 : undefined;
+}
+
 /** SOAP 1.1 is text/xml, SOAP 1.2 is application/soap+xml (media type without parameters, lower case). */
 export function soapVersionOf(mediaType: string): SoapVersion | undefined {
   if (mediaType === 'text/xml') return SOAP11;
