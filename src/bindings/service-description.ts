@@ -37,9 +37,8 @@ const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.
  * lands right behind a proxy that serves the service under a path prefix.
  */
 export function toServicePage(config: Pick<Config, 'publicUrl'>) {
-  const location = config.publicUrl ? `${config.publicUrl}/api.asmx` : 'api.asmx';
   return async function redirect(ctx: CallContext): Promise<void> {
-    ctx.redirect(location);
+    ctx.redirect(config.publicUrl ? endpointAddress(ctx, config) : 'api.asmx');
   };
 }
 
