@@ -9,10 +9,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import type { OperationName as Operation } from '../../generated/routes';
-
-export const SOAP11_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
-export const SOAP12_NS = 'http://www.w3.org/2003/05/soap-envelope';
-export const CONTRACT_NS = 'http://authenticatorapi.com/';
+import { NS as CONTRACT_NS, SOAP11_NS, SOAP12_NS } from '../support/requests';
 const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
 
 /** Secrets in the seeds: they must never come back in an error answer or a log line. */

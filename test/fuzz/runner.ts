@@ -17,8 +17,8 @@ import { connect } from 'node:net';
 import { totp } from '../../src/otp/totp';
 import { startChildService, type ChildService } from '../support/child-service';
 import { elementAt, loadReaders, readXml, textOf } from '../support/readers';
-import { call } from '../support/requests';
-import { SECRET_PATTERN, SOAP11_NS, SOAP12_NS, generateCase, type CaseKind, type FuzzCase } from './generator';
+import { SOAP11_NS, SOAP12_NS, call } from '../support/requests';
+import { SECRET_PATTERN, generateCase, type CaseKind, type FuzzCase } from './generator';
 
 /** The README's Errors table, 405 (with Allow) from the router for a method a known path does not take, and 302 for GET / (to the service page). */
 export const DESIGNED_STATUSES = new Set([200, 302, 400, 404, 405, 413, 415, 429, 500]);
