@@ -20,9 +20,8 @@ import { get } from 'node:http';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
-import { totp } from '../src/otp/totp';
 import { freePort } from '../test/support/ports';
-import { sendRequest } from '../test/support/requests';
+import { pinFor, sendRequest } from '../test/support/requests';
 import { AnswerChecker, answeredBoolean, requestSource, validateRequest, type Expectation, type ScenarioId } from './workload';
 import { topSelfTime } from './profile-top';
 import { renderResults, type Measurement, type ProfileSummary, type RunInfo } from './report';
@@ -290,7 +289,7 @@ function cannon(port: number, source: ReturnType<typeof requestSource>, seconds:
 async function verifyProtections(port: number): Promise<string> {
   const call = (pin: string, secret: string) => sendRequest(`http://127.0.0.1:${port}`, validateRequest('soap11-validate', pin, secret));
   const secret = `verify-${process.pid}-${Date.now()}`;
-  const pin = totp(Buffer.from(secret, 'utf8'), { algorithm: 'SHA1', digits: 6, period: 30 }, Math.floor(Date.now() / 1000));
+  const pin = pinFor({ clock: Date }, secret);
   const first = await call(pin, secret);
   const replay = await call(pin, secret);
   if (answeredBoolean(first.body) !== true || answeredBoolean(replay.body) !== false) {

@@ -12,8 +12,8 @@
  * re-checked), and of the two calls with a correct PIN exactly one is true.
  */
 import { encodeBase32 } from '../src/otp/base32';
-import { matchTotp, totp } from '../src/otp/totp';
-import { buildRequest, type OutgoingRequest } from '../test/support/requests';
+import { matchTotp } from '../src/otp/totp';
+import { buildRequest, pinFor, type OutgoingRequest } from '../test/support/requests';
 
 export type { OutgoingRequest };
 const TOTP = { algorithm: 'SHA1', digits: 6, period: 30 } as const;
@@ -83,7 +83,7 @@ export function requestSource(scenario: ScenarioId, tag: string): () => Generate
     if (group % CORRECT_EVERY === 0 && position >= 2) {
       // The PIN is computed once per secret, so both calls carry the same one (the second is a replay).
       if (correct?.secret !== secret) {
-        correct = { secret, pin: totp(Buffer.from(secret, 'utf8'), TOTP, Math.floor(Date.now() / 1000)) };
+        correct = { secret, pin: pinFor({ clock: Date }, secret) };
       }
       return { request: validateRequest(scenario, correct.pin, secret), expect: { kind: 'correct-pin', secret } };
     }

@@ -11,9 +11,8 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { encodeBase32 } from '../src/otp/base32';
-import { totp } from '../src/otp/totp';
 import { freePort } from './support/ports';
-import { call, validatePin } from './support/requests';
+import { call, pinFor, validatePin } from './support/requests';
 
 const ROOT = join(__dirname, '..');
 const MAIN = 'src/main.ts';
@@ -124,7 +123,7 @@ test('serve runs the service until SIGTERM, then exits 0', async (t) => {
   t.true(healthy, `/healthz answered (${output.slice(0, 500)})`);
 
   const secret = 'cli-serve-secret-1234';
-  const pin = totp(Buffer.from(secret, 'utf8'), { algorithm: 'SHA1', digits: 6, period: 30 }, Math.floor(Date.now() / 1000));
+  const pin = pinFor({ clock: Date }, secret);
   const answer = await validatePin(base, 'httpGet', pin, secret);
   t.is(answer.status, 200);
   t.regex(answer.body, />true<\/boolean>/);

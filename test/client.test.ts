@@ -16,7 +16,7 @@ import { AuthenticatorApiClient, AuthenticatorApiError, CLIENT_VARIANTS, DEFAULT
 import { retryAfterSeconds } from '../src/client/exchange';
 import { defaultConfig } from '../src/config';
 import { encodeBase32 } from '../src/otp/base32';
-import { totp } from '../src/otp/totp';
+import { pinFor as pinAtClock } from './support/requests';
 import { startTestService, type TestService } from './support/service';
 
 const VECTORS = setupCodeVectors();
@@ -44,8 +44,7 @@ test.after.always(async () => {
 const clientFor = (variant: ClientVariant, options: { baseUrl?: string; namespace?: string } = {}) =>
   new AuthenticatorApiClient({ baseUrl: options.baseUrl ?? service.url, namespace: options.namespace, variant });
 
-const pinAt = (secret: string, nowMs: number, stepOffset = 0) =>
-  totp(Buffer.from(secret, 'utf8'), { algorithm: 'SHA1', digits: 6, period: 30 }, Math.floor(nowMs / 1000) + stepOffset * 30);
+const pinAt = (secret: string, nowMs: number, stepOffset = 0) => pinAtClock({ clock: { now: () => nowMs } }, secret, stepOffset);
 const pinFor = (secret: string) => pinAt(secret, service.clock.now());
 /** A PIN of none of the steps the drift window accepts. */
 function wrongPinFor(secret: string): string {
