@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { AttemptCount, StateStore } from './store';
 
 interface Entry {
@@ -6,35 +7,42 @@ interface Entry {
 }
 
 /**
- * The embedded store: in-process, no server. A Map used as an LRU (insertion
- * order, re-inserted on write) with expiry, bounded so that a flood of
+ * The embedded store: in-process, no server. Bounded, so that a flood of
  * distinct secrets evicts the least recently written entries instead of
- * exhausting memory.
+ * exhausting memory: lru-cache keeps the order in a linked list over typed
+ * arrays, so a write costs the same at any fill (an insertion-ordered Map
+ * evicting with keys().next() slowed down as deleted slots piled up at its
+ * front). Reads use peek, so only a write makes an entry recent; expiry is
+ * the entry's own, checked against the injected clock.
  */
 export class MemoryStore implements StateStore {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: LRUCache<string, Entry>;
 
   constructor(
-    private readonly maxEntries: number,
+    maxEntries: number,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.entries = new LRUCache<string, Entry>({ max: maxEntries });
+  }
 
   get size(): number {
     return this.entries.size;
   }
 
   async acceptStep(key: string, step: number, ttlMs: number): Promise<boolean> {
-    const last = this.read(`step:${key}`);
+    const id = `step:${key}`;
+    const last = this.read(id);
     if (last !== undefined && last.value >= step) return false;
-    this.write(`step:${key}`, { value: step, expiresAt: this.now() + ttlMs });
+    this.entries.set(id, { value: step, expiresAt: this.now() + ttlMs });
     return true;
   }
 
   async countAttempt(key: string, windowMs: number): Promise<AttemptCount> {
+    const id = `attempts:${key}`;
     const now = this.now();
-    const current = this.read(`attempts:${key}`);
+    const current = this.read(id);
     const entry = current ? { value: current.value + 1, expiresAt: current.expiresAt } : { value: 1, expiresAt: now + windowMs };
-    this.write(`attempts:${key}`, entry);
+    this.entries.set(id, entry);
     return { attempts: entry.value, resetInMs: entry.expiresAt - now };
   }
 
@@ -52,20 +60,12 @@ export class MemoryStore implements StateStore {
     this.entries.clear();
   }
 
-  private read(key: string): Entry | undefined {
-    const entry = this.entries.get(key);
+  private read(id: string): Entry | undefined {
+    const entry = this.entries.peek(id);
     if (entry && entry.expiresAt <= this.now()) {
-      this.entries.delete(key);
+      this.entries.delete(id);
       return undefined;
     }
     return entry;
-  }
-
-  private write(key: string, entry: Entry): void {
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    while (this.entries.size > this.maxEntries) {
-      this.entries.delete(this.entries.keys().next().value as string);
-    }
   }
 }
