@@ -9,11 +9,10 @@ interface Entry {
 /**
  * The embedded store: in-process, no server. Bounded, so that a flood of
  * distinct secrets evicts the least recently written entries instead of
- * exhausting memory: lru-cache keeps the order in a linked list over typed
- * arrays, so a write costs the same at any fill (an insertion-ordered Map
- * evicting with keys().next() slowed down as deleted slots piled up at its
- * front). Reads use peek, so only a write makes an entry recent; expiry is
- * the entry's own, checked against the injected clock.
+ * exhausting memory. lru-cache keeps the order in a linked list over typed
+ * arrays, so a write costs the same at any fill. Reads use peek, so only a
+ * write makes an entry recent; expiry is the entry's own, checked against
+ * the injected clock.
  */
 export class MemoryStore implements StateStore {
   private readonly entries: LRUCache<string, Entry>;
