@@ -5,12 +5,12 @@
  */
 import Koa from 'koa';
 import Router from '@koa/router';
-import bodyParser from 'koa-bodyparser';
 import type { Logger } from 'pino';
 import type { CallState } from './call-state';
 import type { Config } from './config';
 import { loadContract } from './contract';
 import { createHandlers, type Clock } from './handlers';
+import { bodyReader } from './bindings/body';
 import { errorResponse } from './bindings/error-response';
 import { httpBinding } from './bindings/http';
 import { jsonBinding, refuseJsonGet } from './bindings/json';
@@ -65,19 +65,10 @@ export function createApp(config: Config, deps: AppDependencies): Koa {
   router.get('/validate.aspx', validatePage(handlers));
   router.get('/qr.aspx', qrPage);
 
-  const limit = `${config.maxBodyBytes}b`;
   app.use(observeRequests(deps.logger, metrics));
   app.use(errorResponse(deps.logger));
-  // Everything is read as bytes and parsed by the binding: XML by libxml2 (libxml2-wasm), forms by URLSearchParams,
-  // JSON by JSON.parse. requestBytes checks the bytes are UTF-8; requestBody also decodes them. `encoding` is the
-  // option koa-bodyparser hands to co-body; its type declarations call it `encode`.
-  const bytesOnly: bodyParser.Options & { encoding: false } = {
-    encoding: false,
-    enableTypes: ['text'],
-    extendTypes: { text: ['text/xml', 'application/soap+xml', 'application/x-www-form-urlencoded', 'application/json'] },
-    textLimit: limit,
-  };
-  app.use(bodyParser(bytesOnly));
+  // Bodies are read as bytes and parsed by the binding: XML by libxml2 (libxml2-wasm), forms by form.ts, JSON by JSON.parse.
+  app.use(bodyReader(config.maxBodyBytes));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

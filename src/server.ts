@@ -48,7 +48,6 @@ export async function startService(config: Config, logger: Logger, clock: Clock 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     // While draining, every answer ends its connection, so no client sends another request on it.
     if (draining) res.setHeader('Connection', 'close');
-    if (req.headers['content-encoding']) keepErrorListenerOnPipes(req);
     answering.add(res);
     res.once('close', () => answering.delete(res));
     void handle(req, res);
@@ -91,23 +90,5 @@ export async function startService(config: Config, logger: Logger, clock: Clock 
     store,
     url: `http://${host}:${port}`,
     close: (options) => (closing ??= close(options)),
-  };
-}
-
-const ignore = () => {};
-
-/**
- * Every stream a request body is piped into (the body parser's gzip/deflate/br
- * decoder) keeps an 'error' listener. raw-body removes its own once it gives
- * up on a body (over the limit), and a corrupt compressed tail then made the
- * decoder emit an 'error' nobody listened to, which ended the process: one
- * request could stop the service (found by the fuzzer). The error itself is
- * still answered: raw-body listens while it reads.
- */
-function keepErrorListenerOnPipes(req: IncomingMessage): void {
-  const pipe = req.pipe;
-  req.pipe = function guardedPipe<T extends NodeJS.WritableStream>(this: IncomingMessage, destination: T, options?: { end?: boolean }): T {
-    destination.on('error', ignore);
-    return pipe.call(this, destination, options) as T;
   };
 }

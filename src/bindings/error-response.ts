@@ -10,6 +10,7 @@ import type { Next } from 'koa';
 import type { CallContext } from '../call-state';
 import type { Logger } from 'pino';
 import { ErrorKind, ServiceError } from '../errors';
+import { BodyError } from './body';
 import { isJsonRequest, jsonErrorBody } from './json';
 import { JSON_CONTENT_TYPE } from '../wire/content-types';
 import { FaultKind, soapFault, soapVersionOfVariant } from '../wire/soap-envelope';
@@ -32,9 +33,9 @@ export function errorResponse(logger: Logger) {
     try {
       await next();
     } catch (caught) {
-      const error = asServiceError(caught);
+      const error = caught instanceof ServiceError ? caught : new ServiceError('server', 'The service failed to process the request.');
       // The body reader fails before any binding ran (too large, bad encoding): a JSON caller still reads JSON.
-      if (ctx.state.variant === undefined && !(caught instanceof ServiceError) && isJsonRequest(ctx)) ctx.state.variant = 'json';
+      if (ctx.state.variant === undefined && caught instanceof BodyError && isJsonRequest(ctx)) ctx.state.variant = 'json';
       ctx.state.outcome = error.kind;
       if (error.kind === 'server' || error.kind === 'unavailable') {
         const unexpected = caught instanceof ServiceError ? undefined : (caught as Error);
@@ -81,27 +82,6 @@ function render(ctx: CallContext, error: ServiceError): void {
   ctx.status = STATUS[error.kind];
   ctx.set('Content-Type', 'text/plain; charset=utf-8');
   ctx.body = `${error.message}\n`;
-}
-
-/** Errors from the body parser (raw-body / http-errors) carry a status; anything else is ours. */
-function asServiceError(caught: unknown): ServiceError {
-  if (caught instanceof ServiceError) return caught;
-  const status = (caught as { status?: number; expose?: boolean })?.status;
-  if (status === 413) return new ServiceError('too-large', 'The request body is larger than this service accepts.');
-  if (status === 415) return new ServiceError('unsupported-media-type', 'The request body has an unsupported media type or charset.');
-  if (status === 400) return new ServiceError('client', 'The request body could not be read.');
-  if (isDecompressionError(caught)) return new ServiceError('client', 'The request body could not be decompressed as its Content-Encoding says.');
-  return new ServiceError('server', 'The service failed to process the request.');
-}
-
-/**
- * zlib's errors for a body that is not what its Content-Encoding (gzip,
- * deflate, br) says: the caller's fault, found by the fuzzer (they were
- * answered as internal failures).
- */
-function isDecompressionError(caught: unknown): boolean {
-  const { code, errno } = (caught ?? {}) as { code?: unknown; errno?: unknown };
-  return typeof code === 'string' && typeof errno === 'number' && /^(Z_|ERR__ERROR_)/.test(code);
 }
 
 /** The stack without its first line (the message, which may hold input). */
