@@ -12,12 +12,10 @@ import { loadContract } from './contract';
 import { createHandlers, type Clock } from './handlers';
 import { bodyReader } from './bindings/body';
 import { errorResponse } from './bindings/error-response';
-import { httpBinding } from './bindings/http';
-import { jsonBinding, refuseJsonGet } from './bindings/json';
+import { ENDPOINT_PATH, SCRIPT_PROXY_PATHS, endpointCalls, operationPaths } from './bindings/endpoint';
 import { scriptProxy } from './bindings/script-proxy';
 import { pairPage, qrPage, validatePage } from './bindings/plain-pages';
 import { serviceDescription, toServicePage } from './bindings/service-description';
-import { soapBinding } from './bindings/soap';
 import { liveness, readiness } from './bindings/health';
 import { metricsEndpoint } from './bindings/metrics';
 import type { Metrics } from './observability/metrics';
@@ -55,12 +53,12 @@ export function createApp(config: Config, deps: AppDependencies): Koa {
   router.get('/readyz', readiness(deps.store));
   router.get('/metrics', metricsEndpoint(metrics));
   router.get('/', toServicePage(config));
-  router.get('/api.asmx', serviceDescription(contract, config));
-  router.post('/api.asmx', soapBinding(contract, handlers));
-  router.get(['/api.asmx/js', '/api.asmx/jsdebug'], scriptProxy(config));
-  // A call with Content-Type application/json is the JSON variant; the others go on to HTTP GET / POST.
-  router.get('/api.asmx/:operation', refuseJsonGet(contract), httpBinding(contract, handlers, 'GET'));
-  router.post('/api.asmx/:operation', jsonBinding(contract, handlers), httpBinding(contract, handlers, 'POST'));
+  const calls = endpointCalls(contract, handlers);
+  router.get(ENDPOINT_PATH, serviceDescription(contract, config));
+  router.post(ENDPOINT_PATH, calls.soap);
+  router.get(SCRIPT_PROXY_PATHS, scriptProxy(config));
+  router.get(`${ENDPOINT_PATH}/:operation`, calls.get);
+  router.post(`${ENDPOINT_PATH}/:operation`, calls.post);
   router.get('/pair.aspx', pairPage(handlers));
   router.get('/validate.aspx', validatePage(handlers));
   router.get('/qr.aspx', qrPage);
@@ -69,6 +67,7 @@ export function createApp(config: Config, deps: AppDependencies): Koa {
   app.use(errorResponse(deps.logger));
   // Bodies are read as bytes and parsed by the binding: XML by libxml2 (libxml2-wasm), forms by form.ts, JSON by JSON.parse.
   app.use(bodyReader(config.maxBodyBytes));
+  app.use(operationPaths(calls));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

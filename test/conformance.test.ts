@@ -351,6 +351,24 @@ test('the endpoint path and the operation segment match case-insensitively', asy
   }
 });
 
+test('the other spellings of a call path the router takes (a trailing slash, percent-encoded letters) answer as the usual paths do', async (t) => {
+  const ns = DEFAULT_NAMESPACE;
+  const pair = { appName: 'A', appInfo: 'b', secretCode: '12345678BXYT' };
+  for (const path of ['/api.asmx/Pair/', '/api.asmx/%50air', '/API.asmx/pai%72/']) {
+    for (const variant of ['httpGet', 'httpPost'] as const) {
+      const answer = await callAsDotNet(main, variant, 'Pair', pair, { path });
+      t.is(readPair(t, answer, variant, ns).manualSetupCode, 'GEZDGNBVGY3TQQSYLFKA', `${variant} ${path}`);
+    }
+  }
+  for (const variant of ['soap11', 'soap12'] as const) {
+    const answer = await callAsDotNet(main, variant, 'Pair', pair, { path: '/api.asmx/' });
+    t.is(readPair(t, answer, variant, ns).manualSetupCode, 'GEZDGNBVGY3TQQSYLFKA', `${variant} /api.asmx/`);
+  }
+  const secret = freshSecret('spelling');
+  const get = await callAsDotNet(main, 'httpGet', 'ValidatePin', { pin: pinAt(utf8(secret), NOW), secretCode: secret }, { path: '/api.asmx/ValidatePin/' });
+  t.true(readValidatePin(t, get, 'httpGet', ns));
+});
+
 test('HTTP GET and POST field names match case-insensitively', async (t) => {
   const ns = DEFAULT_NAMESPACE;
   const secret = freshSecret('fields');

@@ -5,7 +5,6 @@
  * "ExceptionType"}` with the header `jsonerror: true`. The same handlers,
  * body limit and strict UTF-8 as the other variants; no XML.
  */
-import type { Next } from 'koa';
 import type { CallContext } from '../call-state';
 import { JSON_OPERATIONS } from '../../generated/json';
 import { ROUTES, type Handlers, type OperationName } from '../../generated/routes';
@@ -21,10 +20,9 @@ export function isJsonRequest(ctx: CallContext): boolean {
   return (ctx.get('Content-Type').split(';')[0] ?? '').trim().toLowerCase() === 'application/json';
 }
 
-/** POST with application/json; any other POST goes on to the HTTP POST (form) variant. */
+/** POST with application/json (isJsonRequest). */
 export function jsonBinding(contract: Contract, handlers: Handlers) {
-  return async function json(ctx: CallContext & { params: Record<string, string> }, next: Next): Promise<void> {
-    if (!isJsonRequest(ctx)) return next();
+  return async function json(ctx: CallContext & { params: Record<string, string> }): Promise<void> {
     ctx.state.variant = 'json';
     const { operation } = routeOfPath(contract, ctx);
     const parameters = parseParameters(requestBody(ctx));
@@ -39,10 +37,9 @@ async function jsonCall<K extends OperationName>(operation: K, field: (name: str
   return JSON_OPERATIONS[operation].encodeAnswer(await handlers[operation](ROUTES[operation].decodeFields(field)));
 }
 
-/** GET with application/json is refused as .NET refuses it: these methods do not allow GET. */
+/** GET with application/json (isJsonRequest) is refused as .NET refuses it: these methods do not allow GET. */
 export function refuseJsonGet(contract: Contract) {
-  return async function jsonGet(ctx: CallContext & { params: Record<string, string> }, next: Next): Promise<void> {
-    if (!isJsonRequest(ctx)) return next();
+  return async function jsonGet(ctx: CallContext & { params: Record<string, string> }): Promise<void> {
     ctx.state.variant = 'json';
     const { operation } = routeOfPath(contract, ctx);
     ctx.set('Allow', 'POST');
