@@ -1,20 +1,33 @@
 /**
  * The SOAP 1.1 and SOAP 1.2 bindings: POST /api.asmx. The operation is chosen
  * by the body element; SOAPAction (1.1) or the `action` parameter (1.2) must
- * agree when present. The body element is validated in place against its
- * operation's schema (compiled once, at start-up) before it is decoded; the
- * document is freed when the call has been read, whatever happens.
+ * agree when present. The body element is validated against its operation's
+ * schema (compiled once, at start-up) before it is decoded, and the document
+ * is freed before the handler runs, whatever happens.
+ *
+ * A call is read in one of two ways with the same outcome. The usual
+ * envelope — no DOCTYPE, UTF-8, an Envelope holding only a Body that holds
+ * one valid operation element — is read straight from libxml2's tree
+ * (runtime/xml-tree.ts). Anything else, and every call that is refused, is
+ * read again in detail through libxml2-wasm's API, which names what is wrong.
  */
 import type { CallContext } from '../call-state';
 import { ROUTES, type Handlers, type OperationName, type Operations, type Route } from '../../generated/routes';
 import type { Contract } from '../contract';
 import { ServiceError, clientError } from '../errors';
 import { childElements } from '../runtime/xml-codec';
-import type { XmlAttribute as Attribute, XmlElement as Element, XsdValidator } from '../runtime/xml-engine';
+import type { XmlAttribute as Attribute, XmlElement as Element, XmlDocument, XsdValidator } from '../runtime/xml-engine';
 import { firstLibxmlMessage } from '../runtime/xml-schema';
-import { withUntrustedXml } from './untrusted-xml';
+import * as tree from '../runtime/xml-tree';
+import { isUtf8Declaration, untrustedParseOptions, withUntrustedXml } from './untrusted-xml';
 import { SOAP11, SOAP12, SoapVersion, soapEnvelope, soapVersionOf } from '../wire/soap-envelope';
 import { requestBytes } from './body';
+
+/** An operation call read from a SOAP request: its route and its decoded request. */
+interface SoapCall<K extends OperationName> {
+  route: Route<K>;
+  request: Operations[K]['request'];
+}
 
 export function soapBinding(contract: Contract, handlers: Handlers) {
   return async function soap(ctx: CallContext): Promise<void> {
@@ -23,31 +36,56 @@ export function soapBinding(contract: Contract, handlers: Handlers) {
       throw new ServiceError('unsupported-media-type', 'POST a SOAP envelope as text/xml (SOAP 1.1) or application/soap+xml (SOAP 1.2).');
     }
     ctx.state.variant = version.variant;
-    const answer = withUntrustedXml(requestBytes(ctx), (doc) => {
-      const element = singleChild(envelopeBody(doc.root, version));
-      const route = operationOf(element, contract);
-      ctx.state.operation = route.operation;
-      checkAction(ctx, version, contract.soapAction(route.operation));
-      return soapCall(ROUTES[route.operation], element, contract.requestSchema(route.operation), handlers);
-    });
-    const body = await answer(contract.namespaceAttribute);
+    const bytes = requestBytes(ctx);
+    const call = readUsualCall(ctx, bytes, version, contract) ?? withUntrustedXml(bytes, (doc) => readCallInDetail(ctx, doc, version, contract));
+    const body = await answer(call, handlers, contract.namespaceAttribute);
     ctx.set('Content-Type', version.contentType);
     ctx.body = soapEnvelope(version, body);
   };
 }
 
+/** The hop into the handler, typed by the operation K: its result encoded as the SOAP body. */
+async function answer<K extends OperationName>(call: SoapCall<K>, handlers: Handlers, namespaceAttribute: string): Promise<string> {
+  return call.route.encodeSoapBody(await handlers[call.route.operation](call.request), namespaceAttribute);
+}
+
 /**
- * The hop into the handler, typed by the operation K: the body element is validated and decoded
- * while its document lives; the handler runs afterwards, and its result is encoded as the body.
+ * The usual envelope, read from libxml2's tree; undefined for anything else
+ * (then readCallInDetail reads it, and says what is wrong if anything is).
+ * What it accepts, readCallInDetail accepts too, with the same result.
  */
-function soapCall<K extends OperationName>(
-  route: Route<K>,
-  element: Element,
-  schema: XsdValidator,
-  handlers: Handlers,
-): (namespaceAttribute: string) => Promise<string> {
-  const request = decodeValidated(element, schema, route);
-  return async (namespaceAttribute) => route.encodeSoapBody(await handlers[route.operation](request), namespaceAttribute);
+export function readUsualCall(ctx: CallContext, bytes: Uint8Array, version: SoapVersion, contract: Contract): SoapCall<OperationName> | undefined {
+  const doc = tree.parseDocument(bytes, untrustedParseOptions());
+  if (doc === 0) return undefined;
+  try {
+    if (tree.hasDoctype(doc) || !isUtf8Declaration(tree.declaredEncoding(doc))) return undefined;
+    const envelope = tree.rootElement(doc);
+    if (tree.localName(envelope) !== 'Envelope' || tree.namespaceUri(envelope) !== version.envelopeNamespace) return undefined;
+    const [body, ...afterBody] = tree.elementChildren(envelope);
+    if (body === undefined || afterBody.length > 0 || tree.localName(body) !== 'Body' || tree.namespaceUri(body) !== version.envelopeNamespace) return undefined;
+    const [element, ...others] = tree.elementChildren(body);
+    if (element === undefined || others.length > 0 || tree.namespaceUri(element) !== contract.namespace) return undefined;
+    const route = contract.routeByRequestElement(tree.localName(element));
+    if (!route) return undefined;
+    ctx.state.operation = route.operation;
+    if (!tree.isValidElement(contract.requestSchema(route.operation), element)) return undefined;
+    checkAction(ctx, version, contract.soapAction(route.operation));
+    // Valid, so its children are the request's members, each once, and every member is text (codegen's model checks it).
+    const fields = new Map<string, string>();
+    for (const child of tree.elementChildren(element)) fields.set(tree.localName(child), tree.textContent(child));
+    return { route, request: route.decodeFields((name) => fields.get(name)) };
+  } finally {
+    tree.freeDocument(doc);
+  }
+}
+
+/** Any envelope, checked step by step; the first thing wrong is the client error (or fault) the call gets. */
+export function readCallInDetail(ctx: CallContext, doc: XmlDocument, version: SoapVersion, contract: Contract): SoapCall<OperationName> {
+  const element = singleChild(envelopeBody(doc.root, version));
+  const route = operationOf(element, contract);
+  ctx.state.operation = route.operation;
+  checkAction(ctx, version, contract.soapAction(route.operation));
+  return decodeValidated(element, contract.requestSchema(route.operation), ROUTES[route.operation]);
 }
 
 function envelopeBody(envelope: Element, version: SoapVersion): Element {
@@ -119,12 +157,12 @@ function actionParameter(contentType: string): string {
   return '';
 }
 
-function decodeValidated<K extends OperationName>(element: Element, schema: XsdValidator, route: Route<K>): Operations[K]['request'] {
+function decodeValidated<K extends OperationName>(element: Element, schema: XsdValidator, route: Route<K>): SoapCall<K> {
   try {
     schema.validate(element);
   } catch (error) {
     const first = firstLibxmlMessage(error).replace(/^Element '\{[^}]*\}/, "Element '");
     throw clientError(`The ${route.requestElement} element does not match the schema: ${first.slice(0, 200)}`);
   }
-  return route.decodeXml(element);
+  return { route, request: route.decodeXml(element) };
 }

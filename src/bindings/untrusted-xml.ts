@@ -1,24 +1,30 @@
 import { clientError } from '../errors';
 import { safeParseOptions, xml, type XmlDocument } from '../runtime/xml-engine';
 
+/** libxml2's options for a request body: no network, no external DTD or entity, and its own depth and size limits (no "huge" mode). */
+export const untrustedParseOptions = safeParseOptions;
+
+/** A declaration naming no encoding, or UTF-8: the bytes were checked to be UTF-8, so any other name is refused, not re-decoded. */
+export function isUtf8Declaration(declared: string | null): boolean {
+  return declared === null || /^utf-?8$/i.test(declared);
+}
+
 /**
- * Parses untrusted XML from bytes already checked to be UTF-8. libxml2's own
- * depth and size limits stay on (no "huge" mode). A document with a DOCTYPE
- * is refused outright, so no entity it declares is ever read, and one whose
- * declaration names another encoding is refused rather than re-decoded.
+ * Parses untrusted XML from bytes already checked to be UTF-8. A document
+ * with a DOCTYPE is refused outright, so no entity it declares is ever read,
+ * and one whose declaration names another encoding is refused.
  * The caller disposes the document.
  */
 export function parseUntrustedXml(bytes: Uint8Array): XmlDocument {
   let doc: XmlDocument;
   try {
-    doc = xml().XmlDocument.fromBuffer(bytes, { option: safeParseOptions() });
+    doc = xml().XmlDocument.fromBuffer(bytes, { option: untrustedParseOptions() });
   } catch {
     throw clientError('The request is not well-formed XML.');
   }
   try {
     if (doc.dtd !== null) throw clientError('A DOCTYPE is not allowed in a request.');
-    const declared = doc.encoding;
-    if (declared !== null && !/^utf-?8$/i.test(declared)) throw clientError('The request body must be UTF-8 (its XML declaration names another encoding).');
+    if (!isUtf8Declaration(doc.encoding)) throw clientError('The request body must be UTF-8 (its XML declaration names another encoding).');
   } catch (error) {
     doc.dispose();
     throw error;

@@ -4,6 +4,8 @@
  * real dynamic import(), before anything parses XML; afterwards every use is
  * synchronous through xml().
  */
+import { loadXmlTree } from './xml-tree';
+
 type LibXml2Wasm = typeof import('libxml2-wasm', { with: { 'resolution-mode': 'import' } });
 export type XmlEngine = LibXml2Wasm;
 export type XmlDocument = InstanceType<LibXml2Wasm['XmlDocument']>;
@@ -17,6 +19,7 @@ let engine: XmlEngine | undefined;
 /** Loads libxml2-wasm (instantiates its WebAssembly module); the same engine on every later call. */
 export async function loadXmlEngine(): Promise<XmlEngine> {
   engine ??= await import('libxml2-wasm');
+  await loadXmlTree();
   return engine;
 }
 
