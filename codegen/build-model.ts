@@ -102,7 +102,10 @@ function resultOf(field: ComplexTypeModel['fields'][number]): ResultModel {
   return { field: field.name, type: field.type, mayBeAbsent, tsType: field.type.tsType + (mayBeAbsent ? ' | undefined' : '') };
 }
 
-/** HTTP GET and POST carry strings only, so each field must be a string member of the request. */
+/**
+ * HTTP GET and POST carry every parameter, as strings: each field must be a string member of the request, and
+ * each member a field. So every member of a request is text, and any variant's values decode alike (decodeFields).
+ */
 function httpFields(op: OperationFacts, request: ComplexTypeModel): string[] {
   for (const name of op.httpInputParts) {
     const member = request.fields.find((f) => f.name === name);
@@ -110,6 +113,8 @@ function httpFields(op: OperationFacts, request: ComplexTypeModel): string[] {
       throw new Error(`codegen: HTTP field ${name} of ${op.name} must be a string field of ${request.name}`);
     }
   }
+  const missing = request.fields.filter((f) => !op.httpInputParts.includes(f.name)).map((f) => f.name);
+  if (missing.length > 0) throw new Error(`codegen: the HTTP fields of ${op.name} must be every member of ${request.name} (not: ${missing.join(', ')})`);
   return op.httpInputParts;
 }
 

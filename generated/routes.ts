@@ -53,7 +53,10 @@ export interface Route<K extends OperationName> {
   httpResponseElement: string;
   /** Decodes a request body element validated against the schema. */
   decodeXml(element: XmlElement): Operations[K]['request'];
-  /** Decodes HTTP GET query or POST form fields. */
+  /**
+   * Decodes the request from its members' texts by name: HTTP GET query or POST form fields, JSON parameters,
+   * or the children of a SOAP request element validated against the schema (every member is text: codegen checks it).
+   */
   decodeFields(field: (name: string) => string | undefined): Operations[K]['request'];
   /** The SOAP body content; `namespace` is already escaped for an attribute. */
   encodeSoapBody(result: Operations[K]['result'], namespace: string): string;

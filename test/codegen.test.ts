@@ -272,9 +272,11 @@ test('the model refuses a contract whose HTTP answer disagrees with the SOAP res
   }
 });
 
-test('the model refuses HTTP fields that are not string members of the request, and types it cannot resolve', async (t) => {
+test('the model refuses HTTP fields that are not string members of the request, or not all of them, and types it cannot resolve', async (t) => {
   const wrongField = await readEdited({ wsdl: [['<wsdl:part name="pin" type="s:string" />', '<wsdl:part name="code" type="s:string" />']] });
   t.throws(() => buildContractModel(wrongField), { message: 'codegen: HTTP field code of ValidatePin must be a string field of ValidatePin' });
+  const fewerFields = await readEdited({ wsdl: [['<wsdl:part name="pin" type="s:string" />', '']] });
+  t.throws(() => buildContractModel(fewerFields), { message: 'codegen: the HTTP fields of ValidatePin must be every member of ValidatePin (not: pin)' });
   const unknownType = await readEdited({ xsd: [['name="PairResult" type="tns:PairingInfo"', 'name="PairResult" type="tns:Missing"']] });
   t.throws(() => buildContractModel(unknownType), { message: 'codegen: PairResponse/PairResult names type Missing, which the schema does not declare' });
   const anonymousByName = await readEdited({ xsd: [[PAIRING_INFO_ELEMENT, '<s:element name="PairingInfo" nillable="true" type="tns:PairResponse" />']] });
