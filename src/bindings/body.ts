@@ -5,6 +5,7 @@ import { createBrotliDecompress, createUnzip } from 'node:zlib';
 import type { Next } from 'koa';
 import type { CallContext } from '../call-state';
 import { ServiceError, clientError } from '../errors';
+import { byContentType } from './content-type';
 
 /** The media types whose bodies are read (the bindings refuse the others by type, before any body). */
 const BODY_TYPES = ['text/plain', 'text/xml', 'application/soap+xml', 'application/x-www-form-urlencoded', 'application/json'];
@@ -19,10 +20,19 @@ const BODY_TYPES = ['text/plain', 'text/xml', 'application/soap+xml', 'applicati
  */
 export function bodyReader(limit: number) {
   return async function readBody(ctx: CallContext, next: Next): Promise<void> {
-    if (ctx.request.body === undefined && ctx.request.is(BODY_TYPES)) ctx.request.body = await readBytes(ctx.req, limit);
+    if (ctx.request.body === undefined && hasBody(ctx.req) && isBodyType(ctx)) ctx.request.body = await readBytes(ctx.req, limit);
     return next();
   };
 }
+
+/** As Koa's request.is does before it looks at the type (type-is's hasBody): a body is announced by either header. */
+function hasBody(req: IncomingMessage): boolean {
+  return req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length'] ?? Number.NaN));
+}
+
+/** Given a body, request.is depends on the Content-Type alone. */
+const isBodyType = byContentType((ctx) => Boolean(ctx.request.is(BODY_TYPES)));
+const charsetOf = byContentType((ctx) => ctx.request.charset.toLowerCase());
 
 /** Thrown by the body reader: the answer is the error's, and a JSON caller still reads it as JSON. */
 export class BodyError extends ServiceError {}
@@ -89,8 +99,8 @@ export function requestBody(ctx: CallContext): string {
 
 /** The request body as bytes, checked to be valid UTF-8 (for the XML parser, which reads bytes). */
 export function requestBytes(ctx: CallContext): Buffer {
-  const charset = ctx.request.charset;
-  if (charset && charset.toLowerCase() !== 'utf-8' && charset.toLowerCase() !== 'utf8') {
+  const charset = charsetOf(ctx);
+  if (charset && charset !== 'utf-8' && charset !== 'utf8') {
     throw new ServiceError('unsupported-media-type', 'The request body must be UTF-8.');
   }
   const body = ctx.request.body;

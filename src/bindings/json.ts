@@ -11,14 +11,13 @@ import { ROUTES, type Handlers, type OperationName } from '../../generated/route
 import type { Contract } from '../contract';
 import { ServiceError, clientError, type ErrorKind } from '../errors';
 import { requestBody } from './body';
+import { byContentType } from './content-type';
 import { routeOfPath } from './http';
 import { JSON_CONTENT_TYPE } from '../wire/content-types';
 import { jsonString } from '../runtime/json-text';
 
 /** A call is the JSON variant when its Content-Type says so, whatever the method. */
-export function isJsonRequest(ctx: CallContext): boolean {
-  return (ctx.get('Content-Type').split(';')[0] ?? '').trim().toLowerCase() === 'application/json';
-}
+export const isJsonRequest = byContentType((ctx) => (ctx.get('Content-Type').split(';')[0] ?? '').trim().toLowerCase() === 'application/json');
 
 /** POST with application/json (isJsonRequest). */
 export function jsonBinding(contract: Contract, handlers: Handlers) {
