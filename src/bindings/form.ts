@@ -23,7 +23,7 @@ export function parseUrlEncoded(text: string): Map<string, string[]> {
 
 function decode(component: string): string {
   try {
-    return decodeURIComponent(component.replace(/\+/g, ' '));
+    return decodeURIComponent(component.includes('+') ? component.replace(/\+/g, ' ') : component);
   } catch {
     throw clientError('The query or form is not valid percent-encoded UTF-8.');
   }

@@ -3,7 +3,7 @@
  * as query parameters or form fields, the answer a bare XML element.
  */
 import type { CallContext } from '../call-state';
-import { ROUTES, type Handlers, type OperationName, type Route } from '../../generated/routes';
+import { OPERATION_NAMES, ROUTES, type Handlers, type OperationName, type Route } from '../../generated/routes';
 import type { Contract } from '../contract';
 import { ServiceError, clientError } from '../errors';
 import { requestBody } from './body';
@@ -50,7 +50,7 @@ export function routeOfPath(contract: Contract, ctx: CallContext & { params: Rec
 /** Field names match case-insensitively, as ASP.NET's do; a field given twice is refused. */
 function fieldReader(fields: Map<string, string[]>, route: Route<OperationName>): (name: string) => string | undefined {
   const values = new Map<string, string>();
-  const wanted = new Map(route.httpFields.map((f) => [f.toLowerCase(), f]));
+  const wanted = FIELD_NAMES.get(route.operation)!;
   for (const [key, given] of fields) {
     const name = wanted.get(key.toLowerCase());
     if (!name) continue;
@@ -59,3 +59,8 @@ function fieldReader(fields: Map<string, string[]>, route: Route<OperationName>)
   }
   return (name) => values.get(name);
 }
+
+/** Each operation's field names by their lower-case spelling. */
+const FIELD_NAMES: ReadonlyMap<OperationName, ReadonlyMap<string, string>> = new Map(
+  OPERATION_NAMES.map((operation) => [operation, new Map(ROUTES[operation].httpFields.map((f) => [f.toLowerCase(), f]))]),
+);
