@@ -46,8 +46,9 @@ endif
 fuzz: install
 	$(TSX) test/fuzz/main.ts
 
-## soak: steady mixed load for 9 minutes (SOAK_SECONDS=540 SOAK_WARMUP=180 SOAK_RATE=300); figures into bench/RESULTS.md
-soak: install
+## soak: the built service under steady mixed load for 9 minutes (SOAK_SECONDS=540 SOAK_WARMUP=180 SOAK_RATE=300
+##       SOAK_SECRETS=10000 SOAK_RESULTS=bench/RESULTS.md, - for none); figures into bench/RESULTS.md
+soak: build
 	$(TSX) bench/soak.ts
 
 .PHONY: bench
