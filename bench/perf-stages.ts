@@ -21,9 +21,8 @@ export interface Frame {
   dso: string;
 }
 
-/** One sample: its thread's name and its call chain, leaf first. */
+/** One sample: its call chain, leaf first. */
 export interface Sample {
-  thread: string;
   frames: Frame[];
 }
 
@@ -92,9 +91,10 @@ const inPackages = (names: string[]) => `node_modules/(${names.map((n) => n.repl
 export const STAGE_RULES: readonly StageRule[] = [
   { stage: 'kernel', frame: /\(\[kernel\.kallsyms\]\)$/ },
   // V8's collector: scavenges, mark-compact, concurrent marking and sweeping on the helper threads, allocation slow paths.
-  { stage: 'GC', frame: /v8::internal::(Heap|Scavenger|Scavenge|MarkCompact|MinorMarkCompact|MarkingVisitor|ConcurrentMarking|IncrementalMarking|Sweeper|GCTracer|MemoryAllocator|PagedSpace|SemiSpace|NewSpace|MainMarkingVisitor|MarkingVisitorBase|ConcurrentMarkingVisitor|ArrayBufferSweeper|EvacuateVisitor|Evacuator|FullEvacuator|RecordMigratedSlotVisitor|MemoryChunk|LocalHeap)\b|Builtins_(RecordWrite|EphemeronKeyBarrier)|\bGC\b/ },
+  { stage: 'GC', frame: /v8::internal::(Heap|Scavenger|Scavenge|MarkCompact|MinorMarkCompact|MarkingVisitor|ConcurrentMarking|IncrementalMarking|Sweeper|GCTracer|MemoryAllocator|PagedSpace|SemiSpace|NewSpace|MainMarkingVisitor|MarkingVisitorBase|ConcurrentMarkingVisitor|ArrayBufferSweeper|EvacuateVisitor|Evacuator|FullEvacuator|RecordMigratedSlotVisitor|MemoryChunk|LocalHeap)\b|Builtins_(RecordWrite|EphemeronKeyBarrier)/ },
   { stage: 'libxml2', frame: /wasm-function\[|node_modules\/libxml2-wasm\// },
-  { stage: 'TOTP and HMAC', frame: /node:internal\/crypto\/(hash|hmac|keys|util)|dist\/src\/otp\/|node::crypto::|\(\S*libcrypto\.so[^)]*\)$/ },
+  // OpenSSL's digest functions by name too, for a chain perf could not walk past its assembly.
+  { stage: 'TOTP and HMAC', frame: /node:internal\/crypto\/(hash|hmac|keys|util)|dist\/src\/otp\/|node::crypto::|\b(HMAC_|EVP_Digest|EVP_MD_|SHA1_|SHA256_|sha1_block|sha256_block)/ },
   { stage: 'state store', frame: /dist\/src\/state\// },
   { stage: 'handlers', frame: /dist\/src\/handlers\// },
   { stage: 'metrics', frame: /node_modules\/(prom-client|tdigest|bintrees)\/|dist\/src\/observability\/metrics/ },
@@ -115,8 +115,8 @@ export function parsePerfScript(text: string): Sample[] {
       continue;
     }
     if (!/^\s/.test(line)) {
-      // `comm  pid/tid  time:  period event:` (comm may hold spaces: take what is before the first run of digits).
-      current = { thread: /^(.*?)\s+\d/.exec(line)?.[1] ?? line, frames: [] };
+      // The sample's header (`comm  tid  time:  period event:`); its frames follow, indented.
+      current = { frames: [] };
       samples.push(current);
       continue;
     }
@@ -150,16 +150,16 @@ function syscallOf(sample: Sample): string | undefined {
 
 /** The stage of one sample: the first frame from the leaf upward that a rule matches, else `other`. */
 export function stageOf(sample: Sample): Stage {
+  if (wrapperName(sample.frames[0])) return 'kernel';
   // Kernel time that is the process's own work (network send and receive, epoll) came in through a system call;
   // a page fault or an interrupt is charged to the code it interrupted instead.
-  const inSyscall = syscallOf(sample) !== undefined;
+  const viaSyscall = sample.frames.some((f) => f.dso === '[kernel.kallsyms]' && SYSCALL_ENTRY.test(f.symbol));
   for (const frame of sample.frames) {
     const text = describe(frame);
     for (const rule of STAGE_RULES) {
-      if (rule.stage === 'kernel' && !inSyscall) continue;
+      if (rule.stage === 'kernel' && !viaSyscall) continue;
       if (rule.frame.test(text)) return rule.stage;
     }
-    if (inSyscall && frame === sample.frames[0] && !frame.dso.startsWith('[')) return 'kernel'; // a libc wrapper leaf
   }
   return 'other';
 }
