@@ -37,8 +37,15 @@ export function buildBefore(revision: string): BeforeBuild {
   process.on('exit', cleanup);
   try {
     execFileSync('tar', ['-x', '-C', dir], { input: git('archive', '--format=tar', commit) });
-    // The same dependencies as this checkout (the revision's own may differ: the bench says which commit it built).
+    // This checkout's dependencies stand in for the revision's own: say so plainly when one it needs is not there.
     symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(dir, 'node_modules'));
+    const missing = missingDependencies(dir);
+    if (missing.length) {
+      throw new Error(
+        `it depends on ${missing.join(', ')}, which this checkout's node_modules does not have ` +
+          '(BENCH_BEFORE= runs without the before row; BENCH_BEFORE=<revision> names a revision with the same dependencies as this checkout)',
+      );
+    }
     // What `make build` does, without make (its install step must never run npm ci on the shared node_modules).
     execFileSync(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: dir, stdio: ['ignore', 'inherit', 'inherit'] });
     cpSync(join(dir, 'src/help/templates'), join(dir, 'dist/src/help/templates'), { recursive: true });
@@ -48,4 +55,11 @@ export function buildBefore(revision: string): BeforeBuild {
     throw new Error(`could not build ${revision} (${commit.slice(0, 12)}) for the "before" row: ${(error as Error).message}`);
   }
   return { revision, commit, dir, cleanup };
+}
+
+/** The packages the revision's package.json names (dependencies and devDependencies: its build type-checks) that node_modules lacks. */
+function missingDependencies(dir: string): string[] {
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: object; devDependencies?: object };
+  const names = [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.devDependencies ?? {})];
+  return names.filter((name) => !existsSync(join(dir, 'node_modules', name, 'package.json')));
 }
