@@ -64,8 +64,11 @@ export function scenario(id: ScenarioId): Scenario {
 }
 
 /** The reused-secrets scenario a fresh-secrets one is compared with. */
-export const reusedCounterpart = (id: ScenarioId): ScenarioId | undefined =>
-  scenario(id).secrets === 'fresh' ? SCENARIOS.find((s) => s.secrets === 'reused' && s.variant === scenario(id).variant && s.operation === scenario(id).operation)?.id : undefined;
+export function reusedCounterpart(id: ScenarioId): ScenarioId | undefined {
+  const fresh = scenario(id);
+  if (fresh.secrets !== 'fresh') return undefined;
+  return SCENARIOS.find((s) => s.secrets === 'reused' && s.variant === fresh.variant && s.operation === fresh.operation)?.id;
+}
 
 /** What the answer to one request must be. */
 export type Expectation =
@@ -102,6 +105,7 @@ export function requestSource(id: ScenarioId, tag: string): () => Generated {
 }
 
 function reusedSecrets(id: ScenarioId, tag: string): () => Generated {
+  const pair = scenario(id).operation === 'Pair';
   let n = 0;
   let correct: { secret: string; pin: string } | undefined;
   return () => {
@@ -110,7 +114,7 @@ function reusedSecrets(id: ScenarioId, tag: string): () => Generated {
     const position = i % GROUP_SIZE;
     // 20+ characters, like a real secret; distinct per group across the run.
     const secret = `${tag}-${group.toString(36).padStart(8, '0')}-k`;
-    if (scenario(id).operation === 'Pair') {
+    if (pair) {
       const fields = { appName: 'Example', appInfo: `user${i}@example.com`, secretCode: `${secret}${position}` };
       return {
         request: buildRequest('soap11', 'Pair', fields),
