@@ -16,7 +16,7 @@
  * figures between `<!-- soak:start -->` and `<!-- soak:end -->` in
  * bench/RESULTS.md (only there: the rest of that file belongs to the
  * benchmark). Exits 1 when an unexpected error happened or RSS grew by
- * RSS_GROWTH_LIMIT or more.
+ * RSS_GROWTH_LIMIT (5 %) or more.
  *
  * Settings: SOAK_SECONDS (default 540), SOAK_WARMUP (180, at most a third of SOAK_SECONDS), SOAK_RATE (requests per second,
  * default 300), SOAK_SECRETS (pool size, default 10000), SOAK_RESULTS (the
@@ -49,11 +49,12 @@ const SECRETS = setting('SOAK_SECRETS', 10_000);
 const MAX_IN_FLIGHT = 128;
 const RESULTS = process.env.SOAK_RESULTS ?? join(__dirname, 'RESULTS.md');
 /**
- * RSS may grow by less than this from the first to the last minute. It runs in CI, where a limit that a
- * healthy service crosses now and then would fail builds: 10 % stays; 5 % would be the goal once runs show
- * it holds with room to spare (see bench/RESULTS.md's Soak section for what they showed).
+ * RSS may grow by less than this from the first to the last minute. It runs in CI, where a limit that a healthy
+ * service crosses now and then would fail builds. The built service grew by 1.0 % and 0.8 % in two default runs
+ * (540 s) on a shared, loaded machine, so 5 % leaves room; under tsx (before the soak ran the build) growth was
+ * 3.6–6.4 %, which is why the limit had been 10 %.
  */
-const RSS_GROWTH_LIMIT = 0.1;
+const RSS_GROWTH_LIMIT = 0.05;
 
 
 interface Call extends Pick<OutgoingRequest, 'method' | 'path' | 'body'> {
