@@ -135,7 +135,7 @@ export async function measure(plan: Plan, settings: LoadSettings, round: number,
     const defaults = plan.label === 'ours' || plan.label === 'ours (before)';
     const verified = defaults && plan.scenario === 'soap11-validate' ? await verifyProtections(server.url) : undefined;
     // Warm-up and measurement draw from one source: no secret is ever reused across them.
-    const source = requestSource(plan.scenario, tag);
+    const source = requestSource(plan.scenario, tag, plan.driftWindow);
     await cannon(server.port, source, settings.warmup, settings);
     const checker = plan.server === 'ceiling' ? undefined : new AnswerChecker(plan.driftWindow);
     const cpuBefore = cpuSeconds(server.pid);

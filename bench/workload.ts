@@ -18,7 +18,7 @@
  */
 import { encodeBase32 } from '../src/otp/base32';
 import { matchTotp } from '../src/otp/totp';
-import { buildRequest, pinFor, type OutgoingRequest, type Variant } from '../test/support/requests';
+import { buildRequest, pinFor, wrongPinFor, type OutgoingRequest, type Variant } from '../test/support/requests';
 
 export type { OutgoingRequest };
 const TOTP = { algorithm: 'SHA1', digits: 6, period: 30 } as const;
@@ -98,13 +98,14 @@ function wrongPin(n: number): string {
 
 /**
  * An endless source of distinct requests for one scenario. `tag` makes the
- * secrets of this source distinct from those of every other source in the run.
+ * secrets of this source distinct from those of every other source in the run;
+ * `driftWindow` is the server's (see reusedSecrets).
  */
-export function requestSource(id: ScenarioId, tag: string): () => Generated {
-  return scenario(id).secrets === 'fresh' ? freshSecrets(id, tag) : reusedSecrets(id, tag);
+export function requestSource(id: ScenarioId, tag: string, driftWindow = 1): () => Generated {
+  return scenario(id).secrets === 'fresh' ? freshSecrets(id, tag) : reusedSecrets(id, tag, driftWindow);
 }
 
-function reusedSecrets(id: ScenarioId, tag: string): () => Generated {
+function reusedSecrets(id: ScenarioId, tag: string, driftWindow: number): () => Generated {
   const pair = scenario(id).operation === 'Pair';
   let n = 0;
   let correct: { secret: string; pin: string } | undefined;
@@ -128,7 +129,10 @@ function reusedSecrets(id: ScenarioId, tag: string): () => Generated {
       }
       return { request: validateRequest(id, correct.pin, secret), expect: { kind: 'correct-pin', secret } };
     }
-    const pin = wrongPin(i);
+    // A wrong PIN that is the right one by accident (one in a million) is fine, except before the correct PIN of the
+    // same secret: that one would then be refused twice as a replay. So those wrong PINs are checked (one step more
+    // than the window, for a step that turns meanwhile).
+    const pin = group % CORRECT_EVERY === 0 ? wrongPinFor({ clock: Date }, secret, driftWindow + 1) : wrongPin(i);
     return { request: validateRequest(id, pin, secret), expect: { kind: 'wrong-pin', secret, pin } };
   };
 }
