@@ -166,7 +166,7 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
   out.push('## Ratios (within each round)', '');
   out.push(
     "Efficiency: the other server's CPU per request ÷ ours, in each round, then the median over the rounds (lowest–highest). " +
-      'Above 1× ours needs less CPU per request than the other. "Ours ÷ before" is the same for the before row: with the same code on both sides it shows the noise of the machine.',
+      'Above 1× ours needs less CPU per request than the other. "Before ÷ ours" is the same with the before row in place of the other server: with the same code on both sides it shows the noise of the machine.',
     '',
   );
   out.push('| scenario | peer ÷ ours | ceiling ÷ ours | before ÷ ours |', '|---|---:|---:|---:|');
