@@ -46,13 +46,19 @@ endif
 fuzz: install
 	$(TSX) test/fuzz/main.ts
 
-## soak: steady mixed load for 9 minutes (SOAK_SECONDS=540 SOAK_WARMUP=180 SOAK_RATE=300); figures into bench/RESULTS.md
-soak: install
+## soak: the built service under steady mixed load for 9 minutes (SOAK_SECONDS=540 SOAK_WARMUP=180 SOAK_RATE=300
+##       SOAK_SECRETS=10000 SOAK_RESULTS=bench/RESULTS.md, - for none); figures into bench/RESULTS.md
+soak: build
 	$(TSX) bench/soak.ts
 
 .PHONY: bench
-## bench: ours vs the npm soap server vs a bare Koa ceiling, autocannon on loopback (~4 min); writes bench/RESULTS.md
-##        (BENCH_CONNECTIONS=50 BENCH_DURATION=8 BENCH_WARMUP=2; BENCH_PROFILES=0 skips the profiling step)
+## bench: ours vs ours at a baseline revision vs the npm soap server vs a bare Koa ceiling, autocannon on loopback,
+##        interleaved rounds, then ours under perf (~35 min); writes bench/RESULTS.md, results.json, cpu-per-request.svg
+##        BENCH_ROUNDS=3 BENCH_CONNECTIONS=50 BENCH_WARMUP=2 BENCH_DURATION=8 BENCH_FRESH_DURATION=60
+##        BENCH_BEFORE=<revision> (default: bench/baseline-revision; empty: no before row)
+##        BENCH_PROFILES=0 skips the perf step (which needs Debian's linux-perf)
+##        subsets: BENCH_SCENARIOS=soap11-validate,... BENCH_SERVERS=ours,before,peer,ceiling (RESULTS.md untouched
+##        unless BENCH_WRITE=1); BENCH_OURS_ARGS="--log-level warn" (subsets only); BENCH_RERENDER=1 rewrites from results.json
 bench: build
 	$(TSX) bench/run.ts
 

@@ -1,73 +1,69 @@
-/** bench/RESULTS.md: the run's table, ratios and goals; the Soak section of the previous file is kept as it was. */
-import type { ScenarioId } from './workload';
-
-export interface Measurement {
-  scenario: ScenarioId;
-  server: 'ours' | 'peer' | 'ceiling';
-  label: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  requests: number;
-  non2xx: number;
-  socketErrors: number;
-  wrongAnswers: number;
-  checked: number;
-  trues: number;
-  accidentalMatches: number;
-  problems: string[];
-  peakRssMb: number;
-  /** The largest peak of one process (with --workers: of the primary or one worker). */
-  peakRssPerProcessMb: number;
-  processes: number;
-  /** Server CPU time (all its processes and threads) per answered request, in µs. */
-  serverCpuUsPerRequest: number;
-  /** Server CPU time over the measured seconds: 1 = one core busy all the time. */
-  serverCpuShare: number;
-  loadGeneratorCpuShare: number;
-  verified?: string;
-}
-
-export interface ProfileSummary {
-  scenario: ScenarioId;
-  file: string;
-  rps: number;
-  top: { name: string; where: string; share: number }[];
-}
+/**
+ * bench/RESULTS.md: the run, the median-round table, the per-round ratios,
+ * fresh against reused secrets, the goals, and where the CPU goes. Two
+ * sections of the previous file are kept as they were: the analysis (written
+ * by a person) and the soak (written by bench/soak.ts).
+ */
+import { errorsOf, type Measurement } from './measure';
+import type { StageProfile } from './perf-profile';
+import { cpuRatio, summarize, type RatioStat, type Summary } from './rounds';
+import { reusedCounterpart, scenario as scenarioOf, SCENARIOS, type ScenarioId } from './workload';
 
 export interface RunInfo {
   date: string;
   machine: { cpu: string; cores: number; memoryGb: number; node: string; platform: string };
-  settings: { connections: number; duration: number; warmup: number; pipelining: number };
+  settings: { connections: number; duration: number; freshDuration: number; warmup: number; pipelining: number; rounds: number };
   loadBefore: number[];
   loadAfter: number[];
   wallSeconds: number;
   subset: boolean;
-  profiled: boolean;
+  /** The revision measured as "ours (before)", when there was one. */
+  before?: { revision: string; commit: string };
+  /** Extra settings given to ours and before (BENCH_OURS_ARGS, subsets only). */
+  oursArgs: string[];
 }
 
-const TITLES: Record<ScenarioId, string> = {
-  'soap11-validate': 'SOAP 1.1 ValidatePin',
-  'soap12-validate': 'SOAP 1.2 ValidatePin',
-  'get-validate': 'HTTP GET ValidatePin',
-  'post-validate': 'HTTP POST ValidatePin',
-  'soap11-pair': 'SOAP 1.1 Pair',
+export const CHART_FILE = 'cpu-per-request.svg';
+
+const SECTIONS = {
+  analysis: {
+    start: '<!-- analysis:start -->',
+    end: '<!-- analysis:end -->',
+    empty: '_Not written yet. A person writes here what the figures above mean and why a goal is or is not met; `make bench` keeps this section as it is._',
+  },
+  soak: {
+    start: '<!-- soak:start -->',
+    end: '<!-- soak:end -->',
+    empty: '_No soak run recorded yet (the soak script fills this section; make bench keeps it)._',
+  },
 };
 
-const SOAK_START = '<!-- soak:start -->';
-const SOAK_END = '<!-- soak:end -->';
-const RSS_LIMIT_MB = 100;
-const P99_LIMIT_MS = 15;
-
-export const errorsOf = (m: Measurement) => m.non2xx + m.socketErrors + m.wrongAnswers;
-
-/** The Soak section of the previous RESULTS.md, markers included, or an empty one. */
-export function soakSection(previous: string): string {
-  const start = previous.indexOf(SOAK_START);
-  const end = previous.indexOf(SOAK_END, start);
-  if (start >= 0 && end > start) return previous.slice(start, end + SOAK_END.length);
-  return `${SOAK_START}\n_No soak run recorded yet (the soak script fills this section; make bench keeps it)._\n${SOAK_END}`;
+/** A section of the previous RESULTS.md, markers included, or an empty one. */
+export function keptSection(previous: string, name: keyof typeof SECTIONS): string {
+  const { start, end, empty } = SECTIONS[name];
+  const from = previous.indexOf(start);
+  const to = previous.indexOf(end, from);
+  if (from >= 0 && to > from) return previous.slice(from, to + end.length);
+  return `${start}\n${empty}\n${end}`;
 }
+
+const P99_LIMIT_MS = 15;
+const RSS_MARGIN_MB = 30;
+const FRESH_LIMIT = 1.1;
+
+const title = (id: ScenarioId) => scenarioOf(id).title;
+const fx = (r: number | undefined, digits = 2) => (r === undefined ? 'n/a' : `${r.toFixed(digits)}×`);
+/** A ratio written as a number and its unit, e.g. 0.80 and ×, or 43 and %. */
+const times = (v: number): [string, string] => [v.toFixed(2), '×'];
+const percent = (v: number): [string, string] => [(v * 100).toFixed(0), ' %'];
+/** Median (lowest–highest), the unit written once at the end of each: "0.80× (0.72–0.85×)". */
+const range = (r: RatioStat | undefined, f: (v: number) => [string, string] = times) => {
+  if (r === undefined) return 'n/a';
+  const [median, unit] = f(r.median);
+  return r.rounds > 1 ? `${median}${unit} (${f(r.min)[0]}–${f(r.max)[0]}${unit})` : `${median}${unit}`;
+};
+const cpuCell = (s: Summary) => `${s.median.serverCpuUsPerRequest.toFixed(0)} (${s.minCpu.toFixed(0)}–${s.maxCpu.toFixed(0)})`;
+const mark = (met: boolean | undefined) => (met === undefined ? 'not measured' : met ? '**met**' : '**NOT met**');
 
 interface Goal {
   goal: string;
@@ -75,93 +71,55 @@ interface Goal {
   met: boolean | undefined;
 }
 
-export function renderResults(info: RunInfo, ms: Measurement[], previous: string, profiles: ProfileSummary[] = []): string {
-  const find = (scenario: ScenarioId, label: string) => ms.find((m) => m.scenario === scenario && m.label === label);
-  const ratio = (scenario: ScenarioId, a: string, b: string) => {
-    const x = find(scenario, a);
-    const y = find(scenario, b);
-    return x && y && y.rps > 0 ? x.rps / y.rps : undefined;
-  };
-  const fx = (r: number | undefined, digits = 2) => (r === undefined ? 'n/a' : `${r.toFixed(digits)}×`);
-  const pct = (r: number | undefined) => (r === undefined ? 'n/a' : `${(r * 100).toFixed(0)} %`);
-  const us = (m: Measurement | undefined) => (m === undefined ? 'n/a' : `${m.serverCpuUsPerRequest.toFixed(0)} µs`);
-  const test = (value: number | undefined, ok: (v: number) => boolean) => (value === undefined ? undefined : ok(value));
-
-  const soapVsPeer = ratio('soap11-validate', 'ours', 'peer');
-  const getVsCeiling = ratio('get-validate', 'ours', 'ceiling');
-  const pairVsPeer = ratio('soap11-pair', 'ours', 'peer');
-  const ours11 = find('soap11-validate', 'ours');
-  const oursGet = find('get-validate', 'ours');
-  const soapVsGetCpu = ours11 && oursGet ? ours11.serverCpuUsPerRequest / oursGet.serverCpuUsPerRequest : undefined;
-  const validateRows = ms.filter((m) => m.server === 'ours' && m.label === 'ours' && m.scenario !== 'soap11-pair');
-  const worstP99 = validateRows.length ? Math.max(...validateRows.map((m) => m.p99)) : undefined;
-  const withErrors = ms.filter((m) => errorsOf(m) > 0);
-  const ours = ms.filter((m) => m.server === 'ours');
-  const maxRss = ours.length ? Math.max(...ours.map((m) => m.peakRssPerProcessMb)) : undefined;
-  const worstRss = ours.find((m) => m.peakRssPerProcessMb === maxRss);
-  const clusterRss = ours.filter((m) => m.processes > 1).map((m) => m.peakRssMb);
-
-  const goals: Goal[] = [
-    { goal: 'SOAP 1.1 ValidatePin (schema validation, replay, throttling, log, metrics on): ours ≥ 1.5× the peer', measured: fx(soapVsPeer), met: test(soapVsPeer, (v) => v >= 1.5) },
-    {
-      goal: "SOAP 1.1 ValidatePin: server CPU per request ≤ 1.3× our own HTTP GET ValidatePin's",
-      measured: soapVsGetCpu === undefined ? 'n/a' : `${fx(soapVsGetCpu)} (${us(ours11)} against ${us(oursGet)})`,
-      met: test(soapVsGetCpu, (v) => v <= 1.3),
-    },
-    { goal: 'HTTP GET ValidatePin: ours ≥ 60 % of the ceiling', measured: pct(getVsCeiling), met: test(getVsCeiling, (v) => v >= 0.6) },
-    {
-      goal: `p99 ≤ ${P99_LIMIT_MS} ms at 50 connections, every ValidatePin scenario of ours`,
-      measured: validateRows.map((m) => `${TITLES[m.scenario]} ${m.p99} ms`).join(', ') || 'n/a',
-      met: info.settings.connections < 50 ? false : test(worstP99, (v) => v <= P99_LIMIT_MS),
-    },
-    { goal: "SOAP 1.1 Pair (inline QR code): ours ≥ 1.5× the peer's Pair", measured: fx(pairVsPeer), met: test(pairVsPeer, (v) => v >= 1.5) },
-    {
-      goal: 'Zero errors (non-2xx, socket errors, wrong answers) in every measurement, every server',
-      measured: withErrors.length ? withErrors.map((m) => `${TITLES[m.scenario]} / ${m.label}: ${errorsOf(m)}`).join('; ') : '0 everywhere',
-      met: ms.length ? withErrors.length === 0 : undefined,
-    },
-    {
-      goal: `Peak RSS ≤ ${RSS_LIMIT_MB} MB in every measurement of ours (per process)`,
-      measured:
-        maxRss === undefined
-          ? 'n/a'
-          : `at most ${maxRss.toFixed(0)} MB (${worstRss ? `${TITLES[worstRss.scenario]} / ${worstRss.label}` : ''})` +
-            (clusterRss.length ? `; with --workers 2 the three processes together peak at ${clusterRss.map((r) => r.toFixed(0)).join(', ')} MB` : ''),
-      met: test(maxRss, (v) => v <= RSS_LIMIT_MB),
-    },
-  ];
-
-  const mark = (met: boolean | undefined) => (met === undefined ? 'not measured' : met ? '**met**' : '**NOT met**');
+export function renderResults(info: RunInfo, ms: Measurement[], previous: string, profiles: StageProfile[] = []): string {
+  const summaries = summarize(ms);
+  const find = (scenario: ScenarioId, label: string) => summaries.find((s) => s.scenario === scenario && s.label === label);
+  const usOf = (s: Summary | undefined) => (s ? `${s.median.serverCpuUsPerRequest.toFixed(0)} µs` : 'n/a');
+  const rounds = info.settings.rounds;
   const out: string[] = [];
+
   out.push('# Benchmark results', '');
   out.push(
-    '_Written by `make bench` (bench/run.ts); do not edit by hand, except the Soak section, which `make bench` keeps as it is._',
+    '_Written by `make bench` (bench/run.ts); do not edit by hand, except the Analysis section, which `make bench` keeps as it is (and the Soak section, which `make soak` writes)._',
     '',
-    'Ratios count only within one run: the servers are measured one after the other on the same machine, minutes apart, ' +
-      'and this machine is shared, so absolute figures move from run to run more than the ratios do. ' +
+    `Every scenario runs in ${rounds} interleaved round${rounds === 1 ? '' : 's'}: in each round every server of the scenario is measured once, back to back, in an order that rotates from round to round. ` +
+      'This machine is shared and one measurement of one server moves by up to ±40 %, so a figure below is the **median round** of its server ' +
+      '(the round whose server CPU per request is the median) with the **spread** (lowest–highest over the rounds), and every ratio between two servers is taken **within each round** and given as its median (lowest–highest). ' +
       '"Server CPU µs/request" (CPU time of the server\'s processes, all threads, over the measured seconds, per answered request) is the steadiest figure: it does not depend on how the cores were shared.',
     '',
+    `![Server CPU per request, median round with the spread over the rounds](${CHART_FILE})`,
+    '',
   );
+
   out.push('## Run', '');
-  out.push(`- Date: ${info.date}${info.subset ? ' (a subset of the scenarios)' : ''}${info.profiled ? ' — ours ran under `--cpu-prof` (slower)' : ''}`);
+  out.push(`- Date: ${info.date}${info.subset ? ' (a subset of the scenarios or servers)' : ''}`);
   out.push(`- Machine: ${info.machine.cpu}, ${info.machine.cores} cores (/proc/cpuinfo), ${info.machine.memoryGb.toFixed(1)} GB, ${info.machine.platform}, Node.js ${info.machine.node}`);
   out.push(`- Load average (1/5/15 min): ${info.loadBefore.map((l) => l.toFixed(2)).join(' / ')} before, ${info.loadAfter.map((l) => l.toFixed(2)).join(' / ')} after`);
   out.push(
-    `- Settings, the same for every server: ${info.settings.connections} connections, pipelining ${info.settings.pipelining}, ` +
-      `${info.settings.warmup} s warm-up then ${info.settings.duration} s measured, keep-alive, loopback (127.0.0.1); the whole run took ${info.wallSeconds.toFixed(0)} s`,
+    `- Settings, the same for every server: ${info.settings.connections} connections, pipelining ${info.settings.pipelining}, keep-alive, loopback (127.0.0.1); ` +
+      `each measurement ${info.settings.warmup} s of warm-up, then ${info.settings.duration} s measured (${info.settings.freshDuration} s for the fresh-secrets workload); ` +
+      `${rounds} round${rounds === 1 ? '' : 's'}; the whole run took ${(info.wallSeconds / 60).toFixed(0)} min`,
   );
   out.push(
-    '- Load generator: autocannon in the bench process (one thread), the server in its own child process, started fresh for each row on a free port. ' +
+    '- Load generator: autocannon in the bench process (one thread), the server in its own child process, started fresh for each measurement on a free port. ' +
       "Nothing is pinned: the two share the machine's cores (with 2 cores, roughly one each; `--workers 2` means 3 busy processes on 2 cores). " +
-      'The "CPU, cores" column gives how much of a core each side used.',
+      'The "CPU, cores" column gives how much of a core each side used. `--workers 2` and `--drift-window 10` run with the reused secrets only, in every round.',
   );
   out.push(
-    '- Ours: `node dist/src/main.js --port P --host 127.0.0.1` with default settings — logging on (one JSON line per request at level info, stdout to /dev/null), ' +
-      'metrics on, schema validation of every SOAP body, replay protection and throttling (5 failures / 5 min) on, embedded store.',
+    '- Ours: `node dist/src/main.js --host 127.0.0.1 --port P` with default settings — logging on (one JSON line per request at level info), ' +
+      'metrics on, schema validation of every SOAP body, replay protection and throttling (5 failures / 5 min) on, embedded store (100 000 entries). ' +
+      "Its stdout and stderr are pipes that the bench reads and discards, as systemd's journal does, so writing the log is part of its cost (the peer and the ceiling get the same pipes)." +
+      (info.oursArgs.length ? ` This run added \`${info.oursArgs.join(' ')}\` to ours and before.` : ''),
+  );
+  out.push(
+    info.before
+      ? `- Ours (before): revision \`${info.before.revision}\` (commit ${info.before.commit.slice(0, 12)}, named in bench/baseline-revision unless BENCH_BEFORE says otherwise), ` +
+          "built by the bench into a temporary folder as `make build` builds this checkout (with this checkout's node_modules) and run with the same settings as ours, in the same rounds, for every ValidatePin scenario."
+      : '- Ours (before): not measured in this run (BENCH_BEFORE was empty).',
   );
   out.push(
     "- Peer: the npm `soap` package's server (`soap.listen`) hosting our WSDL, with Pair and ValidatePin of the same semantics (the same TOTP, field checks, " +
-      "replay/throttle logic and an in-memory store); Pair renders its QR code with `qrcode`'s SVG output (`QRCode.toString(uri, {type: 'svg'})`). " +
+      "replay/throttle logic and an in-memory store of the same bound); Pair renders its QR code with `qrcode`'s SVG output. " +
       'It speaks SOAP only, so the HTTP GET and POST rows compare ours with the ceiling only. For SOAP 1.2 it runs with `forceSoap12Headers`. It validates nothing against the schema and writes no logs.',
   );
   out.push(
@@ -169,147 +127,192 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
       'the best this HTTP stack and load generator reach here.',
   );
   out.push(
-    '- Requests: every request is generated at send time with its own secret; each secret is used 4 times (below the 5-failure throttle), mostly with wrong PINs, ' +
-      'and every 5th secret twice with its correct PIN (computed at send time), so that one call is accepted and one refused as a replay. ' +
-      "Every answer of ours and of the peer is checked: a wrong PIN must be false, and of the two calls with one correct PIN exactly one true; a Pair answer must carry the secret's ManualSetupCode and an inline SVG QR code. " +
+    '- Requests, reused secrets (the scenarios without "fresh"): every request is generated at send time; each secret is used 4 times (below the 5-failure throttle), mostly with wrong PINs, ' +
+      'and every 5th secret twice with its correct PIN (computed at send time), so that one call is accepted and one refused as a replay.',
+  );
+  out.push(
+    '- Requests, fresh secrets: every request a secret never sent before, half with its right PIN, half with a wrong one, so that the embedded store (100 000 entries) fills within seconds and then evicts for the rest of the measurement.',
+  );
+  out.push(
+    "- Every answer of ours, before and the peer is checked: a wrong PIN must be false, a right PIN on a fresh secret true, of the two calls with one correct PIN on a reused secret exactly one true; a Pair answer must carry the secret's ManualSetupCode and an inline SVG QR code. " +
       'A wrong answer counts as an error, like a non-2xx status (a throttled call would be a SOAP fault, HTTP 500) or a socket error.',
   );
   const verified = ms.find((m) => m.verified)?.verified;
-  if (verified) out.push(`- Protections checked on ours before measuring: ${verified}.`);
+  if (verified) out.push(`- Protections checked on ours before measuring it in SOAP 1.1 ValidatePin: ${verified}.`);
   out.push('');
 
-  out.push('## Results', '');
+  out.push('## Results (median round)', '');
   out.push(
-    '| scenario | server | req/s | p50 ms | p99 ms | errors | peak RSS MB | server CPU µs/request | CPU, cores (server / load generator) | ours/peer | ours/ceiling | answers checked (true) |',
+    '| scenario | server | rounds | server CPU µs/request, median (lowest–highest) | req/s | p50 ms | p99 ms | peak RSS MB | CPU, cores (server / load generator) | errors, all rounds | answers checked (true), all rounds |',
   );
-  out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-  for (const m of ms) {
-    const peer = find(m.scenario, 'peer');
-    const ceiling = find(m.scenario, 'ceiling');
-    const isOurs = m.server === 'ours';
-    const vsPeer = isOurs ? (peer ? fx(m.rps / peer.rps) : 'no peer (SOAP only)') : '';
-    const vsCeiling = isOurs && ceiling ? pct(m.rps / ceiling.rps) : '';
-    const rss = m.processes > 1 ? `${m.peakRssMb.toFixed(0)} (${m.processes} processes, largest ${m.peakRssPerProcessMb.toFixed(0)})` : m.peakRssMb.toFixed(0);
+  out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const s of SCENARIOS) {
+    for (const x of summaries.filter((y) => y.scenario === s.id)) {
+      const m = x.median;
+      const rss = m.processes > 1 ? `${m.peakRssMb.toFixed(0)} (${m.processes} processes, largest ${m.peakRssPerProcessMb.toFixed(0)})` : m.peakRssMb.toFixed(0);
+      const answers = x.server === 'ceiling' ? '— (fixed answer)' : s.operation === 'Pair' ? `${x.checked}` : `${x.checked} (${x.trues})`;
+      out.push(
+        `| ${s.title} | ${x.label} | ${x.rounds.length} | ${cpuCell(x)} | ${m.rps.toFixed(0)} | ${m.p50} | ${m.p99} | ${rss} | ` +
+          `${m.serverCpuShare.toFixed(2)} / ${m.loadGeneratorCpuShare.toFixed(2)} | ${x.errors} | ${answers} |`,
+      );
+    }
+  }
+  out.push('');
+  for (const x of summaries.filter((y) => y.problems.length)) out.push(`- ${title(x.scenario)} / ${x.label}: ${x.problems.join('; ')}`);
+  const accidental = summaries.reduce((n, x) => n + x.accidentalMatches, 0);
+  if (accidental) out.push(`- ${accidental} "wrong" PIN(s) happened to be the right one (about 1 in 10^6 per step in the window) and were rightly answered true.`);
+  if (summaries.some((x) => x.problems.length) || accidental) out.push('');
+
+  out.push('## Ratios (within each round)', '');
+  out.push(
+    "Efficiency: the other server's CPU per request ÷ ours, in each round, then the median over the rounds (lowest–highest). " +
+      'Above 1× ours needs less CPU per request than the other. "Before ÷ ours" is the same with the before row in place of the other server: with the same code on both sides it shows the noise of the machine.',
+    '',
+  );
+  out.push('| scenario | peer ÷ ours | ceiling ÷ ours | before ÷ ours |', '|---|---:|---:|---:|');
+  for (const s of SCENARIOS) {
+    if (!find(s.id, 'ours')) continue;
     out.push(
-      `| ${TITLES[m.scenario]} | ${m.label} | ${m.rps.toFixed(0)} | ${m.p50} | ${m.p99} | ${errorsOf(m)} | ${rss} | ${m.serverCpuUsPerRequest.toFixed(0)} | ` +
-        `${m.serverCpuShare.toFixed(2)} / ${m.loadGeneratorCpuShare.toFixed(2)} | ${vsPeer} | ${vsCeiling} | ` +
-        `${m.server === 'ceiling' ? '— (fixed answer)' : m.scenario === 'soap11-pair' ? `${m.checked}` : `${m.checked} (${m.trues})`} |`,
+      `| ${s.title} | ${range(cpuRatio(ms, s.id, 'peer', 'ours'))} | ${range(cpuRatio(ms, s.id, 'ceiling', 'ours'), percent)} | ${range(cpuRatio(ms, s.id, 'ours (before)', 'ours'))} |`,
     );
   }
   out.push('');
-  const problems = ms.filter((m) => m.problems.length);
-  for (const m of problems) out.push(`- ${TITLES[m.scenario]} / ${m.label}: ${m.problems.join('; ')}`);
-  const accidental = ms.reduce((n, m) => n + m.accidentalMatches, 0);
-  if (accidental) out.push(`- ${accidental} "wrong" PIN(s) happened to be the right one (about 1 in 10^6 per step in the window) and were rightly answered true.`);
-  if (problems.length || accidental) out.push('');
 
+  const freshRows: string[] = [];
+  const freshRatio = (id: ScenarioId, label: string) => {
+    const reused = reusedCounterpart(id);
+    const a = find(id, label);
+    const b = reused ? find(reused, label) : undefined;
+    return a && b ? { fresh: a, reused: b, ratio: a.median.serverCpuUsPerRequest / b.median.serverCpuUsPerRequest } : undefined;
+  };
+  for (const s of SCENARIOS.filter((x) => x.secrets === 'fresh')) {
+    for (const label of ['ours (before)', 'ours', 'peer', 'ceiling']) {
+      const r = freshRatio(s.id, label);
+      if (r) freshRows.push(`| ${title(reusedCounterpart(s.id)!)} | ${label} | ${cpuCell(r.reused)} | ${cpuCell(r.fresh)} | ${fx(r.ratio)} |`);
+    }
+  }
+  if (freshRows.length) {
+    out.push('## Fresh secrets against reused secrets', '');
+    out.push(
+      'Server CPU µs/request of the median rounds (lowest–highest), and fresh ÷ reused. With fresh secrets every call writes a new entry in a full store, which evicts the oldest; ' +
+        'the ceiling answers both the same way and shows what the load generator and the machine alone change.',
+      '',
+    );
+    out.push('| scenario | server | reused secrets | fresh secrets | fresh ÷ reused |', '|---|---|---:|---:|---:|', ...freshRows, '');
+  }
+
+  const goals: Goal[] = [];
+  const soapVsPeer = cpuRatio(ms, 'soap11-validate', 'peer', 'ours');
+  goals.push({
+    goal: "SOAP 1.1 ValidatePin: ours ≥ 1.0× the peer's efficiency (peer CPU ÷ ours; stretch 1.5×)",
+    measured: soapVsPeer ? `${range(soapVsPeer)}; ${usOf(find('soap11-validate', 'ours'))} against ${usOf(find('soap11-validate', 'peer'))}${soapVsPeer.median >= 1.5 ? '; stretch met' : ''}` : 'n/a',
+    met: soapVsPeer && soapVsPeer.median >= 1.0,
+  });
+  const getVsCeiling = cpuRatio(ms, 'get-validate', 'ceiling', 'ours');
+  goals.push({
+    goal: "HTTP GET ValidatePin: ours ≥ 60 % of the ceiling's efficiency (ceiling CPU ÷ ours)",
+    measured: getVsCeiling ? `${range(getVsCeiling, percent)}; ${usOf(find('get-validate', 'ours'))} against ${usOf(find('get-validate', 'ceiling'))}` : 'n/a',
+    met: getVsCeiling && getVsCeiling.median >= 0.6,
+  });
+  for (const s of SCENARIOS.filter((x) => x.secrets === 'fresh')) {
+    const r = freshRatio(s.id, 'ours');
+    goals.push({
+      goal: `${title(reusedCounterpart(s.id)!)}: fresh secrets ≤ ${FRESH_LIMIT.toFixed(2)}× the reused secrets' CPU per request (ours, median rounds)`,
+      measured: r ? `${fx(r.ratio)} (${usOf(r.fresh)} against ${usOf(r.reused)})` : 'n/a',
+      met: r && r.ratio <= FRESH_LIMIT,
+    });
+  }
+  const validateOurs = summaries.filter((x) => x.label === 'ours' && scenarioOf(x.scenario).operation === 'ValidatePin');
+  goals.push({
+    goal: `p99 ≤ ${P99_LIMIT_MS} ms at 50 connections, every ValidatePin scenario of ours (median round; worst round in brackets)`,
+    measured: validateOurs.map((x) => `${title(x.scenario)} ${x.median.p99} ms (${Math.max(...x.rounds.map((m) => m.p99))})`).join(', ') || 'n/a',
+    met: validateOurs.length === 0 || info.settings.connections !== 50 ? undefined : validateOurs.every((x) => x.median.p99 <= P99_LIMIT_MS),
+  });
+  const rssRows = SCENARIOS.flatMap((s) => {
+    const ours = find(s.id, 'ours');
+    const ceiling = find(s.id, 'ceiling');
+    return ours && ceiling ? [{ id: s.id, over: ours.median.peakRssMb - ceiling.median.peakRssMb, ours, ceiling }] : [];
+  });
+  const worstRss = rssRows.length ? rssRows.reduce((a, b) => (b.over > a.over ? b : a)) : undefined;
+  goals.push({
+    goal: `Peak RSS of ours ≤ the ceiling's peak + ${RSS_MARGIN_MB} MB (same scenario, median rounds)`,
+    measured: worstRss
+      ? `at most ${worstRss.over >= 0 ? '+' : ''}${worstRss.over.toFixed(0)} MB (${title(worstRss.id)}: ${worstRss.ours.median.peakRssMb.toFixed(0)} against ${worstRss.ceiling.median.peakRssMb.toFixed(0)} MB); ` +
+        `ours ${Math.min(...rssRows.map((r) => r.ours.median.peakRssMb)).toFixed(0)}–${Math.max(...rssRows.map((r) => r.ours.median.peakRssMb)).toFixed(0)} MB over the scenarios`
+      : 'n/a',
+    met: worstRss && worstRss.over <= RSS_MARGIN_MB,
+  });
+  const withErrors = summaries.filter((x) => x.errors > 0);
+  goals.push({
+    goal: 'Zero errors (non-2xx, socket errors, wrong answers) in every measurement of every server, every round',
+    measured: withErrors.length ? withErrors.map((x) => `${title(x.scenario)} / ${x.label}: ${x.errors}`).join('; ') : `0 in ${ms.length} measurements`,
+    met: ms.length ? withErrors.length === 0 : undefined,
+  });
   out.push('## Goals', '');
-  out.push('| goal | measured | |', '|---|---|---|');
+  out.push('| goal | measured: median (lowest–highest round) | |', '|---|---|---|');
   for (const g of goals) out.push(`| ${g.goal} | ${g.measured} | ${mark(g.met)} |`);
   out.push('');
 
-  // Why a goal is out of reach, from this run's own figures and profiles only.
-  const why: string[] = [];
-  const topOf = (scenario: ScenarioId, n: number) =>
-    profiles
-      .find((p) => p.scenario === scenario)
-      ?.top.slice(0, n)
-      .map((t) => `${t.name} ${pct(t.share)}`)
-      .join(', ');
-  const peer11 = find('soap11-validate', 'peer');
-  const ceil11 = find('soap11-validate', 'ceiling');
-  const ceilGet = find('get-validate', 'ceiling');
-  if (ours11 && peer11 && soapVsPeer !== undefined && soapVsPeer < 1.5) {
-    why.push(
-      `- **1.5× the peer (SOAP 1.1 ValidatePin):** ours costs ${us(ours11)} of server CPU per request, the peer ${us(peer11)}, the ceiling ${us(ceil11)}; ` +
-        `1.5× the peer's throughput needs about ${(peer11.serverCpuUsPerRequest / 1.5).toFixed(0)} µs or less. Top of the profile below: ${topOf('soap11-validate', 6) ?? 'n/a'}. ` +
-        'Timed while preparing this change (separate runs of the built service under 50 connections on the same machine, a temporarily instrumented build): with the first version of the binding, ' +
-        "which walked the envelope sibling by sibling through libxml2-wasm's node wrappers, the XML step (parse of the body bytes, walk, validation against the schema compiled at start-up, decoding, dispose) " +
-        'took 76–80 µs per call under load against 17–21 µs in a tight loop, and with the XML step replaced by a fixed decoding SOAP cost what HTTP POST does. ' +
-        "Reading an element's children with one compiled XPath (`*`) instead of the walk halved the step in a tight loop (19–20 → 10 µs per call, back to back); this run measures that version. " +
-        'What is left at the top of the profile is the HTTP write (writev, which includes the kernel) and HMAC from node:crypto (one createHmac per TOTP step of the window, three by default, and one for the keyed hash). ' +
-        'What would meet it, not done in this change: validating the whole envelope against a per-version envelope schema in one call and reading the operation and its fields with compiled XPath string expressions ' +
-        '(fewer crossings between JavaScript and WebAssembly still; the issue measured 25 µs for parse, validation and reading in isolation), and fewer HMACs per call.',
-    );
-  }
-  if (soapVsGetCpu !== undefined && soapVsGetCpu > 1.3) {
-    why.push(
-      `- **SOAP ≤ 1.3× HTTP GET in CPU per request:** ${fx(soapVsGetCpu)}. Both share the handler, the store, TOTP, the log line and the metrics; the SOAP call adds reading a larger body, ` +
-        'and the XML step (about 10 µs per call in a tight loop, more under load, see above); the machine was shared with other jobs (see the load average).',
-    );
-  }
-  if (oursGet && ceilGet && getVsCeiling !== undefined && getVsCeiling < 0.6) {
-    why.push(
-      `- **60 % of the ceiling (HTTP GET ValidatePin):** ours costs ${us(oursGet)} of CPU per request, the ceiling ${us(ceilGet)}; 60 % would allow about ` +
-        `${(ceilGet.serverCpuUsPerRequest / 0.6).toFixed(0)} µs. Routing, query parsing, the keyed hash, the throttle and replay store, TOTP, the JSON log line, metrics and a request id make the difference.`,
-    );
-  }
-  if (worstP99 !== undefined && worstP99 > P99_LIMIT_MS) {
-    why.push(
-      `- **p99 ≤ ${P99_LIMIT_MS} ms:** with ${info.settings.connections} connections always busy the mean latency is connections ÷ throughput (Little's law); ` +
-        'the SOAP rows\' throughput is what bounds their p99, and the machine was shared with other workers during the run (load average above).',
-    );
-  }
-  const oursPair = find('soap11-pair', 'ours');
-  const peerPair = find('soap11-pair', 'peer');
-  if (oursPair && (pairVsPeer ?? 0) < 1.5) {
-    why.push(
-      `- **Pair:** ours costs ${us(oursPair)} of CPU per Pair${peerPair ? `, the peer ${us(peerPair)}` : ''}; most of it is the QR code. Top of the profile below: ${topOf('soap11-pair', 5) ?? 'n/a'}.`,
-    );
-  }
-  const single = ours.filter((m) => m.processes === 1).map((m) => m.peakRssPerProcessMb);
-  const http = ours.filter((m) => m.processes === 1 && (m.scenario === 'get-validate' || m.scenario === 'post-validate')).map((m) => m.peakRssPerProcessMb);
-  const httpRss = http.length ? `${Math.min(...http).toFixed(0)}–${Math.max(...http).toFixed(0)}` : 'n/a';
-  const singleRss = single.length ? `${Math.min(...single).toFixed(0)}–${Math.max(...single).toFixed(0)}` : 'n/a';
-  if (maxRss !== undefined && maxRss > RSS_LIMIT_MB) {
-    why.push(
-      `- **Peak RSS:** ${maxRss.toFixed(0)} MB at most per process; the bare Koa ceiling peaks at ${ceil11 ? ceil11.peakRssPerProcessMb.toFixed(0) : 'n/a'} MB in this run, and ours at ${singleRss} MB in the single-process rows, the HTTP ones (no XML) at ${httpRss} MB, ` +
-        'so most of it is there without the XML engine: libxml2-wasm\'s memory is one WebAssembly memory that grows to its peak and stays there, and every document is freed in a finally ' +
-        '(test/xml-engine.test.ts counts them). The rest is Node.js, Koa, pino, prom-client and the V8 heap under load; not investigated further in this change (the V8 young-generation size, --max-semi-space-size, is the first thing to try).',
-    );
-  }
-  if (why.length) out.push('### Why a goal is not met', '', ...why, '');
+  out.push('## Analysis', '');
+  out.push(keptSection(previous, 'analysis'), '');
 
-  out.push('## Several cores and the drift window', '');
-  const row = (scenario: ScenarioId, a: string, b: string, what: string) => {
-    const x = find(scenario, a);
-    const y = find(scenario, b);
-    if (!x || !y) return;
-    out.push(
-      `| ${TITLES[scenario]} | ${what} | ${y.rps.toFixed(0)} → ${x.rps.toFixed(0)} | ${fx(x.rps / y.rps)} | ${y.serverCpuUsPerRequest.toFixed(0)} → ${x.serverCpuUsPerRequest.toFixed(0)} | ` +
-        `${y.p99} → ${x.p99} | ${y.peakRssMb.toFixed(0)} → ${x.peakRssMb.toFixed(0)} |`,
+  const comparisons: string[] = [];
+  const compare = (id: ScenarioId, label: string, what: string) => {
+    const base = find(id, 'ours');
+    const other = find(id, label);
+    if (!base || !other) return;
+    const [b, o] = [base.median, other.median];
+    comparisons.push(
+      `| ${title(id)} | ${what} | ${b.rps.toFixed(0)} → ${o.rps.toFixed(0)} | ${b.serverCpuUsPerRequest.toFixed(0)} → ${o.serverCpuUsPerRequest.toFixed(0)} | ` +
+        `${range(cpuRatio(ms, id, label, 'ours'))} | ${b.p99} → ${o.p99} | ${b.peakRssMb.toFixed(0)} → ${o.peakRssMb.toFixed(0)} |`,
     );
   };
-  out.push('| scenario | comparison | req/s | after/before | server CPU µs/request | p99 ms | peak RSS MB (all processes) |', '|---|---|---:|---:|---:|---:|---:|');
-  for (const s of ['soap11-validate', 'get-validate', 'soap11-pair'] as ScenarioId[]) row(s, 'ours --workers 2', 'ours', '1 → 2 workers');
-  row('soap11-validate', 'ours --drift-window 10', 'ours', 'drift window 1 → 10');
-  out.push('');
-  out.push(
-    '`--workers 2`: two worker processes share the port; the primary holds the one embedded store and answers the workers over IPC, so replay protection and ' +
-      'throttling stay exact (the answers above are checked the same way). On this 2-core machine the load generator needs part of a core itself, so two workers ' +
-      'gain where a request is CPU-heavy for the server (SOAP, Pair) and little where the load generator is already near its limit (HTTP GET); every ValidatePin ' +
-      'also costs one to three IPC round trips to the primary (more server CPU per request). RSS: the primary and each worker are whole Node.js processes.',
-  );
-  out.push('');
+  for (const s of SCENARIOS) compare(s.id, 'ours --workers 2', '1 → 2 workers');
+  compare('soap11-validate', 'ours --drift-window 10', 'drift window 1 → 10');
+  if (comparisons.length) {
+    out.push('## Several cores and the drift window', '');
+    out.push(
+      '| scenario | comparison | req/s (median rounds) | server CPU µs/request (median rounds) | CPU per request after ÷ before, per round | p99 ms | peak RSS MB (all processes) |',
+      '|---|---|---:|---:|---:|---:|---:|',
+      ...comparisons,
+      '',
+    );
+    out.push(
+      '`--workers 2`: two worker processes share the port; the primary holds the one embedded store and answers the workers over IPC, so replay protection and ' +
+        'throttling stay exact (the answers above are checked the same way). On this 2-core machine the load generator needs part of a core itself, so two workers ' +
+        'gain where a request is CPU-heavy for the server (SOAP, Pair) and little where the load generator is already near its limit (HTTP GET); every ValidatePin ' +
+        'also costs one to three IPC round trips to the primary (more server CPU per request). RSS: the primary and each worker are whole Node.js processes.',
+      '',
+    );
+  }
 
   if (profiles.length) {
-    out.push('## Where ours spends its time', '');
+    out.push('## Where ours spends its CPU (perf)', '');
     out.push(
-      'After the measurements, ours runs once more under `node --cpu-prof` (same load, a few seconds; profiling slows it down). Self time, the top functions; `(native)` entries are ' +
-        'time in C++ (libxml2, system calls such as `writev`, the garbage collector). V8\'s sampler charges native time to the function on top of the JavaScript stack and overstates some of it: ' +
-        '`perf record` of the same load puts the whole kernel at 15–18 % of the process, less than `writev` alone here. The profiles are left in bench/profiles/ (open them in Chrome DevTools).',
+      'After the measurements, ours (dist/) runs once more under `node --perf-basic-prof`, with the same load, and `perf record -F 999 -g -p PID` samples it for ' +
+        `${profiles[0].seconds} s after a 5 s warm-up. Each sample (any thread of the process: the main thread, V8's compiler and collector threads) is put in a stage by walking its call chain from the leaf upward ` +
+        'and taking the first frame that a rule matches (the rules, by file path and symbol, are STAGE_RULES in bench/perf-stages.ts): kernel time entered through a system call is "kernel"; ' +
+        'a page fault or an interrupt goes to the code it interrupted. Shares are of all the process\'s samples. Perf slows the service a little (CPU per request under perf below).',
+      '',
+    );
+    out.push(`| stage | ${profiles.map((p) => title(p.scenario)).join(' | ')} |`, `|---|${profiles.map(() => '---:').join('|')}|`);
+    for (const [i, stage] of profiles[0].report.stages.entries()) {
+      out.push(`| ${stage.stage} | ${profiles.map((p) => `${(p.report.stages[i].share * 100).toFixed(1)} %`).join(' | ')} |`);
+    }
+    out.push(
+      `| samples | ${profiles.map((p) => p.report.samples).join(' | ')} |`,
+      `| req/s, server CPU µs/request under perf | ${profiles.map((p) => `${p.rps.toFixed(0)}, ${p.cpuUsPerRequest.toFixed(0)}`).join(' | ')} |`,
       '',
     );
     for (const p of profiles) {
-      out.push(`### ${TITLES[p.scenario]} (${p.rps.toFixed(0)} req/s while profiled; ${p.file})`, '');
-      out.push('| self time | function | where |', '|---:|---|---|');
-      for (const t of p.top) out.push(`| ${(t.share * 100).toFixed(1)} % | ${t.name.replace(/\|/g, '\\|')} | ${t.where.replace(/\|/g, '\\|')} |`);
-      out.push('');
+      const list = (xs: { name: string; share: number }[]) => xs.map((x) => `${x.name} ${(x.share * 100).toFixed(1)} %`).join('; ') || 'nothing';
+      out.push(`- ${title(p.scenario)}: "other" is ${list(p.report.other.slice(0, 5))}. "kernel", by system call: ${list(p.report.syscalls.slice(0, 5))}.`);
     }
+    out.push('');
   }
 
   out.push('## Soak', '');
-  out.push(soakSection(previous));
+  out.push(keptSection(previous, 'soak'));
   out.push('');
   return out.join('\n');
 }

@@ -1,6 +1,7 @@
 /**
  * `make soak`: a steady, mixed load on the service running as a child
- * process (`node --import=tsx src/main.ts`, embedded store), for a few
+ * process, built, as users run it (`node dist/src/main.js`, embedded store;
+ * `make soak` builds it first), for a few
  * minutes: Pair and ValidatePin over SOAP 1.1, SOAP 1.2, HTTP GET and HTTP
  * POST, the plain pages, QR codes, health and metrics scrapes. Secrets are
  * drawn from a pool large enough that replay protection and throttling do
@@ -14,8 +15,8 @@
  * should not get, a wrong PIN accepted, a PIN accepted twice). Writes its
  * figures between `<!-- soak:start -->` and `<!-- soak:end -->` in
  * bench/RESULTS.md (only there: the rest of that file belongs to the
- * benchmark). Exits 1 when an unexpected error happened or RSS grew by 10 %
- * or more.
+ * benchmark). Exits 1 when an unexpected error happened or RSS grew by
+ * RSS_GROWTH_LIMIT (5 %) or more.
  *
  * Settings: SOAK_SECONDS (default 540), SOAK_WARMUP (180, at most a third of SOAK_SECONDS), SOAK_RATE (requests per second,
  * default 300), SOAK_SECRETS (pool size, default 10000), SOAK_RESULTS (the
@@ -27,7 +28,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { VARIANTS, type OperationName, type Variant } from '../generated/routes';
 import { totp } from '../src/otp/totp';
-import { startChildService, type ChildService } from '../test/support/child-service';
+import { builtService, ROOT, startServer, type Server } from './servers';
 import { buildRequest, isSoap, type OutgoingRequest } from '../test/support/requests';
 import { SOAP_CONTENT_TYPES } from '../test/support/xml-assertions';
 
@@ -47,6 +48,13 @@ const RATE = setting('SOAK_RATE', 300);
 const SECRETS = setting('SOAK_SECRETS', 10_000);
 const MAX_IN_FLIGHT = 128;
 const RESULTS = process.env.SOAK_RESULTS ?? join(__dirname, 'RESULTS.md');
+/**
+ * RSS may grow by less than this from the first to the last minute. It runs in CI, where a limit that a healthy
+ * service crosses now and then would fail builds. The built service grew by 1.0 % and 0.8 % in two default runs
+ * (540 s) on a shared, loaded machine, so 5 % leaves room; under tsx (before the soak ran the build) growth was
+ * 3.6–6.4 %, which is why the limit had been 10 %.
+ */
+const RSS_GROWTH_LIMIT = 0.05;
 
 
 interface Call extends Pick<OutgoingRequest, 'method' | 'path' | 'body'> {
@@ -139,9 +147,12 @@ const average = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 async function main(): Promise<void> {
-  const service: ChildService = await startChildService({ args: ['--log-level', 'info'], keepOutputChars: 1_000_000 });
-  const agent = new Agent({ keepAlive: true, maxSockets: MAX_IN_FLIGHT });
-  const pid = service.child.pid!;
+  if (!existsSync(join(ROOT, 'dist/src/main.js'))) throw new Error('dist/ is missing: run `make build` (make soak does)');
+  const service: Server = await startServer(builtService('service', ROOT, ['--log-level', 'info']));
+  // fifo: every pooled connection is used in turn, so none sits idle until the service's keep-alive timeout closes it
+  // just as a request is written on it (a read ECONNRESET the service is not to blame for, seen on a loaded machine).
+  const agent = new Agent({ keepAlive: true, maxSockets: MAX_IN_FLIGHT, scheduling: 'fifo' });
+  const pid = service.pid;
   const rss: { t: number; bytes: number }[] = [];
   const latencies: number[] = [];
   const byStatus: Record<string, number> = {};
@@ -248,7 +259,7 @@ async function main(): Promise<void> {
   const alive = service.alive();
   const metrics = alive ? await fetch(`${service.url}/metrics`).then((r) => r.text(), () => '') : '';
   agent.destroy();
-  await service.kill();
+  await service.stop();
   if (!alive) unexpected.push(`the service died: ${service.output().slice(-1000)}`);
 
   const elapsed = (Date.now() - started) / 1000;
@@ -262,7 +273,7 @@ async function main(): Promise<void> {
   const heapIn = (from: number, to: number) => heap.filter((h) => h.t >= from && h.t < to && Number.isFinite(h.used)).map((h) => h.used);
   const peak = Math.max(...rss.map((s) => s.bytes));
   const served = Number(/^pin_requests_total\{[^}]*\} /m.test(metrics) ? metrics.split('\n').filter((l) => l.startsWith('pin_requests_total{')).reduce((a, l) => a + Number(l.split(' ').pop()), 0) : 0);
-  const ok = unexpected.length === 0 && growth < 0.1 && alive;
+  const ok = unexpected.length === 0 && growth < RSS_GROWTH_LIMIT && alive;
   const windowLabel = window === 60_000 ? 'minute' : `${Math.round(window / 1000)} s`;
   const firstLabel = `${windowLabel} after a ${WARMUP} s warm-up`;
 
@@ -272,14 +283,14 @@ async function main(): Promise<void> {
     '',
     `${Math.round(elapsed)} s at ${RATE} requests/s (${sent} requests, ${skipped} skipped by the client for too many in flight), ` +
       `mixed over SOAP 1.1, SOAP 1.2, HTTP GET, HTTP POST, the plain pages, QR codes and health checks; ` +
-      `${SECRETS} secrets; embedded store; one process (\`node --import=tsx src/main.ts\`) on ${process.platform}, Node ${process.version}.`,
+      `${SECRETS} secrets; embedded store; one process, the built service (\`node dist/src/main.js\`), its log read through a pipe, on ${process.platform}, Node ${process.version}.`,
     '',
     '| figure | value |',
     '|---|---|',
     `| unexpected errors | ${unexpected.length} |`,
     `| RSS, first ${firstLabel} (mean) | ${mib(average(first))} |`,
     `| RSS, last ${windowLabel} (mean) | ${mib(average(last))} |`,
-    `| RSS growth, first to last ${windowLabel} | ${(growth * 100).toFixed(1)} % (limit 10 %) |`,
+    `| RSS growth, first to last ${windowLabel} | ${(growth * 100).toFixed(1)} % (limit ${(RSS_GROWTH_LIMIT * 100).toFixed(0)} %) |`,
     `| RSS peak | ${mib(peak)} |`,
     `| V8 heap used, first / last ${windowLabel} (mean) | ${mib(average(heapIn(WARMUP * 1000, WARMUP * 1000 + window)))} / ${mib(average(heapIn(SECONDS * 1000 - window, Infinity)))} |`,
     `| RSS at start / lowest after the warm-up | ${mib(rss[0]?.bytes ?? 0)} / ${mib(Math.min(...rss.filter((x) => x.t >= WARMUP * 1000).map((x) => x.bytes)))} |`,
