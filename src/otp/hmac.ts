@@ -24,16 +24,20 @@ export function createHmacSigner(algorithm: HashAlgorithm, key: Uint8Array): (me
   return (message) => createHmac(name, secret).update(message).digest();
 }
 
+/** The 8-byte counter message, written just before each use: signing is synchronous, so one buffer serves every signer. */
+const COUNTER_MESSAGE = Buffer.alloc(8);
+
 /**
  * Returns a function computing HMAC-`algorithm`(key, counter as 8 bytes
- * big-endian), the message of HOTP (RFC 4226).
+ * big-endian), the message of HOTP (RFC 4226), as a 'binary' (latin1) string (one
+ * character per byte): the MAC is read, never kept, so it needs no Buffer.
  */
-export function createCounterSigner(algorithm: HashAlgorithm, key: Uint8Array): (counter: number) => Uint8Array {
-  const sign = createHmacSigner(algorithm, key);
-  const message = Buffer.alloc(8);
+export function createCounterSigner(algorithm: HashAlgorithm, key: Uint8Array): (counter: number) => string {
+  const name = nodeName(algorithm);
+  const secret = Buffer.from(key);
   return (counter) => {
-    message.writeUInt32BE(Math.floor(counter / 0x1_0000_0000), 0);
-    message.writeUInt32BE(counter % 0x1_0000_0000, 4);
-    return sign(message);
+    COUNTER_MESSAGE.writeUInt32BE(Math.floor(counter / 0x1_0000_0000), 0);
+    COUNTER_MESSAGE.writeUInt32BE(counter % 0x1_0000_0000, 4);
+    return createHmac(name, secret).update(COUNTER_MESSAGE).digest('binary');
   };
 }

@@ -27,6 +27,12 @@ function truncate(mac: Uint8Array): number {
   return ((mac[offset] & 0x7f) << 24) | (mac[offset + 1] << 16) | (mac[offset + 2] << 8) | mac[offset + 3];
 }
 
+/** The same truncation of a MAC given as a latin1 string (one character per byte). */
+function truncateLatin1(mac: string): number {
+  const offset = mac.charCodeAt(mac.length - 1) & 0x0f;
+  return ((mac.charCodeAt(offset) & 0x7f) << 24) | (mac.charCodeAt(offset + 1) << 16) | (mac.charCodeAt(offset + 2) << 8) | mac.charCodeAt(offset + 3);
+}
+
 /**
  * HOTP values of one key as numbers (below 10^digits; the PIN is the value
  * zero-padded to `digits`): for checking many counters of one key, without
@@ -42,6 +48,6 @@ export function createHotpGenerator(algorithm: HashAlgorithm, key: Uint8Array, d
     if (!Number.isSafeInteger(counter) || counter < 0) {
       throw new RangeError('The HOTP counter must be a non-negative safe integer.');
     }
-    return truncate(sign(counter)) % modulus;
+    return truncateLatin1(sign(counter)) % modulus;
   };
 }
