@@ -40,8 +40,10 @@ export function soapVersionOf(mediaType: string): SoapVersion | undefined {
   return undefined;
 }
 
-const open = (v: SoapVersion) =>
-  `${XML_DECLARATION}<soap:Envelope xmlns:soap="${v.envelopeNamespace}" xmlns:xsi="${XSI_NAMESPACE}" xmlns:xsd="${XSD_NAMESPACE}">`;
+const OPENINGS = new Map(
+  [SOAP11, SOAP12].map((v) => [v, `${XML_DECLARATION}<soap:Envelope xmlns:soap="${v.envelopeNamespace}" xmlns:xsi="${XSI_NAMESPACE}" xmlns:xsd="${XSD_NAMESPACE}">`]),
+);
+const open = (v: SoapVersion) => OPENINGS.get(v)!;
 
 export function soapEnvelope(version: SoapVersion, bodyContent: string): string {
   return `${open(version)}<soap:Body>${bodyContent}</soap:Body></soap:Envelope>`;
