@@ -7,12 +7,9 @@ const destinations = new WeakMap<Logger, Partial<LogDestination>>();
 
 /**
  * Structured JSON logs on stdout. Callers log paths, never query strings,
- * secrets or PINs. Writes are asynchronous: lines that arrive while a write
- * is under way go out together in the next one, so a busy service makes one
- * system call per batch rather than one per request (a system call per line
- * was a large share of a short call's CPU: README, Performance); an idle one
- * still writes each line at once. A closed or unread stdout never blocks the
- * service: lines are dropped and stderr says so once (log-destination.ts).
+ * secrets or PINs. Writes are asynchronous and gathered (log-destination.ts:
+ * up to 10 ms of lines in one write). A closed or unread stdout never blocks
+ * the service: lines are dropped and stderr says so once.
  * `flushLogs` hands what is pending to the system before the process exits.
  */
 export function createLogger(level: Config['logLevel'], destination: pino.DestinationStream & Partial<LogDestination> = openLogDestination(1)): Logger {
