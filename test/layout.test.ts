@@ -50,3 +50,11 @@ test('src/runtime/ imports libraries and itself, nothing else of the project', (
 test('the help pages and the typed client do not import the bindings', (t) => {
   t.deepEqual([...offending('src/help', (target) => !inside(target, 'src/bindings')), ...offending('src/client', (target) => !inside(target, 'src/bindings'))], []);
 });
+
+test("only src/runtime/xml-tree.ts reaches into libxml2-wasm's internal module (the package's version is pinned for it)", (t) => {
+  const internal = (target: string) => target.startsWith('package:libxml2-wasm/');
+  const reaching = ['src', 'generated', 'codegen', 'test', 'bench'].flatMap((dir) => offending(dir, (target) => !internal(target)));
+  t.deepEqual([...new Set(reaching)], ['src/runtime/xml-tree.ts imports package:libxml2-wasm/lib/libxml2.mjs']);
+  const pinned = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies['libxml2-wasm'];
+  t.regex(pinned, /^\d+\.\d+\.\d+$/, 'an exact version, not a range');
+});
