@@ -19,9 +19,17 @@ const BODY_TYPES = ['text/plain', 'text/xml', 'application/soap+xml', 'applicati
  * requestBytes and requestBody check the bytes are UTF-8.
  */
 export function bodyReader(limit: number) {
+  const read = bodyReading(limit);
   return async function readBody(ctx: CallContext, next: Next): Promise<void> {
-    if (ctx.request.body === undefined && hasBody(ctx.req) && isBodyType(ctx)) ctx.request.body = await readBytes(ctx.req, limit);
+    await read(ctx);
     return next();
+  };
+}
+
+/** The body reader as a step of its own, for a path that reads the body before it calls its binding (endpoint.ts). */
+export function bodyReading(limit: number): (ctx: CallContext) => Promise<void> {
+  return async function readBodyOf(ctx: CallContext): Promise<void> {
+    if (ctx.request.body === undefined && hasBody(ctx.req) && isBodyType(ctx)) ctx.request.body = await readBytes(ctx.req, limit);
   };
 }
 

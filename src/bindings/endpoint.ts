@@ -45,22 +45,29 @@ export function endpointCalls(contract: Contract, handlers: Handlers): EndpointC
  * /api.asmx/{operation}, in any letter case — found with one lookup before
  * the router, which holds the same calls for every other spelling (a
  * trailing slash, percent-encoded letters, HEAD) and for every other path.
- * The router matched every route's pattern and composed a new middleware
- * chain for each request.
+ * Such a call's body is read here (`readBody`, the body reader's own step)
+ * and its binding called at once; any other request goes on to the body
+ * reader and the router.
  */
-export function operationPaths(calls: EndpointCalls) {
+export function operationPaths(calls: EndpointCalls, readBody: (ctx: CallContext) => Promise<void>) {
   const endpoint = ENDPOINT_PATH.toLowerCase();
   const segments = new Map(OPERATION_NAMES.map((name) => [`${endpoint}/${ROUTES[name].httpOperation.toLowerCase()}`, ROUTES[name].httpOperation]));
   for (const path of SCRIPT_PROXY_PATHS) {
     if (segments.has(path.toLowerCase())) throw new Error(`An operation's path ${path} is the script proxy's.`);
   }
-  return function operationPath(ctx: CallContext, next: Next): Promise<void> {
+  /** The binding of a usual call, or undefined for anything else. */
+  const callOf = (ctx: CallContext): Call | undefined => {
     const path = ctx.path.toLowerCase();
     const method = ctx.method;
-    if (path === endpoint) return method === 'POST' ? calls.soap(ctx as OperationContext) : next();
-    if (!segments.has(path) || (method !== 'GET' && method !== 'POST')) return next();
-    const call = ctx as OperationContext;
-    call.params = { operation: ctx.path.slice(endpoint.length + 1) };
-    return method === 'GET' ? calls.get(call) : calls.post(call);
+    if (path === endpoint) return method === 'POST' ? calls.soap : undefined;
+    if (!segments.has(path) || (method !== 'GET' && method !== 'POST')) return undefined;
+    (ctx as OperationContext).params = { operation: ctx.path.slice(endpoint.length + 1) };
+    return method === 'GET' ? calls.get : calls.post;
+  };
+  return async function operationPath(ctx: CallContext, next: Next): Promise<void> {
+    const call = callOf(ctx);
+    if (call === undefined) return next();
+    await readBody(ctx);
+    return call(ctx as OperationContext);
   };
 }

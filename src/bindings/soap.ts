@@ -22,6 +22,7 @@ import * as tree from '../runtime/xml-tree';
 import { isUtf8Declaration, untrustedParseOptions, withUntrustedXml } from './untrusted-xml';
 import { SOAP11, SOAP12, SoapVersion, soapEnvelope, soapVersionOf } from '../wire/soap-envelope';
 import { requestBytes } from './body';
+import { byContentType } from './content-type';
 
 /** An operation call read from a SOAP request: its route and its decoded request. */
 interface SoapCall<K extends OperationName> {
@@ -29,24 +30,32 @@ interface SoapCall<K extends OperationName> {
   request: Operations[K]['request'];
 }
 
+/** The SOAP version a request's media type names, worked out once per distinct Content-Type. */
+const versionOf = byContentType((ctx) => soapVersionOf(ctx.request.type));
+
 export function soapBinding(contract: Contract, handlers: Handlers) {
   return async function soap(ctx: CallContext): Promise<void> {
-    const version = soapVersionOf(ctx.request.type);
+    const version = versionOf(ctx);
     if (!version) {
       throw new ServiceError('unsupported-media-type', 'POST a SOAP envelope as text/xml (SOAP 1.1) or application/soap+xml (SOAP 1.2).');
     }
     ctx.state.variant = version.variant;
     const bytes = requestBytes(ctx);
     const call = readUsualCall(ctx, bytes, version, contract) ?? withUntrustedXml(bytes, (doc) => readCallInDetail(ctx, doc, version, contract));
-    const body = await answer(call, handlers, contract.namespaceAttribute);
+    const result = await invoke(call, handlers);
     ctx.set('Content-Type', version.contentType);
-    ctx.body = soapEnvelope(version, body);
+    ctx.body = soapEnvelope(version, encode(call, result, contract.namespaceAttribute));
   };
 }
 
-/** The hop into the handler, typed by the operation K: its result encoded as the SOAP body. */
-async function answer<K extends OperationName>(call: SoapCall<K>, handlers: Handlers, namespaceAttribute: string): Promise<string> {
-  return call.route.encodeSoapBody(await handlers[call.route.operation](call.request), namespaceAttribute);
+/** The hop into the handler, typed by the operation K (no async frame of its own: the binding awaits it). */
+function invoke<K extends OperationName>(call: SoapCall<K>, handlers: Handlers): Promise<Operations[K]['result']> {
+  return handlers[call.route.operation](call.request);
+}
+
+/** The handler's result as the SOAP body's content. */
+function encode<K extends OperationName>(call: SoapCall<K>, result: Operations[K]['result'], namespaceAttribute: string): string {
+  return call.route.encodeSoapBody(result, namespaceAttribute);
 }
 
 /**

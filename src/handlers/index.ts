@@ -19,19 +19,16 @@ export function createHandlers(
   state: ValidationState,
   onStoreError: () => void = () => {},
 ): Handlers {
+  // Fail closed: without its state, ValidatePin cannot say true safely.
+  const failClosed = (error: unknown): never => {
+    if (error instanceof StoreUnavailableError) {
+      onStoreError();
+      throw new ServiceError('unavailable', 'The service cannot validate PINs right now; try again later.');
+    }
+    throw error;
+  };
   return {
     Pair: async (request) => pair(request, config),
-    ValidatePin: async (request) => {
-      try {
-        return await validatePin(request, config, clock.now(), state);
-      } catch (error) {
-        // Fail closed: without its state, ValidatePin cannot say true safely.
-        if (error instanceof StoreUnavailableError) {
-          onStoreError();
-          throw new ServiceError('unavailable', 'The service cannot validate PINs right now; try again later.');
-        }
-        throw error;
-      }
-    },
+    ValidatePin: (request) => validatePin(request, config, clock.now(), state).catch(failClosed),
   };
 }

@@ -6,6 +6,9 @@ import { OPERATION_NAMES, ROUTES } from '../../generated/routes';
 import type { Metrics } from './metrics';
 import { requestLogger } from './request-log';
 
+/** The path of nearly every call, as most clients spell it. */
+const ENDPOINT = '/api.asmx';
+
 const CALLER_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /** The path segments under /api.asmx: each operation's (from the contract), and the script proxy's. */
@@ -23,7 +26,7 @@ const OWN_PATH = new RegExp(
  * `/api.asmx/ValidatePin&secretCode=…` in the logs).
  */
 function loggedPath(path: string): string {
-  return OWN_PATH.test(path) ? path : '(other)';
+  return path === ENDPOINT || OWN_PATH.test(path) ? path : '(other)';
 }
 
 /**
@@ -32,9 +35,11 @@ function loggedPath(path: string): string {
  * `(other)` for a path the service does not serve),
  * variant, operation, status, outcome and duration. The request id is the
  * caller's X-Request-Id when it is a plain token, else a new one; it is sent
- * back in X-Request-Id.
+ * back in X-Request-Id. `answerErrors` (the error middleware) runs inside
+ * it, so that the answer to an error is observed too, without a middleware
+ * layer of its own.
  */
-export function observeRequests(logger: Logger, metrics: Metrics) {
+export function observeRequests(logger: Logger, metrics: Metrics, answerErrors: (ctx: CallContext, next: Next) => Promise<void>) {
   const logRequest = requestLogger(logger);
   return async function observe(ctx: CallContext, next: Next): Promise<void> {
     const started = performance.now();
@@ -43,7 +48,7 @@ export function observeRequests(logger: Logger, metrics: Metrics) {
     ctx.state.requestId = id;
     ctx.set('X-Request-Id', id);
     try {
-      await next();
+      await answerErrors(ctx, next);
     } finally {
       const ms = performance.now() - started;
       const operation: string = ctx.state.operation ?? 'none';

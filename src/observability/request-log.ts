@@ -30,9 +30,14 @@ export function requestLogger(logger: Logger): (fields: RequestLogFields) => voi
     let line = `{"level":${INFO},"time":"${isoTimeNow()}","event":"request","id":${text(fields.id)},"method":${text(fields.method)},"path":${text(fields.path)}`;
     if (fields.variant !== undefined) line += `,"variant":${text(fields.variant)}`;
     if (fields.operation !== undefined) line += `,"operation":${text(fields.operation)}`;
-    line += `,"status":${fields.status},"outcome":${text(fields.outcome)},"ms":${JSON.stringify(fields.ms)}}\n`;
+    line += `,"status":${fields.status},"outcome":${text(fields.outcome)},"ms":${number(fields.ms)}}\n`;
     destination.write(line);
   };
+}
+
+/** A number as JSON.stringify writes it (the same digits as String), without a call into JSON.stringify. */
+function number(value: number): string {
+  return Number.isFinite(value) ? String(value) : 'null';
 }
 
 /** Almost every value is a plain token: one scan, and JSON.stringify only for the rest. */
