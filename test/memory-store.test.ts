@@ -249,3 +249,108 @@ test('keyed hash: the id gives the secret away in no encoding', (t) => {
   const plain = createHash('sha256').update(SECRET).digest('base64url');
   t.not(id, plain);
 });
+
+// The store against a plain model of its promise: a Map in write order, the oldest evicted.
+
+class ModelStore {
+  private readonly entries = new Map<string, { value: number; expiresAt: number }>();
+  constructor(
+    private readonly max: number,
+    private readonly now: () => number,
+  ) {}
+  get size() {
+    return this.entries.size;
+  }
+  private read(id: string) {
+    const entry = this.entries.get(id);
+    if (entry && entry.expiresAt <= this.now()) {
+      this.entries.delete(id);
+      return undefined;
+    }
+    return entry;
+  }
+  private write(id: string, value: number, expiresAt: number) {
+    if (this.entries.has(id)) this.entries.delete(id);
+    else if (this.entries.size === this.max) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(id, { value, expiresAt });
+  }
+  acceptStep(key: string, step: number, ttlMs: number) {
+    const last = this.read(`step:${key}`);
+    if (last && last.value >= step) return false;
+    this.write(`step:${key}`, step, this.now() + ttlMs);
+    return true;
+  }
+  countAttempt(key: string, windowMs: number) {
+    const current = this.read(`attempts:${key}`);
+    const next = current ? { value: current.value + 1, expiresAt: current.expiresAt } : { value: 1, expiresAt: this.now() + windowMs };
+    this.write(`attempts:${key}`, next.value, next.expiresAt);
+    return { attempts: next.value, resetInMs: next.expiresAt - this.now() };
+  }
+  clearAttempts(key: string) {
+    this.entries.delete(`attempts:${key}`);
+  }
+}
+
+/** A small deterministic generator (mulberry32), so that a failure can be replayed from its seed. */
+function random(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+for (const [max, keyCount, seed] of [
+  [1, 3, 1],
+  [3, 8, 2],
+  [64, 200, 3],
+  [2000, 5000, 4],
+  [5000, 4000, 5],
+] as const) {
+  test(`the store answers as the model does: 60 000 random operations, bound ${max}, ${keyCount} keys`, async (t) => {
+    const next = random(seed);
+    const c = clock();
+    const store = new MemoryStore(max, c.now);
+    const model = new ModelStore(max, c.now);
+    const hash = createStateKeyHasher(STATE_KEY);
+    // Real keyed hashes and short keys of every length, which share table runs.
+    const keys = Array.from({ length: keyCount }, (_, i) => (i % 2 ? hash(Buffer.from(`s${i}`)) : i.toString(36)));
+    let mismatches = 0;
+    for (let op = 0; op < 60_000 && mismatches === 0; op++) {
+      const key = keys[Math.floor(next() * keyCount)];
+      const choice = next();
+      let ours: unknown;
+      let theirs: unknown;
+      if (choice < 0.4) {
+        const step = Math.floor(next() * 6);
+        [ours, theirs] = [await store.acceptStep(key, step, 1_000), model.acceptStep(key, step, 1_000)];
+      } else if (choice < 0.85) {
+        [ours, theirs] = [await store.countAttempt(key, 2_000), model.countAttempt(key, 2_000)];
+      } else {
+        [ours, theirs] = [await store.clearAttempts(key), model.clearAttempts(key)];
+      }
+      if (JSON.stringify(ours) !== JSON.stringify(theirs) || store.size !== model.size) {
+        mismatches++;
+        t.fail(`operation ${op} on ${key}: ${JSON.stringify(ours)} (size ${store.size}) against ${JSON.stringify(theirs)} (size ${model.size})`);
+      }
+      c.advance(Math.floor(next() * 3));
+    }
+    t.is(mismatches, 0);
+    t.true(store.size <= max);
+  });
+}
+
+test('a key that is not 1 to 45 base64url characters is refused with a TypeError, and the store is left as it was', async (t) => {
+  const store = new MemoryStore(100, clock().now);
+  await store.acceptStep('a', 1, 60_000);
+  for (const key of ['', 'a'.repeat(46), 'a:b', 'a=', 'ä', '😀']) {
+    await t.throwsAsync(store.acceptStep(key, 1, 60_000), { instanceOf: TypeError }, JSON.stringify(key));
+    await t.throwsAsync(store.countAttempt(key, 60_000), { instanceOf: TypeError });
+  }
+  t.is(store.size, 1);
+  t.true(await store.acceptStep('a'.repeat(45), 1, 60_000), 'the longest key');
+  t.false(await store.acceptStep('a', 1, 60_000));
+  t.true(await store.acceptStep('aA', 1, 60_000), 'a trailing A (zero bits) is another key');
+  t.true(await store.acceptStep('aAA', 1, 60_000));
+});
