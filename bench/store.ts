@@ -39,7 +39,7 @@ function memory(): number {
     const start = process.hrtime.bigint();
     for (let i = part * tenth; i < (part + 1) * tenth; i++) {
       const key = keys[i];
-      await store.countAttempt(key, 300_000);
+      await store.countAttempt(key, 300_000, 5);
       if (i % 3 === 0) {
         await store.acceptStep(key, 1, 120_000);
         await store.clearAttempts(key);

@@ -8,14 +8,17 @@ import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from './config';
-import { MemoryStore } from './state/memory-store';
+import { createMemoryStore } from './state';
 import { serveStoreTo } from './state/ipc-store';
-import { AggregatorRegistry } from 'prom-client';
+import { AggregatorRegistry, Registry } from 'prom-client';
 import { answerMetricsRequests } from './observability/metrics';
+import { storePressure } from './observability/store-pressure';
 import { exitAfterFlush } from './observability/logger';
 
 export function runPrimary(config: Config, argv: string[], logger: Logger): void {
-  const store = config.store === 'memory' ? new MemoryStore(config.storeMaxEntries) : undefined;
+  // The primary's own metrics: those of the embedded store it holds, added to every worker's scrape.
+  const registry = new Registry();
+  const store = config.store === 'memory' ? createMemoryStore(config, storePressure(registry, logger, config)) : undefined;
   // Every worker must name state alike: one state key for all, random unless configured.
   const env = {
     PINSERVICE_CLUSTER_WORKER: '1',
@@ -28,7 +31,7 @@ export function runPrimary(config: Config, argv: string[], logger: Logger): void
   const fork = (): Worker => {
     const worker = cluster.fork(env);
     if (store) serveStoreTo(worker, store);
-    worker.on('message', (message: unknown) => answerMetricsRequests(aggregator, worker, message));
+    worker.on('message', (message: unknown) => answerMetricsRequests(aggregator, registry, worker, message));
     return worker;
   };
   let failedStops = 0;

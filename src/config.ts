@@ -5,6 +5,7 @@
  */
 import { isIP } from 'node:net';
 import type { HashAlgorithm } from './otp/hmac';
+import type { WhenFull } from './state/store';
 
 export type SecretEncoding = 'utf8' | 'base32';
 
@@ -26,6 +27,7 @@ export interface Config {
   throttleWindowSeconds: number;
   store: string;
   storeMaxEntries: number;
+  storeWhenFull: WhenFull;
   storeTimeoutMs: number;
   stateKey: string | undefined;
   qr: 'inline' | 'link';
@@ -229,8 +231,17 @@ export const SETTINGS = [
     env: 'PIN_STORE_MAX_ENTRIES',
     default: 100000,
     values: '100-10000000',
-    help: 'bound of the embedded store (least recently written entries go first)',
+    help: 'bound of the embedded store (entries that protect nobody go first, least recently written first)',
     parse: integer(100, 10_000_000),
+  }),
+  setting({
+    key: 'storeWhenFull',
+    flag: '--store-when-full',
+    env: 'PIN_STORE_WHEN_FULL',
+    default: 'evict' as WhenFull,
+    values: 'evict|refuse',
+    help: 'when the embedded store holds only replay records and locked counts: evict the one that ends first, or refuse new secrets (fail closed)',
+    parse: oneOf<WhenFull>('evict', 'refuse'),
   }),
   setting({
     key: 'storeTimeoutMs',

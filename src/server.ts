@@ -6,6 +6,7 @@ import { createApp } from './app';
 import type { Config } from './config';
 import { systemClock, type Clock } from './handlers';
 import { createMetrics } from './observability/metrics';
+import { storePressure } from './observability/store-pressure';
 import { loadXmlEngine } from './runtime/xml-engine';
 import { createStore } from './state';
 import type { StateStore } from './state/store';
@@ -34,12 +35,14 @@ export interface RunningService {
  * resolves once every connection is gone.
  */
 export async function startService(config: Config, logger: Logger, clock: Clock = systemClock): Promise<RunningService> {
-  const store = createStore(config, () => clock.now());
+  const metrics = createMetrics({ processMetrics: true, clusterWorker: cluster.isWorker });
+  const store = createStore(config, () => storePressure(metrics.registry, logger, config), () => clock.now());
   if (!(await store.waitUntilReady(3000))) {
     // Start anyway: /readyz says not ready and ValidatePin fails closed until the store is reached.
     logger.warn({ event: 'store-unreachable' }, 'the state store cannot be reached yet');
+  } else {
+    for (const warning of await store.warnings().catch(() => [])) logger.warn({ event: 'store-warning' }, warning);
   }
-  const metrics = createMetrics({ processMetrics: true, clusterWorker: cluster.isWorker });
   await loadXmlEngine(); // before createApp, which compiles the schemas
   const app = createApp(config, { logger, clock, store, metrics });
   const handle = app.callback();

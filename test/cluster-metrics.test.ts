@@ -43,6 +43,9 @@ test('with --workers 2, every scrape counts the calls of both workers', async (t
       t.is(answer.status, 200);
       t.is(pairCount(answer.text), CALLS, `scrape ${scrape} sums both workers`);
       t.regex(answer.text, /^# TYPE pin_store_errors_total counter$/m);
+      // The embedded store's own metrics come from the primary that holds it, once.
+      t.is(answer.text.match(/^# TYPE pin_store_entries gauge$/gm)?.length, 1);
+      t.regex(answer.text, /^pin_store_evictions_total\{kind="protective"\} 0$/m);
     }
   } finally {
     for (const agent of agents) agent.destroy();

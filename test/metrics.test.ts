@@ -64,6 +64,9 @@ test.serial('/metrics is Prometheus text with every metric of the service, descr
     ['pin_replay_rejections_total', 'counter'],
     ['pin_throttled_total', 'counter'],
     ['pin_store_errors_total', 'counter'],
+    ['pin_store_entries', 'gauge'],
+    ['pin_store_evictions_total', 'counter'],
+    ['pin_store_refusals_total', 'counter'],
   ]) {
     t.regex(text, new RegExp(`^# HELP ${name} \\S`, 'm'), `${name} has a HELP line`);
     t.regex(text, new RegExp(`^# TYPE ${name} ${type}$`, 'm'), `${name} is a ${type}`);

@@ -37,7 +37,7 @@ export async function validatePin(
   const key = secretKey(request.secretCode, settings.secretEncoding);
   const id = state.stateKeyOf(key);
   if (settings.throttleAttempts > 0) {
-    const count = await state.store.countAttempt(id, settings.throttleWindowSeconds * 1000);
+    const count = await state.store.countAttempt(id, settings.throttleWindowSeconds * 1000, settings.throttleAttempts);
     if (count.attempts > settings.throttleAttempts) {
       state.events?.throttled();
       const retryAfter = Math.max(1, Math.ceil(count.resetInMs / 1000));

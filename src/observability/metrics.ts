@@ -95,11 +95,20 @@ export function scrapeText(metrics: Metrics, clusterWorker: boolean): Promise<st
   });
 }
 
-/** In the cluster primary: answers a worker's metrics request with the sum over all workers. */
-export function answerMetricsRequests(aggregator: AggregatorRegistry<RegistryContentType>, worker: { send(m: unknown): boolean; isConnected(): boolean }, message: unknown): void {
+/**
+ * In the cluster primary: answers a worker's metrics request with the sum
+ * over all workers, followed by the primary's own metrics (those of the
+ * embedded store it holds for them), whose names no worker uses.
+ */
+export function answerMetricsRequests(
+  aggregator: AggregatorRegistry<RegistryContentType>,
+  primary: Registry,
+  worker: { send(m: unknown): boolean; isConnected(): boolean },
+  message: unknown,
+): void {
   if (!isMetricsRequest(message)) return;
-  aggregator.clusterMetrics().then(
-    (text) => worker.isConnected() && worker.send({ kind: 'pin-metrics-reply', id: message.id, text } satisfies MetricsReply),
+  Promise.all([aggregator.clusterMetrics(), primary.metrics()]).then(
+    ([workers, own]) => worker.isConnected() && worker.send({ kind: 'pin-metrics-reply', id: message.id, text: workers + own } satisfies MetricsReply),
     () => worker.isConnected() && worker.send({ kind: 'pin-metrics-reply', id: message.id } satisfies MetricsReply),
   );
 }

@@ -59,8 +59,8 @@ export class IpcStore implements StateStore {
     return this.call('acceptStep', [key, step, ttlMs]) as Promise<boolean>;
   }
 
-  countAttempt(key: string, windowMs: number): Promise<AttemptCount> {
-    return this.call('countAttempt', [key, windowMs]) as Promise<AttemptCount>;
+  countAttempt(key: string, windowMs: number, lockAt: number): Promise<AttemptCount> {
+    return this.call('countAttempt', [key, windowMs, lockAt]) as Promise<AttemptCount>;
   }
 
   async clearAttempts(key: string): Promise<void> {
@@ -69,6 +69,11 @@ export class IpcStore implements StateStore {
 
   async ping(): Promise<void> {
     if (!process.connected) throw new StoreUnavailableError('The primary process is gone.');
+  }
+
+  /** The primary's embedded store has nothing to warn of at start-up; its pressure is logged and counted there. */
+  async warnings(): Promise<string[]> {
+    return [];
   }
 
   async waitUntilReady(): Promise<boolean> {

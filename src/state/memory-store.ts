@@ -1,89 +1,132 @@
-import type { AttemptCount, StateStore } from './store';
+import { type AttemptCount, type StateStore, type StoreEvents, StoreFullError, type WhenFull } from './store';
 
 /*
- * Each entry is one record of Int32s: a tag (the key's length and the
- * entry's kind) and the key itself, 5 base64url characters (30 bits) per
- * lane. That encoding is exact — two keys share a record only if they are
- * the same string — so no entry is ever mistaken for another's.
+ * Each entry is one secret's record: its key, as Int32s (a tag holding the
+ * key's length, then 5 base64url characters, 30 bits, per lane), the last
+ * accepted step with its expiry, and the attempt count with its window's
+ * end. The encoding is exact — two keys share a record only if they are the
+ * same string — so no entry is ever mistaken for another's.
  */
 const LANES = 9;
 const RECORD = LANES + 1;
 const MAX_KEY_LENGTH = LANES * 5;
-const STEP = 0;
-const ATTEMPTS = 1;
 const FIRST_CAPACITY = 1024;
+/** A protective entry checked past the head of its list, when the store is full, for protection that has lapsed. */
+const LAPSED_LOOKAHEAD = 8;
+
+/** The eviction lists: entries that protect nobody, replay records, locked throttle counts. */
+const OPEN = 0;
+const REPLAY = 1;
+const LOCKED = 2;
+const LISTS = 3;
 
 const SIXBITS = new Int8Array(128).fill(-1);
 [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'].forEach((c, i) => (SIXBITS[c.charCodeAt(0)] = i));
 
+export interface MemoryStoreOptions {
+  /** When every entry left protects someone: drop the one whose protection ends first (evict), or refuse new secrets (refuse). */
+  whenFull?: WhenFull;
+  events?: StoreEvents;
+}
+
 /**
  * The embedded store: in-process, no server. Bounded, so that a flood of
- * distinct secrets evicts the least recently written entries instead of
- * exhausting memory. Only a write makes an entry recent; expiry is the
- * entry's own, checked against the injected clock when it is read.
+ * distinct secrets cannot exhaust memory, and ordered so that it cannot
+ * wash out protection either: when room is needed, entries that protect
+ * nobody (an attempt count below the lock, expired records) go first, least
+ * recently written first; replay records and locked counts go only after
+ * them, and then only as `whenFull` says. Expiry is each part's own, checked
+ * against the injected clock when it is read.
  *
  * Entries live in typed arrays, not in JavaScript objects: an open-addressing
  * hash table (linear probing, deletion by backward shift, at most half full)
- * over slots that hold the key, value and expiry and a doubly linked list
- * in write order. Every operation costs the same at any fill, and a full
- * store that evicts on every write allocates nothing, so it gives the
+ * over slots that hold the entry and its place in one of three doubly linked
+ * lists in write order. Every operation costs the same at any fill, and a
+ * full store that evicts on every write allocates nothing, so it gives the
  * garbage collector no work; the arrays double as the store fills, up to the
- * bound (about 80 bytes an entry; bench/store.ts measures both). Keys are
- * keyed hashes (keyed-hash.ts) that no caller can choose, so no caller can
- * crowd one part of the table either.
+ * bound (bench/store.ts measures both). Keys are keyed hashes
+ * (keyed-hash.ts) that no caller can choose, so no caller can crowd one part
+ * of the table either.
  */
 export class MemoryStore implements StateStore {
   private capacity = 0;
   private count = 0;
   private handedOut = 0;
   private freeCount = 0;
-  private oldest = -1;
-  private newest = -1;
   private mask = 0;
   private records = new Int32Array(0);
   private hashes = new Int32Array(0);
-  private values = new Float64Array(0);
-  private expiries = new Float64Array(0);
+  /** The last accepted step, and when its record expires (0: none). */
+  private steps = new Float64Array(0);
+  private stepEnds = new Float64Array(0);
+  /** Attempts in the window, when the window ends (0: none), and the same end once the count has reached the lock (else 0). */
+  private attempts = new Float64Array(0);
+  private attemptEnds = new Float64Array(0);
+  private lockEnds = new Float64Array(0);
+  private lists = new Uint8Array(0);
   private older = new Int32Array(0);
   private newer = new Int32Array(0);
   private free = new Int32Array(0);
   /** Slot + 1 per position; 0 is empty. */
   private table = new Int32Array(0);
+  private readonly oldest = new Int32Array(LISTS).fill(-1);
+  private readonly newest = new Int32Array(LISTS).fill(-1);
   /** The record of the key being looked up. */
   private readonly probe = new Int32Array(RECORD);
+  private readonly whenFull: WhenFull;
+  private readonly events: StoreEvents | undefined;
 
   constructor(
     private readonly maxEntries: number,
     private readonly now: () => number = Date.now,
+    options: MemoryStoreOptions = {},
   ) {
     if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError('maxEntries must be a positive integer');
+    this.whenFull = options.whenFull ?? 'evict';
+    this.events = options.events;
     this.reset();
   }
 
+  /** Entries held: one per secret with a replay record or an attempt count. */
   get size(): number {
     return this.count;
   }
 
   async acceptStep(key: string, step: number, ttlMs: number): Promise<boolean> {
-    const hash = this.encode(STEP, key);
+    const hash = this.encode(key);
     const now = this.now();
-    const slot = this.live(hash, now);
-    if (slot >= 0 && this.values[slot] >= step) return false;
-    this.write(slot, hash, step, now + ttlMs);
+    let slot = this.live(hash, now);
+    if (slot >= 0 && this.stepEnds[slot] > now && this.steps[slot] >= step) return false;
+    if (slot < 0) slot = this.add(hash, now);
+    this.steps[slot] = step;
+    this.stepEnds[slot] = now + ttlMs;
+    this.place(slot, now);
     return true;
   }
 
-  async countAttempt(key: string, windowMs: number): Promise<AttemptCount> {
-    const hash = this.encode(ATTEMPTS, key);
+  async countAttempt(key: string, windowMs: number, lockAt: number): Promise<AttemptCount> {
+    const hash = this.encode(key);
     const now = this.now();
     let slot = this.live(hash, now);
-    slot = slot >= 0 ? this.write(slot, hash, this.values[slot] + 1, this.expiries[slot]) : this.write(-1, hash, 1, now + windowMs);
-    return { attempts: this.values[slot], resetInMs: this.expiries[slot] - now };
+    if (slot < 0) slot = this.add(hash, now);
+    if (this.attemptEnds[slot] > now) this.attempts[slot]++;
+    else {
+      this.attempts[slot] = 1;
+      this.attemptEnds[slot] = now + windowMs;
+    }
+    this.lockEnds[slot] = this.attempts[slot] >= lockAt ? this.attemptEnds[slot] : 0;
+    this.place(slot, now);
+    return { attempts: this.attempts[slot], resetInMs: this.attemptEnds[slot] - now };
   }
 
   async clearAttempts(key: string): Promise<void> {
-    const position = this.locate(this.encode(ATTEMPTS, key));
-    if (position >= 0) this.remove(position);
+    const position = this.locate(this.encode(key));
+    if (position < 0) return;
+    const slot = this.table[position] - 1;
+    const now = this.now();
+    if (this.stepEnds[slot] <= now) return this.remove(position);
+    this.attempts[slot] = this.attemptEnds[slot] = this.lockEnds[slot] = 0;
+    this.place(slot, now);
   }
 
   async ping(): Promise<void> {}
@@ -92,23 +135,27 @@ export class MemoryStore implements StateStore {
     return true;
   }
 
+  async warnings(): Promise<string[]> {
+    return [];
+  }
+
   async close(): Promise<void> {
     this.reset();
   }
 
   /** Writes the key in `probe` and answers its hash. */
-  private encode(kind: number, key: string): number {
+  private encode(key: string): number {
     const length = key.length;
     if (length === 0 || length > MAX_KEY_LENGTH) throw new TypeError(`a store key is 1 to ${MAX_KEY_LENGTH} base64url characters`);
     const probe = this.probe;
-    let hash = (length << 1) | kind;
+    let hash = length;
     probe[0] = hash;
     for (let lane = 0, i = 0; lane < LANES; lane++) {
       let bits = 0;
       for (const end = i + 5; i < end; i++) {
         const code = i < length ? key.charCodeAt(i) : 65; // past the end: 'A', 0 bits
         const sixBits = code < 128 ? SIXBITS[code] : -1;
-        if (sixBits < 0) throw new TypeError('a store key is 1 to 45 base64url characters');
+        if (sixBits < 0) throw new TypeError(`a store key is 1 to ${MAX_KEY_LENGTH} base64url characters`);
         bits = (bits << 6) | sixBits;
       }
       probe[lane + 1] = bits;
@@ -133,43 +180,79 @@ export class MemoryStore implements StateStore {
     }
   }
 
-  /** The slot of the key in `probe` if it is there and not expired (an expired one is dropped), or -1. */
+  /** The slot of the key in `probe` if it holds anything unexpired (a wholly expired entry is dropped), or -1. */
   private live(hash: number, now: number): number {
     const position = this.locate(hash);
     if (position < 0) return -1;
     const slot = this.table[position] - 1;
-    if (this.expiries[slot] > now) return slot;
+    if (this.stepEnds[slot] > now || this.attemptEnds[slot] > now) return slot;
     this.remove(position);
     return -1;
   }
 
-  /** Sets a slot's value and expiry and makes it the newest; slot -1 adds the key in `probe`. Answers the slot. */
-  private write(slot: number, hash: number, value: number, expiresAt: number): number {
-    if (slot < 0) {
-      slot = this.allocate();
-      this.records.set(this.probe, slot * RECORD);
-      this.hashes[slot] = hash;
-      this.insert(slot);
-      this.count++;
-    } else {
-      this.unlink(slot);
-    }
-    this.values[slot] = value;
-    this.expiries[slot] = expiresAt;
-    this.append(slot);
+  /** A new, empty entry for the key in `probe`; makes room first when the store is full. */
+  private add(hash: number, now: number): number {
+    const slot = this.allocate(now);
+    this.records.set(this.probe, slot * RECORD);
+    this.hashes[slot] = hash;
+    this.steps[slot] = this.stepEnds[slot] = this.attempts[slot] = this.attemptEnds[slot] = this.lockEnds[slot] = 0;
+    this.lists[slot] = OPEN;
+    this.append(slot, OPEN);
+    this.insert(slot);
+    this.count++;
     return slot;
   }
 
-  private allocate(): number {
+  /** Makes a slot the newest of the list its protection puts it in. */
+  private place(slot: number, now: number): void {
+    const list = this.lockEnds[slot] > now ? LOCKED : this.stepEnds[slot] > now ? REPLAY : OPEN;
+    this.unlink(slot);
+    this.lists[slot] = list;
+    this.append(slot, list);
+  }
+
+  /** When the entry stops protecting anyone: its replay record and its lock have both expired. */
+  private protectedUntil(slot: number): number {
+    return Math.max(this.stepEnds[slot], this.lockEnds[slot]);
+  }
+
+  private allocate(now: number): number {
     if (this.freeCount > 0) return this.free[--this.freeCount];
-    if (this.handedOut === this.capacity) {
-      if (this.capacity < this.maxEntries) this.grow(Math.min(this.maxEntries, this.capacity * 2));
-      else {
-        this.remove(this.positionOf(this.oldest));
-        return this.free[--this.freeCount];
+    if (this.handedOut < this.capacity) return this.handedOut++;
+    if (this.capacity < this.maxEntries) {
+      this.grow(Math.min(this.maxEntries, this.capacity * 2));
+      return this.handedOut++;
+    }
+    this.makeRoom(now);
+    return this.free[--this.freeCount];
+  }
+
+  /**
+   * Frees one slot of a full store: the least recently written entry that
+   * protects nobody; else a protective one whose protection has lapsed;
+   * else, as `whenFull` says, the protective entry whose protection ends
+   * first, or nothing (StoreFullError).
+   */
+  private makeRoom(now: number): void {
+    if (this.oldest[OPEN] >= 0) return this.evict(this.oldest[OPEN], false);
+    let first = -1;
+    for (let list = REPLAY; list < LISTS; list++) {
+      let slot = this.oldest[list];
+      for (let seen = 0; slot >= 0 && seen < LAPSED_LOOKAHEAD; seen++, slot = this.newer[slot]) {
+        if (this.protectedUntil(slot) <= now) return this.evict(slot, false);
+        if (first < 0 || this.protectedUntil(slot) < this.protectedUntil(first)) first = slot;
       }
     }
-    return this.handedOut++;
+    if (this.whenFull === 'refuse') {
+      this.events?.refused();
+      throw new StoreFullError('The state store is full of records that still protect someone.');
+    }
+    this.evict(first, true);
+  }
+
+  private evict(slot: number, protective: boolean): void {
+    this.remove(this.positionOf(slot));
+    this.events?.evicted(protective);
   }
 
   private insert(slot: number): void {
@@ -206,32 +289,38 @@ export class MemoryStore implements StateStore {
   }
 
   private unlink(slot: number): void {
+    const list = this.lists[slot];
     const before = this.older[slot];
     const after = this.newer[slot];
     if (before >= 0) this.newer[before] = after;
-    else this.oldest = after;
+    else this.oldest[list] = after;
     if (after >= 0) this.older[after] = before;
-    else this.newest = before;
+    else this.newest[list] = before;
   }
 
-  private append(slot: number): void {
-    this.older[slot] = this.newest;
+  private append(slot: number, list: number): void {
+    const last = this.newest[list];
+    this.older[slot] = last;
     this.newer[slot] = -1;
-    if (this.newest >= 0) this.newer[this.newest] = slot;
-    else this.oldest = slot;
-    this.newest = slot;
+    if (last >= 0) this.newer[last] = slot;
+    else this.oldest[list] = slot;
+    this.newest[list] = slot;
   }
 
   private grow(capacity: number): void {
-    const grown = <T extends Int32Array | Float64Array>(old: T, length: number): T => {
+    const grown = <T extends Int32Array | Float64Array | Uint8Array>(old: T, length: number): T => {
       const array = new (old.constructor as new (length: number) => T)(length);
       array.set(old);
       return array;
     };
     this.records = grown(this.records, capacity * RECORD);
     this.hashes = grown(this.hashes, capacity);
-    this.values = grown(this.values, capacity);
-    this.expiries = grown(this.expiries, capacity);
+    this.steps = grown(this.steps, capacity);
+    this.stepEnds = grown(this.stepEnds, capacity);
+    this.attempts = grown(this.attempts, capacity);
+    this.attemptEnds = grown(this.attemptEnds, capacity);
+    this.lockEnds = grown(this.lockEnds, capacity);
+    this.lists = grown(this.lists, capacity);
     this.older = grown(this.older, capacity);
     this.newer = grown(this.newer, capacity);
     this.free = grown(this.free, capacity);
@@ -240,16 +329,21 @@ export class MemoryStore implements StateStore {
     while (positions < 2 * capacity) positions *= 2;
     this.table = new Int32Array(positions);
     this.mask = positions - 1;
-    for (let slot = this.oldest; slot >= 0; slot = this.newer[slot]) this.insert(slot);
+    for (let list = 0; list < LISTS; list++) for (let slot = this.oldest[list]; slot >= 0; slot = this.newer[slot]) this.insert(slot);
   }
 
   private reset(): void {
     this.capacity = this.count = this.handedOut = this.freeCount = 0;
-    this.oldest = this.newest = -1;
+    this.oldest.fill(-1);
+    this.newest.fill(-1);
     this.records = new Int32Array(0);
     this.hashes = new Int32Array(0);
-    this.values = new Float64Array(0);
-    this.expiries = new Float64Array(0);
+    this.steps = new Float64Array(0);
+    this.stepEnds = new Float64Array(0);
+    this.attempts = new Float64Array(0);
+    this.attemptEnds = new Float64Array(0);
+    this.lockEnds = new Float64Array(0);
+    this.lists = new Uint8Array(0);
     this.older = new Int32Array(0);
     this.newer = new Int32Array(0);
     this.free = new Int32Array(0);
