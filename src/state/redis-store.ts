@@ -50,6 +50,7 @@ export class RedisStore implements StateStore {
     return (await this.call(() => this.redis.acceptStep(`step:${key}`, step, Math.ceil(ttlMs)))) === 1;
   }
 
+  /** Redis keeps every record until it expires (see warnings() on the eviction policy), so the lock needs no mark. */
   async countAttempt(key: string, windowMs: number): Promise<AttemptCount> {
     const [attempts, resetInMs] = await this.call(() => this.redis.countAttempt(`attempts:${key}`, Math.ceil(windowMs)));
     return { attempts, resetInMs };
@@ -61,6 +62,24 @@ export class RedisStore implements StateStore {
 
   async ping(): Promise<void> {
     await this.call(() => this.redis.ping());
+  }
+
+  /**
+   * Under memory pressure a Redis server with any maxmemory-policy but
+   * noeviction drops keys silently, replay records and locked counts among
+   * them (every key here has a TTL, so the volatile-* policies take them
+   * too); with noeviction a write fails instead and ValidatePin fails closed.
+   */
+  async warnings(): Promise<string[]> {
+    let policy: string | undefined;
+    try {
+      policy = /^maxmemory_policy:(\S+)/m.exec(await this.redis.info('memory'))?.[1];
+    } catch {
+      // An ACL may deny INFO; the store works without it.
+    }
+    if (policy === undefined) return ["the Redis server's maxmemory-policy could not be read (INFO memory): make sure it is noeviction"];
+    if (policy === 'noeviction') return [];
+    return [`the Redis server's maxmemory-policy is ${policy}: under memory pressure it evicts replay and throttle records silently; set it to noeviction`];
   }
 
   async waitUntilReady(timeoutMs: number): Promise<boolean> {
