@@ -37,7 +37,7 @@ test: typecheck
 	npx ava
 
 ## test-all: test, then the suites that need Debian packages (see .ci/run)
-test-all: test
+test-all: test build
 ifneq ($(SYSTEM_TESTS),)
 	npx ava --config ava.system.config.cjs
 endif

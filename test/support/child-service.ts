@@ -5,12 +5,15 @@
  * is killed by `kill()` (tests call it in `after.always`/`finally`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from './ports';
 
 export const REPO = join(__dirname, '..', '..');
 export const MAIN = join(REPO, 'src', 'main.ts');
+/** The service as `make build` leaves it, as users run it. */
+export const BUILT_MAIN = join(REPO, 'dist', 'src', 'main.js');
 
 export interface ChildService {
   url: string;
@@ -27,6 +30,8 @@ export interface ChildService {
 
 export interface ChildServiceOptions {
   args?: string[];
+  /** Run the built service (dist/, `make build`; make test-all builds it) instead of the sources under tsx. */
+  built?: boolean;
   env?: Record<string, string>;
   port?: number;
   /** Log lines with `"event":"listening"` to wait for (one per worker; needs log level info) besides /healthz. Default 1. */
@@ -43,7 +48,9 @@ export interface ChildServiceOptions {
 
 export async function startChildService(options: ChildServiceOptions = {}): Promise<ChildService> {
   const port = options.port ?? (await freePort());
-  const child = spawn(process.execPath, ['--import=tsx', MAIN, ...(options.args ?? []), '--port', String(port), '--host', '127.0.0.1'], {
+  if (options.built && !existsSync(BUILT_MAIN)) throw new Error(`${BUILT_MAIN} is missing: run make build (make test-all does)`);
+  const entry = options.built ? [BUILT_MAIN] : ['--import=tsx', MAIN];
+  const child = spawn(process.execPath, [...entry, ...(options.args ?? []), '--port', String(port), '--host', '127.0.0.1'], {
     cwd: REPO,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
