@@ -5,9 +5,10 @@
  */
 import { isIP } from 'node:net';
 import type { HashAlgorithm } from './otp/hmac';
-import type { WhenFull } from './state/store';
 
 export type SecretEncoding = 'utf8' | 'base32';
+/** When only records that protect someone are left in the full embedded store. */
+export type WhenFull = 'evict' | 'refuse';
 
 export interface Config {
   host: string;

@@ -46,8 +46,7 @@ export class StoreFullError extends StoreUnavailableError {
   override name = 'StoreFullError';
 }
 
-/** When only records that protect someone are left in a full bounded store. */
-export type WhenFull = 'evict' | 'refuse';
+export type { WhenFull } from '../config';
 
 /** What a bounded store tells its observer (metrics, the warning log line). */
 export interface StoreEvents {
