@@ -20,10 +20,7 @@ export function runPrimary(config: Config, argv: string[], logger: Logger): void
   const registry = new Registry();
   const store = config.store === 'memory' ? createMemoryStore(config, storePressure(registry, logger, config)) : undefined;
   // Every worker must name state alike: one state key for all, random unless configured.
-  const env = {
-    PINSERVICE_CLUSTER_WORKER: '1',
-    PIN_STATE_KEY: config.stateKey ?? randomBytes(32).toString('base64url'),
-  };
+  const env = { PIN_STATE_KEY: config.stateKey ?? randomBytes(32).toString('base64url') };
   cluster.setupPrimary({ args: argv });
   let stopping = false;
   // /metrics of a worker is the sum over all workers, collected here (observability/metrics.ts).

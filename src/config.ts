@@ -291,8 +291,23 @@ export const SETTINGS = [
   }),
 ] as const;
 
+type AnySetting = (typeof SETTINGS)[number];
+
+/** One setting's value, written under its key: typed by the setting, so no value can land under another's key. */
+function assign<K extends keyof Config>(config: Partial<Config>, setting: Setting<K>, value: Config[K]): void {
+  config[setting.key] = value;
+}
+
+/** Every setting has a value (the table covers the whole Config). */
+function isComplete(config: Partial<Config>): config is Config {
+  return SETTINGS.every((s) => s.key in config);
+}
+
 export function defaultConfig(): Config {
-  return Object.fromEntries(SETTINGS.map((s) => [s.key, s.default])) as unknown as Config;
+  const config: Partial<Config> = {};
+  for (const s of SETTINGS) assign(config, s, s.default);
+  if (!isComplete(config)) throw new Error('the settings table does not cover every setting');
+  return config;
 }
 
 /**
@@ -300,14 +315,14 @@ export function defaultConfig(): Config {
  * defaults. Throws ConfigError with one line naming the setting.
  */
 export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Config {
-  const config = defaultConfig() as unknown as Record<string, unknown>;
+  const config = defaultConfig();
   const known = new Set<string>(SETTINGS.map((s) => s.env));
   for (const name of Object.keys(env)) {
     if (name.startsWith('PIN_') && !known.has(name)) throw new ConfigError(`unknown setting ${name} (see --help)`);
   }
-  const apply = (s: (typeof SETTINGS)[number], source: string, text: string) => {
+  const apply = (s: AnySetting, source: string, text: string) => {
     try {
-      config[s.key] = s.parse(text);
+      assign(config, s, s.parse(text));
     } catch (error) {
       throw new ConfigError(`invalid ${source}: ${(error as Error).message}`);
     }
@@ -323,7 +338,8 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
     if (!s) throw new ConfigError(`unknown argument ${flag} (see --help)`);
     let value = inline;
     if (value === undefined) {
-      if (s.values === 'true|false' && (argv[i + 1] === undefined || argv[i + 1].startsWith('--'))) value = 'true';
+      // A yes/no flag may stand alone: `--trust-proxy` is `--trust-proxy true`.
+      if (s.parse === boolean && (argv[i + 1] === undefined || argv[i + 1].startsWith('--'))) value = 'true';
       else value = argv[++i];
     }
     if (value === undefined) throw new ConfigError(`${flag} needs a value (${s.values})`);
@@ -332,7 +348,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
   if (config.qr === 'link' && config.publicUrl === undefined) {
     throw new ConfigError('--qr link needs --public-url: the QR link must be absolute for pages that embed the Html');
   }
-  return config as unknown as Config;
+  return config;
 }
 
 /** Terminal width the help text keeps to. */

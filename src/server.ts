@@ -36,7 +36,11 @@ export interface RunningService {
  */
 export async function startService(config: Config, logger: Logger, clock: Clock = systemClock): Promise<RunningService> {
   const metrics = createMetrics({ processMetrics: true, clusterWorker: cluster.isWorker });
-  const store = createStore(config, () => storePressure(metrics.registry, logger, config), () => clock.now());
+  const store = createStore(config, {
+    clusterWorker: cluster.isWorker,
+    observe: () => storePressure(metrics.registry, logger, config),
+    now: () => clock.now(),
+  });
   if (!(await store.waitUntilReady(3000))) {
     // Start anyway: /readyz says not ready and ValidatePin fails closed until the store is reached.
     logger.warn({ event: 'store-unreachable' }, 'the state store cannot be reached yet');

@@ -19,14 +19,17 @@ export function createMemoryStore(config: StoreSettings, observer?: StoreObserve
   return store;
 }
 
-/**
- * The store the settings name: `memory` (embedded) or a `redis://` /
- * `rediss://` URL. `observe` is called only when this process holds an
- * embedded store.
- */
-export function createStore(config: StoreSettings, observe?: () => StoreObserver, now?: () => number): StateStore {
-  // A cluster worker shares the primary's embedded store (see ipc-store.ts).
-  if (config.store === 'memory' && process.env.PINSERVICE_CLUSTER_WORKER === '1') return new IpcStore(config.storeTimeoutMs);
+export interface StoreContext {
+  /** This process is a worker of `--workers N`: it shares the embedded store its primary holds (ipc-store.ts). */
+  clusterWorker?: boolean;
+  /** Called only when this process holds an embedded store. */
+  observe?: () => StoreObserver;
+  now?: () => number;
+}
+
+/** The store the settings name: `memory` (embedded) or a `redis://` / `rediss://` URL. */
+export function createStore(config: StoreSettings, { clusterWorker = false, observe, now }: StoreContext = {}): StateStore {
+  if (config.store === 'memory' && clusterWorker) return new IpcStore(config.storeTimeoutMs);
   if (config.store === 'memory') return createMemoryStore(config, observe?.(), now);
   // The Redis client is loaded only when configured: it is the largest module the service has
   // (its resident memory: README, Performance), and the embedded store needs none of it.
