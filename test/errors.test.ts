@@ -226,7 +226,6 @@ const FIELD_CASES: FieldCase[] = [
     fields: [['appName', 'Acme'], ['appInfo', 'alice@example.com'], ['secretCode', SHORT_SECRET]],
   },
   { title: 'Pair without appInfo', op: 'Pair', fields: [['appName', 'Acme'], ['secretCode', SECRET]] },
-  { title: 'Pair with an empty appInfo', op: 'Pair', fields: [['appName', 'Acme'], ['appInfo', ''], ['secretCode', SECRET]] },
   { title: 'Pair with appName over 100 characters', op: 'Pair', fields: [['appName', 'n'.repeat(101)], ['appInfo', 'alice'], ['secretCode', SECRET]] },
   { title: 'Pair with appInfo over 256 characters', op: 'Pair', fields: [['appName', 'Acme'], ['appInfo', 'i'.repeat(257)], ['secretCode', SECRET]] },
   {
