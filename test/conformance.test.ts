@@ -7,10 +7,6 @@
  * Every PIN that must be accepted is checked against a secret used for no
  * other accepted PIN, so that replay protection (README, *Security*) cannot interfere.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import test, { type ExecutionContext } from 'ava';
 import { VARIANTS, type OperationName as Operation, type Variant } from '../generated/routes';
 import { setupCodeVectors } from './support/vectors';
@@ -667,68 +663,4 @@ test('drift window 0 accepts only the current step', async (t) => {
   const service = await start({ driftWindow: 0 });
   const accepted = await acceptedOffsets(service, [-1, 0, 1]);
   for (const label of Object.keys(accepted)) t.deepEqual(accepted[label], [0], label);
-});
-
-// ---------------------------------------------------------------------------
-// The service as its own process
-
-/** Starts `pin-service serve` as a child process; resolves with its URL once it logs that it listens. */
-async function spawnService(): Promise<{ url: string; stderr: () => string; stop: () => Promise<void> }> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PIN_')));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1'], {
-    cwd: join(__dirname, '..'),
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = once(child, 'exit');
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await exited;
-    }
-  };
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the service did not start: ${stderr}`)), 30_000);
-    child.once('exit', (code) => reject(new Error(`the service exited with ${code}: ${stderr}`)));
-    // Every stdout line is read (so the pipe never fills); the first "listening" line gives the URL.
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      try {
-        const entry = JSON.parse(line) as { event?: string; url?: string };
-        if (entry.event === 'listening' && entry.url) {
-          clearTimeout(timer);
-          resolve(new URL(entry.url).origin);
-        }
-      } catch {
-        // not JSON: left to the assertions on the output
-      }
-    });
-  }).catch(async (error) => {
-    await stop();
-    throw error;
-  });
-  return { url, stderr: () => stderr, stop };
-}
-
-// libxml2 reports a bad free on stderr ("Memory tag error", "xmlMemFree(...)
-// error"): a document freed twice, or a node freed apart from its document.
-// Every SOAP call parses, validates and frees a document, so thousands of
-// calls with the garbage collector running must leave stderr empty.
-test('SOAP calls leave the service process\'s stderr empty (no libxml2 invalid-free reports)', async (t) => {
-  const service = await spawnService();
-  try {
-    // Enough calls for the garbage collector to free the request documents; stop at the first report.
-    for (let i = 0; i < 3000 && service.stderr() === ''; i++) {
-      const secret = freshSecret('stderr');
-      const answer = await callAsDotNet(service, 'soap11', 'ValidatePin', { pin: wrongPin(utf8(secret), Date.now()), secretCode: secret });
-      if (answer.status !== 200) {
-        t.fail(`SOAP call ${i} answered ${answer.status}`);
-        return;
-      }
-    }
-    t.is(service.stderr().slice(0, 300), '', 'nothing on stderr');
-  } finally {
-    await service.stop();
-  }
 });
