@@ -10,7 +10,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { VARIANTS, type OperationName as Operation, type Variant } from '../generated/routes';
 import { setupCodeVectors } from './support/vectors';
-import { call, operationElement, readFault, send, soapEnvelope, type Answer, type Fields, type RequestOptions, type Target } from './support/requests';
+import { DEFAULT_TOTP, SOAP_VERSION, call, operationElement, readFault, send, soapEnvelope, type Answer, type Fields, type RequestOptions, type Target } from './support/requests';
 import type { Config } from '../src/config';
 import { decodeBase32, encodeBase32 } from '../src/otp/base32';
 import type { HashAlgorithm } from '../src/otp/hmac';
@@ -26,7 +26,6 @@ import {
   validateAgainstContract,
   validateAgainstSchema,
   validateElement,
-  type SoapVersionName,
 } from './support/xml-assertions';
 import {
   attributeOf,
@@ -74,7 +73,6 @@ test.after.always(async () => {
 // ---------------------------------------------------------------------------
 // Requests
 
-const SOAP_VERSION: Partial<Record<Variant, SoapVersionName>> = { soap11: '1.1', soap12: '1.2' };
 
 /** Calls `service` in its namespace, the SOAP envelope written as .NET-generated clients write it (xsi and xsd declared). */
 const callAsDotNet = (service: Target, variant: Variant, operation: Operation, fields: Fields, options: RequestOptions = {}): Promise<Answer> =>
@@ -186,8 +184,6 @@ function assertClientError(t: ExecutionContext, answer: Answer, variant: Variant
 // ---------------------------------------------------------------------------
 // PINs
 
-const SHA1_6_30: TotpParams = { algorithm: 'SHA1', digits: 6, period: 30 };
-
 let counter = 0;
 /** A fresh secret (ASCII, at least 10 bytes): one per accepted PIN. */
 const freshSecret = (label: string) => `${label}-${++counter}-conformance`;
@@ -195,12 +191,12 @@ const freshSecret = (label: string) => `${label}-${++counter}-conformance`;
 const utf8 = (secret: string) => Buffer.from(secret, 'utf8');
 
 /** The PIN of the step containing `ms` (+ `steps` steps). */
-function pinAt(key: Uint8Array, ms: number, params: TotpParams = SHA1_6_30, steps = 0): string {
+function pinAt(key: Uint8Array, ms: number, params: TotpParams = DEFAULT_TOTP, steps = 0): string {
   return totp(key, params, Math.floor(ms / 1000) + steps * params.period);
 }
 
 /** A well-formed PIN that belongs to no step within `window + 1` steps of `ms`. */
-function wrongPin(key: Uint8Array, ms: number, params: TotpParams = SHA1_6_30, window = 10): string {
+function wrongPin(key: Uint8Array, ms: number, params: TotpParams = DEFAULT_TOTP, window = 10): string {
   const near = new Set<string>();
   for (let s = -window - 1; s <= window + 1; s++) near.add(pinAt(key, ms, params, s));
   const modulus = 10 ** params.digits;
@@ -277,7 +273,7 @@ test('default drift window: a PIN one step off is accepted, two steps off refuse
   t.is(main.config.driftWindow, 1);
   for (const steps of [-2, -1, 0, 1, 2]) {
     const secret = freshSecret(`default-drift${steps}`);
-    const answer = await callAsDotNet(main, 'httpGet', 'ValidatePin', { pin: pinAt(utf8(secret), NOW, SHA1_6_30, steps), secretCode: secret });
+    const answer = await callAsDotNet(main, 'httpGet', 'ValidatePin', { pin: pinAt(utf8(secret), NOW, DEFAULT_TOTP, steps), secretCode: secret });
     t.is(readValidatePin(t, answer, 'httpGet', DEFAULT_NAMESPACE), Math.abs(steps) <= 1, `${steps} steps`);
   }
 });
@@ -589,7 +585,7 @@ const TOTP_CASES: TotpCase[] = [
     overrides: { period: 60 },
     params: { algorithm: 'SHA1', digits: 6, period: 60 },
     uriParams: { period: '60' },
-    refused: (key) => [pinAt(key, NOW), pinAt(key, NOW, SHA1_6_30, 3)],
+    refused: (key) => [pinAt(key, NOW), pinAt(key, NOW, DEFAULT_TOTP, 3)],
   },
 ];
 
@@ -639,7 +635,7 @@ async function acceptedOffsets(service: TestService, offsets: number[]): Promise
     result[label] = [];
     for (const steps of offsets) {
       const secret = freshSecret(`drift${service.config.driftWindow}`);
-      const answer = await callAsDotNet(service, 'httpGet', 'ValidatePin', { pin: pinAt(utf8(secret), clock, SHA1_6_30, steps), secretCode: secret });
+      const answer = await callAsDotNet(service, 'httpGet', 'ValidatePin', { pin: pinAt(utf8(secret), clock, DEFAULT_TOTP, steps), secretCode: secret });
       if (answer.status !== 200) throw new Error(`ValidatePin answered ${answer.status}: ${answer.body}`);
       if (readXml(answer.body, (doc) => textOf(doc.root)) === 'true') result[label].push(steps);
     }

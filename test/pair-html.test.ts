@@ -9,7 +9,7 @@ import { TOTP, URI } from 'otpauth';
 import { decodeBase32 } from '../src/otp/base32';
 import { totp } from '../src/otp/totp';
 import { decodeQrSvg, svgOfDataUri } from './support/qr-decode';
-import { VARIANTS, call, send, validatePinResult } from './support/requests';
+import { DEFAULT_TOTP, VARIANTS, call, send, validatePinResult } from './support/requests';
 import { postJson, readD } from './support/json-calls';
 import { SERVICE_NAME } from '../generated/routes';
 import { startTestService, type TestService } from './support/service';
@@ -91,7 +91,7 @@ test('the QR code decodes to the link, and the secret in it yields PINs the serv
   const key = decodeBase32(secret!);
   t.deepEqual(key, Buffer.from(secretCode, 'utf8'), 'the key is the UTF-8 bytes of secretCode');
 
-  const pin = totp(key, { algorithm: 'SHA1', digits: 6, period: 30 }, Math.floor(service.clock.now() / 1000));
+  const pin = totp(key, DEFAULT_TOTP, Math.floor(service.clock.now() / 1000));
   t.true(await validatePinResult(service, 'httpGet', pin, secretCode), 'the PIN an app scanning the QR code shows is accepted');
 });
 
@@ -190,7 +190,7 @@ test('an empty appInfo is answered on every protocol, as the original answers it
   // An authenticator's parser (the otpauth package, which refuses an empty label) reads it, and its PIN is accepted.
   const otp = URI.parse(scanned!);
   t.true(otp instanceof TOTP);
-  t.like(otp as TOTP, { issuer: 'Acme Pins', label: 'Acme Pins', digits: 6, period: 30, algorithm: 'SHA1' });
+  t.like(otp as TOTP, { issuer: 'Acme Pins', label: 'Acme Pins', ...DEFAULT_TOTP }, "the app's defaults are the service's");
   t.is(otp.secret.base32, manualSetupCode);
   t.true(await validatePinResult(service, 'httpGet', otp.generate({ timestamp: service.clock.now() }), fields.secretCode), "the app's PIN is accepted");
 });
