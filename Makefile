@@ -14,27 +14,27 @@ install: node_modules/.installed
 
 ## generate: schema/ -> generated/ (libxml2-wasm, ts-morph, handlebars)
 generate: install
-	$(TSX) codegen/main.ts
+	npm run generate
 
 ## check-generated: fail when generated/ differs from what schema/ and codegen/ produce
 check-generated: generate
 	git diff --exit-code --stat -- generated/
 	@test -z "$$(git status --porcelain -- generated/)" || { echo "generated/ has files codegen did not write"; git status --porcelain -- generated/; exit 1; }
 
+## build: dist/, as `npm run build` builds it (the compiled code and the help pages' templates)
 build: install
-	npx tsc -p tsconfig.build.json
-	mkdir -p dist/src/help && cp -R src/help/templates dist/src/help/
+	npm run build
 
 ## run: the service on port 8080 (settings: ARGS="--port 9000" or PIN_* variables)
 run: build
 	node dist/src/main.js $(ARGS)
 
 typecheck: install
-	npx tsc --noEmit -p tsconfig.json
+	npm run typecheck
 
-## test: everything that needs only Node.js and npm
-test: typecheck
-	npx ava
+## test: everything that needs only Node.js and npm (`npm test`: the type check, then ava)
+test: install
+	npm test
 
 ## test-all: test, then the suites that need Debian packages (see .ci/run)
 test-all: test build

@@ -29,7 +29,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { VARIANTS, type OperationName, type Variant } from '../generated/routes';
 import { totp } from '../src/otp/totp';
 import { builtService, ROOT, startServer, type Server } from './servers';
-import { buildRequest, isSoap, type OutgoingRequest } from '../test/support/requests';
+import { DEFAULT_TOTP, buildRequest, isSoap, type OutgoingRequest } from '../test/support/requests';
 import { SOAP_CONTENT_TYPES } from '../test/support/xml-assertions';
 
 const START = '<!-- soak:start -->';
@@ -67,7 +67,7 @@ interface Call extends Pick<OutgoingRequest, 'method' | 'path' | 'body'> {
 }
 
 const secretOf = (n: number) => `soak-secret-${String(n).padStart(6, '0')}-xyzw`;
-const pinAt = (secret: string, step: number) => totp(Buffer.from(secret), { algorithm: 'SHA1', digits: 6, period: 30 }, step * 30);
+const pinAt = (secret: string, step: number) => totp(Buffer.from(secret), DEFAULT_TOTP, step * DEFAULT_TOTP.period);
 
 /** A PIN that is no step's PIN within two steps of `step` (so never inside the drift window). */
 function wrongPin(secret: string, step: number): string {
@@ -90,7 +90,7 @@ function nextCall(n: number, recentlyAccepted: { secret: string; step: number }[
   const variant = VARIANTS[n % 4];
   const r = (n * 7919) % 100;
   let secret = secretOf((n * 2654435761) % SECRETS);
-  let step = Math.floor(Date.now() / 30_000);
+  let step = Math.floor(Date.now() / 1000 / DEFAULT_TOTP.period);
   if (r < 55) {
     const kind = r < 30 ? 'right' : r < 45 ? 'wrong' : 'replay';
     // A replay sends again a PIN the service accepted a moment ago (it must now say false).

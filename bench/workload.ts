@@ -18,10 +18,9 @@
  */
 import { encodeBase32 } from '../src/otp/base32';
 import { matchTotp } from '../src/otp/totp';
-import { buildRequest, pinFor, wrongPinFor, type OutgoingRequest, type Variant } from '../test/support/requests';
+import { DEFAULT_TOTP, buildRequest, pinFor, wrongPinFor, type OutgoingRequest, type Variant } from '../test/support/requests';
 
 export type { OutgoingRequest };
-const TOTP = { algorithm: 'SHA1', digits: 6, period: 30 } as const;
 
 /** Calls per secret: below the throttle limit of 5 failures per window, so nothing is throttled. */
 export const GROUP_SIZE = 4;
@@ -188,7 +187,7 @@ export class AnswerChecker {
       if (!answer) return;
       // One wrong PIN in a million or so is the right one by accident: only then is true correct.
       const key = Buffer.from(expect.secret, 'utf8');
-      if (matchTotp(key, TOTP, expect.pin, Math.floor(Date.now() / 1000), this.driftWindow + 1) !== null) this.accidentalMatches++;
+      if (matchTotp(key, DEFAULT_TOTP, expect.pin, Math.floor(Date.now() / 1000), this.driftWindow + 1) !== null) this.accidentalMatches++;
       else this.fail('true for a wrong PIN');
       return;
     }

@@ -8,9 +8,8 @@ import { toString as qrToString } from 'qrcode';
 import { qrSegments } from './qr/matrix';
 import { ConfigError, helpText, parseConfig, type Config } from './config';
 import { ServiceError } from './errors';
-import { pair } from './handlers/pair';
+import { pair, pairingUri } from './handlers/pair';
 import { encodeBase32 } from './otp/base32';
-import { otpauthUri } from './otp/uri';
 import { Pair } from '../generated/types';
 
 export interface CliIo {
@@ -109,14 +108,7 @@ async function pairCommand(args: string[], io: CliIo): Promise<number> {
     if (error instanceof ServiceError) throw new UsageError(error.message.replace(/\b(appName|appInfo|secretCode)\b/g, (field) => PAIR_FLAGS[field]));
     throw error;
   }
-  const uri = otpauthUri({
-    issuer: own.app || undefined,
-    account: own.account,
-    secret: info.ManualSetupCode!,
-    algorithm: config.algorithm,
-    digits: config.digits,
-    period: config.period,
-  });
+  const uri = pairingUri(own.app, own.account, info.ManualSetupCode!, config);
   io.out(`ManualSetupCode: ${info.ManualSetupCode}`);
   io.out(`URI: ${uri}`);
   io.out(await qrToString(qrSegments(uri), { type: 'terminal', small: true, errorCorrectionLevel: 'M' }));

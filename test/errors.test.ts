@@ -14,6 +14,7 @@ import { encodeBase32 } from '../src/otp/base32';
 import { totp } from '../src/otp/totp';
 import { startTestService, type TestService } from './support/service';
 import {
+  DEFAULT_TOTP,
   NS,
   SOAP11_NS,
   SOAP12_NS,
@@ -226,7 +227,6 @@ const FIELD_CASES: FieldCase[] = [
     fields: [['appName', 'Acme'], ['appInfo', 'alice@example.com'], ['secretCode', SHORT_SECRET]],
   },
   { title: 'Pair without appInfo', op: 'Pair', fields: [['appName', 'Acme'], ['secretCode', SECRET]] },
-  { title: 'Pair with an empty appInfo', op: 'Pair', fields: [['appName', 'Acme'], ['appInfo', ''], ['secretCode', SECRET]] },
   { title: 'Pair with appName over 100 characters', op: 'Pair', fields: [['appName', 'n'.repeat(101)], ['appInfo', 'alice'], ['secretCode', SECRET]] },
   { title: 'Pair with appInfo over 256 characters', op: 'Pair', fields: [['appName', 'Acme'], ['appInfo', 'i'.repeat(257)], ['secretCode', SECRET]] },
   {
@@ -282,7 +282,6 @@ test.serial('HTTP GET and POST: a control character that XML cannot carry (U+000
 
 test.serial('tab, line feed and carriage return in the fields are accepted on every variant, and are part of the key bytes', async (t) => {
   // A client whose stored secret ends with a newline works with the original: it must work here too.
-  const params = { algorithm: 'SHA1', digits: 6, period: 30 } as const;
   svc.clock.set(1_750_000_000_000);
   for (const variant of VARIANTS) {
     for (const [label, secret] of [
@@ -294,12 +293,12 @@ test.serial('tab, line feed and carriage return in the fields are accepted on ev
       const key = Buffer.from(secret, 'utf8');
       const fields: FieldList = [['appName', 'Ac\tme'], ['appInfo', 'alice\r\nsmith'], ['secretCode', secret]];
       t.is(manualSetupCode(t, await callRemembered(svc, variant, 'Pair', fields), variant, label), encodeBase32(key), `${label} [${variant}]: ManualSetupCode`);
-      const pin = totp(key, params, Math.floor(svc.clock.now() / 1000));
+      const pin = totp(key, DEFAULT_TOTP, Math.floor(svc.clock.now() / 1000));
       sentPins.add(pin);
       assertBoolean(t, await callRemembered(svc, variant, 'ValidatePin', [['pin', pin], ['secretCode', secret]]), variant, true, `${label}: the PIN of the key with its control bytes`);
       // Without the control character it is another key: its PIN is another.
       const stripped = secret.replace(/[\t\r\n]/g, '');
-      assertBoolean(t, await callRemembered(svc, variant, 'ValidatePin', [['pin', pin], ['secretCode', stripped]]), variant, totp(Buffer.from(stripped), params, Math.floor(svc.clock.now() / 1000)) === pin, `${label}: stripped secret`);
+      assertBoolean(t, await callRemembered(svc, variant, 'ValidatePin', [['pin', pin], ['secretCode', stripped]]), variant, totp(Buffer.from(stripped), DEFAULT_TOTP, Math.floor(svc.clock.now() / 1000)) === pin, `${label}: stripped secret`);
     }
   }
 });

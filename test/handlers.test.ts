@@ -175,6 +175,21 @@ test('Pair: without appName (absent or empty) there is no issuer, in the label o
   }
 });
 
+test('Pair: an empty or blank appInfo is answered: the label is the issuer alone, or the service name without appName', (t) => {
+  const cases: Array<[string | undefined, string, string]> = [
+    ['Acme', '', 'otpauth://totp/Acme?secret=GEZDGNBVGY3TQQSYLFKA&issuer=Acme'],
+    ['Acme', '  ', 'otpauth://totp/Acme?secret=GEZDGNBVGY3TQQSYLFKA&issuer=Acme'],
+    [undefined, '', 'otpauth://totp/AuthenticatorAPI?secret=GEZDGNBVGY3TQQSYLFKA'],
+    ['', '', 'otpauth://totp/AuthenticatorAPI?secret=GEZDGNBVGY3TQQSYLFKA'],
+  ];
+  for (const [appName, appInfo, uri] of cases) {
+    const result = pair(new Pair({ appName, appInfo, secretCode: '12345678BXYT' }), settings());
+    t.is(result.ManualSetupCode, 'GEZDGNBVGY3TQQSYLFKA');
+    const parts = readHtmlParts(t, result.Html!, 'GEZDGNBVGY3TQQSYLFKA', uri.replace(/&/g, '&amp;'));
+    t.is(parts.href, uri, `${JSON.stringify(appName)}, ${JSON.stringify(appInfo)}`);
+  }
+});
+
 test('Pair: TOTP settings other than the defaults appear in the otpauth URI, the defaults do not', (t) => {
   const request = new Pair({ appName: 'Acme', appInfo: 'alice', secretCode: '12345678BXYT' });
   const base = 'otpauth://totp/Acme:alice?secret=GEZDGNBVGY3TQQSYLFKA&issuer=Acme';
@@ -196,7 +211,6 @@ test('Pair: the field checks refuse with client errors that do not repeat the se
     ['no secretCode', new Pair({ appName: 'Acme', appInfo: 'alice' })],
     ['empty secretCode', new Pair({ appName: 'Acme', appInfo: 'alice', secretCode: '' })],
     ['no appInfo', new Pair({ appName: 'Acme', secretCode })],
-    ['empty appInfo', new Pair({ appName: 'Acme', appInfo: '', secretCode })],
     ['appName of 101 characters', new Pair({ appName: 'é'.repeat(101), appInfo: 'alice', secretCode })],
     ['appInfo of 257 characters', new Pair({ appName: 'Acme', appInfo: 'x'.repeat(257), secretCode })],
     ['secretCode of 257 bytes', new Pair({ appName: 'Acme', appInfo: 'alice', secretCode: secretCode + 'é'.repeat(117) + 'x' })],

@@ -5,9 +5,7 @@
  * answers the next valid call.
  */
 import test, { type ExecutionContext } from 'ava';
-import { spawnSync } from 'node:child_process';
 import { request } from 'node:http';
-import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { startTestService, type TestService } from './support/service';
 import {
@@ -275,15 +273,3 @@ for (const variant of VARIANTS) {
     await stillUp(t, service, variant);
   });
 }
-
-// Memory safety of the SOAP path, seen from outside: libxml2 reports invalid frees on stderr.
-
-test('SOAP calls followed by garbage collection leave no libxml2 memory errors (invalid frees) on stderr', async (t) => {
-  const child = spawnSync(process.execPath, ['--expose-gc', '--import=tsx', path.join(__dirname, 'support', 'soap-gc-child.ts')], {
-    encoding: 'utf8',
-    timeout: 50_000,
-  });
-  t.is(child.status, 0, `the child ran to its end: ${child.stderr.slice(-300)}`);
-  t.is(child.stdout.trim(), 'done 200', 'all 200 SOAP calls were answered');
-  t.false(/Memory tag error|xmlMemFree\(.*\) error/.test(child.stderr), `stderr: ${child.stderr.split('\n').slice(0, 4).join(' | ')}`);
-});

@@ -12,7 +12,7 @@ import { request } from 'node:http';
 import { encodeBase32 } from '../src/otp/base32';
 import { startTestService, type TestService } from './support/service';
 import { OPERATION_NAMES, VARIANTS, type OperationName as Operation, type Variant } from '../generated/routes';
-import { pinFor, send, type Answer } from './support/requests';
+import { SOAP_VERSION, pinFor, send, type Answer } from './support/requests';
 import {
   DEFAULT_NAMESPACE,
   SOAP_CONTENT_TYPES,
@@ -20,7 +20,6 @@ import {
   assertXmlDeclaration,
   validateAgainstContract,
   validateElement,
-  type SoapVersionName,
 } from './support/xml-assertions';
 import {
   attributeOf,
@@ -52,7 +51,6 @@ const DISCO_SCL_NS = 'http://schemas.xmlsoap.org/disco/scl/';
 const DISCO_SOAP_NS = 'http://schemas.xmlsoap.org/disco/soap/';
 
 const OPERATIONS: readonly Operation[] = OPERATION_NAMES;
-const SOAP_VERSION: Partial<Record<Variant, SoapVersionName>> = { soap11: '1.1', soap12: '1.2' };
 /** The root element of the HTTP GET/POST answer (global elements of the schema). */
 const HTTP_ROOT: Record<Operation, string> = { Pair: 'PairingInfo', ValidatePin: 'boolean' };
 

@@ -5,10 +5,13 @@
  * carries must produce PINs the service accepts.
  */
 import test, { type ExecutionContext } from 'ava';
+import { TOTP, URI } from 'otpauth';
 import { decodeBase32 } from '../src/otp/base32';
 import { totp } from '../src/otp/totp';
 import { decodeQrSvg, svgOfDataUri } from './support/qr-decode';
-import { call, validatePinResult } from './support/requests';
+import { DEFAULT_TOTP, VARIANTS, call, send, validatePinResult } from './support/requests';
+import { postJson, readD } from './support/json-calls';
+import { SERVICE_NAME } from '../generated/routes';
 import { startTestService, type TestService } from './support/service';
 import { childElements, elementAt, elementsAt, loadReaders, namespaceOf, readXml, textOf } from './support/readers';
 import { DEFAULT_NAMESPACE, readPairingHtml, validateAgainstContract } from './support/xml-assertions';
@@ -36,7 +39,7 @@ interface Pairing {
 }
 
 /** Pair over HTTP GET; fields left undefined are not sent. */
-async function pair(t: ExecutionContext, fields: { appName?: string; appInfo: string; secretCode: string }): Promise<Pairing> {
+async function pair(t: ExecutionContext, fields: { appName?: string; appInfo?: string; secretCode: string }): Promise<Pairing> {
   const sent = Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined);
   const { status, body: text } = await call(service, 'httpGet', 'Pair', sent);
   t.is(status, 200, text);
@@ -88,7 +91,7 @@ test('the QR code decodes to the link, and the secret in it yields PINs the serv
   const key = decodeBase32(secret!);
   t.deepEqual(key, Buffer.from(secretCode, 'utf8'), 'the key is the UTF-8 bytes of secretCode');
 
-  const pin = totp(key, { algorithm: 'SHA1', digits: 6, period: 30 }, Math.floor(service.clock.now() / 1000));
+  const pin = totp(key, DEFAULT_TOTP, Math.floor(service.clock.now() / 1000));
   t.true(await validatePinResult(service, 'httpGet', pin, secretCode), 'the PIN an app scanning the QR code shows is accepted');
 });
 
@@ -154,4 +157,58 @@ test('the Html is the same whichever variant answers Pair', async (t) => {
     return element && textOf(element);
   });
   t.is(soapHtml, html);
+});
+
+/** The Html of a Pair answer over any protocol: the four variants, JSON and /pair.aspx. */
+async function htmlOver(t: ExecutionContext, protocol: string, fields: { appName: string; appInfo: string; secretCode: string }): Promise<string | undefined> {
+  if (protocol === 'json') return (readD(t, await postJson(service.url, 'Pair', fields), protocol) as { Html: string }).Html;
+  if (protocol === 'page') {
+    const query = new URLSearchParams({ AppName: fields.appName, AppInfo: fields.appInfo, SecretCode: fields.secretCode });
+    const answer = await send(`${service.url}/pair.aspx?${query}`, {});
+    t.is(answer.status, 200, `/pair.aspx: ${answer.body}`);
+    return answer.body;
+  }
+  const answer = await call(service, protocol as (typeof VARIANTS)[number], 'Pair', fields);
+  t.is(answer.status, 200, `${protocol}: ${answer.body}`);
+  return readXml(answer.body, (doc) => {
+    const element = elementAt(doc, '//p:Html', { p: DEFAULT_NAMESPACE });
+    return element ? textOf(element) : undefined;
+  });
+}
+
+test('an empty appInfo is answered on every protocol, as the original answers it: the label is the issuer alone', async (t) => {
+  const fields = { appName: 'Acme Pins', appInfo: '', secretCode: 'pair-html-empty-account' };
+  const { manualSetupCode, html } = await pair(t, fields);
+  t.is(manualSetupCode, 'OBQWS4RNNB2G23BNMVWXA5DZFVQWGY3POVXHI');
+  for (const protocol of [...VARIANTS, 'json', 'page']) t.is(await htmlOver(t, protocol, fields), html, `${protocol}: the same Html`);
+
+  const link = readPairingHtml(html);
+  t.is(link.title, `Manually pair with ${manualSetupCode}`);
+  t.is(link.href, `otpauth://totp/Acme%20Pins?secret=${manualSetupCode}&issuer=Acme%20Pins`);
+  const scanned = decodeQrSvg(inlineSvg(t, link.imgSrc));
+  t.is(scanned, link.href, 'the QR code holds the link');
+  // An authenticator's parser (the otpauth package, which refuses an empty label) reads it, and its PIN is accepted.
+  const otp = URI.parse(scanned!);
+  t.true(otp instanceof TOTP);
+  t.like(otp as TOTP, { issuer: 'Acme Pins', label: 'Acme Pins', ...DEFAULT_TOTP }, "the app's defaults are the service's");
+  t.is(otp.secret.base32, manualSetupCode);
+  t.true(await validatePinResult(service, 'httpGet', otp.generate({ timestamp: service.clock.now() }), fields.secretCode), "the app's PIN is accepted");
+});
+
+test("with neither appName nor appInfo the label is the service's name; spaces in the account are kept (the original drops them)", async (t) => {
+  for (const appName of [undefined, '']) {
+    const { manualSetupCode, html } = await pair(t, { appName, appInfo: '', secretCode: 'pair-html-no-names' });
+    const link = readPairingHtml(html);
+    t.is(link.href, `otpauth://totp/${SERVICE_NAME}?secret=${manualSetupCode}`);
+    const otp = URI.parse(decodeQrSvg(inlineSvg(t, link.imgSrc))!);
+    t.like(otp as TOTP, { issuer: '', label: SERVICE_NAME });
+  }
+  const spaced = readPairingHtml((await pair(t, { appName: 'Acme', appInfo: 'john doe', secretCode: 'pair-html-spaced' })).html);
+  t.like(URI.parse(decodeQrSvg(inlineSvg(t, spaced.imgSrc))!) as TOTP, { issuer: 'Acme', label: 'john doe' });
+});
+
+test('an absent appInfo is still refused (the original answers it with a stack trace)', async (t) => {
+  const answer = await call(service, 'httpPost', 'Pair', { appName: 'Acme', secretCode: 'pair-html-no-account' });
+  t.is(answer.status, 400);
+  t.is(answer.body.trim(), 'appInfo is required.');
 });

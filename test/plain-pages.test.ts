@@ -95,6 +95,18 @@ test(pairMissing, 'AppName');
 test(pairMissing, 'AppInfo');
 test(pairMissing, 'SecretCode');
 
+test('/pair.aspx with an empty AppInfo answers the Html of Pair with an empty appInfo', async (t) => {
+  const secret = secretFor('pair-empty-info');
+  const answer = await get(t, `/pair.aspx?${query({ AppName: 'Example', AppInfo: '', SecretCode: secret })}`);
+  t.is(answer.status, 200, answer.body);
+  t.is(readPairingHtml(answer.body).href, `otpauth://totp/Example?secret=${encodeBase32(Buffer.from(secret, 'utf8'))}&issuer=Example`);
+  // An empty AppName or SecretCode is still missing.
+  for (const missing of ['AppName', 'SecretCode']) {
+    const params: Record<string, string> = { AppName: 'Example', AppInfo: 'bob', SecretCode: secret, [missing]: '' };
+    assertRefused(t, await get(t, `/pair.aspx?${query(params)}`), `Pass '${missing}' in QueryString`, `/pair.aspx with ${missing}=`);
+  }
+});
+
 test('/pair.aspx without any parameter names the first one, AppName', async (t) => {
   assertRefused(t, await get(t, '/pair.aspx'), "Pass 'AppName' in QueryString", '/pair.aspx alone');
 });

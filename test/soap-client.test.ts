@@ -13,12 +13,11 @@ import {
   assertSoapEnvelope,
   type SoapVersionName,
 } from './support/xml-assertions';
-import { readFault } from './support/requests';
+import { DEFAULT_TOTP, readFault } from './support/requests';
 import { namespaceOf } from './support/readers';
 
 /** A fixed instant, 22.345 s into its 30-second step. */
 const NOW = 1_750_000_012_345;
-const SHA1_6_30 = { algorithm: 'SHA1', digits: 6, period: 30 } as const;
 
 let service: TestService;
 
@@ -81,7 +80,7 @@ function assertRequestWas(t: ExecutionContext, client: soap.Client, version: Soa
 
 let counter = 0;
 const freshSecret = () => `soap-client-${++counter}-secret`;
-const pinFor = (secret: string, steps = 0) => totp(Buffer.from(secret, 'utf8'), SHA1_6_30, Math.floor(NOW / 1000) + steps * 30);
+const pinFor = (secret: string, steps = 0) => totp(Buffer.from(secret, 'utf8'), DEFAULT_TOTP, Math.floor(NOW / 1000) + steps * DEFAULT_TOTP.period);
 
 for (const version of ['1.1', '1.2'] as const) {
   test(`SOAP ${version} port: Pair answers the reference ManualSetupCode and the Html`, async (t) => {

@@ -18,11 +18,10 @@ import * as QRCode from 'qrcode';
 import * as soap from 'soap';
 import { defaultConfig, type Config } from '../../src/config';
 import { ServiceError } from '../../src/errors';
-import { LIMITS, optionalText, requiredText, secretKey } from '../../src/handlers/fields';
-import { escapeHtml } from '../../src/handlers/pair';
+import { LIMITS, optionalText, presentText, secretKey } from '../../src/handlers/fields';
+import { escapeHtml, pairingUri } from '../../src/handlers/pair';
 import { validatePin } from '../../src/handlers/validate-pin';
 import { encodeBase32 } from '../../src/otp/base32';
-import { otpauthUri } from '../../src/otp/uri';
 import { createStateKeyHasher } from '../../src/state/keyed-hash';
 import { MemoryStore } from '../../src/state/memory-store';
 import { renderWsdl } from '../../generated/documents';
@@ -60,10 +59,10 @@ async function pair(args: PairArgs): Promise<object> {
   try {
     const key = secretKey(args.secretCode, config.secretEncoding);
     if (key.length < config.minSecretBytes) throw new ServiceError('client', `secretCode must be at least ${config.minSecretBytes} bytes long.`);
-    const account = requiredText('appInfo', args.appInfo, LIMITS.appInfo);
+    const account = presentText('appInfo', args.appInfo, LIMITS.appInfo);
     const issuer = optionalText('appName', args.appName, LIMITS.appName);
     const manualSetupCode = encodeBase32(key);
-    const uri = otpauthUri({ issuer, account, secret: manualSetupCode });
+    const uri = pairingUri(issuer, account, manualSetupCode, config);
     const svg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M' });
     const src = 'data:image/svg+xml;base64,' + Buffer.from(svg, 'utf8').toString('base64');
     const html =

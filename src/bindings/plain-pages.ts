@@ -28,10 +28,10 @@ function query(ctx: CallContext): (name: string) => string | undefined {
   return (name) => values.get(name.toLowerCase());
 }
 
-/** The reference's message for a missing parameter, with a 400 instead of its stack trace. */
-function required(get: (name: string) => string | undefined, name: string): string {
+/** The reference's message for a missing parameter, with a 400 instead of its stack trace; `empty` allows `Name=`. */
+function required(get: (name: string) => string | undefined, name: string, empty: 'empty allowed' | 'not empty' = 'not empty'): string {
   const value = get(name);
-  if (value === undefined || value === '') throw clientError(`Pass '${name}' in QueryString`);
+  if (value === undefined || (value === '' && empty === 'not empty')) throw clientError(`Pass '${name}' in QueryString`);
   return value;
 }
 
@@ -42,7 +42,7 @@ export function pairPage(handlers: Handlers) {
     const get = query(ctx);
     const request = new Pair({
       appName: required(get, 'AppName'),
-      appInfo: required(get, 'AppInfo'),
+      appInfo: required(get, 'AppInfo', 'empty allowed'), // as Pair takes it
       secretCode: required(get, 'SecretCode'),
     });
     const info = await handlers.Pair(request);

@@ -20,9 +20,9 @@ function notXmlMessage(name: string): string {
   return `${name} must not contain characters XML cannot carry (control characters other than tab, line feed and carriage return).`;
 }
 
-/** A required text field: present, non-empty, only characters XML can carry, at most `max` characters. */
-export function requiredText(name: string, value: string | undefined, max: number): string {
-  if (value === undefined || value === '') throw clientError(`${name} is required.`);
+/** A text field that must be given but may be empty (Pair's appInfo, as the original takes it). */
+export function presentText(name: string, value: string | undefined, max: number): string {
+  if (value === undefined) throw clientError(`${name} is required.`);
   return checkedText(name, value, max);
 }
 

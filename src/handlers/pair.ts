@@ -4,7 +4,8 @@ import { encodeBase32 } from '../otp/base32';
 import { otpauthUri } from '../otp/uri';
 import { QrCapacityError, qrSvgDataUri, qrSymbol } from '../qr/svg';
 import { PairingInfo, type Pair } from '../../generated/types';
-import { LIMITS, optionalText, requiredText, secretKey } from './fields';
+import { SERVICE_NAME } from '../../generated/routes';
+import { LIMITS, optionalText, presentText, secretKey } from './fields';
 import { escapeEach } from '../runtime/xml-codec';
 
 export type PairSettings = Pick<Config, 'secretEncoding' | 'minSecretBytes' | 'algorithm' | 'digits' | 'period' | 'qr' | 'publicUrl'>;
@@ -21,21 +22,33 @@ export function pair(request: Pair, settings: PairSettings): PairingInfo {
       `secretCode must be at least ${settings.minSecretBytes} bytes (${settings.minSecretBytes * 8} bits) long.`,
     );
   }
-  const account = requiredText('appInfo', request.appInfo, LIMITS.appInfo);
+  // An empty appInfo is answered, as the original answers it; an absent one is refused.
+  const account = presentText('appInfo', request.appInfo, LIMITS.appInfo);
   const issuer = optionalText('appName', request.appName, LIMITS.appName);
   const manualSetupCode = encodeBase32(key);
-  const uri = otpauthUri({
+  const uri = pairingUri(issuer, account, manualSetupCode, settings);
+  const html =
+    `<a title='Manually pair with ${escapeHtml(manualSetupCode)}' href='${escapeHtml(uri)}'>` +
+    `<img src='${escapeHtml(qrSource(uri, settings))}' border=0></a>`;
+  return new PairingInfo({ ManualSetupCode: manualSetupCode, Html: html });
+}
+
+/** The otpauth URI of a pairing; with neither appName nor appInfo, the label is the service's name. */
+export function pairingUri(
+  issuer: string | undefined,
+  account: string,
+  manualSetupCode: string,
+  settings: Pick<Config, 'algorithm' | 'digits' | 'period'>,
+): string {
+  return otpauthUri({
     issuer,
     account,
+    unnamed: SERVICE_NAME,
     secret: manualSetupCode,
     algorithm: settings.algorithm,
     digits: settings.digits,
     period: settings.period,
   });
-  const html =
-    `<a title='Manually pair with ${escapeHtml(manualSetupCode)}' href='${escapeHtml(uri)}'>` +
-    `<img src='${escapeHtml(qrSource(uri, settings))}' border=0></a>`;
-  return new PairingInfo({ ManualSetupCode: manualSetupCode, Html: html });
 }
 
 /** Inline SVG by default; `link` points at this service's own /qr.aspx, never a third party. */

@@ -1,7 +1,7 @@
 /**
  * HMAC (RFC 2104) from node:crypto (OpenSSL): no hashing is written here;
- * each message costs one createHmac. test/otp/hmac.test.ts compares every
- * path with createHmac.
+ * each message costs one createHmac. test/otp/hmac.test.ts checks it with
+ * the test cases of RFC 2202 and RFC 4231.
  */
 import { createHmac } from 'node:crypto';
 

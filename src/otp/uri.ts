@@ -5,7 +5,10 @@ import type { HashAlgorithm } from './hmac';
 
 export interface OtpauthUriParams {
   issuer?: string;
+  /** May be empty or blank: the label is then the issuer alone, or `unnamed` without an issuer. */
   account: string;
+  /** The label when neither issuer nor account is named; required then, as a label cannot be empty. */
+  unnamed?: string;
   /** Base32, without padding. */
   secret: string;
   algorithm?: HashAlgorithm;
@@ -28,11 +31,22 @@ function percentEncode(text: string): string {
   );
 }
 
-/** Builds `otpauth://totp/[ISSUER:]ACCOUNT?secret=…[&issuer=…]`, adding only non-default parameters. */
+/** A name that shows as nothing (empty, or white space alone, which apps trim away) is no name. */
+const named = (text: string | undefined): text is string => text !== undefined && text.trim() !== '';
+
+/**
+ * Builds `otpauth://totp/LABEL?secret=…[&issuer=…]`, adding only non-default parameters. The label is
+ * `ISSUER:ACCOUNT`, `ACCOUNT` without an issuer, `ISSUER` without an account: the Key URI Format's
+ * label is never empty (apps refuse such a URI), and an issuer prefix needs an account name after it.
+ */
 export function otpauthUri(p: OtpauthUriParams): string {
-  const issuer = p.issuer === undefined || p.issuer === '' ? undefined : percentEncode(p.issuer);
+  const issuer = named(p.issuer) ? percentEncode(p.issuer) : undefined;
+  let label: string;
   // The issuer goes both in the label (older apps) and as a parameter (preferred by newer ones).
-  const label = issuer === undefined ? percentEncode(p.account) : `${issuer}:${percentEncode(p.account)}`;
+  if (named(p.account)) label = issuer === undefined ? percentEncode(p.account) : `${issuer}:${percentEncode(p.account)}`;
+  else if (issuer !== undefined) label = issuer;
+  else if (named(p.unnamed)) label = percentEncode(p.unnamed);
+  else throw new RangeError('An otpauth label needs an issuer, an account or an unnamed label.');
 
   let uri = `otpauth://totp/${label}?secret=${percentEncode(p.secret)}`;
   if (issuer !== undefined) uri += `&issuer=${issuer}`;

@@ -23,7 +23,7 @@ const ATTRIBUTE_ESCAPES: Escapes = [...TEXT_ESCAPES, ['"', /"/g, '&quot;'], ["'"
 /**
  * One global replace per character that occurs: faster on a long text (a
  * Pair's Html) than one pass with a character class and a callback, and
- * nothing but a few scans when nothing needs escaping (README, Performance).
+ * nothing but a few scans when nothing needs escaping.
  */
 export function escapeEach(value: string, escapes: Escapes): string {
   let out = value;

@@ -17,7 +17,7 @@ import { connect } from 'node:net';
 import { totp } from '../../src/otp/totp';
 import { startChildService, type ChildService } from '../support/child-service';
 import { elementAt, loadReaders, readXml, textOf } from '../support/readers';
-import { SOAP11_NS, SOAP12_NS, call } from '../support/requests';
+import { DEFAULT_TOTP, SOAP11_NS, SOAP12_NS, call } from '../support/requests';
 import { SECRET_PATTERN, generateCase, type CaseKind, type FuzzCase } from './generator';
 
 /** The README's Errors table, 405 (with Allow) from the router for a method a known path does not take, and 302 for GET / (to the service page). */
@@ -164,7 +164,7 @@ async function validCallsWork(service: ChildService): Promise<string> {
   try {
     const pair = await call(service, 'httpGet', 'Pair', { appName: 'After', appInfo: 'a@b.c', secretCode: secret });
     if (pair.status !== 200 || !pair.body.includes('<ManualSetupCode>')) return `Pair after the run: ${pair.status} ${pair.body.slice(0, 200)}`;
-    const pin = totp(Buffer.from(secret), { algorithm: 'SHA1', digits: 6, period: 30 }, Math.floor(Date.now() / 1000));
+    const pin = totp(Buffer.from(secret), DEFAULT_TOTP, Math.floor(Date.now() / 1000));
     const soap = await call(service, 'soap11', 'ValidatePin', { pin, secretCode: secret });
     if (soap.status !== 200 || !soap.body.includes('<ValidatePinResult>true</ValidatePinResult>')) return `ValidatePin after the run: ${soap.status} ${soap.body.slice(0, 200)}`;
     return 'ok';

@@ -8,7 +8,6 @@ const ALGORITHMS: ReadonlyArray<readonly [HashAlgorithm, string]> = [
   ['SHA256', 'sha256'],
   ['SHA512', 'sha512'],
 ];
-const KEY_LENGTHS = [0, 1, 10, 20, 32, 63, 64, 65, 128, 129, 256];
 // Around 2^31 and 2^32 (both 32-bit halves of the 8-byte counter), and the largest safe integer.
 const COUNTERS = [0, 1, 2, 255, 256, 56_666_666, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 32 + 1, 2 ** 40 + 12345, Number.MAX_SAFE_INTEGER];
 
@@ -18,41 +17,31 @@ function bytes(length: number, seed: number): Buffer {
   return out;
 }
 
+/** The 8-byte big-endian counter, written independently of hmac.ts (one 64-bit write). */
 function counterMessage(counter: number): Buffer {
   const message = Buffer.alloc(8);
-  message.writeUInt32BE(Math.floor(counter / 0x1_0000_0000), 0);
-  message.writeUInt32BE(counter % 0x1_0000_0000, 4);
+  message.writeBigUInt64BE(BigInt(counter));
   return message;
 }
 
 for (const [algorithm, nodeName] of ALGORITHMS) {
-  test(`${algorithm}: the counter signer equals createHmac over the 8-byte counter, for every key length`, (t) => {
-    for (const keyLength of KEY_LENGTHS) {
-      const key = bytes(keyLength, keyLength);
-      const sign = createCounterSigner(algorithm, key);
-      for (const counter of COUNTERS) {
-        t.deepEqual(Buffer.from(sign(counter), 'latin1'), createHmac(nodeName, key).update(counterMessage(counter)).digest(), `key ${keyLength}, counter ${counter}`);
-      }
+  test(`${algorithm}: the counter signer signs the counter as 8 bytes big-endian, across both 32-bit halves`, (t) => {
+    const key = bytes(20, 3);
+    const sign = createCounterSigner(algorithm, key);
+    for (const counter of COUNTERS) {
+      t.deepEqual(Buffer.from(sign(counter), 'latin1'), createHmac(nodeName, key).update(counterMessage(counter)).digest(), `counter ${counter}`);
     }
   });
 
-  test(`${algorithm}: signers of different keys used in turn do not disturb each other`, (t) => {
+  test(`${algorithm}: counter signers of different keys used in turn do not disturb each other (they share one message buffer)`, (t) => {
     const a = bytes(20, 1);
     const b = bytes(70, 2);
     const signA = createCounterSigner(algorithm, a);
-    const signB = createHmacSigner(algorithm, b);
+    const signB = createCounterSigner(algorithm, b);
     for (const counter of COUNTERS) {
+      const other = counter === Number.MAX_SAFE_INTEGER ? 0 : counter + 1;
       t.deepEqual(Buffer.from(signA(counter), 'latin1'), createHmac(nodeName, a).update(counterMessage(counter)).digest());
-      t.deepEqual(signB(counterMessage(counter)), createHmac(nodeName, b).update(counterMessage(counter)).digest());
-    }
-  });
-
-  test(`${algorithm}: createHmacSigner equals createHmac for messages of every length up to three blocks`, (t) => {
-    const key = bytes(20, 3);
-    const sign = createHmacSigner(algorithm, key);
-    for (let length = 0; length <= 3 * 128 + 1; length++) {
-      const message = bytes(length, length);
-      t.deepEqual(sign(message), createHmac(nodeName, key).update(message).digest(), `message of ${length} bytes`);
+      t.deepEqual(Buffer.from(signB(other), 'latin1'), createHmac(nodeName, b).update(counterMessage(other)).digest());
     }
   });
 

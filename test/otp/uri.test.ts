@@ -1,4 +1,5 @@
 import test from 'ava';
+import { TOTP, URI } from 'otpauth';
 import { otpauthUri } from '../../src/otp/uri';
 
 const SECRET = 'JBSWY3DPEHPK3PXP';
@@ -13,6 +14,40 @@ test('with an issuer: label ISSUER:ACCOUNT and issuer parameter', (t) => {
 test('without an issuer (absent or empty): label ACCOUNT only', (t) => {
   t.is(otpauthUri({ account: 'alice', secret: SECRET }), 'otpauth://totp/alice?secret=JBSWY3DPEHPK3PXP');
   t.is(otpauthUri({ issuer: '', account: 'alice', secret: SECRET }), 'otpauth://totp/alice?secret=JBSWY3DPEHPK3PXP');
+});
+
+test('without an account (empty, or white space alone): the label is the issuer alone', (t) => {
+  for (const account of ['', '  ', '\t']) {
+    t.is(otpauthUri({ issuer: 'Example', account, secret: SECRET }), 'otpauth://totp/Example?secret=JBSWY3DPEHPK3PXP&issuer=Example', JSON.stringify(account));
+  }
+});
+
+test('with neither issuer nor account: the unnamed label, and without one a RangeError (a label is never empty)', (t) => {
+  for (const [issuer, account] of [[undefined, ''], ['', ''], [' ', ' ']] as const) {
+    t.is(otpauthUri({ issuer, account, unnamed: 'Pin Service', secret: SECRET }), 'otpauth://totp/Pin%20Service?secret=JBSWY3DPEHPK3PXP');
+    t.throws(() => otpauthUri({ issuer, account, secret: SECRET }), { instanceOf: RangeError });
+  }
+  t.is(otpauthUri({ account: 'alice', unnamed: 'Pin Service', secret: SECRET }), 'otpauth://totp/alice?secret=JBSWY3DPEHPK3PXP', 'unused when named');
+});
+
+test("an authenticator's URI parser (the otpauth package) reads every label form back, and refuses an empty label", (t) => {
+  const cases: Array<[issuer: string | undefined, account: string, label: string, issuerRead: string]> = [
+    ['Example', 'alice@example.com', 'alice@example.com', 'Example'],
+    [undefined, 'alice@example.com', 'alice@example.com', ''],
+    ['ACME Co', ' john  doe ', ' john  doe ', 'ACME Co'], // spaces in the account are kept
+    ['Example', '', 'Example', 'Example'],
+    ['Café €', '', 'Café €', 'Café €'],
+    [undefined, '', 'Pin Service', ''],
+  ];
+  for (const [issuer, account, label, issuerRead] of cases) {
+    const uri = otpauthUri({ issuer, account, unnamed: 'Pin Service', secret: SECRET, digits: 8, period: 60 });
+    const otp = URI.parse(uri);
+    t.true(otp instanceof TOTP, uri);
+    t.like(otp as TOTP, { label, issuer: issuerRead, digits: 8, period: 60, algorithm: 'SHA1' }, uri);
+    t.is(otp.secret.base32, SECRET, uri);
+  }
+  // The original's URI for an empty account: the check above can fail.
+  t.throws(() => URI.parse('otpauth://totp/?secret=JBSWY3DPEHPK3PXP&issuer=Example'), { instanceOf: URIError });
 });
 
 test('spaces are %20, never +', (t) => {

@@ -10,7 +10,8 @@
  */
 import { elementAt, namespaceInScope, readXml, textOf } from './readers';
 import { DEFAULT_NAMESPACE, SOAP_CONTENT_TYPES, SOAP_ENVELOPE_NAMESPACES, type SoapVersionName } from './xml-assertions';
-import { totp } from '../../src/otp/totp';
+import { defaultConfig } from '../../src/config';
+import { totp, type TotpParams } from '../../src/otp/totp';
 
 export const NS = DEFAULT_NAMESPACE;
 export const SOAP11_NS = SOAP_ENVELOPE_NAMESPACES['1.1'];
@@ -20,7 +21,9 @@ export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 export { VARIANTS, type Variant, type OperationName as Operation } from '../../generated/routes';
 import type { OperationName as Operation, Variant } from '../../generated/routes';
 export const isSoap = (variant: Variant): variant is 'soap11' | 'soap12' => variant === 'soap11' || variant === 'soap12';
-export const versionOf = (variant: 'soap11' | 'soap12'): SoapVersionName => (variant === 'soap11' ? '1.1' : '1.2');
+/** The SOAP version of each SOAP variant; none for the HTTP variants. */
+export const SOAP_VERSION: Readonly<Partial<Record<Variant, SoapVersionName>>> = { soap11: '1.1', soap12: '1.2' };
+export const versionOf = (variant: 'soap11' | 'soap12'): SoapVersionName => SOAP_VERSION[variant]!;
 
 /** Name–value pairs, sent in the order given (a name may repeat). */
 export type FieldList = ReadonlyArray<readonly [name: string, value: string]>;
@@ -36,10 +39,13 @@ export interface HasClock {
   clock: { now(): number };
 }
 
-/** The PIN of `secret` (UTF-8 key bytes, SHA1, 6 digits, 30 s) `stepOffset` steps from the service's now. */
+/** The TOTP parameters of a service with default settings: those of src/config.ts's settings table. */
+export const DEFAULT_TOTP: TotpParams = (({ algorithm, digits, period }) => ({ algorithm, digits, period }))(defaultConfig());
+
+/** The PIN of `secret` (UTF-8 key bytes, DEFAULT_TOTP) `stepOffset` steps from the service's now. */
 export function pinFor(service: HasClock, secret: string, stepOffset = 0): string {
-  const seconds = Math.floor(service.clock.now() / 1000) + stepOffset * 30;
-  return totp(Buffer.from(secret, 'utf8'), { algorithm: 'SHA1', digits: 6, period: 30 }, seconds);
+  const seconds = Math.floor(service.clock.now() / 1000) + stepOffset * DEFAULT_TOTP.period;
+  return totp(Buffer.from(secret, 'utf8'), DEFAULT_TOTP, seconds);
 }
 
 /** A 6-digit PIN that is not the PIN of `secret` for any step within `window` steps of now. */

@@ -3,8 +3,9 @@
  * directly, tens of thousands of times back to back (its libxml2 work, up to
  * the handler call, is synchronous), so that the binding's code is optimized
  * and garbage collections fall inside that work (parse, validation document,
- * decoding). Prints `done <calls>`; a use-after-free of a libxml2 node ends
- * the process with SIGSEGV instead.
+ * decoding), over SOAP 1.1 and 1.2. Prints `done <calls>`; a use-after-free
+ * of a libxml2 node ends the process with SIGSEGV instead, and a bad free
+ * makes libxml2 write a report on stderr.
  */
 import type { Context } from 'koa';
 import { soapBinding } from '../../src/bindings/soap';
@@ -19,26 +20,30 @@ const handlers: Handlers = {
   Pair: async () => new PairingInfo({ ManualSetupCode: 'MFRGG', Html: 'x' }),
 };
 
+/** Envelope i: Pair for every third, ValidatePin otherwise; SOAP 1.1 and 1.2 in turn. */
 function envelope(i: number): Buffer {
   const secretCode = `secret-${i}-abcdefghij`;
   const operation =
     i % 3 === 0
       ? operationElement('Pair', { appName: 'A', appInfo: `a${i}@example.com`, secretCode }, NS)
       : operationElement('ValidatePin', { pin: '123456', secretCode }, NS);
-  return Buffer.from(soapEnvelope('1.1', operation));
+  return Buffer.from(soapEnvelope(i % 2 === 0 ? '1.1' : '1.2', operation));
 }
+
+const CONTENT_TYPES = ['text/xml', 'application/soap+xml'];
 
 async function main(): Promise<void> {
   await loadXmlEngine();
   const soap = soapBinding(loadContract(NS), handlers);
   const calls = Number(process.argv[2] ?? 50000);
-  const bodies = Array.from({ length: 300 }, (_, i) => envelope(i)); // 300: a multiple of 3, so call i has the operation of envelope i % 300
+  const bodies = Array.from({ length: 300 }, (_, i) => envelope(i)); // 300: a multiple of 6, so call i is envelope i % 300's operation and version
   const started: { ctx: { body?: unknown }; done: Promise<void> }[] = [];
   for (let i = 0; i < calls; i++) {
-    const ctx: { request: object; state: object; body?: unknown; get(): string; set(): void } = {
-      request: { type: 'text/xml', charset: 'utf-8', body: bodies[i % bodies.length] },
+    const type = CONTENT_TYPES[i % 2];
+    const ctx: { request: object; state: object; body?: unknown; get(name: string): string; set(): void } = {
+      request: { type, charset: 'utf-8', body: bodies[i % bodies.length] },
       state: {},
-      get: () => '',
+      get: (name) => (name === 'Content-Type' ? `${type}; charset=utf-8` : ''),
       set: () => {},
     };
     // Not awaited one by one: the next call's libxml2 work runs right after this one's, as in a busy server.

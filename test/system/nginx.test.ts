@@ -26,7 +26,7 @@ import { totp } from '../../src/otp/totp';
 import { startChildService, REPO, type ChildService } from '../support/child-service';
 import { freePort } from '../support/ports';
 import { startRedis, type TestRedis } from '../support/redis';
-import { buildRequest, sendRequest, type Variant } from '../support/requests';
+import { DEFAULT_TOTP, buildRequest, sendRequest, type Variant } from '../support/requests';
 import { SOAP_CONTENT_TYPES } from '../support/xml-assertions';
 
 const NGINX_CONF = join(REPO, 'deploy', 'nginx.conf');
@@ -149,7 +149,7 @@ test.after.always(async () => {
 });
 
 const pinOf = (secret: string, offsetSteps = 0) =>
-  totp(Buffer.from(secret), { algorithm: 'SHA1', digits: 6, period: 30 }, Math.floor(Date.now() / 1000) + offsetSteps * 30);
+  totp(Buffer.from(secret), DEFAULT_TOTP, Math.floor(Date.now() / 1000) + offsetSteps * DEFAULT_TOTP.period);
 
 interface AccessLine {
   request_id: string;
