@@ -15,7 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { ConfigError, parseConfig } from '../src/config';
 import { UNREAD_BODY_DRAIN_BYTES, UNREAD_BODY_DRAIN_IDLE_MS } from '../src/bindings/body';
-import { connectionLimits } from '../src/server';
+import { connectionLimits, inactivityTimeout } from '../src/server';
 import { loadReaders } from './support/readers';
 import { validatePinResult, wrongPinFor } from './support/requests';
 import { startTestService, type TestService } from './support/service';
@@ -315,6 +315,24 @@ test.serial('trickled headers and a trickled body are cut off by the headers and
     t.true(run.ms >= timeout, `${label}: cut off after ${run.ms} ms`);
     t.true(run.ms <= timeout + late + MARGIN_MS, `${label}: cut off after ${run.ms} ms (timeout ${timeout} ms, checked every ${late} ms)`);
   }
+});
+
+test.serial('a client that stops reading its answers is closed once nothing has moved for the inactivity timeout', async (t) => {
+  const s = await service({ headersTimeoutMs: 1000, requestTimeoutMs: 1000 });
+  const inactivity = inactivityTimeout(s.config);
+  t.true(inactivity > s.config.requestTimeoutMs, 'longer than the store timeout, here');
+  const closedAt = new Promise<number>((resolve) => s.server.once('connection', (connection: Socket) => connection.once('close', () => resolve(Date.now()))));
+  const socket = await opened(portOf(s));
+  socket.pause();
+  const started = Date.now();
+  // 1 000 answers of 9 KiB, more than loopback's socket buffers hold while nobody reads.
+  socket.write('GET /api.asmx?WSDL HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(1000));
+  const giveUp = sleep(GIVE_UP_MS).then(() => Number.NaN);
+  const ms = (await Promise.race([closedAt, giveUp])) - started;
+  socket.destroy();
+  t.true(ms >= inactivity, `closed by the service ${ms} ms after the requests`);
+  // Node's timer lets one period pass while the write queue still moved, so up to twice the timeout.
+  t.true(ms <= 2 * inactivity + MARGIN_MS, `closed by the service ${ms} ms after the requests (inactivity timeout ${inactivity} ms)`);
 });
 
 interface Idle {
