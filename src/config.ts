@@ -23,6 +23,9 @@ export interface Config {
   driftWindow: number;
   minSecretBytes: number;
   maxBodyBytes: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
   replayProtection: boolean;
   throttleAttempts: number;
   throttleWindowSeconds: number;
@@ -191,6 +194,33 @@ export const SETTINGS = [
     parse: integer(1024, 1048576),
   }),
   setting({
+    key: 'headersTimeoutMs',
+    flag: '--headers-timeout',
+    env: 'PIN_HEADERS_TIMEOUT',
+    default: 10000,
+    values: '100-300000',
+    help: "milliseconds a client has to send a request's headers, from its connection or the request's first byte (then 408, closed)",
+    parse: integer(100, 300_000),
+  }),
+  setting({
+    key: 'requestTimeoutMs',
+    flag: '--request-timeout',
+    env: 'PIN_REQUEST_TIMEOUT',
+    default: 30000,
+    values: '100-3600000',
+    help: 'milliseconds a client has to send a whole request, headers and body (then 408, closed)',
+    parse: integer(100, 3_600_000),
+  }),
+  setting({
+    key: 'keepAliveTimeoutMs',
+    flag: '--keep-alive-timeout',
+    env: 'PIN_KEEP_ALIVE_TIMEOUT',
+    default: 5000,
+    values: '100-600000',
+    help: 'milliseconds an idle kept-alive connection waits for its next request before it is closed',
+    parse: integer(100, 600_000),
+  }),
+  setting({
     key: 'replayProtection',
     flag: '--replay-protection',
     env: 'PIN_REPLAY_PROTECTION',
@@ -344,6 +374,9 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
     }
     if (value === undefined) throw new ConfigError(`${flag} needs a value (${s.values})`);
     apply(s, flag, value);
+  }
+  if ((config.headersTimeoutMs as number) > (config.requestTimeoutMs as number)) {
+    throw new ConfigError('--headers-timeout must not be longer than --request-timeout: the headers are part of the request');
   }
   if (config.qr === 'link' && config.publicUrl === undefined) {
     throw new ConfigError('--qr link needs --public-url: the QR link must be absolute for pages that embed the Html');

@@ -1,8 +1,9 @@
 import cluster from 'node:cluster';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app';
+import { announcedTooLarge } from './bindings/body';
 import type { Config } from './config';
 import { systemClock, type Clock } from './handlers';
 import { createMetrics } from './observability/metrics';
@@ -25,6 +26,35 @@ export interface RunningService {
   store: StateStore;
   url: string;
   close(options?: CloseOptions): Promise<void>;
+}
+
+/**
+ * How long a client may take (README, *Slow and oversized requests*). Node
+ * checks the headers and request timeouts of every connection only every
+ * `connectionsCheckingInterval` (30 s by default, which made a 10 s headers
+ * timeout cut a trickling client off after up to 40 s): it is a tenth of the
+ * shorter timeout here, at most 1 s, so a cut-off comes at most that late.
+ * An idle kept-alive connection is closed 1 s after the keep-alive timeout
+ * (Node's margin for a request crossing the close; clients are told the
+ * timeout in `Keep-Alive: timeout=…`).
+ */
+export function connectionLimits(config: Pick<Config, 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs'>): ServerOptions {
+  return {
+    headersTimeout: config.headersTimeoutMs,
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    connectionsCheckingInterval: Math.min(1000, Math.floor(Math.min(config.headersTimeoutMs, config.requestTimeoutMs) / 10)),
+  };
+}
+
+/**
+ * A connection on which nothing is received or sent for this long is closed
+ * (Node's server.timeout): one whose client stopped reading its answer. It is
+ * the request timeout, or the store timeout and a second if that is longer,
+ * so that a call waiting for its store is never cut off.
+ */
+export function inactivityTimeout(config: Pick<Config, 'requestTimeoutMs' | 'storeTimeoutMs'>): number {
+  return Math.max(config.requestTimeoutMs, config.storeTimeoutMs + 1000);
 }
 
 /**
@@ -52,15 +82,20 @@ export async function startService(config: Config, logger: Logger, clock: Clock 
   const handle = app.callback();
   let draining = false;
   const answering = new Set<ServerResponse>();
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
     // While draining, every answer ends its connection, so no client sends another request on it.
     if (draining) res.setHeader('Connection', 'close');
     answering.add(res);
     res.once('close', () => answering.delete(res));
     void handle(req, res);
+  };
+  const server = createServer(connectionLimits(config), serve);
+  server.timeout = inactivityTimeout(config);
+  // A client that waits for 100 Continue before sending a body over the limit is answered 413 without it, and sends nothing.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (!announcedTooLarge(req, config.maxBodyBytes)) res.writeContinue();
+    serve(req, res);
   });
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());

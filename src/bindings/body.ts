@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
-import type { Readable, Transform } from 'node:stream';
+import { Readable, type Transform } from 'node:stream';
 import { createBrotliDecompress, createUnzip } from 'node:zlib';
 import type { Next } from 'koa';
 import type { CallContext } from '../call-state';
@@ -49,15 +49,20 @@ function tooLarge(): BodyError {
   return new BodyError('too-large', 'The request body is larger than this service accepts.');
 }
 
+/** A body without Content-Encoding whose Content-Length is over the limit: refused (413) before any byte is read. */
+export function announcedTooLarge(req: IncomingMessage, limit: number): boolean {
+  return (req.headers['content-encoding'] ?? 'identity') === 'identity' && Number(req.headers['content-length']) > limit;
+}
+
 function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
   const encoding = req.headers['content-encoding'] ?? 'identity';
   let stream: Readable = req;
   let decoder: Transform | undefined;
   let expected: number | undefined;
   if (encoding === 'identity') {
+    if (announcedTooLarge(req, limit)) return Promise.reject(tooLarge());
     const length = req.headers['content-length'];
     if (length !== undefined) expected = Number(length);
-    if (expected !== undefined && expected > limit) return Promise.reject(tooLarge());
   } else if (encoding === 'gzip' || encoding === 'deflate' || encoding === 'br') {
     decoder = encoding === 'br' ? createBrotliDecompress() : createUnzip();
     // Kept for the decoder's whole life: a corrupt tail arriving after the reader gave up must not go unheard.
@@ -93,6 +98,60 @@ function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 const ignore = () => {};
+
+/**
+ * How much of a request body left unread by its answer (over the limit, or
+ * refused before it was read) is still read and thrown away, so that a client
+ * which writes its whole body before it reads (Python urllib, .NET
+ * HttpWebRequest, PHP SoapClient) reads that answer rather than a connection
+ * reset: at most this many bytes, and until the client has sent nothing for
+ * UNREAD_BODY_DRAIN_IDLE_MS (nginx's lingering_timeout); then the connection
+ * is closed. The request timeout (--request-timeout, from the request's first
+ * byte) bounds it too. README, *Slow and oversized requests*.
+ */
+export const UNREAD_BODY_DRAIN_BYTES = 4 * 1024 * 1024;
+export const UNREAD_BODY_DRAIN_IDLE_MS = 5000;
+
+/**
+ * Sends `answer` (the response's whole body) with `Connection: close` at
+ * once, but ends the response only once the rest of the request body has
+ * been read and thrown away, the client has gone, or a bound has passed
+ * (UNREAD_BODY_DRAIN_BYTES, UNREAD_BODY_DRAIN_IDLE_MS). Node closes a connection
+ * whose last response has ended (socket.destroySoon: FIN, then close) without
+ * reading what the client still sends; a close with unread bytes sends a
+ * reset, which a client still writing its body sees as a broken pipe before
+ * it reads the answer. Holding the end keeps the connection open and read
+ * meanwhile; the client has the whole answer already (Content-Length).
+ */
+export function answerThenDrain(ctx: CallContext, answer: string | Buffer): void {
+  const req = ctx.req;
+  const bytes = Buffer.from(answer);
+  const body = new Readable({ read: ignore });
+  body.push(bytes);
+  let discarded = 0;
+  let done = false;
+  const end = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(idle);
+    req.off('data', onData).off('end', end).off('close', end);
+    ctx.res.off('close', end);
+    // The response's end closes the connection (Node: FIN, then close); past a bound, with a reset if the client still sends.
+    body.push(null);
+  };
+  const onData = (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > UNREAD_BODY_DRAIN_BYTES) end();
+    else idle.refresh();
+  };
+  const idle = setTimeout(end, UNREAD_BODY_DRAIN_IDLE_MS);
+  req.on('data', onData).once('end', end).once('close', end);
+  ctx.res.once('close', end);
+  req.resume();
+  ctx.set('Connection', 'close');
+  ctx.body = body;
+  ctx.length = bytes.length;
+}
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 

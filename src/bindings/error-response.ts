@@ -10,7 +10,7 @@ import type { Next } from 'koa';
 import type { CallContext } from '../call-state';
 import type { Logger } from 'pino';
 import { ErrorKind, ServiceError } from '../errors';
-import { BodyError } from './body';
+import { BodyError, answerThenDrain } from './body';
 import { isJsonRequest, jsonErrorBody } from './json';
 import { JSON_CONTENT_TYPE } from '../wire/content-types';
 import { FaultKind, soapFault, soapVersionOfVariant } from '../wire/soap-envelope';
@@ -44,6 +44,8 @@ export function errorResponse(logger: Logger) {
         logger.info({ event: 'refused', id: ctx.state.requestId, kind: error.kind, variant: ctx.state.variant }, error.message);
       }
       render(ctx, error);
+      // A body not received to its end (too large, wrong media type) is read and thrown away after the answer, up to a bound.
+      if (!ctx.req.complete) answerThenDrain(ctx, ctx.body as string);
     }
   };
 }
@@ -62,8 +64,6 @@ function render(ctx: CallContext, error: ServiceError): void {
   const variant = ctx.state.variant;
   const soap = soapVersionOfVariant(variant);
   if (error.retryAfter !== undefined) ctx.set('Retry-After', String(error.retryAfter));
-  // A body left unread (too large, wrong media type) would stall a kept-alive connection: close it.
-  if (!ctx.req.complete) ctx.set('Connection', 'close');
   if (variant === 'json') {
     ctx.status = STATUS[error.kind];
     ctx.set('Content-Type', JSON_CONTENT_TYPE);
