@@ -375,7 +375,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
     if (value === undefined) throw new ConfigError(`${flag} needs a value (${s.values})`);
     apply(s, flag, value);
   }
-  if ((config.headersTimeoutMs as number) > (config.requestTimeoutMs as number)) {
+  if (config.headersTimeoutMs > config.requestTimeoutMs) {
     throw new ConfigError('--headers-timeout must not be longer than --request-timeout: the headers are part of the request');
   }
   if (config.qr === 'link' && config.publicUrl === undefined) {
