@@ -1,0 +1,84 @@
+/**
+ * The ioredis client for a `--store` URL (redis-url.ts): one server, the
+ * master named by Sentinels, or a Redis Cluster. Whatever the topology, the
+ * client never queues a command while it has no connection to the master
+ * that should run it: the command fails at once (ValidatePin fails closed)
+ * and the client keeps reconnecting by itself, following a failover. The
+ * choices below were checked against real servers (test/system/redis-*.test.ts).
+ */
+import { readFileSync } from 'node:fs';
+import Redis, { Cluster, type ClusterOptions, type RedisOptions } from 'ioredis';
+import type { ConnectionOptions } from 'node:tls';
+import type { RedisTarget } from './redis-url';
+
+export interface RedisClientOptions {
+  keyPrefix: string;
+  /** Milliseconds a command may take before it fails (--store-timeout). */
+  commandTimeoutMs: number;
+  /** A PEM file of the CAs a rediss:// server's certificate must chain to; else Node's own list. */
+  tlsCaFile?: string;
+}
+
+/** Reconnecting after a lost connection: soon, then at most every half second, for as long as it takes. */
+const reconnectDelay = (attempt: number) => Math.min(attempt * 50, 500);
+
+export function createRedisClient(target: RedisTarget, options: RedisClientOptions): Redis | Cluster {
+  const common: RedisOptions = {
+    keyPrefix: options.keyPrefix,
+    // No queue while disconnected, no retry of a command that failed: the call fails closed at once.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: options.commandTimeoutMs,
+    connectTimeout: 2000,
+    retryStrategy: reconnectDelay,
+    username: target.username,
+    password: target.password,
+  };
+  switch (target.topology) {
+    case 'single':
+      return new Redis({
+        ...common,
+        host: target.endpoint.host,
+        port: target.endpoint.port,
+        db: target.db,
+        tls: target.tls ? tlsOptions(target.endpoint.host, options.tlsCaFile) : undefined,
+      });
+    case 'sentinel':
+      return new Redis({
+        ...common,
+        sentinels: target.sentinels,
+        name: target.masterName,
+        // Only the master: the client checks the role of the server a Sentinel names (INFO replication)
+        // and asks again when it is not a master yet, e.g. a replica in the middle of its promotion.
+        role: 'master',
+        // Told of a failover by the Sentinels (+switch-master), the client leaves the old master at once,
+        // even one still running (a manual failover, a partition) that would refuse writes as a replica.
+        failoverDetector: true,
+        sentinelRetryStrategy: reconnectDelay,
+        sentinelCommandTimeout: options.commandTimeoutMs,
+      });
+    case 'cluster': {
+      const clusterOptions: ClusterOptions = {
+        keyPrefix: options.keyPrefix,
+        enableOfflineQueue: false,
+        // Writes only, so every command goes to the master of its key's slot.
+        scaleReads: 'master',
+        clusterRetryStrategy: reconnectDelay,
+        // A command whose master is gone, or for a cluster that is down, fails at once too, rather than
+        // being retried every 100 ms (ioredis's default) until --store-timeout. A MOVED answer is still
+        // followed at once: that is how calls reach a promoted replica.
+        retryDelayOnFailover: 0,
+        retryDelayOnClusterDown: 0,
+        // The slot map is also read again every 2 s, so a failover is noticed without a failed call.
+        slotsRefreshInterval: 2000,
+        slotsRefreshTimeout: Math.min(options.commandTimeoutMs, 2000),
+        redisOptions: { ...common, keyPrefix: undefined },
+      };
+      return new Cluster(target.nodes, clusterOptions);
+    }
+  }
+}
+
+function tlsOptions(host: string, caFile: string | undefined): ConnectionOptions {
+  return { servername: host, ...(caFile ? { ca: readFileSync(caFile, 'utf8') } : {}) };
+}
