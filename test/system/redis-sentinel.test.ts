@@ -1,0 +1,200 @@
+/**
+ * The store under Redis Sentinel (redis+sentinel://), with real servers on
+ * loopback: one master, two replicas and three Sentinels (Debian's
+ * redis-server and redis-sentinel; test/support/redis-topologies.ts).
+ *
+ * - the subset every topology passes (test/support/store-conformance.ts);
+ * - a failover under load: two instances behind nginx (deploy/nginx.conf),
+ *   a steady mixed load, the master SIGKILLed. Calls fail closed while
+ *   there is no master, never answer true wrongly, and succeed again once a
+ *   replica is promoted, without restarting anything; /readyz answers 503
+ *   meanwhile. Logged: seconds until calls succeed again, calls failed
+ *   closed, calls answered wrongly (0);
+ * - the replay window: every PIN accepted before the kill is replayed after
+ *   it. With --store-replicas 0 the PINs accepted twice are counted and
+ *   logged (whatever their number; the README records it), with
+ *   --store-replicas 1 there are none;
+ * - --store-replicas 1 with no replica left: an accepted PIN fails closed
+ *   within --store-timeout, a wrong one is still answered false.
+ */
+import test, { type ExecutionContext } from 'ava';
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { totp } from '../../src/otp/totp';
+import { startChildService, type ChildService } from '../support/child-service';
+import { pinOtherThan, replayAccepted, startLoad, summarize, validateOutcome } from '../support/failover-load';
+import { startNginx, type TestNginx } from '../support/nginx';
+import { startReplicatedSet, waitFor, type ReplicatedSet } from '../support/redis-topologies';
+import type { TestService } from '../support/service';
+import { sharedStoreConformance, startInstancePair } from '../support/store-conformance';
+
+/** Everything a test started, stopped in after.always whatever happened. */
+const cleanups: (() => Promise<unknown>)[] = [];
+let set: ReplicatedSet;
+let a: TestService;
+let b: TestService;
+
+test.before(async () => {
+  set = await startReplicatedSet();
+  cleanups.push(() => set.stop());
+  ({ a, b } = await startInstancePair(set.url));
+  cleanups.push(() => a.close(), () => b.close());
+});
+
+test.after.always(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+});
+
+sharedStoreConformance(() => ({ store: set.url, a, b }), 'sentinel');
+
+const STATE_KEY = randomBytes(32).toString('hex');
+/** ±3 steps: a PIN accepted before the kill is still within the window when it is replayed after the failover. */
+const DRIFT_WINDOW = 3;
+const STORE_TIMEOUT_MS = 1000;
+const pinAt = (secret: string, offsetSteps = 0) =>
+  totp(Buffer.from(secret), { algorithm: 'SHA1', digits: 6, period: 30 }, Math.floor(Date.now() / 1000) + offsetSteps * 30);
+const wrongPinOf = (secret: string) => {
+  const valid = new Set<string>();
+  for (let d = -DRIFT_WINDOW - 1; d <= DRIFT_WINDOW + 1; d++) valid.add(pinAt(secret, d));
+  return pinOtherThan(valid);
+};
+
+interface Deployment {
+  set: ReplicatedSet;
+  instances: ChildService[];
+  nginx: TestNginx;
+}
+
+/** A replicated set of its own, two instances with `--store-replicas replicas` and nginx in front. */
+async function deploy(replicas: number): Promise<Deployment> {
+  const own = await startReplicatedSet();
+  cleanups.push(() => own.stop());
+  const instances: ChildService[] = [];
+  for (let i = 0; i < 2; i++) {
+    const instance = await startChildService({
+      args: ['--store', own.url, '--state-key', STATE_KEY, '--store-replicas', String(replicas), '--store-timeout', String(STORE_TIMEOUT_MS)],
+      env: { PIN_TRUST_PROXY: 'true', PIN_DRIFT_WINDOW: String(DRIFT_WINDOW), PIN_LOG_LEVEL: 'warn' },
+      keepOutputChars: 100_000,
+    });
+    cleanups.push(() => instance.kill());
+    instances.push(instance);
+  }
+  const nginx = await startNginx([`127.0.0.1:${instances[0].port}`, `127.0.0.1:${instances[1].port}`]);
+  cleanups.push(() => nginx.stop());
+  return { set: own, instances, nginx };
+}
+
+/** /readyz of each instance every 100 ms until stopped: [time, status] per instance. */
+function watchReadiness(instances: ChildService[]) {
+  const seen = instances.map(() => [] as [number, number][]);
+  let stopped = false;
+  const done = Promise.all(
+    instances.map(async (instance, i) => {
+      while (!stopped) {
+        const status = await fetch(`${instance.url}/readyz`).then((r) => r.status, () => 0);
+        seen[i].push([Date.now(), status]);
+        await sleep(100);
+      }
+    }),
+  );
+  return {
+    seen,
+    stop: async () => {
+      stopped = true;
+      await done;
+    },
+  };
+}
+
+/** The failover under load, then the replay window; answers the deployment for more checks. */
+async function failover(t: ExecutionContext, replicas: number): Promise<Deployment> {
+  const deployment = await deploy(replicas);
+  const { nginx, instances } = deployment;
+  const load = startLoad({
+    targets: [nginx.base],
+    clients: 4,
+    pauseMs: 40,
+    maxMs: 60_000,
+    secretPrefix: `sentinel-failover-${replicas}`,
+    pinOf: (secret) => pinAt(secret),
+    wrongPinOf,
+  });
+  const readiness = watchReadiness(instances);
+  await sleep(3000);
+  const master = await deployment.set.master();
+  const killedAt = Date.now();
+  await master.kill();
+  const promoted = await deployment.set.waitForNewMaster(master, 30_000);
+  const promotedAt = Date.now();
+  // Calls go on until every call has succeeded for 4 s (bounded: 30 s after the promotion).
+  await waitFor('calls to succeed again for 4 s', 30_000, async () => {
+    const since = Date.now() - 4000;
+    const recent = load.calls.filter((c) => c.sentAt >= since && c.sentAt > promotedAt);
+    return recent.length > 20 && recent.every((c) => c.outcome === 'true' || c.outcome === 'false') ? true : undefined;
+  }, 250);
+  const calls = await load.stop();
+  await readiness.stop();
+
+  const summary = summarize(calls, killedAt);
+  const figures = {
+    replicas,
+    calls: summary.calls,
+    promotedSeconds: (promotedAt - killedAt) / 1000,
+    firstAnswerSeconds: summary.firstAnswerSeconds,
+    recoveredSeconds: summary.recoveredSeconds,
+    failedClosed: summary.failedClosed,
+    answeredWrongly: summary.wrong.length,
+    immediateReplaysInWindow: summary.replayWindow.length,
+  };
+  t.deepEqual(summary.unexpected.map((c) => `${c.kind} ${c.variant} ${c.status} ${c.detail ?? ''}`), [], 'every call answered true, false, or failed closed');
+  t.deepEqual(summary.wrong.map((c) => `${c.kind} ${c.variant} ${c.secret}`), [], 'no true for a wrong or replayed PIN');
+  t.true(summary.failedClosed > 0, 'calls failed closed while there was no master');
+  t.truthy(summary.recoveredSeconds, 'calls succeed again');
+  t.true(summary.afterRecovery > 20, 'and kept succeeding');
+  t.true(instances.every((i) => i.alive()), 'no instance restarted or died');
+  t.not(promoted, master);
+
+  // /readyz: 503 after the kill, 200 again at the end, on each instance.
+  readiness.seen.forEach((seen, i) => {
+    t.true(seen.some(([at, status]) => at > killedAt && status === 503), `instance ${i}: /readyz answered 503 during the failover`);
+    t.is(seen.at(-1)?.[1], 200, `instance ${i}: /readyz answers 200 again`);
+  });
+
+  // The replay window: every PIN accepted before the kill, again, after the failover.
+  const before = calls.filter((c) => c.kind === 'right' && c.outcome === 'true' && c.answeredAt < killedAt);
+  const after = calls.filter((c) => c.kind === 'right' && c.outcome === 'true' && c.sentAt > killedAt);
+  t.true(before.length > 20 && after.length > 20, `PINs accepted before (${before.length}) and after (${after.length}) the kill`);
+  t.true(Date.now() - before[0].answeredAt < (DRIFT_WINDOW * 30 - 30) * 1000, 'every replayed PIN is still within the drift window');
+  const replayedBefore = await replayAccepted(nginx.base, before);
+  const replayedAfter = await replayAccepted(nginx.base, after);
+  t.deepEqual([...replayedBefore, ...replayedAfter].filter((c) => c.outcome === 'unexpected').map((c) => `${c.status} ${c.detail}`), []);
+  t.deepEqual(replayedAfter.filter((c) => c.outcome === 'true').map((c) => c.secret), [], 'a PIN accepted by the new master is refused');
+  const twice = replayedBefore.filter((c) => c.outcome === 'true').length + summary.replayWindow.length;
+  t.log(JSON.stringify({ ...figures, acceptedBeforeKill: before.length, acceptedTwice: twice }));
+  if (replicas > 0) t.is(twice, 0, `with --store-replicas ${replicas}, no PIN accepted before the kill is accepted again`);
+  return deployment;
+}
+
+test.serial('failover under load behind nginx, --store-replicas 0: fail closed, no wrong answer, recovery by itself; the replay window counted', async (t) => {
+  t.timeout(110_000);
+  await failover(t, 0);
+});
+
+test.serial('failover under load behind nginx, --store-replicas 1: the same, and no PIN accepted before the kill is accepted again', async (t) => {
+  t.timeout(110_000);
+  const { set: own, nginx } = await failover(t, 1);
+
+  // No replica left: an accepted PIN fails closed once --store-timeout has passed; a wrong PIN is still false.
+  const master = await own.master();
+  await Promise.all(own.servers.filter((s) => s !== master && s.alive()).map((s) => s.kill()));
+  const secret = `sentinel-no-replica-${randomBytes(4).toString('hex')}`;
+  const started = Date.now();
+  const right = await validateOutcome(nginx.base, 'httpGet', pinAt(secret), secret);
+  const waited = Date.now() - started;
+  t.is(right.outcome, 'failed-closed');
+  // WAIT gives up at 4/5 of --store-timeout (redis-store.ts).
+  t.true(waited >= STORE_TIMEOUT_MS * 0.8 - 50 && waited < STORE_TIMEOUT_MS + 4000, `failed closed after ${waited} ms`);
+  t.is((await validateOutcome(nginx.base, 'httpPost', wrongPinOf(secret), secret)).outcome, 'false');
+  // The record was written on the master, unacknowledged: the same PIN is now refused (the cost of failing closed).
+  t.is((await validateOutcome(nginx.base, 'soap11', pinAt(secret), secret)).outcome, 'false');
+});
