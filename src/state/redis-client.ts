@@ -64,10 +64,12 @@ export function createRedisClient(target: RedisTarget, options: RedisClientOptio
         // Writes only, so every command goes to the master of its key's slot.
         scaleReads: 'master',
         clusterRetryStrategy: reconnectDelay,
-        // A command whose master is gone, or for a cluster that is down, fails at once too, rather than
-        // being retried every 100 ms (ioredis's default) until --store-timeout. A MOVED answer is still
-        // followed at once: that is how calls reach a promoted replica.
-        retryDelayOnFailover: 0,
+        // A command for a node whose connection is not ready (being opened: at start, after a failover;
+        // or lost) is sent again after 50 ms, with the slot map read again, up to 16 times: a new
+        // connection is bridged, a dead master's slots fail closed within --store-timeout. A MOVED
+        // answer is followed at once: that is how calls reach a promoted replica. A cluster that says
+        // it is down (CLUSTERDOWN) fails the call at once.
+        retryDelayOnFailover: 50,
         retryDelayOnClusterDown: 0,
         // The slot map is also read again every 2 s, so a failover is noticed without a failed call.
         slotsRefreshInterval: 2000,

@@ -13,7 +13,7 @@
  * query the servers.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -134,13 +134,20 @@ export interface ReplicatedSet {
   master(): Promise<RedisProcess>;
   /** Waits until the Sentinels name a master other than `old` and it answers as one; answers it. */
   waitForNewMaster(old: RedisProcess, timeoutMs: number): Promise<RedisProcess>;
+  /** The Sentinels' log lines about failovers (elections, promotions, switches), to show when a test fails. */
+  failoverLog(): string;
   stop(): Promise<void>;
 }
 
 export interface ReplicatedSetOptions {
   replicas?: number;
   sentinels?: number;
-  /** Sentinel's down-after-milliseconds: how long a master must not answer before it is thought down. */
+  /**
+   * Sentinel's down-after-milliseconds: how long a master must not answer
+   * before it is thought down. Default 2000: with 1000 on a loaded 2-core
+   * machine, Sentinels now and then took a just-promoted replica for down
+   * too (its clients are killed as it is promoted) and failed over twice.
+   */
   downAfterMs?: number;
 }
 
@@ -185,7 +192,7 @@ export async function startReplicatedSet(options: ReplicatedSetOptions = {}): Pr
           `dir ${dir}`,
           `logfile sentinel-${port}.log`,
           `sentinel monitor ${masterName} 127.0.0.1 ${masterPort} ${Math.floor(sentinelCount / 2) + 1}`,
-          `sentinel down-after-milliseconds ${masterName} ${options.downAfterMs ?? 1000}`,
+          `sentinel down-after-milliseconds ${masterName} ${options.downAfterMs ?? 2000}`,
           `sentinel failover-timeout ${masterName} 10000`,
           `sentinel parallel-syncs ${masterName} ${replicaCount}`,
           '',
@@ -234,6 +241,11 @@ export async function startReplicatedSet(options: ReplicatedSetOptions = {}): Pr
         if (!master || master === old) return undefined;
         return (await redisInfo(master.port, 'replication')).role === 'master' ? master : undefined;
       }),
+    failoverLog: () =>
+      readdirSync(dir)
+        .filter((name) => name.startsWith('sentinel-') && name.endsWith('.log') && existsSync(join(dir, name)))
+        .flatMap((name) => readFileSync(join(dir, name), 'utf8').split('\n').filter((line) => /[+-](sdown|odown|try-failover|elected-leader|selected-slave|promoted-slave|failover-end|switch-master|failover-abort\S*|convert-to-slave)\b/.test(line)).map((line) => `${name}: ${line}`))
+        .join('\n'),
     stop,
   };
 }
