@@ -8,7 +8,6 @@
  */
 import { readFileSync } from 'node:fs';
 import Redis, { Cluster, type ClusterOptions, type RedisOptions } from 'ioredis';
-import type { ConnectionOptions } from 'node:tls';
 import type { RedisTarget } from './redis-url';
 
 export interface RedisClientOptions {
@@ -41,7 +40,8 @@ export function createRedisClient(target: RedisTarget, options: RedisClientOptio
         host: target.endpoint.host,
         port: target.endpoint.port,
         db: target.db,
-        tls: target.tls ? tlsOptions(target.endpoint.host, options.tlsCaFile) : undefined,
+        // Node checks the certificate against the host (name or IP address), as for any TLS connection.
+        tls: target.tls ? (options.tlsCaFile ? { ca: readFileSync(options.tlsCaFile, 'utf8') } : {}) : undefined,
       });
     case 'sentinel':
       return new Redis({
@@ -81,6 +81,3 @@ export function createRedisClient(target: RedisTarget, options: RedisClientOptio
   }
 }
 
-function tlsOptions(host: string, caFile: string | undefined): ConnectionOptions {
-  return { servername: host, ...(caFile ? { ca: readFileSync(caFile, 'utf8') } : {}) };
-}
