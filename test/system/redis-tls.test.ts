@@ -27,6 +27,10 @@ const services: TestService[] = [];
 
 test.before(async () => {
   requireRedisServer();
+  // Fails loudly when openssl is missing: `make test-all` needs it (installed by .ci/run).
+  await run('openssl', ['version']).catch(() => {
+    throw new Error('openssl is not installed: run `apt-get install -y openssl` (see .ci/run)');
+  });
   dir = mkdtempSync(join(tmpdir(), 'pin-tls-'));
   ca = join(dir, 'ca.pem');
   const openssl = (...args: string[]) => run('openssl', args, { cwd: dir });
