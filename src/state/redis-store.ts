@@ -140,16 +140,22 @@ export class RedisStore implements StateStore {
   }
 
   async waitUntilReady(timeoutMs: number): Promise<boolean> {
-    if (this.redis.status === 'ready') return true;
+    const deadline = Date.now() + timeoutMs;
+    const ready = await Promise.all([...new Set([this.redis, this.writer])].map((client) => this.clientReady(client, deadline - Date.now())));
+    return ready.every(Boolean);
+  }
+
+  private clientReady(client: Redis | Cluster, timeoutMs: number): Promise<boolean> {
+    if (client.status === 'ready') return Promise.resolve(true);
     return new Promise((resolve) => {
       const done = (ready: boolean) => {
         clearTimeout(timer);
-        this.redis.off('ready', onReady);
+        client.off('ready', onReady);
         resolve(ready);
       };
       const onReady = () => done(true);
-      const timer = setTimeout(() => done(false), timeoutMs);
-      this.redis.on('ready', onReady);
+      const timer = setTimeout(() => done(false), Math.max(0, timeoutMs));
+      client.on('ready', onReady);
     });
   }
 

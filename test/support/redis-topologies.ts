@@ -43,6 +43,11 @@ export interface RedisProcess {
 
 /** One command to the server on `port`, on a connection of its own; rejects when it cannot be reached within `timeoutMs`. */
 export async function redisCommand(port: number, args: (string | number)[], timeoutMs = 2000): Promise<unknown> {
+  return (await redisCommands(port, [args], timeoutMs)).at(-1);
+}
+
+/** Commands in turn on one connection of their own (e.g. READONLY, then a read from a Cluster replica); answers each reply. */
+export async function redisCommands(port: number, commands: (string | number)[][], timeoutMs = 2000): Promise<unknown[]> {
   const client = new Redis({
     host: '127.0.0.1',
     port,
@@ -57,8 +62,9 @@ export async function redisCommand(port: number, args: (string | number)[], time
   client.on('error', () => {});
   try {
     await client.connect();
-    const [name, ...rest] = args;
-    return await client.call(String(name), ...rest);
+    const replies: unknown[] = [];
+    for (const [name, ...rest] of commands) replies.push(await client.call(String(name), ...rest));
+    return replies;
   } finally {
     client.disconnect();
   }

@@ -16,9 +16,9 @@ import test from 'ava';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createStateKeyHasher } from '../../src/state/keyed-hash';
 import { replayAccepted, startLoad, summarize } from '../support/failover-load';
-import { startCluster, redisCommand, waitFor, type ClusterNode, type ClusterView, type TestCluster } from '../support/redis-topologies';
+import { startCluster, redisCommand, redisCommands, waitFor, type ClusterNode, type ClusterView, type TestCluster } from '../support/redis-topologies';
 import { pinFor, wrongPinFor } from '../support/requests';
-import type { TestService } from '../support/service';
+import { startTestService, type TestService } from '../support/service';
 import { SHARED_STATE_KEY, sharedStoreConformance, startInstancePair, validate, isTrue } from '../support/store-conformance';
 
 let cluster: TestCluster;
@@ -95,6 +95,30 @@ test.serial('replay protection and throttling exact across both instances, for s
   t.is(attempts.slot, step.slot, 'one slot for both keys');
   t.is(await redisCommand(step.node.port, ['EXISTS', keysOf(both).step, keysOf(both).attempts]), 2);
   t.true(Number(await redisCommand(step.node.port, ['CLUSTER', 'COUNTKEYSINSLOT', step.slot])) >= 2);
+});
+
+test.serial('--store-replicas 1 on a Cluster: the record and its WAIT go to the master of the key’s slot; one true across instances with and without it', async (t) => {
+  const replicated = await startTestService({ store: cluster.url, stateKey: SHARED_STATE_KEY, storeReplicas: 1 });
+  try {
+    replicated.clock.set(a.clock.now());
+    const view = await cluster.view();
+    const secrets = Array.from({ length: 12 }, (_, i) => `cluster-replicas-${i}`);
+    for (const secret of secrets) {
+      const pin = pinFor(a, secret);
+      const answers = await Promise.all(Array.from({ length: 4 }, (_, i) => validate(i % 2 ? replicated : a, secret, pin)));
+      t.true(answers.every((x) => x.status === 200 || x.status === 429), secret);
+      t.is(answers.filter((x) => isTrue(x.body)).length, 1, `${secret}: exactly one true`);
+      const first = `${secret}-first`;
+      t.true(isTrue((await validate(replicated, first, pinFor(a, first))).body), `${first}: accepted once its replica holds it`);
+      t.false(isTrue((await validate(b, first, pinFor(a, first))).body), `${first}: refused by an instance without --store-replicas`);
+      const { node } = await ownerOf(view, keysOf(first).step);
+      t.is(await redisCommand(node.port, ['EXISTS', keysOf(first).step]), 1);
+      const replica = view.replicas.find((r) => r.master === node)!.node;
+      t.deepEqual(await redisCommands(replica.port, [['READONLY'], ['EXISTS', keysOf(first).step]]), ['OK', 1], `${first}: its master's replica holds the record`);
+    }
+  } finally {
+    await replicated.close();
+  }
 });
 
 test.serial('a master killed under load: its slots fail closed, /readyz 503, its replica takes over and calls resume by themselves', async (t) => {
