@@ -14,8 +14,17 @@
  *   it. With --store-replicas 0 the PINs accepted twice are counted and
  *   logged (whatever their number; the README records it), with
  *   --store-replicas 1 there are none;
+ * - the same with the replicas cut off from the master for 1 s before the
+ *   kill (a network fault): with --store-replicas 0 the PINs accepted
+ *   meanwhile are on no replica and are accepted twice (so the window is
+ *   real, and the --store-replicas 1 run shows what closes it), with
+ *   --store-replicas 1 those calls fail closed and none is accepted twice;
  * - --store-replicas 1 with no replica left: an accepted PIN fails closed
  *   within --store-timeout, a wrong one is still answered false.
+ *
+ * Each failover has a replicated set, two instances and nginx of its own,
+ * stopped when its test ends. The figures are logged as one JSON line per
+ * failover (t.log).
  */
 import test, { type ExecutionContext } from 'ava';
 import { randomBytes } from 'node:crypto';
