@@ -51,7 +51,7 @@ fuzz: install
 soak: build
 	$(TSX) bench/soak.ts
 
-.PHONY: bench bench-store
+.PHONY: bench bench-store bench-store-replicas
 ## bench: ours vs ours at a baseline revision vs the npm soap server vs a bare Koa ceiling, autocannon on loopback,
 ##        interleaved rounds, then ours under perf (~35 min); writes bench/RESULTS.md, results.json, cpu-per-request.svg
 ##        BENCH_ROUNDS=3 BENCH_CONNECTIONS=50 BENCH_WARMUP=2 BENCH_DURATION=8 BENCH_FRESH_DURATION=60
@@ -61,6 +61,11 @@ soak: build
 ##        unless BENCH_WRITE=1); BENCH_OURS_ARGS="--log-level warn" (subsets only); BENCH_RERENDER=1 rewrites from results.json
 bench: build
 	$(TSX) bench/run.ts
+
+## bench-store-replicas: ValidatePin's latency with --store-replicas 0 and 1 on a master with 2 replicas under Sentinel
+##        (Debian's redis-server, redis-sentinel; REPLICAS_BENCH_SECONDS=5 REPLICAS_BENCH_ROUNDS=2 REPLICAS_BENCH_CLIENTS=16)
+bench-store-replicas: install
+	$(TSX) bench/store-replicas.ts
 
 ## bench-store: the embedded store alone: µs per call as it fills and evicts, bytes per entry (STORE_BENCH_ENTRIES=100000)
 bench-store: install

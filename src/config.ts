@@ -3,12 +3,13 @@
  * variables (a flag wins). Unknown or invalid settings stop start-up with a
  * one-line message; `--help` prints the table.
  */
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import type { HashAlgorithm } from './otp/hmac';
+import { parseStoreUrl, STORE_URL_FORMS } from './state/redis-url';
+import type { WhenFull } from './state/store';
 
 export type SecretEncoding = 'utf8' | 'base32';
-/** When only records that protect someone are left in the full embedded store. */
-export type WhenFull = 'evict' | 'refuse';
 
 export interface Config {
   host: string;
@@ -33,6 +34,8 @@ export interface Config {
   storeMaxEntries: number;
   storeWhenFull: WhenFull;
   storeTimeoutMs: number;
+  storeReplicas: number;
+  storeTlsCa: string | undefined;
   stateKey: string | undefined;
   qr: 'inline' | 'link';
   workers: number;
@@ -102,7 +105,24 @@ function listenHost(text: string): string {
 
 function storeUrl(text: string): string {
   if (text === 'memory') return text;
-  if (!/^rediss?:\/\/[^\s]+$/i.test(text)) throw new ConfigError('must be memory or a redis:// or rediss:// URL');
+  if (!text.includes('://')) throw new ConfigError(`must be ${STORE_URL_FORMS}`);
+  try {
+    parseStoreUrl(text);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  return text;
+}
+
+/** A file of PEM certificates, read now so that a wrong path stops start-up rather than the first TLS connection. */
+function pemFile(text: string): string {
+  let pem: string;
+  try {
+    pem = readFileSync(text, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`cannot read ${text} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`${text} holds no PEM certificate`);
   return text;
 }
 
@@ -253,7 +273,7 @@ export const SETTINGS = [
     env: 'PIN_STORE',
     default: 'memory',
     values: 'memory|redis://…',
-    help: 'where replay and throttle state lives: embedded memory, or a shared Redis',
+    help: 'where replay and throttle state lives: embedded memory, or a shared Redis: redis://host:port/db, rediss://… (TLS), redis+sentinel://host:port[,host:port…]/mastername or redis+cluster://host:port[,host:port…]',
     parse: storeUrl,
   }),
   setting({
@@ -282,6 +302,24 @@ export const SETTINGS = [
     values: '50-60000',
     help: 'milliseconds ValidatePin waits for the state store (Redis, or the primary with --workers) before failing closed',
     parse: integer(50, 60_000),
+  }),
+  setting({
+    key: 'storeReplicas',
+    flag: '--store-replicas',
+    env: 'PIN_STORE_REPLICAS',
+    default: 0,
+    values: '0-16',
+    help: 'Redis replicas that must hold an accepted PIN (WAIT) before ValidatePin answers true; fewer within --store-timeout: it fails closed',
+    parse: integer(0, 16),
+  }),
+  setting({
+    key: 'storeTlsCa',
+    flag: '--store-tls-ca',
+    env: 'PIN_STORE_TLS_CA',
+    default: undefined,
+    values: 'PEM file',
+    help: "CA certificates a rediss:// server's certificate must chain to (default: Node's list)",
+    parse: pemFile,
   }),
   setting({
     key: 'stateKey',
@@ -380,6 +418,12 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
   }
   if (config.qr === 'link' && config.publicUrl === undefined) {
     throw new ConfigError('--qr link needs --public-url: the QR link must be absolute for pages that embed the Html');
+  }
+  if (config.storeReplicas !== 0 && config.store === 'memory') {
+    throw new ConfigError('--store-replicas needs a Redis store (--store redis://…, redis+sentinel://… or redis+cluster://…)');
+  }
+  if (config.storeTlsCa !== undefined && !/^rediss:/i.test(config.store)) {
+    throw new ConfigError('--store-tls-ca needs a rediss:// store');
   }
   return config;
 }

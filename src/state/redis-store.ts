@@ -1,4 +1,7 @@
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
+import type { Cluster } from 'ioredis';
+import { createRedisClient } from './redis-client';
+import { parseStoreUrl } from './redis-url';
 import { type AttemptCount, type StateStore, StoreUnavailableError } from './store';
 
 // Each operation is one script, so it is atomic across every process sharing the server.
@@ -15,53 +18,126 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {n, ttl}`;
 
-type ScriptedRedis = Redis & {
+type ScriptedRedis = (Redis | Cluster) & {
   acceptStep(key: string, step: number, ttlMs: number): Promise<number>;
   countAttempt(key: string, windowMs: number): Promise<[number, number]>;
 };
 
 /**
- * The shared store: Redis, for several processes or machines. Commands are
- * never queued while the connection is down, so a call fails at once (and
- * ValidatePin fails closed) instead of waiting; the client reconnects by
- * itself and the next call works again.
+ * The shared store: Redis, for several processes or machines: one server, a
+ * master under Sentinel, or a Redis Cluster (redis-url.ts, redis-client.ts).
+ * Commands are never queued while the connection is down, so a call fails
+ * at once (and ValidatePin fails closed) instead of waiting; the client
+ * reconnects by itself, to a new master after a failover, and the next call
+ * works again. Every call is bounded by the command timeout, retries by
+ * the Cluster client included.
+ *
+ * Keys: `pin:step:…` and `pin:attempts:…`. On a Cluster the keyed hash is a
+ * hash tag, `pin:step:{…}` and `pin:attempts:{…}`, so both keys of a secret
+ * live in one slot, on one master: a call needs that one master (not two,
+ * either of which could be failing over), and an operation over both keys
+ * would stay possible. Secrets still spread evenly over every master, their
+ * hashes being uniform. The other topologies keep the names without braces
+ * that instances before this one used, so instances of both kinds can share
+ * a server during a rolling upgrade.
+ *
+ * With `replicas` > 0, an accepted step is answered only once that many
+ * replicas hold it: the script and `WAIT replicas timeout` go in one
+ * pipeline on one connection (WAIT counts the replicas that have this
+ * connection's writes, and cannot run inside a script), to the master of the
+ * key's slot. Fewer replicas within the timeout: the call fails closed.
+ * WAIT holds its connection until it is answered, so these pipelines have a
+ * client (connections) of their own: the other operations never queue
+ * behind a WAIT.
  */
 export class RedisStore implements StateStore {
   private readonly redis: ScriptedRedis;
+  /** The client of the pipelines with WAIT (the same as `redis` without replicas). */
+  private readonly writer: Redis | Cluster;
+  private readonly timeoutMs: number;
+  private readonly replicas: number;
+  private readonly tagged: boolean;
+  private closed = false;
 
-  constructor(url: string, options: { prefix?: string; commandTimeoutMs?: number } = {}) {
-    this.redis = new Redis(url, {
+  constructor(url: string, options: { prefix?: string; commandTimeoutMs?: number; replicas?: number; tlsCaFile?: string } = {}) {
+    const target = parseStoreUrl(url);
+    this.timeoutMs = options.commandTimeoutMs ?? 1000;
+    this.replicas = options.replicas ?? 0;
+    this.tagged = target.topology === 'cluster';
+    this.redis = createRedisClient(target, {
       keyPrefix: options.prefix ?? 'pin:',
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: options.commandTimeoutMs ?? 1000,
-      connectTimeout: 2000,
-      retryStrategy: (times) => Math.min(times * 100, 1000),
-      lazyConnect: false,
+      commandTimeoutMs: this.timeoutMs,
+      tlsCaFile: options.tlsCaFile,
     }) as ScriptedRedis;
-    this.redis.on('error', () => {
-      // Reported per call (StoreUnavailableError) and by /readyz; the client keeps reconnecting.
-    });
+    this.writer = this.replicas > 0 ? this.redis.duplicate() : this.redis;
+    for (const client of new Set([this.redis, this.writer])) {
+      client.on('error', () => {
+        // Reported per call (StoreUnavailableError) and by /readyz; the client keeps reconnecting.
+      });
+      client.on('node error', () => {
+        // The same, for one node of a Cluster.
+      });
+      client.on('end', () => this.restart(client));
+    }
     this.redis.defineCommand('acceptStep', { numberOfKeys: 1, lua: ACCEPT_STEP });
     this.redis.defineCommand('countAttempt', { numberOfKeys: 1, lua: COUNT_ATTEMPT });
   }
 
+  /** The key of `kind` for a keyed hash; on a Cluster, the hash is the hash tag (see above). */
+  private key(kind: 'step' | 'attempts', id: string): string {
+    return this.tagged ? `${kind}:{${id}}` : `${kind}:${id}`;
+  }
+
   async acceptStep(key: string, step: number, ttlMs: number): Promise<boolean> {
-    return (await this.call(() => this.redis.acceptStep(`step:${key}`, step, Math.ceil(ttlMs)))) === 1;
+    if (this.replicas > 0) return this.call(() => this.acceptStepReplicated(this.key('step', key), step, Math.ceil(ttlMs)));
+    return (await this.call(() => this.redis.acceptStep(this.key('step', key), step, Math.ceil(ttlMs)))) === 1;
+  }
+
+  /**
+   * The script as a plain EVAL (not the client's EVALSHA, which on NOSCRIPT
+   * resends the script after the pipeline, so after the WAIT), then WAIT, in
+   * one write to one connection. A step already recorded (a replay) is
+   * false whatever WAIT answers; WAIT still runs, and is quick when the
+   * replicas have this connection's writes.
+   */
+  private async acceptStepReplicated(key: string, step: number, ttlMs: number): Promise<boolean> {
+    // WAIT gives up a fifth of the timeout early, so that its count, not the timeout, decides the answer.
+    const waitMs = Math.max(1, Math.floor(this.timeoutMs * 0.8));
+    const results = await this.writer.pipeline().eval(ACCEPT_STEP, 1, key, step, ttlMs).wait(this.replicas, waitMs).exec();
+    const [accepted, acknowledged] = results ?? [];
+    if (!accepted || accepted[0] || !acknowledged || acknowledged[0]) throw new StoreUnavailableError('The state store failed.');
+    if (accepted[1] !== 1) return false;
+    if (Number(acknowledged[1]) < this.replicas) throw new StoreUnavailableError('Too few replicas acknowledged the write in time.');
+    return true;
   }
 
   /** Redis keeps every record until it expires (see warnings() on the eviction policy), so the lock needs no mark. */
   async countAttempt(key: string, windowMs: number): Promise<AttemptCount> {
-    const [attempts, resetInMs] = await this.call(() => this.redis.countAttempt(`attempts:${key}`, Math.ceil(windowMs)));
+    const [attempts, resetInMs] = await this.call(() => this.redis.countAttempt(this.key('attempts', key), Math.ceil(windowMs)));
     return { attempts, resetInMs };
   }
 
   async clearAttempts(key: string): Promise<void> {
-    await this.call(() => this.redis.del(`attempts:${key}`));
+    await this.call(() => this.redis.del(this.key('attempts', key)));
   }
 
+  /** One server or Sentinel: the master answers. A Cluster: every slot has a master, and each answers that the cluster is ok. */
   async ping(): Promise<void> {
-    await this.call(() => this.redis.ping());
+    await this.call(async () => {
+      if (this.writer.status !== 'ready') throw new Error('not ready');
+      if (!this.tagged) return void (await this.redis.ping());
+      const cluster = this.redis as Cluster;
+      if (cluster.status !== 'ready') throw new Error('not ready');
+      const owners = new Set<string>();
+      for (let slot = 0; slot < 16384; slot++) owners.add(cluster.slots[slot]?.[0] ?? '');
+      const masters = new Map(cluster.nodes('master').map((node) => [`${node.options.host}:${node.options.port}`, node]));
+      await Promise.all(
+        [...owners].map(async (owner) => {
+          const info = await masters.get(owner)?.cluster('INFO');
+          if (typeof info !== 'string' || !info.includes('cluster_state:ok')) throw new Error('a slot has no master that answers');
+        }),
+      );
+    });
   }
 
   /**
@@ -69,42 +145,82 @@ export class RedisStore implements StateStore {
    * noeviction drops keys silently, replay records and locked counts among
    * them (every key here has a TTL, so the volatile-* policies take them
    * too); with noeviction a write fails instead and ValidatePin fails closed.
+   * On a Cluster, every master is asked.
    */
   async warnings(): Promise<string[]> {
-    let policy: string | undefined;
-    try {
-      policy = /^maxmemory_policy:(\S+)/m.exec(await this.redis.info('memory'))?.[1];
-    } catch {
-      // An ACL may deny INFO; the store works without it.
+    const servers = this.tagged ? (this.redis as Cluster).nodes('master') : [this.redis as Redis];
+    const policies = new Set<string>();
+    for (const server of servers) {
+      try {
+        policies.add(/^maxmemory_policy:(\S+)/m.exec(await server.info('memory'))?.[1] ?? 'unknown');
+      } catch {
+        // An ACL may deny INFO; the store works without it.
+        policies.add('unknown');
+      }
     }
-    if (policy === undefined) return ["the Redis server's maxmemory-policy could not be read (INFO memory): make sure it is noeviction"];
-    if (policy === 'noeviction') return [];
-    return [`the Redis server's maxmemory-policy is ${policy}: under memory pressure it evicts replay and throttle records silently; set it to noeviction`];
+    policies.delete('noeviction');
+    return [...policies].map((policy) =>
+      policy === 'unknown'
+        ? "the Redis server's maxmemory-policy could not be read (INFO memory): make sure it is noeviction"
+        : `the Redis server's maxmemory-policy is ${policy}: under memory pressure it evicts replay and throttle records silently; set it to noeviction`,
+    );
   }
 
   async waitUntilReady(timeoutMs: number): Promise<boolean> {
-    if (this.redis.status === 'ready') return true;
+    const deadline = Date.now() + timeoutMs;
+    const ready = await Promise.all([...new Set([this.redis, this.writer])].map((client) => this.clientReady(client, deadline - Date.now())));
+    return ready.every(Boolean);
+  }
+
+  private clientReady(client: Redis | Cluster, timeoutMs: number): Promise<boolean> {
+    if (client.status === 'ready') return Promise.resolve(true);
     return new Promise((resolve) => {
       const done = (ready: boolean) => {
         clearTimeout(timer);
-        this.redis.off('ready', onReady);
+        client.off('ready', onReady);
         resolve(ready);
       };
       const onReady = () => done(true);
-      const timer = setTimeout(() => done(false), timeoutMs);
-      this.redis.on('ready', onReady);
+      const timer = setTimeout(() => done(false), Math.max(0, timeoutMs));
+      client.on('ready', onReady);
     });
   }
 
-  async close(): Promise<void> {
-    this.redis.disconnect();
+  /**
+   * A client that has given up ('end') is started again, unless the store is
+   * closing. ioredis 5 (5.11) ends a Sentinel client for good when a failover
+   * notice (failoverDetector) arrives while it is asking a Sentinel for the
+   * master: its connector's connect() then throws, and nothing reconnects.
+   * The failover tests hit that in about one failover in four.
+   */
+  private restart(client: Redis | Cluster): void {
+    if (this.closed) return;
+    setTimeout(() => {
+      if (!this.closed && client.status === 'end') client.connect().catch(() => {});
+    }, 100).unref();
   }
 
+  async close(): Promise<void> {
+    this.closed = true;
+    this.redis.disconnect();
+    if (this.writer !== this.redis) this.writer.disconnect();
+  }
+
+  /** Runs a command, bounded by the timeout; any failure is StoreUnavailableError. */
   private async call<T>(command: () => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
     try {
-      return await command();
-    } catch {
+      return await Promise.race([
+        command(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('timed out')), this.timeoutMs);
+        }),
+      ]);
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) throw error;
       throw new StoreUnavailableError('The state store cannot be reached.');
+    } finally {
+      clearTimeout(timer);
     }
   }
 }

@@ -2,7 +2,12 @@
  * The state ValidatePin keeps between calls, behind one small interface whose
  * operations are each atomic: the embedded memory store is atomic because
  * Node runs it on one thread, the Redis store because each operation is one
- * Lua script. Keys are keyed hashes of secrets, never secrets.
+ * Lua script (or one command) over one key. One key per operation is also
+ * what lets the same scripts run unchanged on a Redis Cluster: an operation
+ * never spans two slots, so it runs whole on the one master of its key.
+ * Keep it so: an operation over several keys would need them in one slot
+ * (redis-store.ts puts both keys of a secret in one, with a hash tag).
+ * Keys are keyed hashes of secrets, never secrets.
  */
 
 export interface AttemptCount {
@@ -46,7 +51,8 @@ export class StoreFullError extends StoreUnavailableError {
   override name = 'StoreFullError';
 }
 
-export type { WhenFull } from '../config';
+/** When only records that protect someone are left in the full embedded store. */
+export type WhenFull = 'evict' | 'refuse';
 
 /** What a bounded store tells its observer (metrics, the warning log line). */
 export interface StoreEvents {

@@ -15,40 +15,23 @@
  * - nginx's logs hold no query string, secret or PIN.
  */
 import test from 'ava';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { totp } from '../../src/otp/totp';
 import { startChildService, REPO, type ChildService } from '../support/child-service';
-import { freePort } from '../support/ports';
+import { NGINX_CONF, startNginx, type TestNginx } from '../support/nginx';
 import { startRedis, type TestRedis } from '../support/redis';
 import { DEFAULT_TOTP, buildRequest, sendRequest, type Variant } from '../support/requests';
 import { SOAP_CONTENT_TYPES } from '../support/xml-assertions';
 
-const NGINX_CONF = join(REPO, 'deploy', 'nginx.conf');
 const UNIT = join(REPO, 'deploy', 'pin-service.service');
 const ENV_FILE = join(REPO, 'deploy', 'pin-service.env');
-const PLACEHOLDERS = ['PIN_NGINX_LISTEN', 'PIN_BACKEND_1', 'PIN_BACKEND_2', 'PIN_NGINX_LOG_DIR', 'PIN_NGINX_STATE_DIR'] as const;
 const SECRET_PREFIX = 'ngx-secret-';
-
-/** Fails loudly when nginx is missing: `make test-all` needs it (installed by .ci/run). */
-function requireNginx(): void {
-  const found = spawnSync('nginx', ['-v'], { encoding: 'utf8' });
-  if (found.error || found.status !== 0) throw new Error('nginx is not installed: run `apt-get install -y nginx` (see .ci/run)');
-}
-
-/** deploy/nginx.conf with its placeholders filled in (as envsubst with the list of names would). */
-export function renderNginxConf(values: Record<(typeof PLACEHOLDERS)[number], string>): string {
-  let text = readFileSync(NGINX_CONF, 'utf8');
-  for (const name of PLACEHOLDERS) text = text.split('${' + name + '}').join(values[name]);
-  const left = /\$\{PIN_[A-Z0-9_]+\}/.exec(text);
-  if (left) throw new Error(`deploy/nginx.conf has a placeholder the README does not list: ${left[0]}`);
-  return text;
-}
 
 /** The unit's [Service] keys (a key given twice keeps every value). */
 function unitKeys(text: string): Map<string, string[]> {
@@ -83,8 +66,7 @@ const STATE_KEY = randomBytes(32).toString('hex');
 let redis: TestRedis;
 let a: ChildService;
 let b: ChildService;
-let nginx: ChildProcess;
-let nginxOutput = '';
+let nginx: TestNginx;
 let dir: string;
 let base: string;
 let unitArgs: string[];
@@ -99,71 +81,27 @@ async function startInstance(port?: number): Promise<ChildService> {
 }
 
 test.before(async () => {
-  requireNginx();
   redis = await startRedis();
   // The unit's ExecStart: `/usr/bin/node /opt/pin-service/dist/src/main.js serve`: its arguments after main.js.
   const execStart = unitKeys(readFileSync(UNIT, 'utf8')).get('Service.ExecStart')?.[0] ?? '';
   unitArgs = execStart.split(/\s+/).slice(execStart.split(/\s+/).findIndex((w) => w.endsWith('main.js')) + 1);
   a = await startInstance();
   b = await startInstance();
-
-  dir = mkdtempSync(join(tmpdir(), 'pin-nginx-'));
-  chmodSync(dir, 0o755); // nginx's workers run as another user when the test runs as root
-  const port = await freePort();
-  const conf = join(dir, 'nginx.conf');
-  writeFileSync(
-    conf,
-    renderNginxConf({
-      PIN_NGINX_LISTEN: `127.0.0.1:${port}`,
-      PIN_BACKEND_1: `127.0.0.1:${a.port}`,
-      PIN_BACKEND_2: `127.0.0.1:${b.port}`,
-      PIN_NGINX_LOG_DIR: dir,
-      PIN_NGINX_STATE_DIR: dir,
-    }),
-  );
-  const check = spawnSync('nginx', ['-t', '-q', '-c', conf, '-p', dir], { encoding: 'utf8' });
-  if (check.status !== 0) throw new Error(`nginx -t refused the rendered deploy/nginx.conf:\n${check.stderr}`);
-  nginx = spawn('nginx', ['-c', conf, '-p', dir, '-g', 'daemon off;'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  nginx.stdout!.on('data', (d) => (nginxOutput += d));
-  nginx.stderr!.on('data', (d) => (nginxOutput += d));
-  base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) return;
-    if (nginx.exitCode !== null) break;
-    await sleep(100);
-  }
-  throw new Error(`nginx did not start: ${nginxOutput}`);
+  nginx = await startNginx([`127.0.0.1:${a.port}`, `127.0.0.1:${b.port}`]);
+  ({ base, dir } = nginx);
 });
 
 test.after.always(async () => {
-  if (nginx && nginx.exitCode === null) {
-    const exited = new Promise((resolve) => nginx.once('exit', resolve));
-    nginx.kill('SIGTERM');
-    await Promise.race([exited, sleep(5000)]);
-    if (nginx.exitCode === null) nginx.kill('SIGKILL');
-  }
+  await nginx?.stop();
   await a?.kill();
   await b?.kill();
   await redis?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 const pinOf = (secret: string, offsetSteps = 0) =>
   totp(Buffer.from(secret), DEFAULT_TOTP, Math.floor(Date.now() / 1000) + offsetSteps * DEFAULT_TOTP.period);
 
-interface AccessLine {
-  request_id: string;
-  method: string;
-  path: string;
-  status: number;
-  upstream: string;
-  upstream_status: string;
-}
-const accessLog = (): AccessLine[] =>
-  readFileSync(join(dir, 'access.log'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as AccessLine);
+const accessLog = () => nginx.accessLog();
 
 /** `call` over every item, at most `width` at a time, answers in the items' order. */
 async function inBatches<T, R>(items: T[], call: (item: T) => Promise<R>, width = 32): Promise<R[]> {

@@ -7,19 +7,17 @@ import test from 'ava';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startRedis, type TestRedis } from '../support/redis';
 import { call, pinFor, validatePin } from '../support/requests';
-import { startTestService, type TestService } from '../support/service';
+import type { TestService } from '../support/service';
+import { isTrue, SHARED_STATE_KEY as STATE_KEY, sharedStoreConformance, startInstancePair, validate } from '../support/store-conformance';
 import { sigtermWithStdout } from '../support/stdout-shutdown';
 
-const STATE_KEY = 'a-state-key-shared-by-every-instance-0123456789';
 let redis: TestRedis;
 let a: TestService;
 let b: TestService;
 
 test.before(async () => {
   redis = await startRedis();
-  a = await startTestService({ store: redis.url, stateKey: STATE_KEY });
-  b = await startTestService({ store: redis.url, stateKey: STATE_KEY });
-  b.clock.set(a.clock.now());
+  ({ a, b } = await startInstancePair(redis.url));
 });
 
 test.after.always(async () => {
@@ -28,55 +26,8 @@ test.after.always(async () => {
   await redis?.stop();
 });
 
-async function validate(service: TestService, secret: string, pin: string) {
-  const answer = await validatePin(service, 'httpGet', pin, secret);
-  return { ...answer, retryAfter: answer.headers.get('retry-after') };
-}
-
-const isTrue = (body: string) => body.includes('>true</boolean>');
-
-test.serial('a PIN accepted through one instance is refused through the other', async (t) => {
-  const secret = 'shared-replay-secret-1';
-  const pin = pinFor(a, secret);
-  t.true(isTrue((await validate(a, secret, pin)).body));
-  const second = await validate(b, secret, pin);
-  t.is(second.status, 200);
-  t.false(isTrue(second.body));
-});
-
-test.serial('parallel calls with one valid PIN across both instances: exactly one true', async (t) => {
-  const secret = 'shared-replay-secret-2';
-  const pin = pinFor(a, secret);
-  const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => validate(i % 2 ? a : b, secret, pin)));
-  // Every call counts against the throttle before its PIN is checked, so the later ones may be throttled.
-  t.true(answers.every((x) => x.status === 200 || x.status === 429));
-  t.is(answers.filter((x) => isTrue(x.body)).length, 1);
-});
-
-test.serial('throttling counts failures made through both instances', async (t) => {
-  const secret = 'shared-throttle-secret-1';
-  for (let i = 0; i < 5; i++) {
-    const answer = await validate(i % 2 ? a : b, secret, '000000');
-    t.is(answer.status, 200);
-  }
-  const throttled = await validate(a, secret, pinFor(a, secret));
-  t.is(throttled.status, 429);
-  t.truthy(throttled.retryAfter && Number(throttled.retryAfter) > 0 && Number(throttled.retryAfter) <= 300);
-  t.is((await validate(b, secret, pinFor(b, secret))).status, 429);
-});
-
-test.serial('instances with different state keys share nothing (why several instances need one key)', async (t) => {
-  const other = await startTestService({ store: redis.url, stateKey: 'another-state-key-0123456789-0123456789' });
-  try {
-    other.clock.set(a.clock.now());
-    const secret = 'shared-replay-secret-3';
-    const pin = pinFor(a, secret);
-    t.true(isTrue((await validate(a, secret, pin)).body));
-    t.true(isTrue((await validate(other, secret, pin)).body));
-  } finally {
-    await other.close();
-  }
-});
+// The subset every topology passes (test/support/store-conformance.ts); Sentinel and Cluster: redis-sentinel, redis-cluster.
+sharedStoreConformance(() => ({ store: redis.url, a, b }), 'shared');
 
 test.serial('Redis stopped: ValidatePin fails closed and /readyz is not ready; Redis back: both recover', async (t) => {
   const secret = 'shared-outage-secret-1';
