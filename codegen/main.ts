@@ -6,18 +6,18 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadXmlEngine } from '../src/runtime/xml-engine';
 import { buildContractModel } from './build-model';
-import { emitClasses } from './emit/classes';
+import { emitTypes } from './emit/types';
 import { emitClient } from './emit/client';
 import { emitJson } from './emit/json';
 import { emitDocuments } from './emit/documents';
-import { emitRoutes } from './emit/templates';
+import { emitRoutes } from './emit/routes';
 import { readContract } from './read/contract';
 
 export async function generate(wsdlPath: string, outDir: string): Promise<string[]> {
   await loadXmlEngine(); // libxml2-wasm is an ES module: loaded once, before any schema/ file is read
   const model = buildContractModel(await readContract(wsdlPath));
   const files: Record<string, string> = {
-    'types.ts': emitClasses(model),
+    'types.ts': emitTypes(model),
     'routes.ts': emitRoutes(model),
     'documents.ts': emitDocuments(model),
     'client.ts': emitClient(model),

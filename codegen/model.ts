@@ -21,6 +21,9 @@ export type TypeRef = SchemaTypeRef & { tsType: string };
 /** Stands for the service address in the served WSDL's text; generated/ fills it in at run time. */
 export const ADDRESS_MARKER = 'urn:codegen:address';
 
+/** Text with holes for the values that are settings at run time, never generated. */
+export type Segment = { text: string } | { hole: 'namespace' | 'address' };
+
 /** One child element of a complex type (a sequence member). */
 export interface FieldModel {
   name: string;

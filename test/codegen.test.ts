@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { buildContractModel } from '../codegen/build-model';
 import { emitClient } from '../codegen/emit/client';
 import { emitJson } from '../codegen/emit/json';
-import { emitRoutes } from '../codegen/emit/templates';
+import { emitRoutes } from '../codegen/emit/routes';
 import { generate } from '../codegen/main';
 import { ADDRESS_MARKER, type ContractModel, type OperationModel } from '../codegen/model';
 import { readContract, type ContractFacts } from '../codegen/read/contract';

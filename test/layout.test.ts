@@ -1,10 +1,12 @@
 /**
- * Which room may import which (README, Layout): generated code depends only
- * on the small runtime it is generated against, the runtime on libraries
- * only, and the help pages and the typed client never on the bindings.
+ * Which room may import which (docs/architecture.md): no file imports itself
+ * back through others, and no room of src/ does either; generated code
+ * depends only on the small runtime it is generated against, the runtime on
+ * libraries only, and the help pages and the typed client never on the
+ * bindings.
  */
 import test from 'ava';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
@@ -35,10 +37,14 @@ test('the import reader sees relative imports, type-only ones and packages', (t)
   t.true(importsOf('src/runtime/xml-engine.ts').includes('package:libxml2-wasm'), 'the type-only import of the engine');
 });
 
-test('generated/ imports generated/ and src/runtime/ only; the typed client also its transport, src/client/', (t) => {
+test('generated/ imports generated/, src/runtime/ and the JSON text of src/wire/ only; the typed client also its transport, src/client/', (t) => {
   t.true(sourceFiles('generated').length >= 5);
   t.deepEqual(
-    offending('generated', (target, file) => inside(target, 'generated') || inside(target, 'src/runtime') || (file === 'generated/client.ts' && inside(target, 'src/client'))),
+    offending(
+      'generated',
+      (target, file) =>
+        inside(target, 'generated') || inside(target, 'src/runtime') || target === 'src/wire/json-text' || (file === 'generated/client.ts' && inside(target, 'src/client')),
+    ),
     [],
   );
 });
@@ -57,4 +63,71 @@ test("only src/runtime/xml-tree.ts reaches into libxml2-wasm's internal module (
   t.deepEqual([...new Set(reaching)], ['src/runtime/xml-tree.ts imports package:libxml2-wasm/lib/libxml2.mjs']);
   const pinned = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies['libxml2-wasm'];
   t.regex(pinned, /^\d+\.\d+\.\d+$/, 'an exact version, not a range');
+});
+
+/** The project file an import names: `x` is `x.ts` or `x/index.ts`. */
+function fileOf(target: string): string | undefined {
+  return [`${target}.ts`, `${target}/index.ts`].find((file) => existsSync(join(ROOT, file)));
+}
+
+/** The import graph of `files` (edges to project files only). */
+function importGraph(files: string[]): Map<string, string[]> {
+  return new Map(files.map((file) => [file, importsOf(file).flatMap((target) => fileOf(target) ?? [])]));
+}
+
+/** The strongly connected parts of a graph with more than one node (or a node that reaches itself): its cycles (Tarjan). */
+function cycles(graph: Map<string, string[]>): string[][] {
+  let index = 0;
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const visit = (node: string) => {
+    order.set(node, index);
+    low.set(node, index++);
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!order.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (stack.includes(next)) low.set(node, Math.min(low.get(node)!, order.get(next)!));
+    }
+    if (low.get(node) === order.get(node)) {
+      const part: string[] = [];
+      let member: string;
+      do part.push((member = stack.pop()!));
+      while (member !== node);
+      if (part.length > 1 || (graph.get(node) ?? []).includes(node)) found.push(part.sort());
+    }
+  };
+  for (const node of graph.keys()) if (!order.has(node)) visit(node);
+  return found;
+}
+
+const PROJECT = ['src', 'codegen', 'generated', 'bench', 'test'];
+
+test('the cycle finder finds a cycle, a self-import and none in a chain', (t) => {
+  t.deepEqual(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]])), [['a', 'b', 'c']]);
+  t.deepEqual(cycles(new Map([['a', ['a']]])), [['a']]);
+  t.deepEqual(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', []]])), []);
+});
+
+test('no import cycle between files, anywhere in the project', (t) => {
+  const graph = importGraph(PROJECT.flatMap(sourceFiles));
+  t.log(`${graph.size} files, ${[...graph.values()].flat().length} imports of project files`);
+  t.true(graph.size > 150, 'the whole project was read');
+  t.true([...graph.values()].flat().length > 400, 'and its imports resolved');
+  t.deepEqual(cycles(graph), []);
+});
+
+test('no import cycle between the rooms of src/ (its folders and its top-level files)', (t) => {
+  const roomOf = (file: string) => file.split('/').slice(0, 2).join('/').replace(/\.ts$/, '');
+  const rooms = new Map<string, Set<string>>();
+  for (const [file, targets] of importGraph(sourceFiles('src'))) {
+    const room = roomOf(file);
+    if (!rooms.has(room)) rooms.set(room, new Set());
+    for (const target of targets) if (target.startsWith('src/') && roomOf(target) !== room) rooms.get(room)!.add(roomOf(target));
+  }
+  t.true(rooms.size >= 15);
+  t.deepEqual(cycles(new Map([...rooms].map(([room, targets]) => [room, [...targets]]))), []);
 });

@@ -4,7 +4,7 @@
  */
 import test from 'ava';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { addressToOpen } from '../src/cli';
+import { addressToOpen } from '../src/cli/commands';
 import { startChildService } from './support/child-service';
 import { startTestService, type TestService } from './support/service';
 

@@ -1,10 +1,7 @@
-import { ADDRESS_MARKER, ContractModel } from '../model';
+import { ADDRESS_MARKER, ContractModel, type Segment } from '../model';
 import { GENERATED_HEADER } from './header';
 import { scriptProxySegments } from './json';
 import { render } from './render';
-
-/** Text with holes for the values that are settings at run time, never generated. */
-export type Segment = { text: string } | { hole: 'namespace' | 'address' };
 
 /** generated/documents.ts: the WSDL and schema texts with their run-time holes. */
 export function emitDocuments(model: ContractModel): string {

@@ -1,5 +1,4 @@
-import { complexTypeOf, ContractModel, OperationModel, TypeRef } from '../model';
-import type { Segment } from './documents';
+import { complexTypeOf, ContractModel, OperationModel, type Segment, TypeRef } from '../model';
 import { GENERATED_HEADER } from './header';
 import { render } from './render';
 

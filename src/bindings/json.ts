@@ -14,7 +14,7 @@ import { requestBody } from './body';
 import { byContentType } from './content-type';
 import { routeOfPath } from './http';
 import { JSON_CONTENT_TYPE } from '../wire/content-types';
-import { jsonString } from '../runtime/json-text';
+import { jsonString } from '../wire/json-text';
 
 /** A call is the JSON variant when its Content-Type says so, whatever the method. */
 export const isJsonRequest = byContentType((ctx) => (ctx.get('Content-Type').split(';')[0] ?? '').trim().toLowerCase() === 'application/json');

@@ -1,5 +1,5 @@
 import { ComplexTypeModel, complexTypeOf, ContractModel, TypeRef } from '../model';
-import { encodeExpression } from './classes';
+import { encodeExpression } from './types';
 import { GENERATED_HEADER } from './header';
 import { render } from './render';
 

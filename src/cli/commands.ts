@@ -5,12 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { toString as qrToString } from 'qrcode';
-import { qrSegments } from './qr/matrix';
-import { ConfigError, helpText, parseConfig, type Config } from './config';
-import { ServiceError } from './errors';
-import { pair, pairingUri } from './handlers/pair';
-import { encodeBase32 } from './otp/base32';
-import { Pair } from '../generated/types';
+import { qrSegments } from '../qr/matrix';
+import { ConfigError, helpText, parseConfig, type Config } from '../config';
+import { ServiceError } from '../errors';
+import { pair, pairingUri } from '../handlers/pair';
+import { encodeBase32 } from '../otp/base32';
+import { Pair } from '../../generated/types';
 
 export interface CliIo {
   out(text: string): void;

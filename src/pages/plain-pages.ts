@@ -11,7 +11,7 @@ import { Pair, ValidatePin } from '../../generated/types';
 import { clientError } from '../errors';
 import { QrCapacityError, qrSvg } from '../qr/svg';
 import { qrPng } from '../qr/png';
-import { parseUrlEncoded } from './form';
+import { parseUrlEncoded } from '../bindings/form';
 
 /** Largest QR image side, in pixels: bounds the work one request can ask for. */
 export const QR_MAX_PIXELS = 1000;

@@ -11,7 +11,7 @@ import type { Contract } from '../contract';
 import { ServiceError, clientError } from '../errors';
 import { createHelpPages, HELP_CSP, type HelpSite } from '../help/pages';
 import { XML_DECLARATION, XSD_NAMESPACE, XSI_NAMESPACE, escapeXmlAttribute } from '../runtime/xml-codec';
-import { parseUrlEncoded } from './form';
+import { parseUrlEncoded } from '../bindings/form';
 
 /**
  * The base URL of this deployment: the configured public URL, or the

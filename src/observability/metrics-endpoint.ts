@@ -1,5 +1,5 @@
 import type { CallContext } from '../call-state';
-import { scrapeText, type Metrics } from '../observability/metrics';
+import { scrapeText, type Metrics } from './metrics';
 
 /** GET /metrics: Prometheus text format (with --workers, of every worker). */
 export function metricsEndpoint(metrics: Metrics) {

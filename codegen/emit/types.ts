@@ -8,7 +8,7 @@ import { GENERATED_HEADER } from './header';
  * fields, decoding from a schema-validated libxml2-wasm element or from HTTP
  * fields, and encoding of the element's content.
  */
-export function emitClasses(model: ContractModel): string {
+export function emitTypes(model: ContractModel): string {
   const project = new Project({ useInMemoryFileSystem: true });
   const file = project.createSourceFile('types.ts', '', { overwrite: true });
   file.addImportDeclaration({ isTypeOnly: true, namedImports: ['XmlElement'], moduleSpecifier: '../src/runtime/xml-engine' });

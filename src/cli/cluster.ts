@@ -7,13 +7,13 @@
 import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Config } from './config';
-import { createMemoryStore } from './state';
-import { serveStoreTo } from './state/ipc-store';
+import type { Config } from '../config';
+import { createMemoryStore } from '../state';
+import { serveStoreTo } from '../state/ipc-store';
 import { AggregatorRegistry, Registry } from 'prom-client';
-import { answerMetricsRequests } from './observability/metrics';
-import { storePressure } from './observability/store-pressure';
-import { exitAfterFlush } from './observability/logger';
+import { answerMetricsRequests } from '../observability/metrics';
+import { storePressure } from '../observability/store-pressure';
+import { exitAfterFlush } from '../observability/logger';
 
 export function runPrimary(config: Config, argv: string[], logger: Logger): void {
   // The primary's own metrics: those of the embedded store it holds, added to every worker's scrape.
