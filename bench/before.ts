@@ -15,7 +15,10 @@ import { ROOT } from './servers';
 /** The committed default: the first line of bench/baseline-revision that is not a comment. */
 export function baselineRevision(): string {
   const text = readFileSync(join(ROOT, 'bench', 'baseline-revision'), 'utf8');
-  const line = text.split('\n').map((l) => l.trim()).find((l) => l !== '' && !l.startsWith('#'));
+  const line = text
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l !== '' && !l.startsWith('#'));
   if (!line) throw new Error('bench/baseline-revision names no revision');
   return line;
 }
@@ -38,14 +41,21 @@ export function buildBefore(revision: string): BeforeBuild {
   try {
     execFileSync('tar', ['-x', '-C', dir], { input: git('archive', '--format=tar', commit) });
     // Its own dependencies: another revision may need packages this checkout no longer has, or other versions.
-    execFileSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], {
+      cwd: dir,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     // What `make build` does, with this checkout's compiler, without type checking (the revision's type packages are
     // dev dependencies; Node's own types, which its tsconfig names, are this checkout's).
     const typeRoots = join(ROOT, 'node_modules/@types');
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--noCheck', '--typeRoots', typeRoots], {
-      cwd: dir,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
+    execFileSync(
+      process.execPath,
+      [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--noCheck', '--typeRoots', typeRoots],
+      {
+        cwd: dir,
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    );
     cpSync(join(dir, 'src/help/templates'), join(dir, 'dist/src/help/templates'), { recursive: true });
     if (!existsSync(join(dir, 'dist/src/main.js'))) throw new Error(`the build of ${revision} wrote no dist/src/main.js`);
   } catch (error) {

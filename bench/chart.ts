@@ -59,12 +59,18 @@ export function renderChart(summaries: readonly Summary[], rounds: number, subti
 
   const out: string[] = [];
   let y = 0;
-  const text = (x: number, ty: number, content: string, extra = '') => out.push(`<text x="${x}" y="${ty}" ${extra}>${escape(content)}</text>`);
+  const text = (x: number, ty: number, content: string, extra = '') =>
+    out.push(`<text x="${x}" y="${ty}" ${extra}>${escape(content)}</text>`);
 
   y += 28;
   text(16, y, 'Server CPU per request (µs, lower is better)', 'font-size="18" font-weight="bold"');
   y += 20;
-  text(16, y, `${subtitle}; bar: median of ${rounds} round${rounds === 1 ? '' : 's'}, whisker: lowest–highest round`, 'font-size="12" fill="#444"');
+  text(
+    16,
+    y,
+    `${subtitle}; bar: median of ${rounds} round${rounds === 1 ? '' : 's'}, whisker: lowest–highest round`,
+    'font-size="12" fill="#444"',
+  );
   y += 22;
   let lx = 16;
   for (const s of SERIES) {
@@ -93,10 +99,14 @@ export function renderChart(summaries: readonly Summary[], rounds: number, subti
         const m = bar.summary;
         const mid = y + BAR / 2;
         text(LEFT - 8, mid + 4, bar.label, 'font-size="12" text-anchor="end" fill="#333"');
-        out.push(`<rect x="${LEFT}" y="${y}" width="${(scale(m.median.serverCpuUsPerRequest) - LEFT).toFixed(1)}" height="${BAR}" fill="${bar.colour}"/>`);
+        out.push(
+          `<rect x="${LEFT}" y="${y}" width="${(scale(m.median.serverCpuUsPerRequest) - LEFT).toFixed(1)}" height="${BAR}" fill="${bar.colour}"/>`,
+        );
         if (m.rounds.length > 1) {
           const [x1, x2] = [scale(m.minCpu).toFixed(1), scale(m.maxCpu).toFixed(1)];
-          out.push(`<path d="M${x1} ${mid}H${x2}M${x1} ${y + 3}V${y + BAR - 3}M${x2} ${y + 3}V${y + BAR - 3}" stroke="#000" stroke-width="1.4" fill="none"/>`);
+          out.push(
+            `<path d="M${x1} ${mid}H${x2}M${x1} ${y + 3}V${y + BAR - 3}M${x2} ${y + 3}V${y + BAR - 3}" stroke="#000" stroke-width="1.4" fill="none"/>`,
+          );
         }
         const spread = m.rounds.length > 1 ? ` (${fmt(m.minCpu)}–${fmt(m.maxCpu)})` : '';
         text(scale(m.maxCpu) + 6, mid + 4, `${fmt(m.median.serverCpuUsPerRequest)} µs${spread}`, 'font-size="12" fill="#111"');

@@ -88,7 +88,13 @@ export function cannon(
             setupRequest: (request, context) => {
               const next = source();
               (context as Context).expect = next.expect;
-              return { ...request, method: next.request.method, path: next.request.path, headers: next.request.headers, body: next.request.body ?? '' };
+              return {
+                ...request,
+                method: next.request.method,
+                path: next.request.path,
+                headers: next.request.headers,
+                body: next.request.body ?? '',
+              };
             },
             onResponse: checker
               ? (status, body, context) => {

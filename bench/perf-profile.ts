@@ -42,7 +42,12 @@ export function requirePerf(): void {
   }
 }
 
-export async function profileStages(scenario: ScenarioId, settings: LoadSettings, tag: string, oursArgs: string[] = []): Promise<StageProfile> {
+export async function profileStages(
+  scenario: ScenarioId,
+  settings: LoadSettings,
+  tag: string,
+  oursArgs: string[] = [],
+): Promise<StageProfile> {
   const dir = mkdtempSync(join(tmpdir(), 'pin-bench-perf-'));
   const data = join(dir, 'perf.data');
   const server = await startServer(builtService('ours', ROOT, oursArgs, ['--perf-basic-prof']));
@@ -55,9 +60,13 @@ export async function profileStages(scenario: ScenarioId, settings: LoadSettings
     // The load runs a little longer than the recording on both sides, so that every sample is under load.
     const load = cannon(server.port, source, RECORD_SECONDS + 2, settings, checker);
     await sleep(500);
-    const record = spawn('perf', ['record', '-F', String(FREQUENCY), '-g', '-p', String(server.pid), '-o', data, '--', 'sleep', String(RECORD_SECONDS)], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const record = spawn(
+      'perf',
+      ['record', '-F', String(FREQUENCY), '-g', '-p', String(server.pid), '-o', data, '--', 'sleep', String(RECORD_SECONDS)],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let recordErrors = '';
     record.stderr!.on('data', (d: Buffer) => (recordErrors += d.toString()));
     const recorded = new Promise<number | null>((resolve) => record.once('exit', (code) => resolve(code)));

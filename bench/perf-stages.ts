@@ -91,18 +91,40 @@ const inPackages = (names: string[]) => `node_modules/(${names.map((n) => n.repl
 export const STAGE_RULES: readonly StageRule[] = [
   { stage: 'kernel', frame: /\(\[kernel\.kallsyms\]\)$/ },
   // V8's collector: scavenges, mark-compact, concurrent marking and sweeping on the helper threads, allocation slow paths.
-  { stage: 'GC', frame: /v8::internal::(Heap|Scavenger|Scavenge|MarkCompact|MinorMarkCompact|MarkingVisitor|ConcurrentMarking|IncrementalMarking|Sweeper|GCTracer|MemoryAllocator|PagedSpace|SemiSpace|NewSpace|MainMarkingVisitor|MarkingVisitorBase|ConcurrentMarkingVisitor|ArrayBufferSweeper|EvacuateVisitor|Evacuator|FullEvacuator|RecordMigratedSlotVisitor|MemoryChunk|LocalHeap)\b|Builtins_(RecordWrite|EphemeronKeyBarrier)/ },
+  {
+    stage: 'GC',
+    frame:
+      /v8::internal::(Heap|Scavenger|Scavenge|MarkCompact|MinorMarkCompact|MarkingVisitor|ConcurrentMarking|IncrementalMarking|Sweeper|GCTracer|MemoryAllocator|PagedSpace|SemiSpace|NewSpace|MainMarkingVisitor|MarkingVisitorBase|ConcurrentMarkingVisitor|ArrayBufferSweeper|EvacuateVisitor|Evacuator|FullEvacuator|RecordMigratedSlotVisitor|MemoryChunk|LocalHeap)\b|Builtins_(RecordWrite|EphemeronKeyBarrier)/,
+  },
   { stage: 'libxml2', frame: /wasm-function\[|node_modules\/libxml2-wasm\// },
   // OpenSSL's digest functions by name too, for a chain perf could not walk past its assembly.
-  { stage: 'TOTP and HMAC', frame: /node:internal\/crypto\/(hash|hmac|keys|util)|dist\/src\/otp\/|node::crypto::|\b(HMAC_|EVP_Digest|EVP_MD_|SHA1_|SHA256_|sha1_block|sha256_block)/ },
+  {
+    stage: 'TOTP and HMAC',
+    frame:
+      /node:internal\/crypto\/(hash|hmac|keys|util)|dist\/src\/otp\/|node::crypto::|\b(HMAC_|EVP_Digest|EVP_MD_|SHA1_|SHA256_|sha1_block|sha256_block)/,
+  },
   { stage: 'state store', frame: /dist\/src\/state\// },
   { stage: 'handlers', frame: /dist\/src\/handlers\// },
   { stage: 'metrics', frame: /node_modules\/(prom-client|tdigest|bintrees)\/|dist\/src\/observability\/metrics/ },
-  { stage: 'request log', frame: /node_modules\/(pino|pino-std-serializers|sonic-boom|quick-format-unescaped|fast-redact|safe-stable-stringify|thread-stream|atomic-sleep|on-exit-leak-free)\/|dist\/src\/observability\// },
-  { stage: 'body reading', frame: /node_modules\/(koa-bodyparser|co-body|raw-body|inflation|bytes|unpipe|copy-to|qs)\/|dist\/src\/bindings\/body/ },
-  { stage: 'SOAP/HTTP bindings', frame: /dist\/src\/(bindings|runtime|wire)\/|dist\/generated\/|dist\/src\/(app|call-state|contract|errors)\.js/ },
+  {
+    stage: 'request log',
+    frame:
+      /node_modules\/(pino|pino-std-serializers|sonic-boom|quick-format-unescaped|fast-redact|safe-stable-stringify|thread-stream|atomic-sleep|on-exit-leak-free)\/|dist\/src\/observability\//,
+  },
+  {
+    stage: 'body reading',
+    frame: /node_modules\/(koa-bodyparser|co-body|raw-body|inflation|bytes|unpipe|copy-to|qs)\/|dist\/src\/bindings\/body/,
+  },
+  {
+    stage: 'SOAP/HTTP bindings',
+    frame: /dist\/src\/(bindings|runtime|wire)\/|dist\/generated\/|dist\/src\/(app|call-state|contract|errors)\.js/,
+  },
   { stage: 'Koa and router', frame: new RegExp(inPackages(KOA_PACKAGES)) },
-  { stage: 'Node HTTP', frame: /node:(_http_\w+|net|internal\/streams\/\w+|stream|internal\/stream_base_commons|internal\/http|internal\/url|url|buffer|internal\/buffer)\b|llhttp|node::(http_parser|StreamBase|LibuvStreamWrap|StreamResource|WriteWrap|TCPWrap|ConnectionWrap)|\buv__(read|write|stream_io|io_poll|server_io|try_write)\b/ },
+  {
+    stage: 'Node HTTP',
+    frame:
+      /node:(_http_\w+|net|internal\/streams\/\w+|stream|internal\/stream_base_commons|internal\/http|internal\/url|url|buffer|internal\/buffer)\b|llhttp|node::(http_parser|StreamBase|LibuvStreamWrap|StreamResource|WriteWrap|TCPWrap|ConnectionWrap)|\buv__(read|write|stream_io|io_poll|server_io|try_write)\b/,
+  },
 ];
 
 /** The call chains of `perf script`'s default output: a header line per sample, then one frame a line, leaf first. */
@@ -132,10 +154,13 @@ const SYSCALL_ENTRY = /^(entry_SYSCALL|do_syscall_64)/;
  * A leaf in libc's system call wrappers is kernel time too: without a hardware PMU, perf's cpu-clock timer
  * fires on the way back from the kernel and the sample lands just after the `syscall` instruction.
  */
-const SYSCALL_WRAPPER = /^(__GI_+)?(__libc_)?(writev|write|read|readv|epoll_p?wait|sendmsg|recvmsg|accept4|close|mmap64|mmap|munmap|madvise|mprotect|__futex_abstimed_wait_common|__lll_lock_wait)$/;
+const SYSCALL_WRAPPER =
+  /^(__GI_+)?(__libc_)?(writev|write|read|readv|epoll_p?wait|sendmsg|recvmsg|accept4|close|mmap64|mmap|munmap|madvise|mprotect|__futex_abstimed_wait_common|__lll_lock_wait)$/;
 
 const wrapperName = (frame: Frame | undefined) =>
-  frame && frame.dso.includes('libc.so') && SYSCALL_WRAPPER.test(frame.symbol) ? frame.symbol.replace(SYSCALL_WRAPPER, '$3').replace(/^__(futex|lll).*/, 'futex') : undefined;
+  frame && frame.dso.includes('libc.so') && SYSCALL_WRAPPER.test(frame.symbol)
+    ? frame.symbol.replace(SYSCALL_WRAPPER, '$3').replace(/^__(futex|lll).*/, 'futex')
+    : undefined;
 
 /** The system call a sample is in, when it is in one: named by its libc wrapper, else by its kernel handler. */
 function syscallOf(sample: Sample): string | undefined {
@@ -166,8 +191,14 @@ export function stageOf(sample: Sample): Stage {
 
 /** What "other" is made of, named in the report: the first of these a frame of the sample matches, else its leaf. */
 const OTHER_KINDS: readonly { kind: string; frame: RegExp }[] = [
-  { kind: "V8's optimizing compiler (its own threads and the main thread)", frame: /v8::internal::(compiler::|maglev::|baseline::|Compiler::|OptimizingCompileDispatcher)/ },
-  { kind: 'malloc and free whose caller perf could not walk (C++ built without frame pointers)', frame: /^(malloc|_int_malloc|_int_free|cfree|free|unlink_chunk|malloc_consolidate|realloc|calloc)\b.*\(\S*libc\.so/ },
+  {
+    kind: "V8's optimizing compiler (its own threads and the main thread)",
+    frame: /v8::internal::(compiler::|maglev::|baseline::|Compiler::|OptimizingCompileDispatcher)/,
+  },
+  {
+    kind: 'malloc and free whose caller perf could not walk (C++ built without frame pointers)',
+    frame: /^(malloc|_int_malloc|_int_free|cfree|free|unlink_chunk|malloc_consolidate|realloc|calloc)\b.*\(\S*libc\.so/,
+  },
   { kind: 'the event loop itself (libuv, timers, immediates)', frame: /\buv_run\b|uv__run_|node::Environment::(CheckImmediate|RunTimers)/ },
 ];
 

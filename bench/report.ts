@@ -29,7 +29,8 @@ const SECTIONS = {
   analysis: {
     start: '<!-- analysis:start -->',
     end: '<!-- analysis:end -->',
-    empty: '_Not written yet. A person writes here what the figures above mean and why a goal is or is not met; `make bench` keeps this section as it is._',
+    empty:
+      '_Not written yet. A person writes here what the figures above mean and why a goal is or is not met; `make bench` keeps this section as it is._',
   },
   soak: {
     start: '<!-- soak:start -->',
@@ -93,8 +94,12 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
 
   out.push('## Run', '');
   out.push(`- Date: ${info.date}${info.subset ? ' (a subset of the scenarios or servers)' : ''}`);
-  out.push(`- Machine: ${info.machine.cpu}, ${info.machine.cores} cores (/proc/cpuinfo), ${info.machine.memoryGb.toFixed(1)} GB, ${info.machine.platform}, Node.js ${info.machine.node}`);
-  out.push(`- Load average (1/5/15 min): ${info.loadBefore.map((l) => l.toFixed(2)).join(' / ')} before, ${info.loadAfter.map((l) => l.toFixed(2)).join(' / ')} after`);
+  out.push(
+    `- Machine: ${info.machine.cpu}, ${info.machine.cores} cores (/proc/cpuinfo), ${info.machine.memoryGb.toFixed(1)} GB, ${info.machine.platform}, Node.js ${info.machine.node}`,
+  );
+  out.push(
+    `- Load average (1/5/15 min): ${info.loadBefore.map((l) => l.toFixed(2)).join(' / ')} before, ${info.loadAfter.map((l) => l.toFixed(2)).join(' / ')} after`,
+  );
   out.push(
     `- Settings, the same for every server: ${info.settings.connections} connections, pipelining ${info.settings.pipelining}, keep-alive, loopback (127.0.0.1); ` +
       `each measurement ${info.settings.warmup} s of warm-up, then ${info.settings.duration} s measured (${info.settings.freshDuration} s for the fresh-secrets workload); ` +
@@ -149,7 +154,10 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
   for (const s of SCENARIOS) {
     for (const x of summaries.filter((y) => y.scenario === s.id)) {
       const m = x.median;
-      const rss = m.processes > 1 ? `${m.peakRssMb.toFixed(0)} (${m.processes} processes, largest ${m.peakRssPerProcessMb.toFixed(0)})` : m.peakRssMb.toFixed(0);
+      const rss =
+        m.processes > 1
+          ? `${m.peakRssMb.toFixed(0)} (${m.processes} processes, largest ${m.peakRssPerProcessMb.toFixed(0)})`
+          : m.peakRssMb.toFixed(0);
       const answers = x.server === 'ceiling' ? '— (fixed answer)' : s.operation === 'Pair' ? `${x.checked}` : `${x.checked} (${x.trues})`;
       out.push(
         `| ${s.title} | ${x.label} | ${x.rounds.length} | ${cpuCell(x)} | ${m.rps.toFixed(0)} | ${m.p50} | ${m.p99} | ${rss} | ` +
@@ -160,7 +168,10 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
   out.push('');
   for (const x of summaries.filter((y) => y.problems.length)) out.push(`- ${title(x.scenario)} / ${x.label}: ${x.problems.join('; ')}`);
   const accidental = summaries.reduce((n, x) => n + x.accidentalMatches, 0);
-  if (accidental) out.push(`- ${accidental} "wrong" PIN(s) happened to be the right one (about 1 in 10^6 per step in the window) and were rightly answered true.`);
+  if (accidental)
+    out.push(
+      `- ${accidental} "wrong" PIN(s) happened to be the right one (about 1 in 10^6 per step in the window) and were rightly answered true.`,
+    );
   if (summaries.some((x) => x.problems.length) || accidental) out.push('');
 
   out.push('## Ratios (within each round)', '');
@@ -188,7 +199,8 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
   for (const s of SCENARIOS.filter((x) => x.secrets === 'fresh')) {
     for (const label of ['ours (before)', 'ours', 'peer', 'ceiling']) {
       const r = freshRatio(s.id, label);
-      if (r) freshRows.push(`| ${title(reusedCounterpart(s.id)!)} | ${label} | ${cpuCell(r.reused)} | ${cpuCell(r.fresh)} | ${fx(r.ratio)} |`);
+      if (r)
+        freshRows.push(`| ${title(reusedCounterpart(s.id)!)} | ${label} | ${cpuCell(r.reused)} | ${cpuCell(r.fresh)} | ${fx(r.ratio)} |`);
     }
   }
   if (freshRows.length) {
@@ -205,13 +217,17 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
   const soapVsPeer = cpuRatio(ms, 'soap11-validate', 'peer', 'ours');
   goals.push({
     goal: "SOAP 1.1 ValidatePin: ours ≥ 1.0× the peer's efficiency (peer CPU ÷ ours; stretch 1.5×)",
-    measured: soapVsPeer ? `${range(soapVsPeer)}; ${usOf(find('soap11-validate', 'ours'))} against ${usOf(find('soap11-validate', 'peer'))}${soapVsPeer.median >= 1.5 ? '; stretch met' : ''}` : 'n/a',
+    measured: soapVsPeer
+      ? `${range(soapVsPeer)}; ${usOf(find('soap11-validate', 'ours'))} against ${usOf(find('soap11-validate', 'peer'))}${soapVsPeer.median >= 1.5 ? '; stretch met' : ''}`
+      : 'n/a',
     met: soapVsPeer && soapVsPeer.median >= 1.0,
   });
   const getVsCeiling = cpuRatio(ms, 'get-validate', 'ceiling', 'ours');
   goals.push({
     goal: "HTTP GET ValidatePin: ours ≥ 60 % of the ceiling's efficiency (ceiling CPU ÷ ours)",
-    measured: getVsCeiling ? `${range(getVsCeiling, percent)}; ${usOf(find('get-validate', 'ours'))} against ${usOf(find('get-validate', 'ceiling'))}` : 'n/a',
+    measured: getVsCeiling
+      ? `${range(getVsCeiling, percent)}; ${usOf(find('get-validate', 'ours'))} against ${usOf(find('get-validate', 'ceiling'))}`
+      : 'n/a',
     met: getVsCeiling && getVsCeiling.median >= 0.6,
   });
   for (const s of SCENARIOS.filter((x) => x.secrets === 'fresh')) {
@@ -225,8 +241,10 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
   const validateOurs = summaries.filter((x) => x.label === 'ours' && scenarioOf(x.scenario).operation === 'ValidatePin');
   goals.push({
     goal: `p99 ≤ ${P99_LIMIT_MS} ms at 50 connections, every ValidatePin scenario of ours (median round; worst round in brackets)`,
-    measured: validateOurs.map((x) => `${title(x.scenario)} ${x.median.p99} ms (${Math.max(...x.rounds.map((m) => m.p99))})`).join(', ') || 'n/a',
-    met: validateOurs.length === 0 || info.settings.connections !== 50 ? undefined : validateOurs.every((x) => x.median.p99 <= P99_LIMIT_MS),
+    measured:
+      validateOurs.map((x) => `${title(x.scenario)} ${x.median.p99} ms (${Math.max(...x.rounds.map((m) => m.p99))})`).join(', ') || 'n/a',
+    met:
+      validateOurs.length === 0 || info.settings.connections !== 50 ? undefined : validateOurs.every((x) => x.median.p99 <= P99_LIMIT_MS),
   });
   const rssRows = SCENARIOS.flatMap((s) => {
     const ours = find(s.id, 'ours');
@@ -245,7 +263,9 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
   const withErrors = summaries.filter((x) => x.errors > 0);
   goals.push({
     goal: 'Zero errors (non-2xx, socket errors, wrong answers) in every measurement of every server, every round',
-    measured: withErrors.length ? withErrors.map((x) => `${title(x.scenario)} / ${x.label}: ${x.errors}`).join('; ') : `0 in ${ms.length} measurements`,
+    measured: withErrors.length
+      ? withErrors.map((x) => `${title(x.scenario)} / ${x.label}: ${x.errors}`).join('; ')
+      : `0 in ${ms.length} measurements`,
     met: ms.length ? withErrors.length === 0 : undefined,
   });
   out.push('## Goals', '');
@@ -292,7 +312,7 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
       'After the measurements, ours (dist/) runs once more under `node --perf-basic-prof`, with the same load, and `perf record -F 999 -g -p PID` samples it for ' +
         `${profiles[0].seconds} s after a 5 s warm-up. Each sample (any thread of the process: the main thread, V8's compiler and collector threads) is put in a stage by walking its call chain from the leaf upward ` +
         'and taking the first frame that a rule matches (the rules, by file path and symbol, are STAGE_RULES in bench/perf-stages.ts): kernel time entered through a system call is "kernel"; ' +
-        'a page fault or an interrupt goes to the code it interrupted. Shares are of all the process\'s samples. Perf slows the service a little (CPU per request under perf below).',
+        "a page fault or an interrupt goes to the code it interrupted. Shares are of all the process's samples. Perf slows the service a little (CPU per request under perf below).",
       '',
     );
     out.push(`| stage | ${profiles.map((p) => title(p.scenario)).join(' | ')} |`, `|---|${profiles.map(() => '---:').join('|')}|`);
@@ -305,8 +325,11 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
       '',
     );
     for (const p of profiles) {
-      const list = (xs: { name: string; share: number }[]) => xs.map((x) => `${x.name} ${(x.share * 100).toFixed(1)} %`).join('; ') || 'nothing';
-      out.push(`- ${title(p.scenario)}: "other" is ${list(p.report.other.slice(0, 5))}. "kernel", by system call: ${list(p.report.syscalls.slice(0, 5))}.`);
+      const list = (xs: { name: string; share: number }[]) =>
+        xs.map((x) => `${x.name} ${(x.share * 100).toFixed(1)} %`).join('; ') || 'nothing';
+      out.push(
+        `- ${title(p.scenario)}: "other" is ${list(p.report.other.slice(0, 5))}. "kernel", by system call: ${list(p.report.syscalls.slice(0, 5))}.`,
+      );
     }
     out.push('');
   }

@@ -50,7 +50,11 @@ const number = (name: string, fallback: number) => {
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
   return value;
 };
-const list = (name: string) => process.env[name]?.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (name: string) =>
+  process.env[name]
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** What ours is profiled under: the fresh workload over SOAP (the goal's), its reused counterpart, and HTTP GET. */
 const PROFILED: ScenarioId[] = ['soap11-validate-fresh', 'soap11-validate', 'get-validate'];
@@ -71,9 +75,11 @@ function options(): Options {
   const scenarios = list('BENCH_SCENARIOS');
   const servers = list('BENCH_SERVERS');
   const oursArgs = list('BENCH_OURS_ARGS')?.flatMap((a) => a.split(/\s+/)) ?? [];
-  if (oursArgs.length > 0 && !scenarios && !servers) throw new Error('BENCH_OURS_ARGS is for a subset (BENCH_SCENARIOS or BENCH_SERVERS): a full run measures the defaults');
+  if (oursArgs.length > 0 && !scenarios && !servers)
+    throw new Error('BENCH_OURS_ARGS is for a subset (BENCH_SCENARIOS or BENCH_SERVERS): a full run measures the defaults');
   const unknown = scenarios?.filter((id) => !SCENARIOS.some((s) => s.id === id));
-  if (unknown?.length) throw new Error(`BENCH_SCENARIOS: no scenario ${unknown.join(', ')} (there are ${SCENARIOS.map((s) => s.id).join(', ')})`);
+  if (unknown?.length)
+    throw new Error(`BENCH_SCENARIOS: no scenario ${unknown.join(', ')} (there are ${SCENARIOS.map((s) => s.id).join(', ')})`);
   const before = process.env.BENCH_BEFORE === undefined ? baselineRevision() : process.env.BENCH_BEFORE.trim() || undefined;
   return {
     load: { connections: number('BENCH_CONNECTIONS', 50), warmup: number('BENCH_WARMUP', 2), pipelining: 1 },
@@ -104,7 +110,8 @@ function plans(o: Options, before: BeforeBuild | undefined): Plan[][] {
     // Other settings of ours, with the reused secrets only (the fresh workload is long, and these are comparisons of their own).
     if (s.secrets === 'reused') {
       if (s.id === 'soap11-validate') add('ours', 'ours --drift-window 10', ours(['--drift-window', '10']), 10);
-      if (s.id === 'soap11-validate' || s.id === 'get-validate' || s.id === 'soap11-pair') add('ours', 'ours --workers 2', ours(['--workers', '2']));
+      if (s.id === 'soap11-validate' || s.id === 'get-validate' || s.id === 'soap11-pair')
+        add('ours', 'ours --workers 2', ours(['--workers', '2']));
     }
     if (s.variant === 'soap11' || s.variant === 'soap12') add('peer', 'peer', peerCommand(s.variant === 'soap12' ? ['--soap12'] : []));
     add('ceiling', 'ceiling', ceilingCommand());
@@ -127,7 +134,9 @@ async function main(): Promise<void> {
   if (profiled.length) requirePerf();
   const started = Date.now();
   const loadBefore = loadavg();
-  const runTag = Math.floor(Math.random() * 36 ** 4).toString(36).padStart(4, '0');
+  const runTag = Math.floor(Math.random() * 36 ** 4)
+    .toString(36)
+    .padStart(4, '0');
   const wantsBefore = o.before !== undefined && (!o.servers || o.servers.includes('before') || o.servers.includes('ours (before)'));
   const before = wantsBefore ? buildBefore(o.before!) : undefined;
   if (before) console.log(`bench: built ${before.revision} (${before.commit.slice(0, 12)}) for "ours (before)" in ${before.dir}`);
@@ -185,7 +194,11 @@ function write(info: RunInfo, measurements: Measurement[], profiles: StageProfil
 
 /** BENCH_RERENDER=1: RESULTS.md and the chart written again from bench/results.json (the same run, e.g. after a change to report.ts). */
 function rerender(): void {
-  const { info, measurements, profiles } = JSON.parse(readFileSync(RAW, 'utf8')) as { info: RunInfo; measurements: Measurement[]; profiles: StageProfile[] };
+  const { info, measurements, profiles } = JSON.parse(readFileSync(RAW, 'utf8')) as {
+    info: RunInfo;
+    measurements: Measurement[];
+    profiles: StageProfile[];
+  };
   write(info, measurements, profiles, false);
 }
 

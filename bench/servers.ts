@@ -76,7 +76,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => 
 
 export async function startServer(command: Command, readyTimeoutMs = 20_000): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...command.argv, '--port', String(port)], { cwd: command.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...command.argv, '--port', String(port)], {
+    cwd: command.cwd,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(child);
   let tail = '';
   const keep = (chunk: Buffer) => {

@@ -56,7 +56,6 @@ const RESULTS = process.env.SOAK_RESULTS ?? join(__dirname, 'RESULTS.md');
  */
 const RSS_GROWTH_LIMIT = 0.05;
 
-
 interface Call extends Pick<OutgoingRequest, 'method' | 'path' | 'body'> {
   label: string;
   headers?: Record<string, string>;
@@ -103,7 +102,13 @@ function nextCall(n: number, recentlyAccepted: { secret: string; step: number }[
     return { ...call, pin: { secret, step, kind } };
   }
   if (r < 80) return operationCall(variant, 'Pair', { appName: 'Soak', appInfo: `user${n % 1000}@example.com`, secretCode: secret }, [200]);
-  if (r < 86) return { label: 'pair.aspx', method: 'GET', path: `/pair.aspx?AppName=Soak&AppInfo=u%40example.com&SecretCode=${secret}`, expect: [200] };
+  if (r < 86)
+    return {
+      label: 'pair.aspx',
+      method: 'GET',
+      path: `/pair.aspx?AppName=Soak&AppInfo=u%40example.com&SecretCode=${secret}`,
+      expect: [200],
+    };
   if (r < 92) return { label: 'Validate.aspx', method: 'GET', path: `/Validate.aspx?Pin=000000&SecretCode=${secret}x`, expect: [200, 429] };
   if (r < 96) return { label: 'qr.aspx', method: 'GET', path: `/qr.aspx?size=200x200&data=soak-${n % 50}`, expect: [200] };
   if (r < 99) return { label: 'healthz', method: 'GET', path: '/healthz', expect: [200] };
@@ -121,11 +126,20 @@ function send(port: number, agent: Agent, call: Call): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const body = call.body === undefined ? undefined : Buffer.from(call.body);
     const req = request(
-      { host: '127.0.0.1', port, method: call.method, path: call.path, agent, headers: { ...call.headers, ...(body ? { 'Content-Length': String(body.length) } : {}) } },
+      {
+        host: '127.0.0.1',
+        port,
+        method: call.method,
+        path: call.path,
+        agent,
+        headers: { ...call.headers, ...(body ? { 'Content-Length': String(body.length) } : {}) },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (d: Buffer) => chunks.push(d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('latin1'), ms: performance.now() - started }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('latin1'), ms: performance.now() - started }),
+        );
         res.on('error', reject);
       },
     );
@@ -182,7 +196,12 @@ async function main(): Promise<void> {
     fetch(`${service.url}/metrics`)
       .then((r) => r.text())
       .then(
-        (text) => heap.push({ t: Date.now() - started, used: gauge(text, 'pin_nodejs_heap_size_used_bytes'), external: gauge(text, 'pin_nodejs_external_memory_bytes') }),
+        (text) =>
+          heap.push({
+            t: Date.now() - started,
+            used: gauge(text, 'pin_nodejs_heap_size_used_bytes'),
+            external: gauge(text, 'pin_nodejs_external_memory_bytes'),
+          }),
         () => {},
       );
   }, 5000);
@@ -205,7 +224,8 @@ async function main(): Promise<void> {
     if (!call.pin) return;
     byOutcome[call.pin.kind]++;
     if (answer.status !== 200) {
-      if (!/[Tt]oo many failed/.test(answer.body)) unexpected.push(`${call.label}: ${answer.status} without a throttling answer: ${answer.body.slice(0, 200)}`);
+      if (!/[Tt]oo many failed/.test(answer.body))
+        unexpected.push(`${call.label}: ${answer.status} without a throttling answer: ${answer.body.slice(0, 200)}`);
       byOutcome.throttled++;
       return;
     }
@@ -257,7 +277,12 @@ async function main(): Promise<void> {
   clearInterval(heapSampler);
   clearInterval(progress);
   const alive = service.alive();
-  const metrics = alive ? await fetch(`${service.url}/metrics`).then((r) => r.text(), () => '') : '';
+  const metrics = alive
+    ? await fetch(`${service.url}/metrics`).then(
+        (r) => r.text(),
+        () => '',
+      )
+    : '';
   agent.destroy();
   await service.stop();
   if (!alive) unexpected.push(`the service died: ${service.output().slice(-1000)}`);
@@ -272,7 +297,14 @@ async function main(): Promise<void> {
   const sorted = [...latencies].sort((a, b) => a - b);
   const heapIn = (from: number, to: number) => heap.filter((h) => h.t >= from && h.t < to && Number.isFinite(h.used)).map((h) => h.used);
   const peak = Math.max(...rss.map((s) => s.bytes));
-  const served = Number(/^pin_requests_total\{[^}]*\} /m.test(metrics) ? metrics.split('\n').filter((l) => l.startsWith('pin_requests_total{')).reduce((a, l) => a + Number(l.split(' ').pop()), 0) : 0);
+  const served = Number(
+    /^pin_requests_total\{[^}]*\} /m.test(metrics)
+      ? metrics
+          .split('\n')
+          .filter((l) => l.startsWith('pin_requests_total{'))
+          .reduce((a, l) => a + Number(l.split(' ').pop()), 0)
+      : 0,
+  );
   const ok = unexpected.length === 0 && growth < RSS_GROWTH_LIMIT && alive;
   const windowLabel = window === 60_000 ? 'minute' : `${Math.round(window / 1000)} s`;
   const firstLabel = `${windowLabel} after a ${WARMUP} s warm-up`;
@@ -319,7 +351,8 @@ function writeSection(file: string, figures: string): void {
   const text = readFileSync(file, 'utf8');
   const from = text.indexOf(START);
   const to = text.indexOf(END);
-  const next = from >= 0 && to > from ? text.slice(0, from) + section + text.slice(to + END.length) : `${text.replace(/\n*$/, '\n\n')}${section}\n`;
+  const next =
+    from >= 0 && to > from ? text.slice(0, from) + section + text.slice(to + END.length) : `${text.replace(/\n*$/, '\n\n')}${section}\n`;
   writeFileSync(file, next);
   console.log(`soak: figures written to ${file}`);
 }

@@ -90,7 +90,9 @@ const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length 
       const f = (ms: number) => ms.toFixed(2);
       return `| ${replicas} | ${clients} | ${sorted.length} | ${Math.round(sorted.length / (SECONDS * ROUNDS))} | ${f(quantile(sorted, 0.5))} | ${f(quantile(sorted, 0.9))} | ${f(quantile(sorted, 0.99))} |`;
     });
-    console.log(`ValidatePin (HTTP GET, every PIN accepted) on a master with 2 replicas under Sentinel, loopback; ${ROUNDS} rounds of ${SECONDS} s each\n`);
+    console.log(
+      `ValidatePin (HTTP GET, every PIN accepted) on a master with 2 replicas under Sentinel, loopback; ${ROUNDS} rounds of ${SECONDS} s each\n`,
+    );
     console.log('| --store-replicas | clients | calls | calls/s | p50 ms | p90 ms | p99 ms |\n|---:|---:|---:|---:|---:|---:|---:|');
     console.log(rows.sort().join('\n'));
   } finally {

@@ -53,6 +53,8 @@ function memory(): number {
   console.log(`Embedded store, bound ${bound}: ${writes} calls (countAttempt; every third also acceptStep and clearAttempts)\n`);
   console.log('| calls done | entries after | µs per call |\n|---|---:|---:|');
   console.log(rows.join('\n'));
-  console.log(`\nfull store: ${(bytes / 2 ** 20).toFixed(1)} MiB, ${(bytes / bound).toFixed(0)} bytes per entry (heap + array buffers, after gc)`);
+  console.log(
+    `\nfull store: ${(bytes / 2 ** 20).toFixed(1)} MiB, ${(bytes / bound).toFixed(0)} bytes per entry (heap + array buffers, after gc)`,
+  );
   if (store.size !== bound) throw new Error(`the store holds ${store.size} entries, not its bound ${bound}`);
 })();

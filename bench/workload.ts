@@ -48,10 +48,22 @@ export interface Scenario {
 /** Every scenario, in the order a round measures them (each fresh one right after its reused one, to see the same machine). */
 export const SCENARIOS: readonly Scenario[] = [
   { id: 'soap11-validate', title: 'SOAP 1.1 ValidatePin', variant: 'soap11', operation: 'ValidatePin', secrets: 'reused' },
-  { id: 'soap11-validate-fresh', title: 'SOAP 1.1 ValidatePin, fresh secrets', variant: 'soap11', operation: 'ValidatePin', secrets: 'fresh' },
+  {
+    id: 'soap11-validate-fresh',
+    title: 'SOAP 1.1 ValidatePin, fresh secrets',
+    variant: 'soap11',
+    operation: 'ValidatePin',
+    secrets: 'fresh',
+  },
   { id: 'soap12-validate', title: 'SOAP 1.2 ValidatePin', variant: 'soap12', operation: 'ValidatePin', secrets: 'reused' },
   { id: 'get-validate', title: 'HTTP GET ValidatePin', variant: 'httpGet', operation: 'ValidatePin', secrets: 'reused' },
-  { id: 'get-validate-fresh', title: 'HTTP GET ValidatePin, fresh secrets', variant: 'httpGet', operation: 'ValidatePin', secrets: 'fresh' },
+  {
+    id: 'get-validate-fresh',
+    title: 'HTTP GET ValidatePin, fresh secrets',
+    variant: 'httpGet',
+    operation: 'ValidatePin',
+    secrets: 'fresh',
+  },
   { id: 'post-validate', title: 'HTTP POST ValidatePin', variant: 'httpPost', operation: 'ValidatePin', secrets: 'reused' },
   { id: 'soap11-pair', title: 'SOAP 1.1 Pair (inline SVG QR code)', variant: 'soap11', operation: 'Pair', secrets: 'reused' },
 ];
@@ -196,7 +208,8 @@ export class AnswerChecker {
     if (answer) group.trues++;
     if (group.answers === 2) {
       this.correctGroups.delete(expect.secret);
-      if (group.trues !== 1) this.fail(`${group.trues} of 2 calls with one correct PIN answered true (want exactly 1: accepted, then refused as a replay)`);
+      if (group.trues !== 1)
+        this.fail(`${group.trues} of 2 calls with one correct PIN answered true (want exactly 1: accepted, then refused as a replay)`);
     } else {
       this.correctGroups.set(expect.secret, group);
     }

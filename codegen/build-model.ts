@@ -26,7 +26,8 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
 
   const typeNames = new Set<string>();
   for (const type of xsd.types) {
-    if (typeNames.has(type.name)) throw new Error(`codegen: two complex types are named ${type.name} (an anonymous one takes its element's name)`);
+    if (typeNames.has(type.name))
+      throw new Error(`codegen: two complex types are named ${type.name} (an anonymous one takes its element's name)`);
     typeNames.add(type.name);
   }
   const namedTypes = new Set(xsd.types.filter((t) => !t.anonymous).map((t) => t.name));
@@ -80,7 +81,11 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
       request,
       response,
       result,
-      http: { location: op.httpLocation, fields: httpFields(op, request.type), answer: httpAnswer(op, element(op.httpOutputElement), result) },
+      http: {
+        location: op.httpLocation,
+        fields: httpFields(op, request.type),
+        answer: httpAnswer(op, element(op.httpOutputElement), result),
+      },
     };
   });
 
@@ -114,7 +119,8 @@ function httpFields(op: OperationFacts, request: ComplexTypeModel): string[] {
     }
   }
   const missing = request.fields.filter((f) => !op.httpInputParts.includes(f.name)).map((f) => f.name);
-  if (missing.length > 0) throw new Error(`codegen: the HTTP fields of ${op.name} must be every member of ${request.name} (not: ${missing.join(', ')})`);
+  if (missing.length > 0)
+    throw new Error(`codegen: the HTTP fields of ${op.name} must be every member of ${request.name} (not: ${missing.join(', ')})`);
   return op.httpInputParts;
 }
 
@@ -126,7 +132,9 @@ function httpAnswer(op: OperationFacts, element: ElementModel, result: ResultMod
     );
   }
   if (element.nillable !== result.mayBeAbsent) {
-    const why = result.mayBeAbsent ? 'may be absent (minOccurs="0"), so the HTTP answer must be nillable' : 'is always there, so the HTTP answer must not be nillable';
+    const why = result.mayBeAbsent
+      ? 'may be absent (minOccurs="0"), so the HTTP answer must be nillable'
+      : 'is always there, so the HTTP answer must not be nillable';
     throw new Error(`codegen: ${op.name}: the SOAP result ${result.field} ${why} (element ${element.name})`);
   }
   return { element: element.name, type: element.type, nillable: element.nillable, complex: element.type.kind === 'complex' };

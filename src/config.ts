@@ -137,8 +137,24 @@ function setting<K extends keyof Config>(s: Setting<K>): Setting<K> {
 
 /** The one settings table: flags, environment variables, defaults, help. */
 export const SETTINGS = [
-  setting({ key: 'port', flag: '--port', env: 'PIN_PORT', default: 8080, values: '0-65535', help: 'TCP port to listen on', parse: integer(0, 65535) }),
-  setting({ key: 'host', flag: '--host', env: 'PIN_HOST', default: '0.0.0.0', values: 'address', help: 'address to listen on', parse: listenHost }),
+  setting({
+    key: 'port',
+    flag: '--port',
+    env: 'PIN_PORT',
+    default: 8080,
+    values: '0-65535',
+    help: 'TCP port to listen on',
+    parse: integer(0, 65535),
+  }),
+  setting({
+    key: 'host',
+    flag: '--host',
+    env: 'PIN_HOST',
+    default: '0.0.0.0',
+    values: 'address',
+    help: 'address to listen on',
+    parse: listenHost,
+  }),
   setting({
     key: 'namespace',
     flag: '--namespace',
@@ -184,15 +200,31 @@ export const SETTINGS = [
     help: 'TOTP HMAC algorithm',
     parse: oneOf<HashAlgorithm>('SHA1', 'SHA256', 'SHA512'),
   }),
-  setting({ key: 'digits', flag: '--digits', env: 'PIN_DIGITS', default: 6, values: '6|8', help: 'digits in a PIN', parse: (t) => Number(oneOf('6', '8')(t)) }),
-  setting({ key: 'period', flag: '--period', env: 'PIN_PERIOD', default: 30, values: '1-3600', help: 'seconds per TOTP step', parse: integer(1, 3600) }),
+  setting({
+    key: 'digits',
+    flag: '--digits',
+    env: 'PIN_DIGITS',
+    default: 6,
+    values: '6|8',
+    help: 'digits in a PIN',
+    parse: (t) => Number(oneOf('6', '8')(t)),
+  }),
+  setting({
+    key: 'period',
+    flag: '--period',
+    env: 'PIN_PERIOD',
+    default: 30,
+    values: '1-3600',
+    help: 'seconds per TOTP step',
+    parse: integer(1, 3600),
+  }),
   setting({
     key: 'driftWindow',
     flag: '--drift-window',
     env: 'PIN_DRIFT_WINDOW',
     default: 1,
     values: '0-10',
-    help: 'steps accepted each way around now (10 = the reference\'s 5 minutes)',
+    help: "steps accepted each way around now (10 = the reference's 5 minutes)",
     parse: integer(0, 10),
   }),
   setting({
@@ -454,5 +486,12 @@ export function helpText(): string {
     const words = [...s.help.split(' '), ...(s.default === undefined ? [] : [`(default: ${s.default})`])];
     return `  ${flags[i].padEnd(width)}${s.env}\n${wrap(words, HELP_COLUMNS, '      ')}`;
   });
-  return ['Usage: pin-service [serve] [options]', '', 'Settings (flag, or environment variable):', ...rows, '', '  --help  print this and exit'].join('\n');
+  return [
+    'Usage: pin-service [serve] [options]',
+    '',
+    'Settings (flag, or environment variable):',
+    ...rows,
+    '',
+    '  --help  print this and exit',
+  ].join('\n');
 }

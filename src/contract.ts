@@ -52,6 +52,8 @@ function compileRequestSchema(operation: OperationName, namespace: string): XsdV
   try {
     return compileSchema(REQUEST_SCHEMAS[operation](namespace));
   } catch (error) {
-    throw new Error(`The namespace ${JSON.stringify(namespace)} cannot be used: libxml2 refuses it as a schema target namespace (${(error as Error).message}).`);
+    throw new Error(
+      `The namespace ${JSON.stringify(namespace)} cannot be used: libxml2 refuses it as a schema target namespace (${(error as Error).message}).`,
+    );
   }
 }

@@ -63,7 +63,12 @@ function exchange(head: string, body: Buffer = Buffer.alloc(0), halfClose = fals
 }
 
 function post(body: Buffer, headers: Record<string, string | number> = {}): Promise<Raw> {
-  const lines = Object.entries({ 'Content-Type': 'text/xml; charset=utf-8', 'Content-Length': body.length, Connection: 'close', ...headers })
+  const lines = Object.entries({
+    'Content-Type': 'text/xml; charset=utf-8',
+    'Content-Length': body.length,
+    Connection: 'close',
+    ...headers,
+  })
     .filter(([, value]) => value !== '')
     .map(([name, value]) => `${name}: ${value}`);
   return exchange(`POST /echo HTTP/1.1\nHost: x\n${lines.join('\n')}\n`, body);
@@ -75,7 +80,10 @@ const payload = Buffer.from('<a>é€ 𝄞</a>'.repeat(20), 'utf8');
 test('the bytes as sent, with a Content-Length or chunked', async (t) => {
   t.is((await post(payload)).body, digest(payload));
   const chunked = `${payload.length.toString(16)}\r\n${payload.toString('latin1')}\r\n0\r\n\r\n`;
-  const answer = await exchange('POST /echo HTTP/1.1\nHost: x\nContent-Type: text/xml\nTransfer-Encoding: chunked\nConnection: close\n', Buffer.from(chunked, 'latin1'));
+  const answer = await exchange(
+    'POST /echo HTTP/1.1\nHost: x\nContent-Type: text/xml\nTransfer-Encoding: chunked\nConnection: close\n',
+    Buffer.from(chunked, 'latin1'),
+  );
   t.is(answer.body, digest(payload));
 });
 
@@ -129,7 +137,11 @@ test('a body that does not decode as its Content-Encoding says is a client error
 
 test('a body that ends before its Content-Length: Node answers 400 itself, and the next request is read', async (t) => {
   // The client stops sending: Node aborts the request and answers 400 itself, with no body; the reader's error finds no one to answer.
-  const answer = await exchange('POST /echo HTTP/1.1\nHost: x\nContent-Type: text/xml\nContent-Length: 500\n', payload.subarray(0, 100), true);
+  const answer = await exchange(
+    'POST /echo HTTP/1.1\nHost: x\nContent-Type: text/xml\nContent-Length: 500\n',
+    payload.subarray(0, 100),
+    true,
+  );
   t.is(answer.status, 400);
   t.is(answer.body, '', 'no partial answer');
   t.is((await post(payload)).body, digest(payload), 'and the next request is read');
@@ -138,7 +150,13 @@ test('a body that ends before its Content-Length: Node answers 400 itself, and t
 test('a media type no binding reads is left unread, and so is a request without a body', async (t) => {
   t.is((await post(payload, { 'Content-Type': 'application/octet-stream' })).body, 'no body');
   t.is((await exchange('GET /echo HTTP/1.1\nHost: x\nConnection: close\n')).body, 'no body');
-  for (const type of ['text/plain', 'application/soap+xml; charset=utf-8', 'application/x-www-form-urlencoded', 'application/json', 'TEXT/XML']) {
+  for (const type of [
+    'text/plain',
+    'application/soap+xml; charset=utf-8',
+    'application/x-www-form-urlencoded',
+    'application/json',
+    'TEXT/XML',
+  ]) {
     t.is((await post(payload, { 'Content-Type': type })).body, digest(payload), type);
   }
 });

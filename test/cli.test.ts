@@ -49,7 +49,7 @@ test('secret --bytes 32 prints 256 bits as 52 Base32 characters', (t) => {
 test('pair prints the ManualSetupCode, the otpauth URI and a QR code for the terminal', (t) => {
   const result = run('pair', '--app', 'X', '--account', 'y', '--secret', '12345678BXYT');
   t.is(result.status, 0, result.stderr);
-  t.true(result.stdout.includes('GEZDGNBVGY3TQQSYLFKA'), 'the manual setup code (the reference\'s for this secret)');
+  t.true(result.stdout.includes('GEZDGNBVGY3TQQSYLFKA'), "the manual setup code (the reference's for this secret)");
   t.true(result.stdout.includes('otpauth://totp/X:y?secret=GEZDGNBVGY3TQQSYLFKA&issuer=X'), 'the otpauth URI');
   // The QR code is drawn with block characters, a square of many lines.
   const blocks = lines(result.stdout).filter((l) => /[█▀▄]/.test(l));
@@ -58,7 +58,16 @@ test('pair prints the ManualSetupCode, the otpauth URI and a QR code for the ter
 });
 
 test('pair follows the pairing settings (Base32 secrets, 8 digits)', (t) => {
-  const result = run('pair', '--app=Example', '--account=alice@example.com', '--secret=jbsw y3dp ehpk 3pxp', '--secret-encoding', 'base32', '--digits', '8');
+  const result = run(
+    'pair',
+    '--app=Example',
+    '--account=alice@example.com',
+    '--secret=jbsw y3dp ehpk 3pxp',
+    '--secret-encoding',
+    'base32',
+    '--digits',
+    '8',
+  );
   t.is(result.status, 0, result.stderr);
   t.true(result.stdout.includes('JBSWY3DPEHPK3PXP'));
   t.true(result.stdout.includes('digits=8'));
@@ -117,7 +126,10 @@ test('serve runs the service until SIGTERM, then exits 0', async (t) => {
   const base = `http://127.0.0.1:${port}`;
   let healthy = false;
   for (let i = 0; i < 150 && !healthy && child.exitCode === null; i++) {
-    healthy = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    healthy = await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (!healthy) await sleep(100);
   }
   t.true(healthy, `/healthz answered (${output.slice(0, 500)})`);
@@ -146,7 +158,9 @@ test('--help prints one usage, within 80 columns, every environment variable in 
     t.is(out.match(/^Usage:/gm)?.length, 1, `${args.join(' ')}: one usage`);
     for (const line of out.split('\n')) t.true(line.length <= 80, `${args.join(' ')}: ${line.length} columns: ${line}`);
   }
-  const rows = run('--help').stdout.split('\n').filter((l) => /^ {2}--[a-z-]+ </.test(l));
+  const rows = run('--help')
+    .stdout.split('\n')
+    .filter((l) => /^ {2}--[a-z-]+ </.test(l));
   t.true(rows.length >= 20, 'a row per setting');
   const columns = new Set(rows.map((row) => row.indexOf(' PIN_')));
   t.is(columns.size, 1, 'every variable starts in the same column');
@@ -170,11 +184,14 @@ test('an address or port the service cannot listen on: one line naming the setti
   }
 });
 
-test('pair names its own flags in the operation\'s errors', (t) => {
+test("pair names its own flags in the operation's errors", (t) => {
   for (const [args, message] of [
     [['--account', 'alice', '--secret', 'short'], 'pin-service: --secret must be at least 10 bytes (80 bits) long.'],
     [['--account', 'a'.repeat(257), '--secret', 'long-enough-secret'], 'pin-service: --account must be at most 256 characters long.'],
-    [['--app', 'x'.repeat(101), '--account', 'alice', '--secret', 'long-enough-secret'], 'pin-service: --app must be at most 100 characters long.'],
+    [
+      ['--app', 'x'.repeat(101), '--account', 'alice', '--secret', 'long-enough-secret'],
+      'pin-service: --app must be at most 100 characters long.',
+    ],
   ] as const) {
     const result = run('pair', ...args);
     t.is(result.status, 2, result.stderr);

@@ -28,7 +28,12 @@ async function withCanned<T>(
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      Object.assign(seen, { method: request.method, url: request.url, contentType: request.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') });
+      Object.assign(seen, {
+        method: request.method,
+        url: request.url,
+        contentType: request.headers['content-type'],
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       response.writeHead(status, headers).end(body);
     });
   });
@@ -60,17 +65,22 @@ test('json: a call is a POST of the fields as one JSON object, absent ones left 
     t.is(seen.url, '/api.asmx/ValidatePin');
     t.is(seen.contentType, 'application/json; charset=utf-8');
     t.deepEqual(JSON.parse(seen.body), { pin: '123456', secretCode: 's&c<r>"\'' });
-    await client(url).pair({ appInfo: 'alice' }).catch(() => undefined);
+    await client(url)
+      .pair({ appInfo: 'alice' })
+      .catch(() => undefined);
     t.is(seen.url, '/api.asmx/Pair');
     t.deepEqual(JSON.parse(seen.body), { appInfo: 'alice' });
   });
 });
 
-test('json: the service logs the client\'s calls as the json variant', async (t) => {
+test("json: the service logs the client's calls as the json variant", async (t) => {
   const service = await startTestService();
   try {
     t.false(await client(service.url).validatePin({ pin: '000000', secretCode: 'client-json-log-secret' }));
-    t.regex(service.logs(), /"event":"request"[^\n]*"path":"\/api.asmx\/ValidatePin","variant":"json","operation":"ValidatePin","status":200/);
+    t.regex(
+      service.logs(),
+      /"event":"request"[^\n]*"path":"\/api.asmx\/ValidatePin","variant":"json","operation":"ValidatePin","status":200/,
+    );
   } finally {
     await service.close();
   }
@@ -78,7 +88,9 @@ test('json: the service logs the client\'s calls as the json variant', async (t)
 
 test('json: d null is an absent PairingInfo; null members are absent fields; __type may be left out (Mono)', async (t) => {
   t.is(await withCanned(200, '{"d":null}', (url) => client(url).pair({ appInfo: 'x', secretCode: 'y' })), undefined);
-  const info = await withCanned(200, '{"d":{"ManualSetupCode":"ABC","Html":null}}', (url) => client(url).pair({ appInfo: 'x', secretCode: 'y' }));
+  const info = await withCanned(200, '{"d":{"ManualSetupCode":"ABC","Html":null}}', (url) =>
+    client(url).pair({ appInfo: 'x', secretCode: 'y' }),
+  );
   t.is(info?.ManualSetupCode, 'ABC');
   t.is(info?.Html, undefined);
 });
@@ -95,7 +107,9 @@ test('json: answers that do not fit the contract are protocol errors', async (t)
   ];
   for (const [method, body, message] of cases) {
     const error = await withCanned(200, body, (url) =>
-      failure(method === 'pair' ? client(url).pair({ appInfo: 'x', secretCode: 'y' }) : client(url).validatePin({ pin: '1', secretCode: 'x' })),
+      failure(
+        method === 'pair' ? client(url).pair({ appInfo: 'x', secretCode: 'y' }) : client(url).validatePin({ pin: '1', secretCode: 'x' }),
+      ),
     );
     t.is(error.code, 'protocol', body);
     t.is(error.status, 200, body);
@@ -104,15 +118,20 @@ test('json: answers that do not fit the contract are protocol errors', async (t)
   }
 });
 
-test('json: an error answer is http:{status} with the JSON error\'s Message, or the first line of any other text', async (t) => {
+test("json: an error answer is http:{status} with the JSON error's Message, or the first line of any other text", async (t) => {
   const json = await withCanned(
     429,
     '{"Message":"Too many failed validations for this secret; try again in 9 seconds.","StackTrace":"","ExceptionType":"System.Web.HttpException"}',
     (url) => failure(client(url).validatePin({ pin: '1', secretCode: 'x' })),
     { 'Content-Type': 'application/json; charset=utf-8', jsonerror: 'true', 'Retry-After': '9' },
   );
-  t.deepEqual([json.code, json.faultString, json.status, json.retryAfter], ['http:429', 'Too many failed validations for this secret; try again in 9 seconds.', 429, 9]);
-  const text = await withCanned(502, 'Bad Gateway\nnginx', (url) => failure(client(url).validatePin({ pin: '1', secretCode: 'x' })), { 'Content-Type': 'text/plain' });
+  t.deepEqual(
+    [json.code, json.faultString, json.status, json.retryAfter],
+    ['http:429', 'Too many failed validations for this secret; try again in 9 seconds.', 429, 9],
+  );
+  const text = await withCanned(502, 'Bad Gateway\nnginx', (url) => failure(client(url).validatePin({ pin: '1', secretCode: 'x' })), {
+    'Content-Type': 'text/plain',
+  });
   t.deepEqual([text.code, text.faultString, text.status], ['http:502', 'Bad Gateway', 502]);
 });
 

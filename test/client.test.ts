@@ -178,7 +178,12 @@ test('no answer (nothing listening) is a transport error, not a fault', async (t
 });
 
 /** A stand-in service answering every request with one canned answer. */
-async function cannedServer(status: number, contentType: string, body: string, extra: Record<string, string> = {}): Promise<{ url: string; server: Server }> {
+async function cannedServer(
+  status: number,
+  contentType: string,
+  body: string,
+  extra: Record<string, string> = {},
+): Promise<{ url: string; server: Server }> {
   const server = createServer((request, response) => {
     request.resume();
     request.on('end', () => {
@@ -190,7 +195,13 @@ async function cannedServer(status: number, contentType: string, body: string, e
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-async function withCanned<T>(status: number, contentType: string, body: string, run: (url: string) => Promise<T>, extra?: Record<string, string>) {
+async function withCanned<T>(
+  status: number,
+  contentType: string,
+  body: string,
+  run: (url: string) => Promise<T>,
+  extra?: Record<string, string>,
+) {
   const { url, server } = await cannedServer(status, contentType, body, extra);
   try {
     return await run(url);
@@ -206,9 +217,15 @@ const soap11 = (body: string, prefix = 'soap') =>
 
 test('a SOAP fault code reads soap:Local whatever prefix the answer binds the envelope namespace to', async (t) => {
   const fault = soap11('<env:Fault><faultcode>env:Client</faultcode><faultstring>Nope.</faultstring></env:Fault>', 'env');
-  const error = await withCanned(500, XML, fault, (url) => failure(t, new AuthenticatorApiClient({ baseUrl: url }).validatePin({ pin: '1', secretCode: 'x' })), {
-    'Retry-After': 'Wed, 21 Oct 2099 07:28:00 GMT',
-  });
+  const error = await withCanned(
+    500,
+    XML,
+    fault,
+    (url) => failure(t, new AuthenticatorApiClient({ baseUrl: url }).validatePin({ pin: '1', secretCode: 'x' })),
+    {
+      'Retry-After': 'Wed, 21 Oct 2099 07:28:00 GMT',
+    },
+  );
   t.is(error.code, 'soap:Client');
   t.is(error.faultString, 'Nope.');
   t.is(error.status, 500);
@@ -219,8 +236,16 @@ test('answers that do not fit the contract are protocol errors', async (t) => {
   const ns = DEFAULT_NAMESPACE;
   const cases: [ClientVariant, string, RegExp][] = [
     ['soap11', 'not xml at all', /not a SOAP 1.1 envelope/],
-    ['soap12', soap11(`<ValidatePinResponse xmlns="${ns}"><ValidatePinResult>true</ValidatePinResult></ValidatePinResponse>`), /not a SOAP 1.2 envelope/],
-    ['soap11', soap11(`<ValidatePinResponse xmlns="${ns}"><ValidatePinResult>maybe</ValidatePinResult></ValidatePinResponse>`), /does not match the schema/],
+    [
+      'soap12',
+      soap11(`<ValidatePinResponse xmlns="${ns}"><ValidatePinResult>true</ValidatePinResult></ValidatePinResponse>`),
+      /not a SOAP 1.2 envelope/,
+    ],
+    [
+      'soap11',
+      soap11(`<ValidatePinResponse xmlns="${ns}"><ValidatePinResult>maybe</ValidatePinResult></ValidatePinResponse>`),
+      /does not match the schema/,
+    ],
     ['soap11', soap11(`<ValidatePinResponse xmlns="${ns}"></ValidatePinResponse>`), /does not match the schema/],
     ['soap11', soap11(`<PairResponse xmlns="${ns}"/>`), /\{http:\/\/authenticatorapi.com\/\}ValidatePinResponse was expected/],
     ['soap11', soap11(''), /empty Body/],
@@ -238,15 +263,21 @@ test('answers that do not fit the contract are protocol errors', async (t) => {
 });
 
 test('a SOAP answer that is neither 200 nor a fault is an http error with its text', async (t) => {
-  const error = await withCanned(503, 'text/plain', 'Service Unavailable\nmore', (url) =>
-    failure(t, new AuthenticatorApiClient({ baseUrl: url, variant: 'soap12' }).validatePin({ pin: '1', secretCode: 'x' })),
-  { 'Retry-After': '7' });
+  const error = await withCanned(
+    503,
+    'text/plain',
+    'Service Unavailable\nmore',
+    (url) => failure(t, new AuthenticatorApiClient({ baseUrl: url, variant: 'soap12' }).validatePin({ pin: '1', secretCode: 'x' })),
+    { 'Retry-After': '7' },
+  );
   t.deepEqual([error.code, error.faultString, error.status, error.retryAfter], ['http:503', 'Service Unavailable', 503, 7]);
 });
 
 test('a nil PairingInfo over HTTP decodes as undefined', async (t) => {
   const nil = `<?xml version="1.0"?><PairingInfo xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:nil="true" xmlns="${DEFAULT_NAMESPACE}" />`;
-  const info = await withCanned(200, XML, nil, (url) => new AuthenticatorApiClient({ baseUrl: url, variant: 'httpGet' }).pair({ appInfo: 'x', secretCode: 'y' }));
+  const info = await withCanned(200, XML, nil, (url) =>
+    new AuthenticatorApiClient({ baseUrl: url, variant: 'httpGet' }).pair({ appInfo: 'x', secretCode: 'y' }),
+  );
   t.is(info, undefined);
 });
 

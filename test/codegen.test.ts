@@ -55,7 +55,14 @@ test('the model names the service, its four ports and both operations', (t) => {
     ],
   );
   t.deepEqual(
-    model.operations.map((o) => [o.name, o.soapActionSuffix, o.request.element, o.response.element, o.http.location, o.http.answer.element]),
+    model.operations.map((o) => [
+      o.name,
+      o.soapActionSuffix,
+      o.request.element,
+      o.response.element,
+      o.http.location,
+      o.http.answer.element,
+    ]),
     [
       ['Pair', 'Pair', 'Pair', 'PairResponse', '/Pair', 'PairingInfo'],
       ['ValidatePin', 'ValidatePin', 'ValidatePin', 'ValidatePinResponse', '/ValidatePin', 'boolean'],
@@ -66,10 +73,19 @@ test('the model names the service, its four ports and both operations', (t) => {
 
 test('fields keep the schema sequence order and occurrences', (t) => {
   const type = (name: string) => model.types.find((x) => x.name === name)!;
-  t.deepEqual(type('Pair').fields.map((f) => f.name), ['appName', 'appInfo', 'secretCode']);
-  t.deepEqual(type('PairingInfo').fields.map((f) => f.name), ['ManualSetupCode', 'Html']);
+  t.deepEqual(
+    type('Pair').fields.map((f) => f.name),
+    ['appName', 'appInfo', 'secretCode'],
+  );
+  t.deepEqual(
+    type('PairingInfo').fields.map((f) => f.name),
+    ['ManualSetupCode', 'Html'],
+  );
   const result = type('ValidatePinResponse').fields[0];
-  t.deepEqual([result.name, result.type, result.minOccurs, result.maxOccurs], ['ValidatePinResult', { kind: 'primitive', primitive: 'boolean', tsType: 'boolean' }, 1, 1]);
+  t.deepEqual(
+    [result.name, result.type, result.minOccurs, result.maxOccurs],
+    ['ValidatePinResult', { kind: 'primitive', primitive: 'boolean', tsType: 'boolean' }, 1, 1],
+  );
   t.deepEqual(type('PairResponse').fields[0].type, { kind: 'complex', typeName: 'PairingInfo', tsType: 'PairingInfo' });
   t.true(model.elements.find((e) => e.name === 'PairingInfo')!.nillable);
   t.false(model.elements.find((e) => e.name === 'boolean')!.nillable);
@@ -136,21 +152,43 @@ test('the XSD reader keeps each sequence in document order, not by name, and rea
 });
 
 test('the XSD reader refuses, in one line naming it, each construct it does not understand', (t) => {
-  const sequenceOf = (member: string) => `<s:element name="E"><s:complexType><s:sequence>${member}</s:sequence></s:complexType></s:element>`;
+  const sequenceOf = (member: string) =>
+    `<s:element name="E"><s:complexType><s:sequence>${member}</s:sequence></s:complexType></s:element>`;
   const refused: [body: string, message: RegExp, rootAttributes?: string][] = [
-    [`<s:complexType name="T"><s:sequence /><s:attribute name="x" type="s:string" /></s:complexType>`, /complex type T: <s:attribute> is not supported/],
-    [`<s:complexType name="T"><s:choice><s:element name="a" type="s:string" /></s:choice></s:complexType>`, /complex type T: <s:choice> is not supported/],
-    [`<s:complexType name="T"><s:all><s:element name="a" type="s:string" /></s:all></s:complexType>`, /complex type T: <s:all> is not supported/],
-    [`<s:complexType name="T"><s:complexContent><s:extension base="tns:U" /></s:complexContent></s:complexType>`, /<s:complexContent> is not supported/],
-    [`<s:complexType name="T"><s:simpleContent><s:extension base="s:string" /></s:simpleContent></s:complexType>`, /<s:simpleContent> is not supported/],
+    [
+      `<s:complexType name="T"><s:sequence /><s:attribute name="x" type="s:string" /></s:complexType>`,
+      /complex type T: <s:attribute> is not supported/,
+    ],
+    [
+      `<s:complexType name="T"><s:choice><s:element name="a" type="s:string" /></s:choice></s:complexType>`,
+      /complex type T: <s:choice> is not supported/,
+    ],
+    [
+      `<s:complexType name="T"><s:all><s:element name="a" type="s:string" /></s:all></s:complexType>`,
+      /complex type T: <s:all> is not supported/,
+    ],
+    [
+      `<s:complexType name="T"><s:complexContent><s:extension base="tns:U" /></s:complexContent></s:complexType>`,
+      /<s:complexContent> is not supported/,
+    ],
+    [
+      `<s:complexType name="T"><s:simpleContent><s:extension base="s:string" /></s:simpleContent></s:complexType>`,
+      /<s:simpleContent> is not supported/,
+    ],
     [`<s:complexType name="T" mixed="true"><s:sequence /></s:complexType>`, /complex type T: attribute mixed is not supported/],
     [sequenceOf(`<s:element ref="tns:F" />`), /element E\/\?: attribute ref is not supported/],
-    [sequenceOf(`<s:element maxOccurs="unbounded" name="a" type="s:string" />`), /element E\/a: maxOccurs="unbounded" is not supported \(supported: 1\)/],
+    [
+      sequenceOf(`<s:element maxOccurs="unbounded" name="a" type="s:string" />`),
+      /element E\/a: maxOccurs="unbounded" is not supported \(supported: 1\)/,
+    ],
     [sequenceOf(`<s:element minOccurs="2" maxOccurs="2" name="a" type="s:string" />`), /element E\/a: minOccurs="2" is not supported/],
     [sequenceOf(`<s:element nillable="true" name="a" type="s:string" />`), /element E\/a: attribute nillable is not supported/],
     [sequenceOf(`<s:element name="a"><s:complexType /></s:element>`), /element E\/a: <s:complexType> is not supported/],
     [sequenceOf(`<s:any />`), /the complexType of element E: <s:any> is not supported/],
-    [`<s:element name="E" type="x:T" xmlns:x="urn:other" />`, /element E: type x:T is neither an XML Schema type nor one of the target namespace/],
+    [
+      `<s:element name="E" type="x:T" xmlns:x="urn:other" />`,
+      /element E: type x:T is neither an XML Schema type nor one of the target namespace/,
+    ],
     [`<s:element name="E" />`, /element E: must have either a type or one anonymous complexType/],
     [`<s:element name="E" nillable="maybe" type="s:string" />`, /element E: nillable: "maybe" is not an xs:boolean/],
     [`<s:simpleType name="S"><s:restriction base="s:string" /></s:simpleType>`, /the schema: <s:simpleType> is not supported/],
@@ -184,7 +222,10 @@ type Edit = readonly [from: string, to: string];
 async function readEdited(edits: { wsdl?: Edit[]; xsd?: Edit[] }): Promise<ContractFacts> {
   const dir = mkdtempSync(join(tmpdir(), 'codegen-fixture-'));
   try {
-    for (const [file, fileEdits] of [['api.wsdl', edits.wsdl ?? []], ['api.xsd', edits.xsd ?? []]] as const) {
+    for (const [file, fileEdits] of [
+      ['api.wsdl', edits.wsdl ?? []],
+      ['api.xsd', edits.xsd ?? []],
+    ] as const) {
       let text = readFileSync(join(root, 'schema', file), 'utf8');
       for (const [from, to] of fileEdits) {
         if (!text.includes(from)) throw new Error(`the fixture edit finds no ${from} in ${file}`);
@@ -202,10 +243,16 @@ const PAIRING_INFO_ELEMENT = '<s:element name="PairingInfo" nillable="true" type
 const BOOLEAN_ELEMENT = '<s:element name="boolean" type="s:boolean" />';
 const VALIDATE_PIN_RESULT = '<s:element minOccurs="1" maxOccurs="1" name="ValidatePinResult" type="s:boolean" />';
 
-test('the model carries each operation\'s derived facts: classes, result type, may-be-absent and the HTTP answer', (t) => {
+test("the model carries each operation's derived facts: classes, result type, may-be-absent and the HTTP answer", (t) => {
   const [pair, validatePin] = model.operations;
-  t.deepEqual([pair.request.element, pair.request.type.name, pair.request.type.fieldsInterface, pair.response.type.name], ['Pair', 'Pair', 'PairFields', 'PairResponse']);
-  t.deepEqual(pair.request.type.fields.map((f) => f.name), ['appName', 'appInfo', 'secretCode']);
+  t.deepEqual(
+    [pair.request.element, pair.request.type.name, pair.request.type.fieldsInterface, pair.response.type.name],
+    ['Pair', 'Pair', 'PairFields', 'PairResponse'],
+  );
+  t.deepEqual(
+    pair.request.type.fields.map((f) => f.name),
+    ['appName', 'appInfo', 'secretCode'],
+  );
   const resultAndAnswer = ({ result, http: { answer } }: OperationModel) => ({
     result: [result.field, result.type.tsType, result.mayBeAbsent, result.tsType],
     answer: [answer.element, answer.type.tsType, answer.nillable, answer.complex],
@@ -221,7 +268,7 @@ test('the model carries each operation\'s derived facts: classes, result type, m
   t.deepEqual(validatePin.http.fields, ['pin', 'secretCode']);
 });
 
-test('the route table, the JSON encoder and the client all take the result\'s type and may-be-absent from the model', (t) => {
+test("the route table, the JSON encoder and the client all take the result's type and may-be-absent from the model", (t) => {
   const changed = structuredClone(model);
   const validatePin = changed.operations[1];
   validatePin.result.tsType = 'ResultMarker';
@@ -229,7 +276,10 @@ test('the route table, the JSON encoder and the client all take the result\'s ty
   t.regex(emitRoutes(changed), /ValidatePin: \{ request: ValidatePin; result: ResultMarker \}/);
   t.regex(emitClient(changed), /validatePin\(request: ValidatePinFields, options: CallOptions = \{\}\): Promise<ResultMarker>/);
   t.regex(emitClient(changed), /\(d\) => d === null \? undefined : jsonBoolean\(d\)/);
-  t.regex(emitJson(changed), /encodeAnswer: \(result\) => '\{"d":' \+ \(result === undefined \? 'null' : \(result \? 'true' : 'false'\)\) \+ '\}'/);
+  t.regex(
+    emitJson(changed),
+    /encodeAnswer: \(result\) => '\{"d":' \+ \(result === undefined \? 'null' : \(result \? 'true' : 'false'\)\) \+ '\}'/,
+  );
 });
 
 test('a result that may be absent is one rule: a primitive result of minOccurs 0 with a nillable HTTP answer reads as optional everywhere', async (t) => {
@@ -240,7 +290,10 @@ test('a result that may be absent is one rule: a primitive result of minOccurs 0
     ],
   });
   const validatePin = buildContractModel(facts).operations[1];
-  t.deepEqual([validatePin.result.mayBeAbsent, validatePin.result.tsType, validatePin.http.answer.nillable], [true, 'boolean | undefined', true]);
+  t.deepEqual(
+    [validatePin.result.mayBeAbsent, validatePin.result.tsType, validatePin.http.answer.nillable],
+    [true, 'boolean | undefined', true],
+  );
 });
 
 test('the model refuses a contract whose HTTP answer disagrees with the SOAP result', async (t) => {
@@ -273,15 +326,29 @@ test('the model refuses a contract whose HTTP answer disagrees with the SOAP res
 });
 
 test('the model refuses HTTP fields that are not string members of the request, or not all of them, and types it cannot resolve', async (t) => {
-  const wrongField = await readEdited({ wsdl: [['<wsdl:part name="pin" type="s:string" />', '<wsdl:part name="code" type="s:string" />']] });
-  t.throws(() => buildContractModel(wrongField), { message: 'codegen: HTTP field code of ValidatePin must be a string field of ValidatePin' });
+  const wrongField = await readEdited({
+    wsdl: [['<wsdl:part name="pin" type="s:string" />', '<wsdl:part name="code" type="s:string" />']],
+  });
+  t.throws(() => buildContractModel(wrongField), {
+    message: 'codegen: HTTP field code of ValidatePin must be a string field of ValidatePin',
+  });
   const fewerFields = await readEdited({ wsdl: [['<wsdl:part name="pin" type="s:string" />', '']] });
-  t.throws(() => buildContractModel(fewerFields), { message: 'codegen: the HTTP fields of ValidatePin must be every member of ValidatePin (not: pin)' });
+  t.throws(() => buildContractModel(fewerFields), {
+    message: 'codegen: the HTTP fields of ValidatePin must be every member of ValidatePin (not: pin)',
+  });
   const unknownType = await readEdited({ xsd: [['name="PairResult" type="tns:PairingInfo"', 'name="PairResult" type="tns:Missing"']] });
-  t.throws(() => buildContractModel(unknownType), { message: 'codegen: PairResponse/PairResult names type Missing, which the schema does not declare' });
-  const anonymousByName = await readEdited({ xsd: [[PAIRING_INFO_ELEMENT, '<s:element name="PairingInfo" nillable="true" type="tns:PairResponse" />']] });
-  t.throws(() => buildContractModel(anonymousByName), { message: 'codegen: element PairingInfo names type PairResponse, which the schema does not declare' });
-  const twoPairs = await readEdited({ xsd: [[BOOLEAN_ELEMENT, `${BOOLEAN_ELEMENT}<s:complexType name="Pair"><s:sequence /></s:complexType>`]] });
+  t.throws(() => buildContractModel(unknownType), {
+    message: 'codegen: PairResponse/PairResult names type Missing, which the schema does not declare',
+  });
+  const anonymousByName = await readEdited({
+    xsd: [[PAIRING_INFO_ELEMENT, '<s:element name="PairingInfo" nillable="true" type="tns:PairResponse" />']],
+  });
+  t.throws(() => buildContractModel(anonymousByName), {
+    message: 'codegen: element PairingInfo names type PairResponse, which the schema does not declare',
+  });
+  const twoPairs = await readEdited({
+    xsd: [[BOOLEAN_ELEMENT, `${BOOLEAN_ELEMENT}<s:complexType name="Pair"><s:sequence /></s:complexType>`]],
+  });
   t.throws(() => buildContractModel(twoPairs), { message: /two complex types are named Pair/ });
 });
 

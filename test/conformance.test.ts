@@ -10,7 +10,19 @@
 import test, { type ExecutionContext } from 'ava';
 import { VARIANTS, type OperationName as Operation, type Variant } from '../generated/routes';
 import { setupCodeVectors } from './support/vectors';
-import { DEFAULT_TOTP, SOAP_VERSION, call, operationElement, readFault, send, soapEnvelope, type Answer, type Fields, type RequestOptions, type Target } from './support/requests';
+import {
+  DEFAULT_TOTP,
+  SOAP_VERSION,
+  call,
+  operationElement,
+  readFault,
+  send,
+  soapEnvelope,
+  type Answer,
+  type Fields,
+  type RequestOptions,
+  type Target,
+} from './support/requests';
 import type { Config } from '../src/config';
 import { decodeBase32, encodeBase32 } from '../src/otp/base32';
 import type { HashAlgorithm } from '../src/otp/hmac';
@@ -73,10 +85,14 @@ test.after.always(async () => {
 // ---------------------------------------------------------------------------
 // Requests
 
-
 /** Calls `service` in its namespace, the SOAP envelope written as .NET-generated clients write it (xsi and xsd declared). */
-const callAsDotNet = (service: Target, variant: Variant, operation: Operation, fields: Fields, options: RequestOptions = {}): Promise<Answer> =>
-  call(service, variant, operation, fields, { schemaNamespaces: true, ...options });
+const callAsDotNet = (
+  service: Target,
+  variant: Variant,
+  operation: Operation,
+  fields: Fields,
+  options: RequestOptions = {},
+): Promise<Answer> => call(service, variant, operation, fields, { schemaNamespaces: true, ...options });
 
 // ---------------------------------------------------------------------------
 // Reading answers
@@ -94,7 +110,14 @@ function assertOk(t: ExecutionContext, answer: Answer, variant: Variant): void {
 const childNames = (element: XmlElement) => childElements(element).map((c) => `{${namespaceOf(c)}}${c.name}`);
 
 /** SOAP: runs `use` on the operation response element, envelope rules checked, validated, with its namespace the default one declared on itself. */
-function soapResponseElement<T>(t: ExecutionContext, answer: Answer, variant: Variant, operation: Operation, ns: string, use: (element: XmlElement) => T): T {
+function soapResponseElement<T>(
+  t: ExecutionContext,
+  answer: Answer,
+  variant: Variant,
+  operation: Operation,
+  ns: string,
+  use: (element: XmlElement) => T,
+): T {
   return assertSoapEnvelope(t, answer.body, SOAP_VERSION[variant]!, (element) => {
     const validation = validateElement(element, ns);
     t.true(validation.valid, `the body element is valid against the contract schema: ${validation.errors.join('; ')}`);
@@ -219,7 +242,11 @@ function otpauthOf(html: string): URL {
 
 for (const variant of VARIANTS) {
   test(`Pair over ${variant}: 200, exact Content-Type, schema-valid answer, reference ManualSetupCode`, async (t) => {
-    const answer = await callAsDotNet(main, variant, 'Pair', { appName: 'Conformance', appInfo: 'alice@example.com', secretCode: '12345678BXYT' });
+    const answer = await callAsDotNet(main, variant, 'Pair', {
+      appName: 'Conformance',
+      appInfo: 'alice@example.com',
+      secretCode: '12345678BXYT',
+    });
     const { manualSetupCode, html } = readPair(t, answer, variant, DEFAULT_NAMESPACE);
     t.is(manualSetupCode, 'GEZDGNBVGY3TQQSYLFKA');
     const link = readPairingHtml(html);
@@ -243,7 +270,11 @@ test('ManualSetupCode equals the reference service for every vector, over all fo
   for (const vector of vectors) {
     for (const variant of VARIANTS) {
       const answer = await callAsDotNet(service, variant, 'Pair', { appName: 'Vectors', appInfo: 'vector', secretCode: vector.secretCode });
-      t.is(readPair(t, answer, variant, DEFAULT_NAMESPACE).manualSetupCode, vector.ManualSetupCode, `${variant} ${JSON.stringify(vector.secretCode)}`);
+      t.is(
+        readPair(t, answer, variant, DEFAULT_NAMESPACE).manualSetupCode,
+        vector.ManualSetupCode,
+        `${variant} ${JSON.stringify(vector.secretCode)}`,
+      );
     }
   }
 });
@@ -251,11 +282,21 @@ test('ManualSetupCode equals the reference service for every vector, over all fo
 test('ValidatePin ignores white space around the PIN and answers false for a malformed PIN', async (t) => {
   const secret = freshSecret('spaces');
   const pin = pinAt(utf8(secret), NOW);
-  t.true(readValidatePin(t, await callAsDotNet(main, 'httpPost', 'ValidatePin', { pin: ` ${pin}\t`, secretCode: secret }), 'httpPost', DEFAULT_NAMESPACE));
+  t.true(
+    readValidatePin(
+      t,
+      await callAsDotNet(main, 'httpPost', 'ValidatePin', { pin: ` ${pin}\t`, secretCode: secret }),
+      'httpPost',
+      DEFAULT_NAMESPACE,
+    ),
+  );
   const other = freshSecret('malformed');
   const otherPin = pinAt(utf8(other), NOW);
   for (const pin of [otherPin.slice(1), `${otherPin}0`, `${otherPin.slice(0, 5)}x`, '']) {
-    t.false(readValidatePin(t, await callAsDotNet(main, 'httpGet', 'ValidatePin', { pin, secretCode: other }), 'httpGet', DEFAULT_NAMESPACE), JSON.stringify(pin));
+    t.false(
+      readValidatePin(t, await callAsDotNet(main, 'httpGet', 'ValidatePin', { pin, secretCode: other }), 'httpGet', DEFAULT_NAMESPACE),
+      JSON.stringify(pin),
+    );
   }
 });
 
@@ -273,7 +314,10 @@ test('default drift window: a PIN one step off is accepted, two steps off refuse
   t.is(main.config.driftWindow, 1);
   for (const steps of [-2, -1, 0, 1, 2]) {
     const secret = freshSecret(`default-drift${steps}`);
-    const answer = await callAsDotNet(main, 'httpGet', 'ValidatePin', { pin: pinAt(utf8(secret), NOW, DEFAULT_TOTP, steps), secretCode: secret });
+    const answer = await callAsDotNet(main, 'httpGet', 'ValidatePin', {
+      pin: pinAt(utf8(secret), NOW, DEFAULT_TOTP, steps),
+      secretCode: secret,
+    });
     t.is(readValidatePin(t, answer, 'httpGet', DEFAULT_NAMESPACE), Math.abs(steps) <= 1, `${steps} steps`);
   }
 });
@@ -313,17 +357,29 @@ test('SOAP 1.2: the action parameter of the Content-Type, quoted, unquoted or ab
     t.is(readPair(t, answer, 'soap12', ns).manualSetupCode, 'GEZDGNBVGY3TQQSYLFKA', contentType);
   }
   const secret = freshSecret('action');
-  const answer = await callAsDotNet(main, 'soap12', 'ValidatePin', { pin: pinAt(utf8(secret), NOW), secretCode: secret }, {
-    contentType: `application/soap+xml; action="${ns}ValidatePin"; charset=utf-8`,
-  });
+  const answer = await callAsDotNet(
+    main,
+    'soap12',
+    'ValidatePin',
+    { pin: pinAt(utf8(secret), NOW), secretCode: secret },
+    {
+      contentType: `application/soap+xml; action="${ns}ValidatePin"; charset=utf-8`,
+    },
+  );
   t.true(readValidatePin(t, answer, 'soap12', ns));
 });
 
 test('SOAP 1.2: an action naming another operation is a soap:Sender fault with HTTP 500', async (t) => {
   const ns = DEFAULT_NAMESPACE;
-  const answer = await callAsDotNet(main, 'soap12', 'Pair', { appName: 'A', appInfo: 'b', secretCode: '12345678BXYT' }, {
-    contentType: `application/soap+xml; charset=utf-8; action="${ns}ValidatePin"`,
-  });
+  const answer = await callAsDotNet(
+    main,
+    'soap12',
+    'Pair',
+    { appName: 'A', appInfo: 'b', secretCode: '12345678BXYT' },
+    {
+      contentType: `application/soap+xml; charset=utf-8; action="${ns}ValidatePin"`,
+    },
+  );
   assertClientError(t, answer, 'soap12');
 });
 
@@ -333,12 +389,30 @@ test('SOAP 1.2: an action naming another operation is a soap:Sender fault with H
 test('the endpoint path and the operation segment match case-insensitively', async (t) => {
   const ns = DEFAULT_NAMESPACE;
   const secret = freshSecret('path');
-  const get = await callAsDotNet(main, 'httpGet', 'ValidatePin', { pin: pinAt(utf8(secret), NOW), secretCode: secret }, { path: '/API.asmx/validatepin' });
+  const get = await callAsDotNet(
+    main,
+    'httpGet',
+    'ValidatePin',
+    { pin: pinAt(utf8(secret), NOW), secretCode: secret },
+    { path: '/API.asmx/validatepin' },
+  );
   t.true(readValidatePin(t, get, 'httpGet', ns));
-  const post = await callAsDotNet(main, 'httpPost', 'Pair', { appName: 'A', appInfo: 'b', secretCode: '12345678BXYT' }, { path: '/Api.ASMX/PAIR' });
+  const post = await callAsDotNet(
+    main,
+    'httpPost',
+    'Pair',
+    { appName: 'A', appInfo: 'b', secretCode: '12345678BXYT' },
+    { path: '/Api.ASMX/PAIR' },
+  );
   t.is(readPair(t, post, 'httpPost', ns).manualSetupCode, 'GEZDGNBVGY3TQQSYLFKA');
   for (const variant of ['soap11', 'soap12'] as const) {
-    const soap = await callAsDotNet(main, variant, 'Pair', { appName: 'A', appInfo: 'b', secretCode: '12345678BXYT' }, { path: '/API.ASMX' });
+    const soap = await callAsDotNet(
+      main,
+      variant,
+      'Pair',
+      { appName: 'A', appInfo: 'b', secretCode: '12345678BXYT' },
+      { path: '/API.ASMX' },
+    );
     t.is(readPair(t, soap, variant, ns).manualSetupCode, 'GEZDGNBVGY3TQQSYLFKA', variant);
   }
 });
@@ -357,7 +431,13 @@ test('the other spellings of a call path the router takes (a trailing slash, per
     t.is(readPair(t, answer, variant, ns).manualSetupCode, 'GEZDGNBVGY3TQQSYLFKA', `${variant} /api.asmx/`);
   }
   const secret = freshSecret('spelling');
-  const get = await callAsDotNet(main, 'httpGet', 'ValidatePin', { pin: pinAt(utf8(secret), NOW), secretCode: secret }, { path: '/api.asmx/ValidatePin/' });
+  const get = await callAsDotNet(
+    main,
+    'httpGet',
+    'ValidatePin',
+    { pin: pinAt(utf8(secret), NOW), secretCode: secret },
+    { path: '/api.asmx/ValidatePin/' },
+  );
   t.true(readValidatePin(t, get, 'httpGet', ns));
 });
 
@@ -407,9 +487,15 @@ function checkWsdl(t: ExecutionContext, answer: Answer, ns: string, address: str
     t.is(namespaceInScope(definitions, 'tns'), ns, 'tns is the target namespace');
 
     const services = elementsAt(doc, '/wsdl:definitions/wsdl:service', WSDL);
-    t.deepEqual(services.map((s) => attributeOf(s, 'name')), ['AuthenticatorAPI']);
+    t.deepEqual(
+      services.map((s) => attributeOf(s, 'name')),
+      ['AuthenticatorAPI'],
+    );
     const ports = elementsAt(services[0], 'wsdl:port', WSDL);
-    t.deepEqual(ports.map((p) => attributeOf(p, 'name')), PORTS.map(([name]) => name));
+    t.deepEqual(
+      ports.map((p) => attributeOf(p, 'name')),
+      PORTS.map(([name]) => name),
+    );
     for (const [name, addressElement] of PORTS) {
       const port = elementAt(services[0], `wsdl:port[@name='${name}']`, WSDL);
       const addresses = port ? elementsAt(port, '*', WSDL) : [];
@@ -419,12 +505,21 @@ function checkWsdl(t: ExecutionContext, answer: Answer, ns: string, address: str
       t.truthy(elementAt(doc, `/wsdl:definitions/wsdl:binding[@name='${name}']`, WSDL), `binding ${name} exists`);
     }
 
-    for (const [binding, prefix] of [['AuthenticatorAPISoap', 'soap'], ['AuthenticatorAPISoap12', 'soap12']] as const) {
-      const actions = elementsAt(doc, `/wsdl:definitions/wsdl:binding[@name='${binding}']/wsdl:operation/${prefix}:operation`, WSDL).map((o) => [
-        attributeOf(o, 'soapAction'),
-        attributeOf(o, 'style'),
-      ]);
-      t.deepEqual(actions, [[`${ns}Pair`, 'document'], [`${ns}ValidatePin`, 'document']], `${binding} soapAction values`);
+    for (const [binding, prefix] of [
+      ['AuthenticatorAPISoap', 'soap'],
+      ['AuthenticatorAPISoap12', 'soap12'],
+    ] as const) {
+      const actions = elementsAt(doc, `/wsdl:definitions/wsdl:binding[@name='${binding}']/wsdl:operation/${prefix}:operation`, WSDL).map(
+        (o) => [attributeOf(o, 'soapAction'), attributeOf(o, 'style')],
+      );
+      t.deepEqual(
+        actions,
+        [
+          [`${ns}Pair`, 'document'],
+          [`${ns}ValidatePin`, 'document'],
+        ],
+        `${binding} soapAction values`,
+      );
     }
     for (const binding of ['AuthenticatorAPIHttpGet', 'AuthenticatorAPIHttpPost']) {
       const locations = elementsAt(doc, `/wsdl:definitions/wsdl:binding[@name='${binding}']/wsdl:operation/http:operation`, WSDL).map((o) =>
@@ -444,13 +539,21 @@ function checkWsdl(t: ExecutionContext, answer: Answer, ns: string, address: str
 /** The inline schema validates real requests and refuses wrong ones. */
 function checkInlineSchema(t: ExecutionContext, schema: string, ns: string): void {
   const valid = (xml: string) => validateAgainstSchema(xml, schema).valid;
-  const pair = soapEnvelope('1.1', operationElement('Pair', { appName: 'A', appInfo: 'b', secretCode: 'c' }, ns), { schemaNamespaces: true });
+  const pair = soapEnvelope('1.1', operationElement('Pair', { appName: 'A', appInfo: 'b', secretCode: 'c' }, ns), {
+    schemaNamespaces: true,
+  });
   const pairValid = readXml(pair, (doc) => validateElement(elementAt(doc, '//*[local-name()="Pair"]')!, ns, schema).valid);
   t.true(pairValid, 'a sample Pair request is valid');
-  t.true(valid(`<ValidatePin xmlns="${ns}"><pin>123456</pin><secretCode>s</secretCode></ValidatePin>`), 'a sample ValidatePin request is valid');
+  t.true(
+    valid(`<ValidatePin xmlns="${ns}"><pin>123456</pin><secretCode>s</secretCode></ValidatePin>`),
+    'a sample ValidatePin request is valid',
+  );
   t.true(valid(`<Pair xmlns="${ns}"/>`), 'every request field is optional');
   t.true(valid(`<ValidatePinResponse xmlns="${ns}"><ValidatePinResult>true</ValidatePinResult></ValidatePinResponse>`));
-  t.true(valid(`<PairingInfo xmlns="${ns}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:nil="true"/>`), 'PairingInfo is nillable');
+  t.true(
+    valid(`<PairingInfo xmlns="${ns}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:nil="true"/>`),
+    'PairingInfo is nillable',
+  );
   t.true(valid(`<boolean xmlns="${ns}">false</boolean>`));
   t.false(valid(`<Pair xmlns="${ns}"><secretCode>c</secretCode><appName>A</appName></Pair>`), 'fields out of order are refused');
   t.false(valid(`<ValidatePin xmlns="${ns}"><pin>1</pin><token>x</token></ValidatePin>`), 'an unknown field is refused');
@@ -484,7 +587,13 @@ test('a service in namespace urn:example:pins/ uses it in the WSDL, soapAction v
   checkInlineSchema(t, schema, ns);
 
   for (const variant of VARIANTS) {
-    const pairAnswer = await callAsDotNet(service, variant, 'Pair', { appName: 'A', appInfo: 'b', secretCode: '12345678BXYT' }, { soapAction: `"${ns}Pair"` });
+    const pairAnswer = await callAsDotNet(
+      service,
+      variant,
+      'Pair',
+      { appName: 'A', appInfo: 'b', secretCode: '12345678BXYT' },
+      { soapAction: `"${ns}Pair"` },
+    );
     t.is(readPair(t, pairAnswer, variant, ns).manualSetupCode, 'GEZDGNBVGY3TQQSYLFKA', variant);
     if (variant.startsWith('http')) {
       t.false(validateAgainstContract(pairAnswer.body, DEFAULT_NAMESPACE).valid, 'not valid in the default namespace');
@@ -501,18 +610,34 @@ test('a service in namespace urn:example:pins/ refuses a request in the default 
   const fields = { appName: 'A', appInfo: 'b', secretCode: '12345678BXYT' };
   for (const variant of ['soap11', 'soap12'] as const) {
     // The body element in the default namespace, with no action, the old action or the new one.
-    assertClientError(t, await callAsDotNet(service, variant, 'Pair', fields, { bodyNamespace: DEFAULT_NAMESPACE, soapAction: null, contentType: variant === 'soap12' ? 'application/soap+xml; charset=utf-8' : undefined }), variant);
-    assertClientError(t, await callAsDotNet(service, variant, 'Pair', fields, {
-      bodyNamespace: DEFAULT_NAMESPACE,
-      soapAction: `"${DEFAULT_NAMESPACE}Pair"`,
-      contentType: variant === 'soap12' ? `application/soap+xml; charset=utf-8; action="${DEFAULT_NAMESPACE}Pair"` : undefined,
-    }), variant);
+    assertClientError(
+      t,
+      await callAsDotNet(service, variant, 'Pair', fields, {
+        bodyNamespace: DEFAULT_NAMESPACE,
+        soapAction: null,
+        contentType: variant === 'soap12' ? 'application/soap+xml; charset=utf-8' : undefined,
+      }),
+      variant,
+    );
+    assertClientError(
+      t,
+      await callAsDotNet(service, variant, 'Pair', fields, {
+        bodyNamespace: DEFAULT_NAMESPACE,
+        soapAction: `"${DEFAULT_NAMESPACE}Pair"`,
+        contentType: variant === 'soap12' ? `application/soap+xml; charset=utf-8; action="${DEFAULT_NAMESPACE}Pair"` : undefined,
+      }),
+      variant,
+    );
     assertClientError(t, await callAsDotNet(service, variant, 'Pair', fields, { bodyNamespace: DEFAULT_NAMESPACE }), variant);
     // The right body with the default namespace's action.
-    assertClientError(t, await callAsDotNet(service, variant, 'Pair', fields, {
-      soapAction: `"${DEFAULT_NAMESPACE}Pair"`,
-      contentType: variant === 'soap12' ? `application/soap+xml; charset=utf-8; action="${DEFAULT_NAMESPACE}Pair"` : undefined,
-    }), variant);
+    assertClientError(
+      t,
+      await callAsDotNet(service, variant, 'Pair', fields, {
+        soapAction: `"${DEFAULT_NAMESPACE}Pair"`,
+        contentType: variant === 'soap12' ? `application/soap+xml; charset=utf-8; action="${DEFAULT_NAMESPACE}Pair"` : undefined,
+      }),
+      variant,
+    );
   }
 });
 
@@ -603,11 +728,17 @@ for (const c of TOTP_CASES) {
       const key = utf8(secret);
       const pin = pinAt(key, NOW, c.params);
       t.is(pin.length, c.params.digits);
-      t.true(readValidatePin(t, await callAsDotNet(service, variant, 'ValidatePin', { pin, secretCode: secret }), variant, ns), `${variant}: PIN with these settings`);
+      t.true(
+        readValidatePin(t, await callAsDotNet(service, variant, 'ValidatePin', { pin, secretCode: secret }), variant, ns),
+        `${variant}: PIN with these settings`,
+      );
       const window = new Set([-1, 0, 1].map((s) => pinAt(key, NOW, c.params, s)));
       for (const other of c.refused(key)) {
         t.false(window.has(other), 'the default-settings PIN differs from every accepted one');
-        t.false(readValidatePin(t, await callAsDotNet(service, variant, 'ValidatePin', { pin: other, secretCode: secret }), variant, ns), `${variant}: PIN with default settings`);
+        t.false(
+          readValidatePin(t, await callAsDotNet(service, variant, 'ValidatePin', { pin: other, secretCode: secret }), variant, ns),
+          `${variant}: PIN with default settings`,
+        );
       }
     }
   });
@@ -618,7 +749,10 @@ test('period 60: the drift window counts 60-second steps', async (t) => {
   const params: TotpParams = { algorithm: 'SHA1', digits: 6, period: 60 };
   for (const steps of [-2, -1, 1, 2]) {
     const secret = freshSecret(`p60-drift${steps}`);
-    const answer = await callAsDotNet(service, 'httpGet', 'ValidatePin', { pin: pinAt(utf8(secret), NOW, params, steps), secretCode: secret });
+    const answer = await callAsDotNet(service, 'httpGet', 'ValidatePin', {
+      pin: pinAt(utf8(secret), NOW, params, steps),
+      secretCode: secret,
+    });
     t.is(readValidatePin(t, answer, 'httpGet', DEFAULT_NAMESPACE), Math.abs(steps) <= 1, `${steps} steps of 60 s`);
   }
 });
@@ -630,12 +764,19 @@ test('period 60: the drift window counts 60-second steps', async (t) => {
 async function acceptedOffsets(service: TestService, offsets: number[]): Promise<Record<string, number[]>> {
   const stepStart = Math.floor(NOW / 30_000) * 30_000;
   const result: Record<string, number[]> = {};
-  for (const [label, clock] of [['step start', stepStart], ['step end', stepStart + 29_999], ['a later step', stepStart + 7 * 30_000 + 15_000]] as const) {
+  for (const [label, clock] of [
+    ['step start', stepStart],
+    ['step end', stepStart + 29_999],
+    ['a later step', stepStart + 7 * 30_000 + 15_000],
+  ] as const) {
     service.clock.set(clock);
     result[label] = [];
     for (const steps of offsets) {
       const secret = freshSecret(`drift${service.config.driftWindow}`);
-      const answer = await callAsDotNet(service, 'httpGet', 'ValidatePin', { pin: pinAt(utf8(secret), clock, DEFAULT_TOTP, steps), secretCode: secret });
+      const answer = await callAsDotNet(service, 'httpGet', 'ValidatePin', {
+        pin: pinAt(utf8(secret), clock, DEFAULT_TOTP, steps),
+        secretCode: secret,
+      });
       if (answer.status !== 200) throw new Error(`ValidatePin answered ${answer.status}: ${answer.body}`);
       if (readXml(answer.body, (doc) => textOf(doc.root)) === 'true') result[label].push(steps);
     }
@@ -649,7 +790,7 @@ test('drift window 1 accepts ±1 step and refuses ±2 (clock moved with clock.se
   for (const label of Object.keys(accepted)) t.deepEqual(accepted[label], [-1, 0, 1], label);
 });
 
-test('drift window 10 accepts ±10 steps (the reference\'s five minutes) and refuses ±11', async (t) => {
+test("drift window 10 accepts ±10 steps (the reference's five minutes) and refuses ±11", async (t) => {
   const service = await start({ driftWindow: 10 });
   const accepted = await acceptedOffsets(service, [-11, -10, -5, 0, 5, 10, 11]);
   for (const label of Object.keys(accepted)) t.deepEqual(accepted[label], [-10, -5, 0, 5, 10], label);

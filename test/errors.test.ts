@@ -85,7 +85,12 @@ function remember(fields: FieldList): void {
 const envelope = (variant: SoapVariant, body: string, header?: string) => soapEnvelope(versionOf(variant), body, { header });
 
 /** A raw SOAP request: the envelope text as given, the Content-Type of the version unless overridden, a SOAPAction only when given. */
-function soap(service: TestService, variant: SoapVariant, text: string, options: { contentType?: string; soapAction?: string } = {}): Promise<Answer> {
+function soap(
+  service: TestService,
+  variant: SoapVariant,
+  text: string,
+  options: { contentType?: string; soapAction?: string } = {},
+): Promise<Answer> {
   return sendRequest(service, soapRequest(versionOf(variant), text, undefined, options));
 }
 
@@ -170,7 +175,14 @@ function assertClientError(t: ExecutionContext, a: Answer, variant: Variant, lab
 }
 
 /** A successful answer of `variant` (status, Content-Type, root element); returns what `read` reads from the result element, or undefined. */
-function assertOk<T>(t: ExecutionContext, a: Answer, variant: Variant, op: Operation, label: string, read: (result: XmlElement) => T): T | undefined {
+function assertOk<T>(
+  t: ExecutionContext,
+  a: Answer,
+  variant: Variant,
+  op: Operation,
+  label: string,
+  read: (result: XmlElement) => T,
+): T | undefined {
   label = `${label} [${variant}]`;
   t.is(a.status, 200, `${label}: status (${a.body})`);
   t.is(a.contentType, variant === 'soap12' ? SOAP12_CT : SOAP11_CT, `${label}: Content-Type`);
@@ -217,44 +229,139 @@ interface FieldCase {
 }
 
 const FIELD_CASES: FieldCase[] = [
-  { title: 'Pair without secretCode', op: 'Pair', fields: [['appName', 'Acme'], ['appInfo', 'alice@example.com']] },
+  {
+    title: 'Pair without secretCode',
+    op: 'Pair',
+    fields: [
+      ['appName', 'Acme'],
+      ['appInfo', 'alice@example.com'],
+    ],
+  },
   { title: 'ValidatePin without secretCode', op: 'ValidatePin', fields: [['pin', PIN]] },
-  { title: 'Pair with an empty secretCode', op: 'Pair', fields: [['appName', 'Acme'], ['appInfo', 'alice@example.com'], ['secretCode', '']] },
-  { title: 'ValidatePin with an empty secretCode', op: 'ValidatePin', fields: [['pin', PIN], ['secretCode', '']] },
+  {
+    title: 'Pair with an empty secretCode',
+    op: 'Pair',
+    fields: [
+      ['appName', 'Acme'],
+      ['appInfo', 'alice@example.com'],
+      ['secretCode', ''],
+    ],
+  },
+  {
+    title: 'ValidatePin with an empty secretCode',
+    op: 'ValidatePin',
+    fields: [
+      ['pin', PIN],
+      ['secretCode', ''],
+    ],
+  },
   {
     title: 'Pair with a secretCode shorter than 10 bytes',
     op: 'Pair',
-    fields: [['appName', 'Acme'], ['appInfo', 'alice@example.com'], ['secretCode', SHORT_SECRET]],
+    fields: [
+      ['appName', 'Acme'],
+      ['appInfo', 'alice@example.com'],
+      ['secretCode', SHORT_SECRET],
+    ],
   },
-  { title: 'Pair without appInfo', op: 'Pair', fields: [['appName', 'Acme'], ['secretCode', SECRET]] },
-  { title: 'Pair with appName over 100 characters', op: 'Pair', fields: [['appName', 'n'.repeat(101)], ['appInfo', 'alice'], ['secretCode', SECRET]] },
-  { title: 'Pair with appInfo over 256 characters', op: 'Pair', fields: [['appName', 'Acme'], ['appInfo', 'i'.repeat(257)], ['secretCode', SECRET]] },
+  {
+    title: 'Pair without appInfo',
+    op: 'Pair',
+    fields: [
+      ['appName', 'Acme'],
+      ['secretCode', SECRET],
+    ],
+  },
+  {
+    title: 'Pair with appName over 100 characters',
+    op: 'Pair',
+    fields: [
+      ['appName', 'n'.repeat(101)],
+      ['appInfo', 'alice'],
+      ['secretCode', SECRET],
+    ],
+  },
+  {
+    title: 'Pair with appInfo over 256 characters',
+    op: 'Pair',
+    fields: [
+      ['appName', 'Acme'],
+      ['appInfo', 'i'.repeat(257)],
+      ['secretCode', SECRET],
+    ],
+  },
   {
     title: 'Pair with a secretCode over 256 bytes (ASCII)',
     op: 'Pair',
-    fields: [['appName', 'Acme'], ['appInfo', 'alice'], ['secretCode', SECRET + 'x'.repeat(257 - SECRET.length)]],
+    fields: [
+      ['appName', 'Acme'],
+      ['appInfo', 'alice'],
+      ['secretCode', SECRET + 'x'.repeat(257 - SECRET.length)],
+    ],
   },
   {
     // 140 characters but 258 bytes: the limit counts UTF-8 bytes.
     title: 'Pair with a secretCode over 256 bytes (fewer characters)',
     op: 'Pair',
-    fields: [['appName', 'Acme'], ['appInfo', 'alice'], ['secretCode', 'é'.repeat(118) + SECRET]],
+    fields: [
+      ['appName', 'Acme'],
+      ['appInfo', 'alice'],
+      ['secretCode', 'é'.repeat(118) + SECRET],
+    ],
   },
   // Characters XML cannot carry: malformed XML on the SOAP variants, the field check on the others.
-  { title: 'Pair with U+0001 in appName', op: 'Pair', fields: [['appName', 'Ac\u0001me'], ['appInfo', 'alice'], ['secretCode', SECRET]] },
-  { title: 'Pair with U+000B (vertical tab) in appInfo', op: 'Pair', fields: [['appName', 'Acme'], ['appInfo', 'ali\u000bce'], ['secretCode', SECRET]] },
-  { title: 'Pair with U+FFFF in secretCode', op: 'Pair', fields: [['appName', 'Acme'], ['appInfo', 'alice'], ['secretCode', `${SECRET}\uffff`]] },
-  { title: 'ValidatePin with U+001F in secretCode', op: 'ValidatePin', fields: [['pin', PIN], ['secretCode', `${SECRET}\u001f`]] },
+  {
+    title: 'Pair with U+0001 in appName',
+    op: 'Pair',
+    fields: [
+      ['appName', 'Ac\u0001me'],
+      ['appInfo', 'alice'],
+      ['secretCode', SECRET],
+    ],
+  },
+  {
+    title: 'Pair with U+000B (vertical tab) in appInfo',
+    op: 'Pair',
+    fields: [
+      ['appName', 'Acme'],
+      ['appInfo', 'ali\u000bce'],
+      ['secretCode', SECRET],
+    ],
+  },
+  {
+    title: 'Pair with U+FFFF in secretCode',
+    op: 'Pair',
+    fields: [
+      ['appName', 'Acme'],
+      ['appInfo', 'alice'],
+      ['secretCode', `${SECRET}\uffff`],
+    ],
+  },
+  {
+    title: 'ValidatePin with U+001F in secretCode',
+    op: 'ValidatePin',
+    fields: [
+      ['pin', PIN],
+      ['secretCode', `${SECRET}\u001f`],
+    ],
+  },
   {
     title: 'Pair with an invalid Base32 secretCode (secretEncoding base32)',
     op: 'Pair',
-    fields: [['appName', 'Acme'], ['appInfo', 'alice'], ['secretCode', SECRET]],
+    fields: [
+      ['appName', 'Acme'],
+      ['appInfo', 'alice'],
+      ['secretCode', SECRET],
+    ],
     service: () => b32,
   },
   {
     title: 'ValidatePin with an invalid Base32 secretCode (secretEncoding base32)',
     op: 'ValidatePin',
-    fields: [['pin', PIN], ['secretCode', SECRET]],
+    fields: [
+      ['pin', PIN],
+      ['secretCode', SECRET],
+    ],
     service: () => b32,
   },
 ];
@@ -291,25 +398,85 @@ test.serial('tab, line feed and carriage return in the fields are accepted on ev
     ] as const) {
       sentSecrets.add(secret);
       const key = Buffer.from(secret, 'utf8');
-      const fields: FieldList = [['appName', 'Ac\tme'], ['appInfo', 'alice\r\nsmith'], ['secretCode', secret]];
-      t.is(manualSetupCode(t, await callRemembered(svc, variant, 'Pair', fields), variant, label), encodeBase32(key), `${label} [${variant}]: ManualSetupCode`);
+      const fields: FieldList = [
+        ['appName', 'Ac\tme'],
+        ['appInfo', 'alice\r\nsmith'],
+        ['secretCode', secret],
+      ];
+      t.is(
+        manualSetupCode(t, await callRemembered(svc, variant, 'Pair', fields), variant, label),
+        encodeBase32(key),
+        `${label} [${variant}]: ManualSetupCode`,
+      );
       const pin = totp(key, DEFAULT_TOTP, Math.floor(svc.clock.now() / 1000));
       sentPins.add(pin);
-      assertBoolean(t, await callRemembered(svc, variant, 'ValidatePin', [['pin', pin], ['secretCode', secret]]), variant, true, `${label}: the PIN of the key with its control bytes`);
+      assertBoolean(
+        t,
+        await callRemembered(svc, variant, 'ValidatePin', [
+          ['pin', pin],
+          ['secretCode', secret],
+        ]),
+        variant,
+        true,
+        `${label}: the PIN of the key with its control bytes`,
+      );
       // Without the control character it is another key: its PIN is another.
       const stripped = secret.replace(/[\t\r\n]/g, '');
-      assertBoolean(t, await callRemembered(svc, variant, 'ValidatePin', [['pin', pin], ['secretCode', stripped]]), variant, totp(Buffer.from(stripped), DEFAULT_TOTP, Math.floor(svc.clock.now() / 1000)) === pin, `${label}: stripped secret`);
+      assertBoolean(
+        t,
+        await callRemembered(svc, variant, 'ValidatePin', [
+          ['pin', pin],
+          ['secretCode', stripped],
+        ]),
+        variant,
+        totp(Buffer.from(stripped), DEFAULT_TOTP, Math.floor(svc.clock.now() / 1000)) === pin,
+        `${label}: stripped secret`,
+      );
     }
   }
 });
 
 test.serial('the limits themselves are accepted: appName 100, appInfo 256 characters, secretCode 256 bytes, 10-byte secret', async (t) => {
   const cases: Array<[string, FieldList]> = [
-    ['appName of 100 characters', [['appName', 'é'.repeat(100)], ['appInfo', 'alice'], ['secretCode', SECRET]]],
-    ['appInfo of 256 characters', [['appName', 'Acme'], ['appInfo', 'i'.repeat(256)], ['secretCode', SECRET]]],
-    ['secretCode of 256 bytes', [['appName', 'Acme'], ['appInfo', 'alice'], ['secretCode', SECRET + 'é'.repeat(117)]]],
-    ['secretCode of 10 bytes', [['appName', 'Acme'], ['appInfo', 'alice'], ['secretCode', 'Qz7-Leak9x']]],
-    ['no appName at all', [['appInfo', 'alice'], ['secretCode', SECRET]]],
+    [
+      'appName of 100 characters',
+      [
+        ['appName', 'é'.repeat(100)],
+        ['appInfo', 'alice'],
+        ['secretCode', SECRET],
+      ],
+    ],
+    [
+      'appInfo of 256 characters',
+      [
+        ['appName', 'Acme'],
+        ['appInfo', 'i'.repeat(256)],
+        ['secretCode', SECRET],
+      ],
+    ],
+    [
+      'secretCode of 256 bytes',
+      [
+        ['appName', 'Acme'],
+        ['appInfo', 'alice'],
+        ['secretCode', SECRET + 'é'.repeat(117)],
+      ],
+    ],
+    [
+      'secretCode of 10 bytes',
+      [
+        ['appName', 'Acme'],
+        ['appInfo', 'alice'],
+        ['secretCode', 'Qz7-Leak9x'],
+      ],
+    ],
+    [
+      'no appName at all',
+      [
+        ['appInfo', 'alice'],
+        ['secretCode', SECRET],
+      ],
+    ],
   ];
   for (const [label, fields] of cases) {
     const secret = fields.at(-1)![1];
@@ -321,15 +488,33 @@ test.serial('the limits themselves are accepted: appName 100, appInfo 256 charac
   }
 });
 
-test.serial('ValidatePin accepts a secretCode shorter than Pair\'s minimum: false for a wrong PIN, true for the right one', async (t) => {
+test.serial("ValidatePin accepts a secretCode shorter than Pair's minimum: false for a wrong PIN, true for the right one", async (t) => {
   // Reference vector for the one-byte secret "a"; each variant uses its own time step.
   const times = [59, 1111111109, 1234567890, 2000000000];
   for (const [i, variant] of VARIANTS.entries()) {
     const v = vector('a', times[i]);
     svc.clock.set(v.unixTime * 1000);
     const wrong = String((Number(v.pin) + 1) % 1_000_000).padStart(6, '0');
-    assertBoolean(t, await callRemembered(svc, variant, 'ValidatePin', [['pin', wrong], ['secretCode', 'a']]), variant, false, 'short secret, wrong PIN');
-    assertBoolean(t, await callRemembered(svc, variant, 'ValidatePin', [['pin', v.pin], ['secretCode', 'a']]), variant, true, 'short secret, right PIN');
+    assertBoolean(
+      t,
+      await callRemembered(svc, variant, 'ValidatePin', [
+        ['pin', wrong],
+        ['secretCode', 'a'],
+      ]),
+      variant,
+      false,
+      'short secret, wrong PIN',
+    );
+    assertBoolean(
+      t,
+      await callRemembered(svc, variant, 'ValidatePin', [
+        ['pin', v.pin],
+        ['secretCode', 'a'],
+      ]),
+      variant,
+      true,
+      'short secret, right PIN',
+    );
   }
 });
 
@@ -337,7 +522,11 @@ test.serial('a Pair whose texts are within every limit never ends in a server er
   // 100 + 256 characters of € percent-encode to 9 bytes each: an otpauth URI of ~4 KB,
   // more than a QR code holds. The limits say this input is valid, so it must pair, or
   // at worst be refused as the caller's mistake, never fail as the service's own.
-  const fields: FieldList = [['appName', '€'.repeat(100)], ['appInfo', '€'.repeat(256)], ['secretCode', SECRET]];
+  const fields: FieldList = [
+    ['appName', '€'.repeat(100)],
+    ['appInfo', '€'.repeat(256)],
+    ['secretCode', SECRET],
+  ];
   for (const variant of VARIANTS) {
     const a = await callRemembered(svc, variant, 'Pair', fields);
     assertSafe(t, a, variant);
@@ -351,7 +540,16 @@ test.serial('a Pair whose texts are within every limit never ends in a server er
 test.serial('secretEncoding base32: a valid Base32 secret (any case, spaces, padding) pairs with that very code', async (t) => {
   for (const secret of ['JBSWY3DPEHPK3PXP', 'jbsw y3dp ehpk 3pxp', 'JBSWY3DPEHPK3PXP======']) {
     for (const variant of VARIANTS) {
-      const code = manualSetupCode(t, await callRemembered(b32, variant, 'Pair', [['appName', 'Acme'], ['appInfo', 'alice'], ['secretCode', secret]]), variant, secret);
+      const code = manualSetupCode(
+        t,
+        await callRemembered(b32, variant, 'Pair', [
+          ['appName', 'Acme'],
+          ['appInfo', 'alice'],
+          ['secretCode', secret],
+        ]),
+        variant,
+        secret,
+      );
       t.is(code, 'JBSWY3DPEHPK3PXP', `${secret} [${variant}]`);
     }
   }
@@ -360,9 +558,16 @@ test.serial('secretEncoding base32: a valid Base32 secret (any case, spaces, pad
 // ---------------------------------------------------------- SOAP: schema and envelope
 
 /** A valid Pair body, with the canary secret in it. */
-const PAIR_FIELDS: FieldList = [['appName', 'Acme'], ['appInfo', 'alice@example.com'], ['secretCode', SECRET]];
+const PAIR_FIELDS: FieldList = [
+  ['appName', 'Acme'],
+  ['appInfo', 'alice@example.com'],
+  ['secretCode', SECRET],
+];
 const PAIR_BODY = operationXml('Pair', PAIR_FIELDS);
-const VALIDATE_FIELDS: FieldList = [['pin', PIN], ['secretCode', SECRET]];
+const VALIDATE_FIELDS: FieldList = [
+  ['pin', PIN],
+  ['secretCode', SECRET],
+];
 
 interface SoapCase {
   title: string;
@@ -374,12 +579,19 @@ interface SoapCase {
 const SOAP_BODY_CASES: SoapCase[] = [
   {
     title: 'schema violation: Pair children out of order',
-    body: operationXml('Pair', [['secretCode', SECRET], ['appInfo', 'alice'], ['appName', 'Acme']]),
+    body: operationXml('Pair', [
+      ['secretCode', SECRET],
+      ['appInfo', 'alice'],
+      ['appName', 'Acme'],
+    ]),
     soapAction: 'Pair',
   },
   {
     title: 'schema violation: ValidatePin children out of order',
-    body: operationXml('ValidatePin', [['secretCode', SECRET], ['pin', PIN]]),
+    body: operationXml('ValidatePin', [
+      ['secretCode', SECRET],
+      ['pin', PIN],
+    ]),
     soapAction: 'ValidatePin',
   },
   {
@@ -389,7 +601,11 @@ const SOAP_BODY_CASES: SoapCase[] = [
   },
   {
     title: 'schema violation: a repeated child element',
-    body: operationXml('ValidatePin', [['pin', PIN], ['secretCode', SECRET], ['secretCode', SECRET]]),
+    body: operationXml('ValidatePin', [
+      ['pin', PIN],
+      ['secretCode', SECRET],
+      ['secretCode', SECRET],
+    ]),
     soapAction: 'ValidatePin',
   },
   {
@@ -421,7 +637,9 @@ for (const c of SOAP_BODY_CASES) {
 test.serial('client error (SOAP 1.1): a SOAPAction naming the other operation', async (t) => {
   const pair = await soap(svc, 'soap11', envelope('soap11', PAIR_BODY), { soapAction: `"${NS}ValidatePin"` });
   assertFault(t, pair, 'soap11', 'Client', 'Pair body, ValidatePin action');
-  const validate = await soap(svc, 'soap11', envelope('soap11', operationXml('ValidatePin', VALIDATE_FIELDS)), { soapAction: `"${NS}Pair"` });
+  const validate = await soap(svc, 'soap11', envelope('soap11', operationXml('ValidatePin', VALIDATE_FIELDS)), {
+    soapAction: `"${NS}Pair"`,
+  });
   assertFault(t, validate, 'soap11', 'Client', 'ValidatePin body, Pair action');
   // The right action, quoted or not, and no action at all, are accepted.
   for (const soapAction of [`"${NS}Pair"`, `${NS}Pair`, undefined]) {
@@ -497,12 +715,20 @@ test.serial('VersionMismatch: a SOAP 1.1 envelope sent as application/soap+xml g
 test.serial('MustUnderstand: a header block that must be understood is refused; one that need not be is ignored', async (t) => {
   const block = (value: string) =>
     `<soap:Header><t:Session xmlns:t="urn:example:session" soap:mustUnderstand="${value}">${SECRET}</t:Session></soap:Header>`;
-  const faults: Array<[SoapVariant, string]> = [['soap11', '1'], ['soap12', 'true'], ['soap12', '1']];
+  const faults: Array<[SoapVariant, string]> = [
+    ['soap11', '1'],
+    ['soap12', 'true'],
+    ['soap12', '1'],
+  ];
   for (const [variant, value] of faults) {
     const a = await soap(svc, variant, envelope(variant, PAIR_BODY, block(value)));
     assertFault(t, a, variant, 'MustUnderstand', `mustUnderstand="${value}"`);
   }
-  const ignored: Array<[SoapVariant, string]> = [['soap11', '0'], ['soap12', 'false'], ['soap12', '0']];
+  const ignored: Array<[SoapVariant, string]> = [
+    ['soap11', '0'],
+    ['soap12', 'false'],
+    ['soap12', '0'],
+  ];
   for (const [variant, value] of ignored) {
     const a = await soap(svc, variant, envelope(variant, PAIR_BODY, block(value)));
     t.truthy(manualSetupCode(t, a, variant, `mustUnderstand="${value}"`));
@@ -573,13 +799,38 @@ test.serial('404: an unknown HTTP operation, over GET and POST', async (t) => {
 
 test.serial('400: a field repeated in the HTTP GET query (or the POST form), also under another letter case', async (t) => {
   const cases: Array<[Operation, FieldList]> = [
-    ['ValidatePin', [['pin', PIN], ['secretCode', SECRET], ['secretCode', 'Other-Secret-Value']]],
-    ['ValidatePin', [['pin', PIN], ['pin', '000000'], ['secretCode', SECRET]]],
-    ['Pair', [['appName', 'Acme'], ['appInfo', 'alice'], ['secretCode', SECRET], ['SECRETCODE', SECRET]]],
+    [
+      'ValidatePin',
+      [
+        ['pin', PIN],
+        ['secretCode', SECRET],
+        ['secretCode', 'Other-Secret-Value'],
+      ],
+    ],
+    [
+      'ValidatePin',
+      [
+        ['pin', PIN],
+        ['pin', '000000'],
+        ['secretCode', SECRET],
+      ],
+    ],
+    [
+      'Pair',
+      [
+        ['appName', 'Acme'],
+        ['appInfo', 'alice'],
+        ['secretCode', SECRET],
+        ['SECRETCODE', SECRET],
+      ],
+    ],
   ];
   for (const [op, fields] of cases) {
     for (const variant of ['httpGet', 'httpPost'] as const) {
-      assertClientError(t, await callRemembered(svc, variant, op, fields), variant, `repeated field in ${op}`, [...LEAKS, 'Other-Secret-Value']);
+      assertClientError(t, await callRemembered(svc, variant, op, fields), variant, `repeated field in ${op}`, [
+        ...LEAKS,
+        'Other-Secret-Value',
+      ]);
     }
   }
 });
@@ -601,7 +852,13 @@ test.serial('ValidatePin: a malformed PIN is simply false, over every variant', 
     for (const [label, pin] of pins) {
       // A fresh secret per call, so that no failure count or replay state can interfere.
       const secret = `Malformed-${variant}-${label.replace(/\W/g, '')}-Z9`;
-      const fields: FieldList = pin === undefined ? [['secretCode', secret]] : [['pin', pin], ['secretCode', secret]];
+      const fields: FieldList =
+        pin === undefined
+          ? [['secretCode', secret]]
+          : [
+              ['pin', pin],
+              ['secretCode', secret],
+            ];
       assertBoolean(t, await callRemembered(svc, variant, 'ValidatePin', fields), variant, false, `PIN ${label}`);
     }
   }
@@ -625,8 +882,26 @@ test.serial('ValidatePin: white space around a correct PIN is ignored', async (t
     const v = vectors[i];
     svc.clock.set(v.unixTime * 1000);
     const wrong = v.pin.slice(0, 5) + String((Number(v.pin[5]) + 1) % 10);
-    assertBoolean(t, await callRemembered(svc, variant, 'ValidatePin', [['pin', pad[variant](wrong)], ['secretCode', v.secretCode]]), variant, false, 'padded wrong PIN');
-    assertBoolean(t, await callRemembered(svc, variant, 'ValidatePin', [['pin', pad[variant](v.pin)], ['secretCode', v.secretCode]]), variant, true, 'padded correct PIN');
+    assertBoolean(
+      t,
+      await callRemembered(svc, variant, 'ValidatePin', [
+        ['pin', pad[variant](wrong)],
+        ['secretCode', v.secretCode],
+      ]),
+      variant,
+      false,
+      'padded wrong PIN',
+    );
+    assertBoolean(
+      t,
+      await callRemembered(svc, variant, 'ValidatePin', [
+        ['pin', pad[variant](v.pin)],
+        ['secretCode', v.secretCode],
+      ]),
+      variant,
+      true,
+      'padded correct PIN',
+    );
   }
 });
 
@@ -636,18 +911,42 @@ test.serial('after all the bad requests, valid calls still succeed over every va
   // A secret not validated before in this file, at increasing times (replay protection refuses older steps).
   const times = [1111111109, 1111111111, 1234567890, 2000000000];
   for (const [i, variant] of VARIANTS.entries()) {
-    const code = manualSetupCode(t, await callRemembered(svc, variant, 'Pair', [['appName', 'Acme'], ['appInfo', 'alice'], ['secretCode', '12345678BXYT']]), variant, 'valid Pair');
+    const code = manualSetupCode(
+      t,
+      await callRemembered(svc, variant, 'Pair', [
+        ['appName', 'Acme'],
+        ['appInfo', 'alice'],
+        ['secretCode', '12345678BXYT'],
+      ]),
+      variant,
+      'valid Pair',
+    );
     t.is(code, 'GEZDGNBVGY3TQQSYLFKA');
     const v = vector('12345678901234567890', times[i]);
     svc.clock.set(v.unixTime * 1000);
-    assertBoolean(t, await callRemembered(svc, variant, 'ValidatePin', [['pin', v.pin], ['secretCode', v.secretCode]]), variant, true, 'valid ValidatePin');
+    assertBoolean(
+      t,
+      await callRemembered(svc, variant, 'ValidatePin', [
+        ['pin', v.pin],
+        ['secretCode', v.secretCode],
+      ]),
+      variant,
+      true,
+      'valid ValidatePin',
+    );
   }
 });
 
 test.serial('the logs of the whole file hold no secret, no PIN and no query string, and every error once', (t) => {
-  for (const [name, service] of [['utf8', svc], ['base32', b32]] as const) {
+  for (const [name, service] of [
+    ['utf8', svc],
+    ['base32', b32],
+  ] as const) {
     const text = service.logs();
-    const lines = text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = text
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     t.true(lines.length > 20, `${name}: too few log lines`);
 
     // Only the string values: numbers (durations) may hold any digits by chance.
@@ -666,10 +965,14 @@ test.serial('the logs of the whole file hold no secret, no PIN and no query stri
     // Request ids are random UUIDs: their hex digits hold any five-digit run by chance (one in ~3 000 ids holds a given
     // PIN), so a value that is exactly a UUID is left out of the PIN and secret search; it cannot carry either.
     const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-    t.true(lines.some((l) => typeof l.id === 'string' && uuid.test(l.id)), `${name}: request ids are UUIDs`);
+    t.true(
+      lines.some((l) => typeof l.id === 'string' && uuid.test(l.id)),
+      `${name}: request ids are UUIDs`,
+    );
     for (const s of strings) {
       if (uuid.test(s)) continue;
-      for (const secret of secrets) t.false(s.includes(secret), `${name}: secret ${JSON.stringify(secret)} in log value ${JSON.stringify(s)}`);
+      for (const secret of secrets)
+        t.false(s.includes(secret), `${name}: secret ${JSON.stringify(secret)} in log value ${JSON.stringify(s)}`);
       for (const pin of pins) t.false(s.includes(pin), `${name}: PIN ${JSON.stringify(pin)} in log value ${JSON.stringify(s)}`);
       t.false(/\/api\.asmx(\/\w*)?\?/i.test(s), `${name}: query string in log value ${JSON.stringify(s)}`);
       t.false(/secretCode=|pin=/i.test(s), `${name}: form or query fields in log value ${JSON.stringify(s)}`);
@@ -677,7 +980,10 @@ test.serial('the logs of the whole file hold no secret, no PIN and no query stri
 
     const requests = lines.filter((l) => l.event === 'request');
     for (const r of requests) t.false(String(r.path).includes('?'), `${name}: path with a query: ${r.path}`);
-    t.true(requests.some((r) => r.method === 'GET' && r.path === '/api.asmx/ValidatePin'), `${name}: GET calls were logged`);
+    t.true(
+      requests.some((r) => r.method === 'GET' && r.path === '/api.asmx/ValidatePin'),
+      `${name}: GET calls were logged`,
+    );
 
     // Every error logged once: as many refused/error events as answers of 400 and up.
     const failed = requests.filter((r) => (r.status as number) >= 400).length;

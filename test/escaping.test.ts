@@ -40,7 +40,10 @@ test('the same output as a character-by-character escape', (t) => {
 
 test('escaped text and attribute values parse back to the very text', (t) => {
   for (const text of texts()) {
-    const [content, attribute] = readXml(`<e a="${escapeXmlAttribute(text)}">${escapeXmlText(text)}</e>`, (doc) => [textOf(doc.root), attributeOf(doc.root, 'a')]);
+    const [content, attribute] = readXml(`<e a="${escapeXmlAttribute(text)}">${escapeXmlText(text)}</e>`, (doc) => [
+      textOf(doc.root),
+      attributeOf(doc.root, 'a'),
+    ]);
     t.is(content, text);
     t.is(attribute, text);
   }

@@ -29,7 +29,12 @@ function freshState(): ValidationState {
   return { store: new MemoryStore(1000), stateKeyOf: createStateKeyHasher(undefined) };
 }
 
-async function check(pin: string | undefined, secretCode: string | undefined, nowMs: number, overrides: Partial<Config> = {}): Promise<boolean> {
+async function check(
+  pin: string | undefined,
+  secretCode: string | undefined,
+  nowMs: number,
+  overrides: Partial<Config> = {},
+): Promise<boolean> {
   return validatePin(new ValidatePin({ pin, secretCode }), settings(overrides), nowMs, freshState());
 }
 
@@ -57,8 +62,14 @@ async function validateError(t: ExecutionContext, request: ValidatePin, override
 test('Pair: ManualSetupCode equals the reference for every vector secret of at least 10 bytes', (t) => {
   const long = SETUP_VECTORS.filter((v) => Buffer.byteLength(v.secretCode, 'utf8') >= 10);
   t.true(long.length >= 5, 'vectors of at least 10 bytes');
-  t.true(long.some((v) => v.secretCode !== v.secretCode.trim()), 'a secret with surrounding spaces is among them');
-  t.true(long.some((v) => /[^\x00-\x7f]/.test(v.secretCode)), 'a non-ASCII secret is among them');
+  t.true(
+    long.some((v) => v.secretCode !== v.secretCode.trim()),
+    'a secret with surrounding spaces is among them',
+  );
+  t.true(
+    long.some((v) => /[^\x00-\x7f]/.test(v.secretCode)),
+    'a non-ASCII secret is among them',
+  );
   for (const v of long) {
     const result = pair(new Pair({ appName: 'Acme', appInfo: 'alice', secretCode: v.secretCode }), settings());
     t.is(result.ManualSetupCode, v.ManualSetupCode, JSON.stringify(v.secretCode));
@@ -71,7 +82,11 @@ test('Pair: vector secrets under 10 bytes are refused by default and pass with t
   for (const v of short) {
     const request = new Pair({ appName: 'Acme', appInfo: 'alice', secretCode: v.secretCode });
     pairError(t, request, {}, `${JSON.stringify(v.secretCode)} with the default minimum`);
-    t.is(pair(request, settings({ minSecretBytes: 1 })).ManualSetupCode, v.ManualSetupCode, `${JSON.stringify(v.secretCode)} with minimum 1`);
+    t.is(
+      pair(request, settings({ minSecretBytes: 1 })).ManualSetupCode,
+      v.ManualSetupCode,
+      `${JSON.stringify(v.secretCode)} with minimum 1`,
+    );
   }
 });
 
@@ -134,7 +149,7 @@ test('Pair: spaces are %20 and é, € are percent-encoded UTF-8, in the label a
   const parts = readHtmlParts(t, result.Html!, code, uri.replace(/&/g, '&amp;'));
   t.is(parts.href, uri);
   t.false(parts.href.includes('+'), 'no + for spaces');
-  t.false(/%E9|%20AC/i.test(parts.href.replace(/%E2%82%AC/g, '')), 'not the reference\'s Latin-1 encoding');
+  t.false(/%E9|%20AC/i.test(parts.href.replace(/%E2%82%AC/g, '')), "not the reference's Latin-1 encoding");
   t.is(decodeQrSvg(svgOfDataUri(parts.src)), uri);
 });
 
@@ -143,7 +158,12 @@ test('Pair: characters special to HTML or to the URI never break out of the attr
   const appInfo = `a'b"c<d>e&f`;
   const result = pair(new Pair({ appName, appInfo, secretCode: '12345678BXYT' }), settings());
   const html = result.Html!;
-  const parts = readHtmlParts(t, html, 'GEZDGNBVGY3TQQSYLFKA', `otpauth://totp/${encode(appName)}:${encode(appInfo)}?secret=GEZDGNBVGY3TQQSYLFKA&amp;issuer=${encode(appName)}`);
+  const parts = readHtmlParts(
+    t,
+    html,
+    'GEZDGNBVGY3TQQSYLFKA',
+    `otpauth://totp/${encode(appName)}:${encode(appInfo)}?secret=GEZDGNBVGY3TQQSYLFKA&amp;issuer=${encode(appName)}`,
+  );
   // One <a>, one <img>, nothing else: the quotes and angle brackets did not open anything.
   const doc = readHtml(html);
   const attributeCount = (elements: HtmlElement[]) => elements.reduce((sum, e) => sum + Object.keys(e.attribs).length, 0);
@@ -161,7 +181,9 @@ test('Pair: characters special to HTML or to the URI never break out of the attr
 /** RFC 3986 unreserved characters stay, everything else is %XX of UTF-8. */
 function encode(text: string): string {
   return [...Buffer.from(text, 'utf8')]
-    .map((b) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`))
+    .map((b) =>
+      /[A-Za-z0-9\-._~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
     .join('');
 }
 
@@ -222,7 +244,9 @@ test('Pair: the field checks refuse with client errors that do not repeat the se
   ];
   for (const [label, request] of cases) pairError(t, request, {}, label);
   // The limits themselves pass.
-  t.truthy(pair(new Pair({ appName: 'é'.repeat(100), appInfo: 'x'.repeat(256), secretCode: secretCode + 'é'.repeat(117) }), settings()).Html);
+  t.truthy(
+    pair(new Pair({ appName: 'é'.repeat(100), appInfo: 'x'.repeat(256), secretCode: secretCode + 'é'.repeat(117) }), settings()).Html,
+  );
 });
 
 test('Pair: tab, LF, CR, DEL and C1 characters are accepted: key bytes as given, percent-encoded in the URI, never raw in the Html', (t) => {
@@ -243,7 +267,10 @@ test('Pair in base32 mode: the code is the normalised Base32 text, the minimum c
   }
   // 8 Base32 characters are 5 bytes: under the minimum, though 8 characters long.
   pairError(t, new Pair({ appInfo: 'alice', secretCode: 'JBSWY3DP' }), base32, '5 decoded bytes');
-  t.is(pair(new Pair({ appInfo: 'alice', secretCode: 'JBSWY3DP' }), settings({ ...base32, minSecretBytes: 5 })).ManualSetupCode, 'JBSWY3DP');
+  t.is(
+    pair(new Pair({ appInfo: 'alice', secretCode: 'JBSWY3DP' }), settings({ ...base32, minSecretBytes: 5 })).ManualSetupCode,
+    'JBSWY3DP',
+  );
   for (const secretCode of ['S3cretLeakCanary-42xyz', 'JBSWY3DPEHPK3PX1', 'JBSWY3DPEHPK3PXPé', 'A']) {
     pairError(t, new Pair({ appInfo: 'alice', secretCode }), base32, `invalid Base32 ${secretCode}`);
   }
@@ -329,7 +356,12 @@ test('ValidatePin: a short secret is accepted (no minimum), a missing or oversiz
   await validateError(t, new ValidatePin({ pin: '924711', secretCode: '' }), {}, 'empty secretCode');
   // Even with a malformed PIN, the missing secret is what is reported.
   await validateError(t, new ValidatePin({ pin: 'abc' }), {}, 'no secretCode, malformed PIN');
-  await validateError(t, new ValidatePin({ pin: '924711', secretCode: 'S3cretLeakCanary-42xyz' + 'x'.repeat(235) }), {}, 'secretCode of 257 bytes');
+  await validateError(
+    t,
+    new ValidatePin({ pin: '924711', secretCode: 'S3cretLeakCanary-42xyz' + 'x'.repeat(235) }),
+    {},
+    'secretCode of 257 bytes',
+  );
 });
 
 test('ValidatePin: 8 digits and SHA-256 / SHA-512 follow RFC 6238 Appendix B', async (t) => {
@@ -355,7 +387,12 @@ test('ValidatePin: 8 digits and SHA-256 / SHA-512 follow RFC 6238 Appendix B', a
 test('ValidatePin in base32 mode: the key is the decoded Base32 (any case, spaces, padding); invalid Base32 is a client error', async (t) => {
   const base32 = { secretEncoding: 'base32' as const, driftWindow: 0 };
   // GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ is Base32 of "12345678901234567890".
-  const forms = ['GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ', 'gezdgnbvgy3tqojqgezdgnbvgy3tqojq', 'GEZD GNBV GY3T QOJQ GEZD GNBV GY3T QOJQ', 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ===='];
+  const forms = [
+    'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ',
+    'gezdgnbvgy3tqojqgezdgnbvgy3tqojq',
+    'GEZD GNBV GY3T QOJQ GEZD GNBV GY3T QOJQ',
+    'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ====',
+  ];
   const vectors = TOTP_VECTORS.filter((v) => v.secretCode === '12345678901234567890');
   t.true(vectors.length >= 5);
   for (const v of vectors) {

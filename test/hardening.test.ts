@@ -75,8 +75,7 @@ function withDoctype(version: '1.1' | '1.2', internalSubset: string | undefined,
 // Entity expansion and DTDs.
 
 const BILLION_LAUGHS =
-  '<!ENTITY lol "lol">' +
-  Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i === 0 ? '' : i};`.repeat(10)}">`).join('');
+  '<!ENTITY lol "lol">' + Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i === 0 ? '' : i};`.repeat(10)}">`).join('');
 
 for (const version of VERSIONS) {
   test(`SOAP ${version}: a billion-laughs document → client fault, and the service stays up`, async (t) => {
@@ -260,7 +259,10 @@ for (const variant of VARIANTS) {
     const secret = `hardening-long-pin-${variant}-secret`;
     const answer = await validatePin(service.url, variant, '1'.repeat(10_000), secret);
     t.false(readBoolean(variant, answer));
-    t.false(await validatePinResult(service.url, variant, `${pinFor(service, secret)}${'0'.repeat(9_994)}`, secret), 'the right PIN with 9 994 digits after it');
+    t.false(
+      await validatePinResult(service.url, variant, `${pinFor(service, secret)}${'0'.repeat(9_994)}`, secret),
+      'the right PIN with 9 994 digits after it',
+    );
     await stillUp(t, service, variant);
   });
 

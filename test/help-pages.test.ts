@@ -142,7 +142,10 @@ test('GET /api.asmx names the service and links each operation and the service d
   t.is(firstText(doc, htmlTag('title')), 'AuthenticatorAPI');
   t.truthy(htmlElement(doc, htmlTag('meta', { name: 'viewport' })), 'a viewport meta element, for phones');
 
-  const links = htmlElements(doc, htmlTag('a', { href: true })).map((a) => ({ text: htmlText(a).trim(), url: resolve(page.url, attr(a, 'href')) }));
+  const links = htmlElements(doc, htmlTag('a', { href: true })).map((a) => ({
+    text: htmlText(a).trim(),
+    url: resolve(page.url, attr(a, 'href')),
+  }));
   for (const operation of OPERATIONS) {
     const link = links.find((l) => l.text === operation);
     t.truthy(link, `a link named ${operation}`);
@@ -202,24 +205,40 @@ const linksWork = test.macro({
         t.true(links.length >= (query ? 1 : 4), `${path}: links to follow`);
         for (const href of links) {
           const url = resolve(seenAt(path), href);
-          t.regex(url.pathname.slice(prefix.length).toLowerCase(), /^\/api\.asmx(\/js|\/jsdebug)?$/, `${path}: ${href} leads to the endpoint or its script proxy`);
+          t.regex(
+            url.pathname.slice(prefix.length).toLowerCase(),
+            /^\/api\.asmx(\/js|\/jsdebug)?$/,
+            `${path}: ${href} leads to the endpoint or its script proxy`,
+          );
           const answer = await get(servedAt(url));
           t.is(answer.status, 200, `${path}: ${href} (${url.pathname}${url.search}) answers`);
         }
         for (const form of htmlElements(doc, htmlTag('form'))) {
           const url = resolve(seenAt(path), attr(form, 'action'));
           const operation = query.slice('?op='.length);
-          t.is(url.pathname.slice(prefix.length).toLowerCase(), `/api.asmx/${operation.toLowerCase()}`, `${path}: the form posts to the operation`);
+          t.is(
+            url.pathname.slice(prefix.length).toLowerCase(),
+            `/api.asmx/${operation.toLowerCase()}`,
+            `${path}: the form posts to the operation`,
+          );
           const fields = htmlElements(form, htmlTag('input')).map((i) => attr(i, 'name')!);
-          const values: Record<string, string> = { appName: 'Example', appInfo: 'a@example.com', secretCode: `links-${through}-secret`, pin: '000000' };
-          const answer = await fetch(servedAt(url), { method: 'POST', body: new URLSearchParams(fields.map((f): [string, string] => [f, values[f] ?? ''])) });
+          const values: Record<string, string> = {
+            appName: 'Example',
+            appInfo: 'a@example.com',
+            secretCode: `links-${through}-secret`,
+            pin: '000000',
+          };
+          const answer = await fetch(servedAt(url), {
+            method: 'POST',
+            body: new URLSearchParams(fields.map((f): [string, string] => [f, values[f] ?? ''])),
+          });
           t.is(answer.status, 200, `${path}: the form's POST is answered`);
         }
       }
     }
   },
   title: (_, through: 'direct' | 'proxy') =>
-    `links and the form work from /api.asmx, /api.asmx/ and /API.asmx${through === 'proxy' ? ', behind a proxy\'s path prefix' : ''}`,
+    `links and the form work from /api.asmx, /api.asmx/ and /API.asmx${through === 'proxy' ? ", behind a proxy's path prefix" : ''}`,
 });
 
 test(linksWork, 'direct');
@@ -256,11 +275,16 @@ const operationPage = test.macro({
     const withId = (id: string) => (e: HtmlElement) => e.attribs.id === id;
     if (operation === 'Pair') {
       t.not(attr(meaning, 'hidden'), undefined, 'under the answer, a section for its meaning, hidden until there is one');
-      t.truthy(meaning && htmlElement(meaning, withId('qr')) && htmlElement(meaning, htmlTag('code', { id: 'setup-code' })), 'with a place for the QR code and one for the setup code');
+      t.truthy(
+        meaning && htmlElement(meaning, withId('qr')) && htmlElement(meaning, htmlTag('code', { id: 'setup-code' })),
+        'with a place for the QR code and one for the setup code',
+      );
     } else t.falsy(htmlElement(doc, withId('meaning')), 'no pairing section');
 
     t.deepEqual(
-      htmlElements(doc, htmlTag('h2')).map((h) => htmlText(h).trim()).filter((h) => h !== 'Test'),
+      htmlElements(doc, htmlTag('h2'))
+        .map((h) => htmlText(h).trim())
+        .filter((h) => h !== 'Test'),
       ['SOAP 1.1', 'SOAP 1.2', 'HTTP GET', 'HTTP POST', 'JSON'],
       'a section per variant',
     );
@@ -319,7 +343,11 @@ test('a configured namespace is the one the pages show, everywhere', async (t) =
   for (const operation of OPERATIONS) {
     const { page, doc } = await htmlPage(t, `${renamed.url}/api.asmx?op=${operation}`);
     t.false(page.body.includes(DEFAULT_NAMESPACE), `?op=${operation} does not mention the default namespace`);
-    t.is(headerOf(sampleOf(t, doc, 'soap11', 'request'), 'SOAPAction'), `"${OTHER_NAMESPACE}${operation}"`, 'the SOAPAction follows the namespace');
+    t.is(
+      headerOf(sampleOf(t, doc, 'soap11', 'request'), 'SOAPAction'),
+      `"${OTHER_NAMESPACE}${operation}"`,
+      'the SOAPAction follows the namespace',
+    );
     // The samples are not valid in the default namespace: the validation above is not vacuous.
     assertSoapEnvelope(t, sampleOf(t, doc, 'soap11', 'request').body, '1.1', (element) => {
       t.false(validateElement(element, DEFAULT_NAMESPACE).valid, 'a sample in the configured namespace is invalid in the default one');
@@ -365,7 +393,10 @@ const httpSamplesNameEveryField = test.macro({
     t.is(getSample.body, '', 'an HTTP GET request has no body');
     const query = new URL(requestTarget(t, getSample, 'GET'), 'http://x').searchParams;
     t.deepEqual([...query.keys()], await wsdlFields(service, `${operation}HttpGetIn`), 'the GET query names every field, in order');
-    t.true([...query.values()].every((v) => v !== ''), 'each with a placeholder value');
+    t.true(
+      [...query.values()].every((v) => v !== ''),
+      'each with a placeholder value',
+    );
 
     const postSample = sampleOf(t, doc, 'httpPost', 'request');
     t.is(headerOf(postSample, 'Content-Type'), 'application/x-www-form-urlencoded');
@@ -403,8 +434,12 @@ test('the test form, posted as a browser posts it, invokes the operation over HT
     const form = htmlElement(doc, htmlTag('form'))!;
     const secret = `help-form-${operation}-secret`;
     const values: Record<string, string> =
-      operation === 'Pair' ? { appName: 'Example', appInfo: 'alice@example.com', secretCode: secret } : { pin: pinFor(service, secret), secretCode: secret };
-    const body = new URLSearchParams(htmlElements(form, htmlTag('input')).map((i): [string, string] => [attr(i, 'name')!, values[attr(i, 'name')!]]));
+      operation === 'Pair'
+        ? { appName: 'Example', appInfo: 'alice@example.com', secretCode: secret }
+        : { pin: pinFor(service, secret), secretCode: secret };
+    const body = new URLSearchParams(
+      htmlElements(form, htmlTag('input')).map((i): [string, string] => [attr(i, 'name')!, values[attr(i, 'name')!]]),
+    );
     const response = await fetch(resolve(page.url, attr(form, 'action')), {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded;charset=UTF-8' },
@@ -435,8 +470,20 @@ test('the help pages load nothing from elsewhere and allow no other origin', asy
       t.false(/url\(|@import/i.test(htmlText(style)), `${path}: the style sheet loads nothing`);
     }
     const csp = page.headers.get('content-security-policy') ?? '';
-    t.true(csp.split(';').map((d) => d.trim()).includes("default-src 'none'"), `${path}: the CSP allows nothing by default (${csp})`);
-    t.true(csp.split(';').map((d) => d.trim()).includes("connect-src 'self'"), `${path}: the form's script talks to this service only`);
+    t.true(
+      csp
+        .split(';')
+        .map((d) => d.trim())
+        .includes("default-src 'none'"),
+      `${path}: the CSP allows nothing by default (${csp})`,
+    );
+    t.true(
+      csp
+        .split(';')
+        .map((d) => d.trim())
+        .includes("connect-src 'self'"),
+      `${path}: the form's script talks to this service only`,
+    );
     t.is(page.headers.get('x-content-type-options'), 'nosniff');
   }
 });
@@ -445,7 +492,8 @@ test('the help pages load nothing from elsewhere and allow no other origin', asy
 
 const discovery = test.macro({
   async exec(t, which: 'default' | 'configured') {
-    const [target, namespace, base] = which === 'default' ? [service, DEFAULT_NAMESPACE, service.url] : [published, DEFAULT_NAMESPACE, PUBLIC_URL];
+    const [target, namespace, base] =
+      which === 'default' ? [service, DEFAULT_NAMESPACE, service.url] : [published, DEFAULT_NAMESPACE, PUBLIC_URL];
     const address = `${base}/api.asmx`;
     const page = await get(`${target.url}/api.asmx?disco`);
     t.is(page.status, 200);
@@ -462,13 +510,23 @@ const discovery = test.macro({
       t.is(attributeOf(contractRefs[0], 'docRef'), address);
 
       const soaps = childElements(root).filter((e) => e.name === 'soap');
-      t.true(soaps.every((s) => namespaceOf(s) === DISCO_SOAP_NS), 'soap elements in the disco/soap namespace');
-      t.true(soaps.every((s) => attributeOf(s, 'address') === address), 'each soap address is the endpoint');
+      t.true(
+        soaps.every((s) => namespaceOf(s) === DISCO_SOAP_NS),
+        'soap elements in the disco/soap namespace',
+      );
+      t.true(
+        soaps.every((s) => attributeOf(s, 'address') === address),
+        'each soap address is the endpoint',
+      );
       const bindings = soaps.map((s) => {
         const [prefix, local] = (attributeOf(s, 'binding') ?? '').split(':');
         return `{${namespaceInScope(s, prefix)}}${local}`;
       });
-      t.deepEqual(bindings, [`{${namespace}}AuthenticatorAPISoap`, `{${namespace}}AuthenticatorAPISoap12`], 'the SOAP 1.1 and 1.2 bindings, as QNames in the namespace');
+      t.deepEqual(
+        bindings,
+        [`{${namespace}}AuthenticatorAPISoap`, `{${namespace}}AuthenticatorAPISoap12`],
+        'the SOAP 1.1 and 1.2 bindings, as QNames in the namespace',
+      );
     });
 
     // The contractRef really is the WSDL.
@@ -476,7 +534,8 @@ const discovery = test.macro({
     t.is(wsdl.status, 200);
     t.is(rootName(wsdl.body), 'definitions');
   },
-  title: (_, which: 'default' | 'configured') => `?disco: the discovery document points at the WSDL and the SOAP address (${which} address)`,
+  title: (_, which: 'default' | 'configured') =>
+    `?disco: the discovery document points at the WSDL and the SOAP address (${which} address)`,
 });
 
 test(discovery, 'default');
@@ -506,8 +565,11 @@ test('?WSDL answers the service description in any case of the keyword', async (
     });
     bodies.push(page.body);
   }
-  t.true(bodies.every((b) => b === bodies[0]), 'the same document each time');
-  t.true(bodies[0].includes(`location="${service.url}/api.asmx"`), 'the addresses are this deployment\'s');
+  t.true(
+    bodies.every((b) => b === bodies[0]),
+    'the same document each time',
+  );
+  t.true(bodies[0].includes(`location="${service.url}/api.asmx"`), "the addresses are this deployment's");
   for (const keyword of ['DISCO', 'Disco']) {
     t.is(rootName((await get(`${service.url}/api.asmx?${keyword}`)).body), 'discovery', `?${keyword}`);
   }

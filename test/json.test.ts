@@ -74,7 +74,11 @@ test("strings are written with <, >, & and ' as \\u escapes, and read back uncha
   const d = readD(t, answer) as PairD;
   t.false(/[<>&']/.test(answer.body), answer.body.slice(0, 200));
   for (const escape of ['\\u003c', '\\u003e', '\\u0026', '\\u0027']) t.true(answer.body.includes(escape), escape);
-  t.true(d.Html.startsWith("<a title='Manually pair with GEZDGNBVGY3TQQSYLFKA' href='otpauth://totp/O%27Brien%20%26%20%3CSons%3E:a%26b%20%3Cc%3E?secret="));
+  t.true(
+    d.Html.startsWith(
+      "<a title='Manually pair with GEZDGNBVGY3TQQSYLFKA' href='otpauth://totp/O%27Brien%20%26%20%3CSons%3E:a%26b%20%3Cc%3E?secret=",
+    ),
+  );
   // The generated encoder, for every character at once and for an absent result.
   const pair = JSON_OPERATIONS.Pair;
   t.is(
@@ -109,13 +113,27 @@ test('parameters: a number becomes its text; names are case-sensitive; null or l
   t.is(readD(t, await validate(Number(pinFor(service, secret)), secret)), true, 'a number PIN');
   t.is(readD(t, await validate(Number(wrongPinFor(service, secret)), secret)), false);
 
-  const caseError = readJsonError(t, await postJson(service.url, 'ValidatePin', { pin: '123456', secretcode: 'abcdefghijkl' }), 400, 'System.ArgumentException');
+  const caseError = readJsonError(
+    t,
+    await postJson(service.url, 'ValidatePin', { pin: '123456', secretcode: 'abcdefghijkl' }),
+    400,
+    'System.ArgumentException',
+  );
   t.is(caseError.Message, 'secretCode is required.');
   const nullError = readJsonError(t, await validate('123456', null), 400, 'System.ArgumentException');
   t.is(nullError.Message, 'secretCode is required.');
-  t.is(readJsonError(t, await postJson(service.url, 'Pair', { appInfo: null, secretCode: '12345678BXYT' }), 400, 'System.ArgumentException').Message, 'appInfo is required.');
+  t.is(
+    readJsonError(t, await postJson(service.url, 'Pair', { appInfo: null, secretCode: '12345678BXYT' }), 400, 'System.ArgumentException')
+      .Message,
+    'appInfo is required.',
+  );
 
-  const extra = await postJson(service.url, 'Pair', { appInfo: 'alice', secretCode: '12345678BXYT', unknown: [1, { a: 2 }], AppName: 'ignored' });
+  const extra = await postJson(service.url, 'Pair', {
+    appInfo: 'alice',
+    secretCode: '12345678BXYT',
+    unknown: [1, { a: 2 }],
+    AppName: 'ignored',
+  });
   const d = readD(t, extra) as PairD;
   t.is(d.ManualSetupCode, 'GEZDGNBVGY3TQQSYLFKA');
   t.true(d.Html.includes("href='otpauth://totp/alice?secret="), 'no issuer: AppName is not appName');
@@ -146,9 +164,19 @@ test('client errors (400, System.ArgumentException): an array or object for a pa
     t.is(error.Message, message, label);
   }
   // Field rules are the handlers' own: a control character, a too-long appName.
-  const control = readJsonError(t, await postJson(service.url, 'Pair', { appInfo: 'a\u0001b', secretCode: '12345678BXYT' }), 400, 'System.ArgumentException');
+  const control = readJsonError(
+    t,
+    await postJson(service.url, 'Pair', { appInfo: 'a\u0001b', secretCode: '12345678BXYT' }),
+    400,
+    'System.ArgumentException',
+  );
   t.regex(control.Message, /appInfo/);
-  const long = readJsonError(t, await postJson(service.url, 'Pair', { appName: 'x'.repeat(101), appInfo: 'a', secretCode: '12345678BXYT' }), 400, 'System.ArgumentException');
+  const long = readJsonError(
+    t,
+    await postJson(service.url, 'Pair', { appName: 'x'.repeat(101), appInfo: 'a', secretCode: '12345678BXYT' }),
+    400,
+    'System.ArgumentException',
+  );
   t.regex(long.Message, /appName/);
 });
 
@@ -156,11 +184,17 @@ test('UTF-8: a non-ASCII secret is its UTF-8 bytes, \\u escapes are read, invali
   const secret = 'pässwörd-秘密-🔑';
   const d = readD(t, await postJson(service.url, 'Pair', { appInfo: 'ü', secretCode: secret })) as PairD;
   t.is(d.ManualSetupCode, encodeBase32(Buffer.from(secret, 'utf8')));
-  const escaped = readD(t, await postJson(service.url, 'Pair', '{"appInfo":"\\u00fc","secretCode":"p\\u00e4ssw\\u00f6rd-\\u79d8\\u5bc6-\\ud83d\\udd11"}')) as PairD;
+  const escaped = readD(
+    t,
+    await postJson(service.url, 'Pair', '{"appInfo":"\\u00fc","secretCode":"p\\u00e4ssw\\u00f6rd-\\u79d8\\u5bc6-\\ud83d\\udd11"}'),
+  ) as PairD;
   t.is(escaped.ManualSetupCode, d.ManualSetupCode);
 
   const invalid = Buffer.concat([Buffer.from('{"appInfo":"a","secretCode":"12345678'), Buffer.from([0xc3, 0x28]), Buffer.from('BXYT"}')]);
-  t.is(readJsonError(t, await postJson(service.url, 'Pair', invalid), 400, 'System.ArgumentException').Message, 'The request body is not valid UTF-8.');
+  t.is(
+    readJsonError(t, await postJson(service.url, 'Pair', invalid), 400, 'System.ArgumentException').Message,
+    'The request body is not valid UTF-8.',
+  );
   const latin1 = await postJson(service.url, 'Pair', { appInfo: 'a', secretCode: '12345678BXYT' }, 'application/json; charset=iso-8859-1');
   t.is(readJsonError(t, latin1, 415, 'System.InvalidOperationException').Message, 'The request body must be UTF-8.');
 });
@@ -202,7 +236,9 @@ test('413 over the body limit (System.Web.HttpException), exactly at the limit a
 
 test('GET with Content-Type application/json is refused as .NET refuses it: 405, Allow: POST, System.InvalidOperationException', async (t) => {
   for (const operation of ['Pair', 'ValidatePin']) {
-    const answer = await send(`${service.url}/api.asmx/${operation}?pin=1&secretCode=json-get-secret`, { headers: { 'Content-Type': 'application/json; charset=utf-8' } });
+    const answer = await send(`${service.url}/api.asmx/${operation}?pin=1&secretCode=json-get-secret`, {
+      headers: { 'Content-Type': 'application/json; charset=utf-8' },
+    });
     const error = readJsonError(t, answer, 405, 'System.InvalidOperationException', operation);
     t.is(error.Message, `${operation} does not allow GET: POST its parameters as a JSON object.`);
     t.is(answer.headers.get('allow'), 'POST');
@@ -218,10 +254,18 @@ test('the store unreachable: 503 (System.Exception); an internal failure: 500 (S
   const broken = await startTestService({ store: `redis://127.0.0.1:${await freePort()}` });
   try {
     const secret = unique('store');
-    const error = readJsonError(t, await postJson(broken.url, 'ValidatePin', { pin: pinFor(broken, secret), secretCode: secret }), 503, 'System.Exception');
+    const error = readJsonError(
+      t,
+      await postJson(broken.url, 'ValidatePin', { pin: pinFor(broken, secret), secretCode: secret }),
+      503,
+      'System.Exception',
+    );
     t.false(error.Message.includes(secret));
     // Pair needs no state.
-    t.is((readD(t, await postJson(broken.url, 'Pair', { appInfo: 'a', secretCode: '12345678BXYT' })) as PairD).ManualSetupCode, 'GEZDGNBVGY3TQQSYLFKA');
+    t.is(
+      (readD(t, await postJson(broken.url, 'Pair', { appInfo: 'a', secretCode: '12345678BXYT' })) as PairD).ManualSetupCode,
+      'GEZDGNBVGY3TQQSYLFKA',
+    );
   } finally {
     await broken.close({ idleGraceMs: 0 });
   }
@@ -234,7 +278,12 @@ test('the store unreachable: 503 (System.Exception); an internal failure: 500 (S
   const logs: string[] = [];
   const app = createApp(
     { ...defaultConfig(), host: '127.0.0.1', port: 0 },
-    { logger: createLogger('info', { write: (line: string) => void logs.push(line) }), clock: { now: () => Date.now() }, store, metrics: createMetrics() },
+    {
+      logger: createLogger('info', { write: (line: string) => void logs.push(line) }),
+      clock: { now: () => Date.now() },
+      store,
+      metrics: createMetrics(),
+    },
   );
   const server = createServer(app.callback()).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -272,7 +321,15 @@ test('the request log and the metrics name the variant json; no log line holds a
 interface StandIn {
   namespaces: string[];
   registered: string[];
-  invocations: { servicePath: string; methodName: string; useGet: boolean; params: unknown; onSuccess: unknown; onFailure: unknown; userContext: unknown }[];
+  invocations: {
+    servicePath: string;
+    methodName: string;
+    useGet: boolean;
+    params: unknown;
+    onSuccess: unknown;
+    onFailure: unknown;
+    userContext: unknown;
+  }[];
 }
 
 /** Runs the served proxy in a sandbox holding the AJAX library's stand-in; answers the sandbox's globals. */
@@ -312,7 +369,7 @@ test('/api.asmx/js and /jsdebug serve the proxy: cacheable application/x-javascr
   }
 });
 
-test('the proxy points at --public-url\'s path, written as a safe JavaScript string', async (t) => {
+test("the proxy points at --public-url's path, written as a safe JavaScript string", async (t) => {
   const behind = await startTestService({ publicUrl: "https://pins.example.com/auth/</script>'x" });
   try {
     const answer = await send(`${behind.url}/api.asmx/js`, {});
@@ -333,7 +390,7 @@ test('the WSDL is unchanged by the JSON variant: four bindings, nothing of JSON'
   t.is(wsdl.body.split('<wsdl:port ').length - 1, 4);
 });
 
-test('each operation\'s help page shows the JSON sample request and answer; sent as it is, the request is answered in its shape', async (t) => {
+test("each operation's help page shows the JSON sample request and answer; sent as it is, the request is answered in its shape", async (t) => {
   const contract = loadContract(service.config.namespace);
   const host = new URL(service.url).host;
   for (const operation of ['Pair', 'ValidatePin'] as const) {
@@ -353,7 +410,8 @@ test('each operation\'s help page shows the JSON sample request and answer; sent
     const fields = JSON.parse(body) as Record<string, string>;
     if (operation === 'Pair') fields.secretCode = '12345678BXYT';
     const answer = await postJson(service.url, operation, fields);
-    const shape = (value: unknown): unknown => (value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shape(v)])) : typeof value);
+    const shape = (value: unknown): unknown =>
+      value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shape(v)])) : typeof value;
     t.deepEqual(shape(readD(t, answer)), shape((JSON.parse(sample.response.split('\n\n')[1]) as { d: unknown }).d), operation);
   }
 });

@@ -21,11 +21,17 @@ function sourceFiles(dir: string): string[] {
 /** Each import of a file: the project path it resolves to (relative imports), or the package name. */
 function importsOf(file: string): string[] {
   const { importedFiles } = ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true);
-  return importedFiles.map(({ fileName }) => (fileName.startsWith('.') ? relative(ROOT, resolve(ROOT, dirname(file), fileName)) : `package:${fileName}`));
+  return importedFiles.map(({ fileName }) =>
+    fileName.startsWith('.') ? relative(ROOT, resolve(ROOT, dirname(file), fileName)) : `package:${fileName}`,
+  );
 }
 
 function offending(dir: string, allowed: (target: string, file: string) => boolean): string[] {
-  return sourceFiles(dir).flatMap((file) => importsOf(file).filter((target) => !allowed(target, file)).map((target) => `${file} imports ${target}`));
+  return sourceFiles(dir).flatMap((file) =>
+    importsOf(file)
+      .filter((target) => !allowed(target, file))
+      .map((target) => `${file} imports ${target}`),
+  );
 }
 
 const inside = (target: string, dir: string) => target === dir || target.startsWith(`${dir}/`);
@@ -43,25 +49,39 @@ test('generated/ imports generated/, src/runtime/ and the JSON text of src/wire/
     offending(
       'generated',
       (target, file) =>
-        inside(target, 'generated') || inside(target, 'src/runtime') || target === 'src/wire/json-text' || (file === 'generated/client.ts' && inside(target, 'src/client')),
+        inside(target, 'generated') ||
+        inside(target, 'src/runtime') ||
+        target === 'src/wire/json-text' ||
+        (file === 'generated/client.ts' && inside(target, 'src/client')),
     ),
     [],
   );
 });
 
 test('src/runtime/ imports libraries and itself, nothing else of the project', (t) => {
-  t.deepEqual(offending('src/runtime', (target) => target.startsWith('package:') || inside(target, 'src/runtime')), []);
+  t.deepEqual(
+    offending('src/runtime', (target) => target.startsWith('package:') || inside(target, 'src/runtime')),
+    [],
+  );
 });
 
 test('the help pages and the typed client do not import the bindings', (t) => {
-  t.deepEqual([...offending('src/help', (target) => !inside(target, 'src/bindings')), ...offending('src/client', (target) => !inside(target, 'src/bindings'))], []);
+  t.deepEqual(
+    [
+      ...offending('src/help', (target) => !inside(target, 'src/bindings')),
+      ...offending('src/client', (target) => !inside(target, 'src/bindings')),
+    ],
+    [],
+  );
 });
 
 test("only src/runtime/xml-tree.ts reaches into libxml2-wasm's internal module (the package's version is pinned for it)", (t) => {
   const internal = (target: string) => target.startsWith('package:libxml2-wasm/');
   const reaching = ['src', 'generated', 'codegen', 'test', 'bench'].flatMap((dir) => offending(dir, (target) => !internal(target)));
   t.deepEqual([...new Set(reaching)], ['src/runtime/xml-tree.ts imports package:libxml2-wasm/lib/libxml2.mjs']);
-  const pinned = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies['libxml2-wasm'];
+  const pinned = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies[
+    'libxml2-wasm'
+  ];
   t.regex(pinned, /^\d+\.\d+\.\d+$/, 'an exact version, not a range');
 });
 
@@ -107,9 +127,28 @@ function cycles(graph: Map<string, string[]>): string[][] {
 const PROJECT = ['src', 'codegen', 'generated', 'bench', 'test'];
 
 test('the cycle finder finds a cycle, a self-import and none in a chain', (t) => {
-  t.deepEqual(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]])), [['a', 'b', 'c']]);
+  t.deepEqual(
+    cycles(
+      new Map([
+        ['a', ['b']],
+        ['b', ['c']],
+        ['c', ['a']],
+        ['d', ['a']],
+      ]),
+    ),
+    [['a', 'b', 'c']],
+  );
   t.deepEqual(cycles(new Map([['a', ['a']]])), [['a']]);
-  t.deepEqual(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', []]])), []);
+  t.deepEqual(
+    cycles(
+      new Map([
+        ['a', ['b']],
+        ['b', ['c']],
+        ['c', []],
+      ]),
+    ),
+    [],
+  );
 });
 
 test('no import cycle between files, anywhere in the project', (t) => {

@@ -89,9 +89,15 @@ test('a reader that does not read: writes never block, lines wait up to a bound 
     quiet = more ? 0 : quiet + 1;
     await sleep(20);
   }
-  const numbers = text.trimEnd().split('\n').map((l) => (JSON.parse(l) as { n: number }).n);
+  const numbers = text
+    .trimEnd()
+    .split('\n')
+    .map((l) => (JSON.parse(l) as { n: number }).n);
   t.true(numbers.length > 0);
-  t.true(numbers.every((n, i) => i === 0 || n > numbers[i - 1]!), 'lines come out in order');
+  t.true(
+    numbers.every((n, i) => i === 0 || n > numbers[i - 1]!),
+    'lines come out in order',
+  );
   t.is(numbers[0], 0, 'the first lines were not dropped');
   t.is(numbers.length + log.dropped, LINES, 'every line was either written or counted as dropped');
   closeSync(reader);
@@ -111,8 +117,14 @@ test('a file: every line, in order', async (t) => {
   }
   await log.drain(1000);
   closeSync(fd);
-  const numbers = readFileSync(path, 'utf8').trimEnd().split('\n').map((l) => (JSON.parse(l) as { n: number }).n);
-  t.deepEqual(numbers, Array.from({ length: 1000 }, (_, n) => n));
+  const numbers = readFileSync(path, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => (JSON.parse(l) as { n: number }).n);
+  t.deepEqual(
+    numbers,
+    Array.from({ length: 1000 }, (_, n) => n),
+  );
   t.deepEqual(notices, []);
   t.is(log.dropped, 0);
 });
@@ -134,7 +146,13 @@ test('the forced exit fires with stdout full: a call that never ends its body, e
   try {
     await load(service.port, 1000);
     // Headers of a form POST whose body never comes: close() waits for it until the grace period ends.
-    const stuck = request({ host: '127.0.0.1', port: service.port, method: 'POST', path: '/api.asmx/ValidatePin', headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': '100' } });
+    const stuck = request({
+      host: '127.0.0.1',
+      port: service.port,
+      method: 'POST',
+      path: '/api.asmx/ValidatePin',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': '100' },
+    });
     stuck.on('error', () => {});
     stuck.flushHeaders();
     await sleep(300);

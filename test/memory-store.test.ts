@@ -83,7 +83,11 @@ test('countAttempt: attempts increment within a window, resetInMs counts down', 
   c.advance(100_000);
   t.deepEqual(await store.countAttempt('k', 300_000, LOCK), { attempts: 3, resetInMs: 199_000 });
   c.advance(198_999);
-  t.deepEqual(await store.countAttempt('k', 300_000, LOCK), { attempts: 4, resetInMs: 1 }, 'the window starts at the first attempt; later ones do not extend it');
+  t.deepEqual(
+    await store.countAttempt('k', 300_000, LOCK),
+    { attempts: 4, resetInMs: 1 },
+    'the window starts at the first attempt; later ones do not extend it',
+  );
 });
 
 test('countAttempt: a new window starts after the old one expires', async (t) => {
@@ -514,7 +518,9 @@ for (const [max, keyCount, seed, whenFull, reaches] of [
       }
       if (ours !== theirs || store.size !== model.size || JSON.stringify(seen) !== JSON.stringify(model.seen)) {
         mismatches++;
-        t.fail(`operation ${op} on ${key}: ${ours} (size ${store.size}, ${JSON.stringify(seen)}) against ${theirs} (size ${model.size}, ${JSON.stringify(model.seen)})`);
+        t.fail(
+          `operation ${op} on ${key}: ${ours} (size ${store.size}, ${JSON.stringify(seen)}) against ${theirs} (size ${model.size}, ${JSON.stringify(model.seen)})`,
+        );
       }
       c.advance(Math.floor(next() * 3));
     }

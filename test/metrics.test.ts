@@ -48,7 +48,10 @@ async function scrape(s: TestService = service): Promise<{ text: string; samples
 function value(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
   const want = Object.entries(labels);
   const found = samples.find(
-    (s) => s.name === name && Object.keys(s.labels).filter((k) => k !== 'le').length === want.length && want.every(([k, v]) => s.labels[k] === v),
+    (s) =>
+      s.name === name &&
+      Object.keys(s.labels).filter((k) => k !== 'le').length === want.length &&
+      want.every(([k, v]) => s.labels[k] === v),
   );
   return found?.value ?? 0;
 }
@@ -90,41 +93,52 @@ test.serial('an ok call, a client error and an unknown path count by operation, 
   t.is(delta('pin_request_duration_seconds_count', { operation: 'Pair', variant: 'httpGet' }), 1);
   t.true(delta('pin_request_duration_seconds_sum', { operation: 'Pair', variant: 'httpGet' }) > 0);
   const infBucket = after.find(
-    (s) => s.name === 'pin_request_duration_seconds_bucket' && s.labels.operation === 'Pair' && s.labels.variant === 'httpGet' && s.labels.le === '+Inf',
+    (s) =>
+      s.name === 'pin_request_duration_seconds_bucket' &&
+      s.labels.operation === 'Pair' &&
+      s.labels.variant === 'httpGet' &&
+      s.labels.le === '+Inf',
   );
   t.is(infBucket?.value, value(after, 'pin_request_duration_seconds_count', { operation: 'Pair', variant: 'httpGet' }));
 });
 
-test.serial('a replayed PIN moves pin_replay_rejections_total; throttled calls move pin_throttled_total and outcome="throttled"', async (t) => {
-  const before = (await scrape()).samples;
-  const replayed = 'metrics-replay-secret-01';
-  const pin = pinFor(service, replayed);
-  const first = await get(`/api.asmx/ValidatePin?pin=${pin}&secretCode=${replayed}`);
-  t.regex(await first.text(), />true</);
-  const second = await get(`/api.asmx/ValidatePin?pin=${pin}&secretCode=${replayed}`);
-  t.regex(await second.text(), />false</);
+test.serial(
+  'a replayed PIN moves pin_replay_rejections_total; throttled calls move pin_throttled_total and outcome="throttled"',
+  async (t) => {
+    const before = (await scrape()).samples;
+    const replayed = 'metrics-replay-secret-01';
+    const pin = pinFor(service, replayed);
+    const first = await get(`/api.asmx/ValidatePin?pin=${pin}&secretCode=${replayed}`);
+    t.regex(await first.text(), />true</);
+    const second = await get(`/api.asmx/ValidatePin?pin=${pin}&secretCode=${replayed}`);
+    t.regex(await second.text(), />false</);
 
-  const throttled = 'metrics-throttle-secret-1';
-  const wrong = wrongPinFor(service, throttled);
-  for (let i = 0; i < 5; i++) t.is((await get(`/api.asmx/ValidatePin?pin=${wrong}&secretCode=${throttled}`)).status, 200);
-  const refused = await call(service, 'httpPost', 'ValidatePin', { pin: pinFor(service, throttled), secretCode: throttled });
-  t.is(refused.status, 429);
+    const throttled = 'metrics-throttle-secret-1';
+    const wrong = wrongPinFor(service, throttled);
+    for (let i = 0; i < 5; i++) t.is((await get(`/api.asmx/ValidatePin?pin=${wrong}&secretCode=${throttled}`)).status, 200);
+    const refused = await call(service, 'httpPost', 'ValidatePin', { pin: pinFor(service, throttled), secretCode: throttled });
+    t.is(refused.status, 429);
 
-  const after = (await scrape()).samples;
-  const delta = (name: string, labels: Record<string, string> = {}) => value(after, name, labels) - value(before, name, labels);
-  t.is(delta('pin_replay_rejections_total'), 1);
-  t.is(delta('pin_throttled_total'), 1);
-  t.is(delta('pin_requests_total', { operation: 'ValidatePin', variant: 'httpPost', outcome: 'throttled' }), 1);
-  t.is(delta('pin_requests_total', { operation: 'ValidatePin', variant: 'httpGet', outcome: 'ok' }), 7);
-  t.is(delta('pin_store_errors_total'), 0);
-});
+    const after = (await scrape()).samples;
+    const delta = (name: string, labels: Record<string, string> = {}) => value(after, name, labels) - value(before, name, labels);
+    t.is(delta('pin_replay_rejections_total'), 1);
+    t.is(delta('pin_throttled_total'), 1);
+    t.is(delta('pin_requests_total', { operation: 'ValidatePin', variant: 'httpPost', outcome: 'throttled' }), 1);
+    t.is(delta('pin_requests_total', { operation: 'ValidatePin', variant: 'httpGet', outcome: 'ok' }), 7);
+    t.is(delta('pin_store_errors_total'), 0);
+  },
+);
 
 test.serial('no label value holds a secret, a PIN or anything else from a request', async (t) => {
   const secret = 'metrics-label-secret-77';
   const pin = pinFor(service, secret);
   await get(`/api.asmx/ValidatePin?pin=${pin}&secretCode=${secret}`);
   await get(`/api.asmx/${secret}?pin=${pin}`);
-  await fetch(`${service.url}/api.asmx`, { method: 'POST', headers: { 'Content-Type': `text/xml; charset=utf-8`, SOAPAction: secret }, body: `<${secret}/>` });
+  await fetch(`${service.url}/api.asmx`, {
+    method: 'POST',
+    headers: { 'Content-Type': `text/xml; charset=utf-8`, SOAPAction: secret },
+    body: `<${secret}/>`,
+  });
   await get(`/${secret}/${pin}`, { 'X-Request-Id': secret });
   const { samples, text } = await scrape();
   t.false(text.includes(secret));
@@ -132,7 +146,8 @@ test.serial('no label value holds a secret, a PIN or anything else from a reques
   const allowed: Record<string, RegExp> = {
     operation: /^(Pair|ValidatePin|none)$/,
     variant: /^(soap11|soap12|httpGet|httpPost|json|page|none)$/,
-    outcome: /^(ok|refused|client|throttled|unavailable|server|too-large|unsupported-media-type|not-found|method-not-allowed|version-mismatch|must-understand)$/,
+    outcome:
+      /^(ok|refused|client|throttled|unavailable|server|too-large|unsupported-media-type|not-found|method-not-allowed|version-mismatch|must-understand)$/,
   };
   for (const s of samples.filter((x) => x.name.startsWith('pin_request'))) {
     for (const [label, v] of Object.entries(s.labels)) {
@@ -175,9 +190,16 @@ test.serial('X-Request-Id: a plain token is echoed, anything else replaced by a 
   t.truthy(line, 'the request log line carries the caller id');
   t.like(line, { method: 'GET', path: '/api.asmx/ValidatePin', variant: 'httpGet', operation: 'ValidatePin', status: 200, outcome: 'ok' });
   t.is(typeof line?.ms, 'number');
-  t.truthy(lines.find((l) => l.event === 'refused' && l.id === 'trace-me-43'), 'an error log line carries the id too');
+  t.truthy(
+    lines.find((l) => l.event === 'refused' && l.id === 'trace-me-43'),
+    'an error log line carries the id too',
+  );
   t.truthy(lines.find((l) => l.event === 'request' && l.id === 'trace-me-43' && l.outcome === 'client'));
-  t.true(lines.filter((l) => l.event === 'request').every((l) => typeof l.id === 'string' && typeof l.time === 'string' && typeof l.level === 'number'));
+  t.true(
+    lines
+      .filter((l) => l.event === 'request')
+      .every((l) => typeof l.id === 'string' && typeof l.time === 'string' && typeof l.level === 'number'),
+  );
   const all = service.logs();
   t.false(all.includes(secret), 'no secret in the logs');
   t.false(all.includes('secretCode='), 'no query string in the logs');
@@ -217,7 +239,13 @@ test('a store that cannot be reached: ValidatePin fails closed, pin_store_errors
     const answer = await fetch(`${broken.url}/api.asmx/ValidatePin?pin=${pinFor(broken, secret)}&secretCode=${secret}`);
     t.is(answer.status, 503);
     t.false((await answer.text()).includes(secret));
-    const soap = await call(broken, 'soap12', 'ValidatePin', { pin: '123456', secretCode: secret }, { contentType: SOAP_CONTENT_TYPES['1.2'] });
+    const soap = await call(
+      broken,
+      'soap12',
+      'ValidatePin',
+      { pin: '123456', secretCode: secret },
+      { contentType: SOAP_CONTENT_TYPES['1.2'] },
+    );
     t.is(soap.status, 500);
     t.regex(soap.body, /soap:Receiver/);
     t.is((await fetch(`${broken.url}/readyz`)).status, 503);

@@ -50,7 +50,10 @@ const secrets = {
 
 function manualSetupCode(xml: string, variant: Variant): string {
   return readXml(xml, (doc) => {
-    const ns = { env: variant === 'soap12' ? 'http://www.w3.org/2003/05/soap-envelope' : 'http://schemas.xmlsoap.org/soap/envelope/', t: 'http://authenticatorapi.com/' };
+    const ns = {
+      env: variant === 'soap12' ? 'http://www.w3.org/2003/05/soap-envelope' : 'http://schemas.xmlsoap.org/soap/envelope/',
+      t: 'http://authenticatorapi.com/',
+    };
     const node = isSoap(variant)
       ? elementAt(doc, '/env:Envelope/env:Body/t:PairResponse/t:PairResult/t:ManualSetupCode', ns)
       : elementAt(doc, '/t:PairingInfo/t:ManualSetupCode', ns);
@@ -82,7 +85,11 @@ test('a full run of every operation × variant, plus refusals and errors, leaves
     // Pair.
     const pairSecret = secrets.pair(variant);
     usedSecrets.push(pairSecret);
-    const paired = await call(service.url, variant, 'Pair', { appName: 'LogCanaryApp', appInfo: 'log-canary@example.com', secretCode: pairSecret });
+    const paired = await call(service.url, variant, 'Pair', {
+      appName: 'LogCanaryApp',
+      appInfo: 'log-canary@example.com',
+      secretCode: pairSecret,
+    });
     t.is(paired.status, 200, `${variant} Pair`);
     const code = manualSetupCode(paired.body, variant);
     t.is(code, encodeBase32(Buffer.from(pairSecret, 'utf8')), 'the setup code is the Base32 of the secret');
@@ -119,7 +126,10 @@ test('a full run of every operation × variant, plus refusals and errors, leaves
   }
   const withDoctype = `<?xml version="1.0"?><!DOCTYPE x>${soapEnvelope('1.1', operationElement('ValidatePin', { pin: errorPin, secretCode: secrets.doctype })).replace(/^<\?xml[^>]*\?>/, '')}`;
   t.is((await postSoap(service.url, '1.1', withDoctype)).status, 500);
-  const malformed = soapEnvelope('1.2', operationElement('ValidatePin', { pin: errorPin, secretCode: secrets.malformed })).replace('</pin>', '</pinn>');
+  const malformed = soapEnvelope('1.2', operationElement('ValidatePin', { pin: errorPin, secretCode: secrets.malformed })).replace(
+    '</pin>',
+    '</pinn>',
+  );
   t.is((await postSoap(service.url, '1.2', malformed)).status, 500);
   t.is((await getQuery(service.url, 'ValidatePin', `pin=${errorPin}&pin=${errorPin}&secretCode=${secrets.repeated}`)).status, 400);
   t.is((await postForm(service.url, 'ValidatePin', `pin=${errorPin}&secretCode=${secrets.badUtf8}%FF`)).status, 400);

@@ -63,8 +63,14 @@ function inlineSvg(t: ExecutionContext, src: string | undefined): string {
     t.is(doc.root.name, 'svg');
     t.is(namespaceOf(doc.root), SVG_NAMESPACE);
     // Nothing the image could load from elsewhere: no links, no images, no scripts, no styles.
-    const loading = elementsAt(doc, "//*[@*[local-name()='href']] | //*[local-name()='image' or local-name()='script' or local-name()='style' or local-name()='foreignObject']");
-    t.deepEqual(loading.map((e) => e.name), []);
+    const loading = elementsAt(
+      doc,
+      "//*[@*[local-name()='href']] | //*[local-name()='image' or local-name()='script' or local-name()='style' or local-name()='foreignObject']",
+    );
+    t.deepEqual(
+      loading.map((e) => e.name),
+      [],
+    );
   });
   return svg;
 }
@@ -96,7 +102,11 @@ test('the QR code decodes to the link, and the secret in it yields PINs the serv
 });
 
 test('Html shape with appName: title, issuer:account label, issuer parameter, border=0', async (t) => {
-  const { manualSetupCode, html } = await pair(t, { appName: 'Acme Pins', appInfo: 'heidi@example.com', secretCode: 'pair-html-shape-secret' });
+  const { manualSetupCode, html } = await pair(t, {
+    appName: 'Acme Pins',
+    appInfo: 'heidi@example.com',
+    secretCode: 'pair-html-shape-secret',
+  });
   const link = readPairingHtml(html);
   t.deepEqual(link.fragment, ['a'], 'the fragment is a link, and nothing else');
   t.is(link.links, 1);
@@ -160,7 +170,11 @@ test('the Html is the same whichever variant answers Pair', async (t) => {
 });
 
 /** The Html of a Pair answer over any protocol: the four variants, JSON and /pair.aspx. */
-async function htmlOver(t: ExecutionContext, protocol: string, fields: { appName: string; appInfo: string; secretCode: string }): Promise<string | undefined> {
+async function htmlOver(
+  t: ExecutionContext,
+  protocol: string,
+  fields: { appName: string; appInfo: string; secretCode: string },
+): Promise<string | undefined> {
   if (protocol === 'json') return (readD(t, await postJson(service.url, 'Pair', fields), protocol) as { Html: string }).Html;
   if (protocol === 'page') {
     const query = new URLSearchParams({ AppName: fields.appName, AppInfo: fields.appInfo, SecretCode: fields.secretCode });
@@ -192,7 +206,10 @@ test('an empty appInfo is answered on every protocol, as the original answers it
   t.true(otp instanceof TOTP);
   t.like(otp as TOTP, { issuer: 'Acme Pins', label: 'Acme Pins', ...DEFAULT_TOTP }, "the app's defaults are the service's");
   t.is(otp.secret.base32, manualSetupCode);
-  t.true(await validatePinResult(service, 'httpGet', otp.generate({ timestamp: service.clock.now() }), fields.secretCode), "the app's PIN is accepted");
+  t.true(
+    await validatePinResult(service, 'httpGet', otp.generate({ timestamp: service.clock.now() }), fields.secretCode),
+    "the app's PIN is accepted",
+  );
 });
 
 test("with neither appName nor appInfo the label is the service's name; spaces in the account are kept (the original drops them)", async (t) => {

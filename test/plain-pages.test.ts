@@ -128,13 +128,28 @@ test('/pair.aspx: path and parameter names in any case', async (t) => {
 test('/pair.aspx: a parameter given twice, in any case, is refused', async (t) => {
   const secret = secretFor('pair-twice');
   for (const rest of ['&SecretCode=another-secret-1', '&secretcode=another-secret-1', '&AppInfo=carol']) {
-    assertRefused(t, await get(t, `/pair.aspx?${query({ AppName: 'Example', AppInfo: 'bob', SecretCode: secret })}${rest}`), undefined, `repeated ${rest}`);
+    assertRefused(
+      t,
+      await get(t, `/pair.aspx?${query({ AppName: 'Example', AppInfo: 'bob', SecretCode: secret })}${rest}`),
+      undefined,
+      `repeated ${rest}`,
+    );
   }
 });
 
 test("/pair.aspx: the handler's own client errors are 400, one line (a too short secret, control characters)", async (t) => {
-  assertRefused(t, await get(t, `/pair.aspx?${query({ AppName: 'Example', AppInfo: 'bob', SecretCode: 'short' })}`), undefined, 'a 5-byte secret');
-  assertRefused(t, await get(t, `/pair.aspx?${query({ AppName: 'Ex\u0001', AppInfo: 'bob', SecretCode: secretFor('ctl') })}`), undefined, 'a control character');
+  assertRefused(
+    t,
+    await get(t, `/pair.aspx?${query({ AppName: 'Example', AppInfo: 'bob', SecretCode: 'short' })}`),
+    undefined,
+    'a 5-byte secret',
+  );
+  assertRefused(
+    t,
+    await get(t, `/pair.aspx?${query({ AppName: 'Ex\u0001', AppInfo: 'bob', SecretCode: secretFor('ctl') })}`),
+    undefined,
+    'a control character',
+  );
 });
 
 // --- /Validate.aspx -----------------------------------------------------------------------------
@@ -158,7 +173,12 @@ const validateMissing = test.macro({
     const secret = secretFor('validate-missing');
     const params: Record<string, string> = { Pin: pin(secret), SecretCode: secret };
     delete params[missing];
-    assertRefused(t, await get(t, `/Validate.aspx?${query(params)}`), `Pass '${missing}' in QueryString`, `/Validate.aspx without ${missing}`);
+    assertRefused(
+      t,
+      await get(t, `/Validate.aspx?${query(params)}`),
+      `Pass '${missing}' in QueryString`,
+      `/Validate.aspx without ${missing}`,
+    );
   },
   title: (_, missing: string) => `/Validate.aspx without ${missing}: 400 and the line Pass '${missing}' in QueryString`,
 });
@@ -182,7 +202,11 @@ test('/Validate.aspx: path and parameter names in any case', async (t) => {
 test('/Validate.aspx: a parameter given twice, in any case, is refused', async (t) => {
   const secret = secretFor('validate-twice');
   const p = pin(secret);
-  for (const q of [`Pin=${p}&Pin=${p}&SecretCode=${secret}`, `Pin=${p}&pin=000000&SecretCode=${secret}`, `Pin=${p}&SecretCode=${secret}&SECRETCODE=${secret}`]) {
+  for (const q of [
+    `Pin=${p}&Pin=${p}&SecretCode=${secret}`,
+    `Pin=${p}&pin=000000&SecretCode=${secret}`,
+    `Pin=${p}&SecretCode=${secret}&SECRETCODE=${secret}`,
+  ]) {
     assertRefused(t, await get(t, `/Validate.aspx?${q}`), undefined, q);
   }
   // None of them used up the PIN.
@@ -199,11 +223,18 @@ test('/Validate.aspx: replay protection — the same PIN twice is True, then Fal
 test('/Validate.aspx shares replay protection with the web service, both ways', async (t) => {
   const first = secretFor('replay-shared-a');
   t.is((await get(t, `/Validate.aspx?${query({ Pin: pin(first), SecretCode: first })}`)).body.trim(), 'True');
-  t.false(readBoolean('httpGet', await getQuery(service.url, 'ValidatePin', query({ pin: pin(first), secretCode: first }))), 'refused by /api.asmx');
+  t.false(
+    readBoolean('httpGet', await getQuery(service.url, 'ValidatePin', query({ pin: pin(first), secretCode: first }))),
+    'refused by /api.asmx',
+  );
 
   const second = secretFor('replay-shared-b');
   t.true(readBoolean('httpGet', await getQuery(service.url, 'ValidatePin', query({ pin: pin(second), secretCode: second }))));
-  t.is((await get(t, `/Validate.aspx?${query({ Pin: pin(second), SecretCode: second })}`)).body.trim(), 'False', 'refused by /Validate.aspx');
+  t.is(
+    (await get(t, `/Validate.aspx?${query({ Pin: pin(second), SecretCode: second })}`)).body.trim(),
+    'False',
+    'refused by /Validate.aspx',
+  );
 });
 
 test('/Validate.aspx: throttling — after 5 False, 429 with Retry-After, for the page and the web service', async (t) => {
@@ -230,7 +261,8 @@ test('the page and the web service count failures together', async (t) => {
   const secret = secretFor('throttle-shared');
   const wrong = wrongPinFor(service, secret);
   for (let i = 0; i < 3; i++) t.is((await get(t, `/Validate.aspx?${query({ Pin: wrong, SecretCode: secret })}`)).body.trim(), 'False');
-  for (let i = 0; i < 2; i++) t.false(readBoolean('httpGet', await getQuery(service.url, 'ValidatePin', query({ pin: wrong, secretCode: secret }))));
+  for (let i = 0; i < 2; i++)
+    t.false(readBoolean('httpGet', await getQuery(service.url, 'ValidatePin', query({ pin: wrong, secretCode: secret }))));
   t.is((await get(t, `/Validate.aspx?${query({ Pin: pin(secret), SecretCode: secret })}`)).status, 429);
 });
 
@@ -321,8 +353,7 @@ const qrRefused = test.macro({
       t.false(answer.contentType.startsWith('image/'), 'no image');
     }
   },
-  title: (what = '', params: Record<string, string>) =>
-    `/qr.aspx refuses ${what || JSON.stringify(params).slice(0, 60)} with 400`,
+  title: (what = '', params: Record<string, string>) => `/qr.aspx refuses ${what || JSON.stringify(params).slice(0, 60)} with 400`,
 });
 
 test('a size over 1000 pixels (2000x2000)', qrRefused, { size: '2000x2000', data: URI });
@@ -331,7 +362,20 @@ test('a height over 1000 pixels (300x1001)', qrRefused, { size: '300x1001', data
 test('an enormous size (99999x99999)', qrRefused, { size: '99999x99999', data: URI });
 test('a 5000-character data', qrRefused, { size: '300x300', data: 'x'.repeat(5000) });
 test('data over any QR capacity (2954 bytes)', qrRefused, { size: '300x300', data: 'a'.repeat(2954) });
-for (const size of ['abc', '300', '300x', 'x300', '300x300x300', '-300x300', '300.5x300', ' 300x300', '300 x 300', '0x0', '10x10', '3e2x3e2']) {
+for (const size of [
+  'abc',
+  '300',
+  '300x',
+  'x300',
+  '300x300x300',
+  '-300x300',
+  '300.5x300',
+  ' 300x300',
+  '300 x 300',
+  '0x0',
+  '10x10',
+  '3e2x3e2',
+]) {
   test(`bad size syntax or value "${size}"`, qrRefused, { size, data: URI });
 }
 test('missing data', qrRefused, { size: '300x300' });

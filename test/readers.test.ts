@@ -31,7 +31,10 @@ const NS = 'http://authenticatorapi.com/';
 
 test('readXml frees the document when its reader returns or throws, and refuses an asynchronous reader', (t) => {
   let kept: XmlDocument | undefined;
-  t.is(readXml('<a>x</a>', (doc) => ((kept = doc), textOf(doc.root))), 'x');
+  t.is(
+    readXml('<a>x</a>', (doc) => ((kept = doc), textOf(doc.root))),
+    'x',
+  );
   t.throws(() => kept!.root, undefined, 'the document is freed after the reader returned');
   t.throws(() => readXml('<a/>', (doc) => ((kept = doc), JSON.parse('{'))), { instanceOf: SyntaxError });
   t.throws(() => kept!.root, undefined, 'and after it threw');
@@ -42,7 +45,10 @@ test('readXml frees the document when its reader returns or throws, and refuses 
 test('elementAt and childElements: elements only, by XPath with a namespace map, past processing instructions', (t) => {
   const xml = `<r xmlns="${NS}" xmlns:x="urn:x"><?pi one?><a>1</a><!-- c --><?pi two?><x:b k="v">2</x:b></r>`;
   readXml(xml, (doc) => {
-    t.deepEqual(childElements(doc.root).map((e) => `{${namespaceOf(e)}}${e.name}`), [`{${NS}}a`, '{urn:x}b']);
+    t.deepEqual(
+      childElements(doc.root).map((e) => `{${namespaceOf(e)}}${e.name}`),
+      [`{${NS}}a`, '{urn:x}b'],
+    );
     t.is(textOf(elementAt(doc, '/t:r/t:a', { t: NS })!), '1');
     t.is(elementAt(doc, '/r/a'), null, 'an unprefixed XPath name is in no namespace');
     t.throws(() => elementAt(doc, '//@k'), { message: /not an element/ });
@@ -71,7 +77,8 @@ test('an element validated on its own keeps the namespaces declared on its ances
 });
 
 test('readPairingHtml sees anything beside or inside the link', (t) => {
-  const link = "<a title='Manually pair with X' href='otpauth://totp/A?secret=X&amp;issuer=A'><img src='data:image/svg+xml;base64,QQ==' border=0></a>";
+  const link =
+    "<a title='Manually pair with X' href='otpauth://totp/A?secret=X&amp;issuer=A'><img src='data:image/svg+xml;base64,QQ==' border=0></a>";
   const plain = readPairingHtml(link);
   t.deepEqual(plain.fragment, ['a']);
   t.deepEqual(plain.linkChildren, ['img']);
@@ -86,7 +93,9 @@ test('readPairingHtml sees anything beside or inside the link', (t) => {
 });
 
 test('HTML: ancestors, following siblings and text, as an HTML parser reads them', (t) => {
-  const doc = readHtml('<!doctype html><main><label>Pin <input name=pin></label><pre id=answer>&lt;b&gt;</pre><p>x<section id=meaning hidden></section></main>');
+  const doc = readHtml(
+    '<!doctype html><main><label>Pin <input name=pin></label><pre id=answer>&lt;b&gt;</pre><p>x<section id=meaning hidden></section></main>',
+  );
   const input = htmlElement(doc, htmlTag('input', { name: 'pin' }))!;
   t.is(htmlAncestor(input, htmlTag('label'))?.name, 'label');
   t.is(htmlAncestor(input, htmlTag('form')), null);

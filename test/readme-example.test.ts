@@ -87,7 +87,11 @@ test('the typed client example of the README runs as written, from a separate pr
   }
   const [code, throttled] = outputs[5]!;
   t.is(code, 'GEZDGNBVGY3TQQSYLFKA');
-  t.regex(throttled ?? '', /^http:429 Too many failed validations for this secret; try again in (\d+) seconds\. 429 \1$/, 'run 6: the AuthenticatorApiError of a throttled secret, as the README shows it');
+  t.regex(
+    throttled ?? '',
+    /^http:429 Too many failed validations for this secret; try again in (\d+) seconds\. 429 \1$/,
+    'run 6: the AuthenticatorApiError of a throttled secret, as the README shows it',
+  );
 
   // The variants the example chose reached the service: Pair over SOAP 1.2, ValidatePin over HTTP POST.
   const requests = service
@@ -101,7 +105,23 @@ test('the typed client example of the README runs as written, from a separate pr
   writeFileSync(join(project, 'example.mts'), example.code);
   const tsc = await run(
     process.execPath,
-    [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', '--typeRoots', join(REPO, 'node_modules', '@types'), '--types', 'node', 'example.mts'],
+    [
+      join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '--noEmit',
+      '--strict',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--skipLibCheck',
+      '--typeRoots',
+      join(REPO, 'node_modules', '@types'),
+      '--types',
+      'node',
+      'example.mts',
+    ],
     project,
   );
   t.is(tsc.status, 0, `tsc example.mts: ${describe(tsc)}`);

@@ -13,11 +13,38 @@ function capture(level: Parameters<typeof createLogger>[0] = 'info') {
 }
 
 const CASES: RequestLogFields[] = [
-  { id: '0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0', method: 'GET', path: '/api.asmx/ValidatePin', variant: 'httpGet', operation: 'ValidatePin', status: 200, outcome: 'ok', ms: 0.412 },
-  { id: 'caller.id:42-x', method: 'POST', path: '/api.asmx', variant: 'soap12', operation: 'Pair', status: 500, outcome: 'refused', ms: 12 },
+  {
+    id: '0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0',
+    method: 'GET',
+    path: '/api.asmx/ValidatePin',
+    variant: 'httpGet',
+    operation: 'ValidatePin',
+    status: 200,
+    outcome: 'ok',
+    ms: 0.412,
+  },
+  {
+    id: 'caller.id:42-x',
+    method: 'POST',
+    path: '/api.asmx',
+    variant: 'soap12',
+    operation: 'Pair',
+    status: 500,
+    outcome: 'refused',
+    ms: 12,
+  },
   { id: 'abc', method: 'GET', path: '(other)', status: 404, outcome: 'refused', ms: 0 },
   { id: 'abc', method: 'GET', path: '/healthz', variant: undefined, operation: undefined, status: 200, outcome: 'ok', ms: 1e-3 },
-  { id: 'quote"back\\slash', method: 'M-SEARCH', path: '/é\u0001\u2028', variant: 'a b', operation: '<x>', status: 400, outcome: 'throttled', ms: 3.5 },
+  {
+    id: 'quote"back\\slash',
+    method: 'M-SEARCH',
+    path: '/é\u0001\u2028',
+    variant: 'a b',
+    operation: '<x>',
+    status: 400,
+    outcome: 'throttled',
+    ms: 3.5,
+  },
 ];
 
 for (const [i, fields] of CASES.entries()) {

@@ -27,8 +27,19 @@ function ours() {
 
 function promClients() {
   const registry = new Registry();
-  const requests = new Counter({ name: 'pin_requests_total', help: HELP.requests, labelNames: ['operation', 'variant', 'outcome'], registers: [registry] });
-  const duration = new Histogram({ name: 'pin_request_duration_seconds', help: HELP.duration, labelNames: ['operation', 'variant'], buckets: DURATION_BUCKETS, registers: [registry] });
+  const requests = new Counter({
+    name: 'pin_requests_total',
+    help: HELP.requests,
+    labelNames: ['operation', 'variant', 'outcome'],
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'pin_request_duration_seconds',
+    help: HELP.duration,
+    labelNames: ['operation', 'variant'],
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
   return {
     registry,
     reset: () => registry.resetMetrics(),
@@ -49,7 +60,12 @@ function calls(seed: number): [string, string, string, number][] {
   let x = seed;
   for (let i = 0; i < 500; i++) {
     x = (x * 1103515245 + 12345) % 2 ** 31;
-    out.push([operations[x % 3], variants[(x >> 3) % variants.length], outcomes[(x >> 7) % 4], seconds[(x >> 11) % seconds.length] * (1 + (x % 7) / 1000)]);
+    out.push([
+      operations[x % 3],
+      variants[(x >> 3) % variants.length],
+      outcomes[(x >> 7) % 4],
+      seconds[(x >> 11) % seconds.length] * (1 + (x % 7) / 1000),
+    ]);
   }
   return out;
 }
@@ -68,7 +84,11 @@ test('the same calls read out as prom-client’s Counter and Histogram: text and
       b.call(...c);
     }
     t.is(await a.registry.metrics(), await b.registry.metrics(), `text, phase ${phase}`);
-    t.deepEqual(withoutExemplars(await a.registry.getMetricsAsJSON()), withoutExemplars(await b.registry.getMetricsAsJSON()), `JSON, phase ${phase}`);
+    t.deepEqual(
+      withoutExemplars(await a.registry.getMetricsAsJSON()),
+      withoutExemplars(await b.registry.getMetricsAsJSON()),
+      `JSON, phase ${phase}`,
+    );
     a.reset();
     b.reset();
     t.is(await a.registry.metrics(), await b.registry.metrics(), `text after a reset, phase ${phase}`);
@@ -84,6 +104,7 @@ test('two workers summed by the cluster primary read out as with prom-client’s
       references[i].call(...c);
     }
   }
-  const sum = async (registries: Registry[]) => (await AggregatorRegistry.aggregate(await Promise.all(registries.map((r) => r.getMetricsAsJSON())))).metrics();
+  const sum = async (registries: Registry[]) =>
+    (await AggregatorRegistry.aggregate(await Promise.all(registries.map((r) => r.getMetricsAsJSON())))).metrics();
   t.is(await sum(workers.map((w) => w.registry)), await sum(references.map((r) => r.registry)));
 });

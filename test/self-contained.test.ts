@@ -10,7 +10,20 @@ import { join, relative } from 'node:path';
 import { VECTORS_DIR } from './support/vectors';
 
 const REPO = join(__dirname, '..');
-const ROOTS = ['src', 'codegen', 'generated', 'test', 'bench', 'schema', 'deploy', '.ci', 'Makefile', 'package.json', 'ava.system.config.cjs', 'tsconfig.json'];
+const ROOTS = [
+  'src',
+  'codegen',
+  'generated',
+  'test',
+  'bench',
+  'schema',
+  'deploy',
+  '.ci',
+  'Makefile',
+  'package.json',
+  'ava.system.config.cjs',
+  'tsconfig.json',
+];
 // The sibling folder's name, put together so that this file itself names no path outside the repository.
 const SIBLING = ['sha', 'red'].join('');
 // A path out of the repository into that sibling folder, written as a string or as path segments.
@@ -33,7 +46,10 @@ test('no file of the project refers to a folder outside the repository', (t) => 
   }
   t.true(read > 100, `read the project's files (${read})`);
   t.false(OUTSIDE.test(`join(__dirname, '..', 'vectors')`));
-  t.true(OUTSIDE.test(`join(__dirname, '../../${SIBLING}/reference/x.json')`) && OUTSIDE.test(`join(__dirname, '..', '..', '${SIBLING}')`), 'the pattern finds both ways of writing it');
+  t.true(
+    OUTSIDE.test(`join(__dirname, '../../${SIBLING}/reference/x.json')`) && OUTSIDE.test(`join(__dirname, '..', '..', '${SIBLING}')`),
+    'the pattern finds both ways of writing it',
+  );
 });
 
 test('the vectors the tests use are in the repository, each described', (t) => {

@@ -39,7 +39,10 @@ test('GET / with a public URL redirects to the public service page', async (t) =
 
 test('GET / is logged as its own path, not as an unserved one', async (t) => {
   await fetch(`${plain.url}/`, { redirect: 'manual', headers: { 'X-Request-Id': 'root-redirect-1' } });
-  const line = plain.logs().split('\n').find((l) => l.includes('"root-redirect-1"'));
+  const line = plain
+    .logs()
+    .split('\n')
+    .find((l) => l.includes('"root-redirect-1"'));
   t.truthy(line);
   t.like(JSON.parse(line!), { path: '/', status: 302 });
 });
@@ -55,7 +58,11 @@ test('the start-up line gives the service page to open, and that page answers', 
   const service = await startChildService({ args: ['--log-level', 'info'] });
   t.teardown(() => service.kill());
   // Logs are written asynchronously: wait (bounded) for the line.
-  const listeningLine = () => service.output().split('\n').find((l) => l.includes('"event":"listening"'));
+  const listeningLine = () =>
+    service
+      .output()
+      .split('\n')
+      .find((l) => l.includes('"event":"listening"'));
   for (let i = 0; i < 100 && !listeningLine(); i++) await sleep(50);
   const line = listeningLine();
   t.truthy(line, service.output());

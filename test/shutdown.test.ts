@@ -14,7 +14,6 @@ import { startChildService, type ChildService } from './support/child-service';
 import { buildRequest, type OutgoingRequest } from './support/requests';
 import { SOAP_CONTENT_TYPES } from './support/xml-assertions';
 
-
 interface Call extends Pick<OutgoingRequest, 'method' | 'path' | 'body'> {
   name: string;
   headers?: Record<string, string>;
@@ -124,7 +123,15 @@ function send(port: number, agent: Agent, call: Call): Promise<Result> {
           });
         });
         res.on('error', (e: NodeJS.ErrnoException) =>
-          done({ kind: 'failed', code: e.code ?? 'response-error', message: e.message, name: call.name, startedAt, sent: true, connectedAt }),
+          done({
+            kind: 'failed',
+            code: e.code ?? 'response-error',
+            message: e.message,
+            name: call.name,
+            startedAt,
+            sent: true,
+            connectedAt,
+          }),
         );
       },
     );
@@ -159,7 +166,7 @@ function probeConnect(port: number): Promise<'refused' | 'accepted' | string> {
       socket.destroy();
       resolve('accepted');
     });
-    socket.once('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED' ? 'refused' : e.code ?? 'error'));
+    socket.once('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED' ? 'refused' : (e.code ?? 'error')));
     socket.setTimeout(3000, () => {
       socket.destroy();
       resolve('timeout');
@@ -227,13 +234,33 @@ async function sigtermUnderLoad(t: ExecutionContext, args: string[], listening: 
     );
     // No call may fail closed: with --workers the store's timeout is set far beyond the test's length,
     // so a starved machine (the primary slow to answer over IPC) cannot turn a call into a 503.
-    const bad = answered.filter((r) => !r.valid).map((r) => `${r.name}: ${r.status}${r.failClosed ? ' (failed closed)' : ''} at SIGTERM${r.finishedAt - sigtermAt >= 0 ? '+' : ''}${r.finishedAt - sigtermAt} ms`);
-    if (bad.length) t.log(service.output().split('\n').filter((l) => !l.includes('"event":"request"')).join('\n'));
+    const bad = answered
+      .filter((r) => !r.valid)
+      .map(
+        (r) =>
+          `${r.name}: ${r.status}${r.failClosed ? ' (failed closed)' : ''} at SIGTERM${r.finishedAt - sigtermAt >= 0 ? '+' : ''}${r.finishedAt - sigtermAt} ms`,
+      );
+    if (bad.length)
+      t.log(
+        service
+          .output()
+          .split('\n')
+          .filter((l) => !l.includes('"event":"request"'))
+          .join('\n'),
+      );
     t.deepEqual(bad, [], 'every answer is a complete, valid 200');
     t.true(inFlightAtSigterm.length > 0, 'some calls were in flight when SIGTERM came, and were answered');
-    t.true(refused.every((r) => r.startedAt >= sigtermAt), 'connections were refused only after SIGTERM');
+    t.true(
+      refused.every((r) => r.startedAt >= sigtermAt),
+      'connections were refused only after SIGTERM',
+    );
     if (args.includes('--workers')) t.true(lateConnections.length <= CLIENTS, 'at most one late connection per client');
-    else t.deepEqual(lateConnections.map((f) => f.name), [], 'one process refuses late connections outright');
+    else
+      t.deepEqual(
+        lateConnections.map((f) => f.name),
+        [],
+        'one process refuses late connections outright',
+      );
     t.true(stillDraining, 'the service was still finishing calls when probed');
     t.is(probe, 'refused', 'a new connection is refused while the service drains');
     t.deepEqual(exit, { code: 0, signal: null }, 'the process exits 0');

@@ -63,9 +63,16 @@ function parseAnswer(bytes: Buffer): Pick<RawAnswer, 'status' | 'headers' | 'bod
   const end = bytes.indexOf('\r\n\r\n');
   if (end < 0) return { status: 0, headers: {}, body: bytes.toString('latin1'), whole: false };
   const [statusLine, ...lines] = bytes.subarray(0, end).toString('latin1').split('\r\n');
-  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  const headers = Object.fromEntries(
+    lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+  );
   const body = bytes.subarray(end + 4);
-  return { status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1] ?? 0), headers, body: body.toString('utf8'), whole: Number(headers['content-length']) === body.length };
+  return {
+    status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1] ?? 0),
+    headers,
+    body: body.toString('utf8'),
+    whole: Number(headers['content-length']) === body.length,
+  };
 }
 
 /** Writes `pieces` in order, each once the socket has taken the one before (as a blocking sendall does); resolves with the first error, if any. */
@@ -153,7 +160,10 @@ async function uploadThenRead(port: number, upload: Upload): Promise<RawAnswer> 
     ...(upload.extraHeaders ?? []),
     'Connection: close',
   ];
-  const writeError = await writeAll(socket, [Buffer.from(`${head.join('\r\n')}\r\n\r\n`), ...pieces(upload.body, 64 * 1024, upload.chunked)]);
+  const writeError = await writeAll(socket, [
+    Buffer.from(`${head.join('\r\n')}\r\n\r\n`),
+    ...pieces(upload.body, 64 * 1024, upload.chunked),
+  ]);
   const { bytes, error } = await readToClose(socket);
   return { ...parseAnswer(bytes), writeError, readError: error };
 }
@@ -166,7 +176,10 @@ function assertWholeAnswer(t: ExecutionContext, answer: RawAnswer, status: numbe
   t.is(answer.writeError, undefined, `${label}: the body was written whole, without a broken pipe or reset`);
   t.is(answer.readError, undefined, `${label}: the answer was read without a reset`);
   t.is(answer.status, status, `${label}: ${JSON.stringify(answer).slice(0, 300)}`);
-  t.true(answer.whole, `${label}: the whole answer (Content-Length ${answer.headers['content-length']}, ${Buffer.byteLength(answer.body)} bytes read)`);
+  t.true(
+    answer.whole,
+    `${label}: the whole answer (Content-Length ${answer.headers['content-length']}, ${Buffer.byteLength(answer.body)} bytes read)`,
+  );
   t.is(answer.headers.connection, 'close', `${label}: Connection: close`);
   if (message !== undefined) t.true(answer.body.includes(message), `${label}: ${answer.body.slice(0, 200)}`);
 }
@@ -177,30 +190,73 @@ test('a body over the limit written whole before the answer is read gets the who
   const xml = Buffer.concat([Buffer.from('<a>'), big, Buffer.from('</a>')]);
   const compressible = barelyCompressible();
   const uploads: Array<[string, Upload]> = [
-    ['SOAP 1.1, Content-Length', { path: '/api.asmx', contentType: 'text/xml; charset=utf-8', chunked: false, body: xml, extraHeaders: ['SOAPAction: "http://authenticatorapi.com/ValidatePin"'] }],
+    [
+      'SOAP 1.1, Content-Length',
+      {
+        path: '/api.asmx',
+        contentType: 'text/xml; charset=utf-8',
+        chunked: false,
+        body: xml,
+        extraHeaders: ['SOAPAction: "http://authenticatorapi.com/ValidatePin"'],
+      },
+    ],
     ['SOAP 1.1, chunked', { path: '/api.asmx', contentType: 'text/xml; charset=utf-8', chunked: true, body: xml }],
     ['SOAP 1.2, Content-Length', { path: '/api.asmx', contentType: 'application/soap+xml; charset=utf-8', chunked: false, body: xml }],
-    ['HTTP POST, Content-Length', { path: '/api.asmx/ValidatePin', contentType: 'application/x-www-form-urlencoded', chunked: false, body: Buffer.concat([Buffer.from('pin=1&secretCode='), big]) }],
+    [
+      'HTTP POST, Content-Length',
+      {
+        path: '/api.asmx/ValidatePin',
+        contentType: 'application/x-www-form-urlencoded',
+        chunked: false,
+        body: Buffer.concat([Buffer.from('pin=1&secretCode='), big]),
+      },
+    ],
     ['HTTP POST, chunked', { path: '/api.asmx/Pair', contentType: 'application/x-www-form-urlencoded', chunked: true, body: big }],
-    ['JSON, chunked', { path: '/api.asmx/ValidatePin', contentType: 'application/json; charset=utf-8', chunked: true, body: Buffer.concat([Buffer.from('{"pin":"'), big, Buffer.from('"}')]) }],
-    ['another spelling the router reads (/API.ASMX/ValidatePin/), Content-Length', { path: '/API.ASMX/ValidatePin/', contentType: 'application/x-www-form-urlencoded', chunked: false, body: big }],
+    [
+      'JSON, chunked',
+      {
+        path: '/api.asmx/ValidatePin',
+        contentType: 'application/json; charset=utf-8',
+        chunked: true,
+        body: Buffer.concat([Buffer.from('{"pin":"'), big, Buffer.from('"}')]),
+      },
+    ],
+    [
+      'another spelling the router reads (/API.ASMX/ValidatePin/), Content-Length',
+      { path: '/API.ASMX/ValidatePin/', contentType: 'application/x-www-form-urlencoded', chunked: false, body: big },
+    ],
     ['another path (/healthz), Content-Length', { path: '/healthz', contentType: 'text/xml', chunked: false, body: big }],
   ];
   for (const [encoding, encode] of Object.entries(ENCODERS) as Array<[keyof typeof ENCODERS, (b: Buffer) => Buffer]>) {
     const encoded = encode(compressible);
     t.true(encoded.length > 1024 * 1024, `${encoding}: ${encoded.length} bytes still to send after the limit`);
-    uploads.push([`SOAP 1.1, ${encoding}, Content-Length`, { path: '/api.asmx', contentType: 'text/xml; charset=utf-8', encoding, chunked: false, body: encoded }]);
-    uploads.push([`JSON, ${encoding}, chunked`, { path: '/api.asmx/ValidatePin', contentType: 'application/json', encoding, chunked: true, body: encoded }]);
+    uploads.push([
+      `SOAP 1.1, ${encoding}, Content-Length`,
+      { path: '/api.asmx', contentType: 'text/xml; charset=utf-8', encoding, chunked: false, body: encoded },
+    ]);
+    uploads.push([
+      `JSON, ${encoding}, chunked`,
+      { path: '/api.asmx/ValidatePin', contentType: 'application/json', encoding, chunked: true, body: encoded },
+    ]);
   }
   const answers = await Promise.all(uploads.map(([, upload]) => uploadThenRead(portOf(s), upload)));
-  const failed = answers.flatMap((a, i) => (a.status === 413 && a.whole && !a.writeError && !a.readError ? [] : [`${uploads[i][0]}: ${a.status} ${a.writeError ?? ''} ${a.readError ?? ''}`]));
+  const failed = answers.flatMap((a, i) =>
+    a.status === 413 && a.whole && !a.writeError && !a.readError
+      ? []
+      : [`${uploads[i][0]}: ${a.status} ${a.writeError ?? ''} ${a.readError ?? ''}`],
+  );
   if (failed.length > 0) t.log(`not a whole 413:\n${failed.join('\n')}`);
   uploads.forEach(([label], i) => {
     assertWholeAnswer(t, answers[i], 413, label.startsWith('JSON') ? JSON.stringify(TOO_LARGE) : TOO_LARGE, label);
     if (label.startsWith('JSON')) t.is(answers[i].headers.jsonerror, 'true', `${label}: a JSON error`);
   });
   // A body refused before it is read (no binding reads the type) is read and thrown away as well.
-  const refused = await uploadThenRead(portOf(s), { path: '/api.asmx', contentType: 'application/octet-stream', chunked: false, body: big });
+  const refused = await uploadThenRead(portOf(s), {
+    path: '/api.asmx',
+    contentType: 'application/octet-stream',
+    chunked: false,
+    body: big,
+  });
   assertWholeAnswer(t, refused, 415, undefined, 'an unread media type');
   t.false(await validatePinResult(s, 'soap11', wrongPinFor(s, 'oversized-after'), 'oversized-after'), 'the service answers on');
 });
@@ -221,7 +277,9 @@ test('a body within the limit is still read and answered over a kept-alive conne
 test('Expect: 100-continue: a Content-Length over the limit is answered 413 without 100 Continue; within it, 100 Continue', async (t) => {
   const s = await service();
   const over = await opened(portOf(s));
-  over.write(`POST /api.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: ${2 * 1024 * 1024}\r\nExpect: 100-continue\r\n\r\n`);
+  over.write(
+    `POST /api.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: ${2 * 1024 * 1024}\r\nExpect: 100-continue\r\n\r\n`,
+  );
   const first = await new Promise<string>((resolve) => over.once('data', (chunk: Buffer) => resolve(chunk.toString('latin1'))));
   t.regex(first, /^HTTP\/1\.1 413 /, 'the final answer comes first');
   t.notRegex(first, /100 Continue/);
@@ -230,7 +288,9 @@ test('Expect: 100-continue: a Content-Length over the limit is answered 413 with
   const within = await opened(portOf(s));
   const secret = 'expect-continue-secret';
   const form = `pin=${wrongPinFor(s, secret)}&secretCode=${secret}`;
-  within.write(`POST /api.asmx/ValidatePin HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`);
+  within.write(
+    `POST /api.asmx/ValidatePin HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
+  );
   const interim = await new Promise<string>((resolve) => within.once('data', (chunk: Buffer) => resolve(chunk.toString('latin1'))));
   t.regex(interim, /^HTTP\/1\.1 100 Continue\r\n/);
   const rest = readToClose(within);
@@ -253,35 +313,45 @@ test(`the drain is bounded: a body that never ends is cut off after about ${UNRE
     }
   }
   const cutOff = await writeAll(socket, endless());
-  t.true(cutOff === 'EPIPE' || cutOff === 'ECONNRESET' || cutOff === 'closed while writing', `the service cut the connection off (${cutOff}, after ${written} bytes written)`);
+  t.true(
+    cutOff === 'EPIPE' || cutOff === 'ECONNRESET' || cutOff === 'closed while writing',
+    `the service cut the connection off (${cutOff}, after ${written} bytes written)`,
+  );
   // What loopback's socket buffers hold on both sides comes on top of the bound.
   t.true(written < cap, `${written} bytes written before the cut-off`);
   t.false(await validatePinResult(s, 'soap12', wrongPinFor(s, 'drain-bytes'), 'drain-bytes'), 'the service answers on');
 });
 
-test.serial(`the drain is bounded: a client that stops sending is closed ${UNREAD_BODY_DRAIN_IDLE_MS / 1000} s after its last byte, having read the 413`, async (t) => {
-  const s = await service();
-  const socket = await opened(portOf(s));
-  const closed = readToClose(socket);
-  await writeAll(socket, [
-    Buffer.from(`POST /api.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n`),
-    Buffer.alloc(200 * 1024, 'x'),
-  ]);
-  await sleep(200);
-  // The service cannot have read the last byte before it was written: its idle time runs from after this.
-  const lastByte = Date.now();
-  await writeAll(socket, [Buffer.from('x')]);
-  const { bytes } = await closed;
-  const after = Date.now() - lastByte;
-  const answer = parseAnswer(bytes);
-  t.is(answer.status, 413);
-  t.true(answer.whole);
-  t.true(after >= UNREAD_BODY_DRAIN_IDLE_MS, `closed ${after} ms after the last byte`);
-  t.true(after <= UNREAD_BODY_DRAIN_IDLE_MS + MARGIN_MS, `closed ${after} ms after the last byte`);
-});
+test.serial(
+  `the drain is bounded: a client that stops sending is closed ${UNREAD_BODY_DRAIN_IDLE_MS / 1000} s after its last byte, having read the 413`,
+  async (t) => {
+    const s = await service();
+    const socket = await opened(portOf(s));
+    const closed = readToClose(socket);
+    await writeAll(socket, [
+      Buffer.from(`POST /api.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n`),
+      Buffer.alloc(200 * 1024, 'x'),
+    ]);
+    await sleep(200);
+    // The service cannot have read the last byte before it was written: its idle time runs from after this.
+    const lastByte = Date.now();
+    await writeAll(socket, [Buffer.from('x')]);
+    const { bytes } = await closed;
+    const after = Date.now() - lastByte;
+    const answer = parseAnswer(bytes);
+    t.is(answer.status, 413);
+    t.true(answer.whole);
+    t.true(after >= UNREAD_BODY_DRAIN_IDLE_MS, `closed ${after} ms after the last byte`);
+    t.true(after <= UNREAD_BODY_DRAIN_IDLE_MS + MARGIN_MS, `closed ${after} ms after the last byte`);
+  },
+);
 
 /** Sends `head`, then `trickle` a byte every 50 ms until the service closes; resolves with the answer and when it closed. */
-async function trickle(port: number, head: string, trickled: string): Promise<{ answer: ReturnType<typeof parseAnswer>; ms: number; sent: number }> {
+async function trickle(
+  port: number,
+  head: string,
+  trickled: string,
+): Promise<{ answer: ReturnType<typeof parseAnswer>; ms: number; sent: number }> {
   const started = Date.now();
   const socket = await opened(port);
   const closed = readToClose(socket);
@@ -295,33 +365,45 @@ async function trickle(port: number, head: string, trickled: string): Promise<{ 
   return { answer: parseAnswer(bytes), ms: Date.now() - started, sent };
 }
 
-test.serial('trickled headers and a trickled body are cut off by the headers and request timeouts (408); the service answers others meanwhile', async (t) => {
-  const s = await service({ headersTimeoutMs: 1000, requestTimeoutMs: 2000 });
-  const late = connectionLimits(s.config).connectionsCheckingInterval!;
-  t.true(late <= 1000);
-  const headers = trickle(portOf(s), 'GET /healthz HTTP/1.1\r\n', 'X-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n');
-  const form = 'pin=123456&secretCode=trickled-body-secret';
-  const body = trickle(portOf(s), `POST /api.asmx/ValidatePin HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length * 100}\r\n\r\n`, form);
-  for (let i = 0; i < 5; i++) {
-    const secret = `meanwhile-${i}`;
-    t.false(await validatePinResult(s, i % 2 ? 'httpPost' : 'soap11', wrongPinFor(s, secret), secret), 'a normal call is answered');
-  }
-  for (const [label, run, timeout] of [
-    ['headers', await headers, 1000],
-    ['body', await body, 2000],
-  ] as const) {
-    t.is(run.answer.status, 408, `${label}: ${JSON.stringify(run.answer)}`);
-    t.true(run.sent > 5, `${label}: ${run.sent} bytes trickled`);
-    t.true(run.ms >= timeout, `${label}: cut off after ${run.ms} ms`);
-    t.true(run.ms <= timeout + late + MARGIN_MS, `${label}: cut off after ${run.ms} ms (timeout ${timeout} ms, checked every ${late} ms)`);
-  }
-});
+test.serial(
+  'trickled headers and a trickled body are cut off by the headers and request timeouts (408); the service answers others meanwhile',
+  async (t) => {
+    const s = await service({ headersTimeoutMs: 1000, requestTimeoutMs: 2000 });
+    const late = connectionLimits(s.config).connectionsCheckingInterval!;
+    t.true(late <= 1000);
+    const headers = trickle(portOf(s), 'GET /healthz HTTP/1.1\r\n', 'X-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n');
+    const form = 'pin=123456&secretCode=trickled-body-secret';
+    const body = trickle(
+      portOf(s),
+      `POST /api.asmx/ValidatePin HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length * 100}\r\n\r\n`,
+      form,
+    );
+    for (let i = 0; i < 5; i++) {
+      const secret = `meanwhile-${i}`;
+      t.false(await validatePinResult(s, i % 2 ? 'httpPost' : 'soap11', wrongPinFor(s, secret), secret), 'a normal call is answered');
+    }
+    for (const [label, run, timeout] of [
+      ['headers', await headers, 1000],
+      ['body', await body, 2000],
+    ] as const) {
+      t.is(run.answer.status, 408, `${label}: ${JSON.stringify(run.answer)}`);
+      t.true(run.sent > 5, `${label}: ${run.sent} bytes trickled`);
+      t.true(run.ms >= timeout, `${label}: cut off after ${run.ms} ms`);
+      t.true(
+        run.ms <= timeout + late + MARGIN_MS,
+        `${label}: cut off after ${run.ms} ms (timeout ${timeout} ms, checked every ${late} ms)`,
+      );
+    }
+  },
+);
 
 test.serial('a client that stops reading its answers is closed once nothing has moved for the inactivity timeout', async (t) => {
   const s = await service({ headersTimeoutMs: 1000, requestTimeoutMs: 1000 });
   const inactivity = inactivityTimeout(s.config);
   t.true(inactivity > s.config.requestTimeoutMs, 'longer than the store timeout, here');
-  const closedAt = new Promise<number>((resolve) => s.server.once('connection', (connection: Socket) => connection.once('close', () => resolve(Date.now()))));
+  const closedAt = new Promise<number>((resolve) =>
+    s.server.once('connection', (connection: Socket) => connection.once('close', () => resolve(Date.now()))),
+  );
   const socket = await opened(portOf(s));
   socket.pause();
   const started = Date.now();
@@ -382,7 +464,10 @@ async function idleConnections(t: ExecutionContext, port: number): Promise<{ sil
 const normalCalls = async (t: ExecutionContext, s: TestService, label: string) => {
   for (let i = 0; i < 20; i++) {
     const secret = `${label}-${i}`;
-    t.false(await validatePinResult(s, (['soap11', 'soap12', 'httpGet', 'httpPost'] as const)[i % 4], wrongPinFor(s, secret), secret), 'a normal call is answered');
+    t.false(
+      await validatePinResult(s, (['soap11', 'soap12', 'httpGet', 'httpPost'] as const)[i % 4], wrongPinFor(s, secret), secret),
+      'a normal call is answered',
+    );
   }
 };
 
@@ -397,33 +482,69 @@ test.serial('1 000 idle connections (500 silent, 500 kept alive after a call) do
   for (const socket of sockets) socket.destroy();
 });
 
-test.serial('idle connections are closed by their timeouts: silent ones by the headers timeout (408), kept-alive ones by the keep-alive timeout', async (t) => {
-  const headersTimeoutMs = 3000;
-  const keepAliveTimeoutMs = 2000;
-  const s = await service({ headersTimeoutMs, requestTimeoutMs: 6000, keepAliveTimeoutMs });
-  const late = connectionLimits(s.config).connectionsCheckingInterval!;
-  const { silent, keptAlive } = await idleConnections(t, portOf(s));
-  await normalCalls(t, s, 'while-closing');
-  const times = (idle: Idle[]) =>
-    Promise.all(idle.map(async ({ before, after, closed }) => ({ ...(await closed), least: (await closed).at - after, most: (await closed).at - before })));
-  const range = (values: number[]) => `${Math.min(...values)}–${Math.max(...values)} ms`;
-  const silentClosed = await times(silent);
-  t.true(silentClosed.every((c) => c.answer.status === 408), 'a silent connection gets 408 when its headers timeout passes');
-  t.true(Math.min(...silentClosed.map((c) => c.most)) >= headersTimeoutMs, `silent: closed ${range(silentClosed.map((c) => c.most))} after connecting`);
-  t.true(Math.max(...silentClosed.map((c) => c.least)) <= headersTimeoutMs + late + MARGIN_MS, `silent: closed ${range(silentClosed.map((c) => c.least))} after connecting`);
-  const keptClosed = await times(keptAlive);
-  // Node closes an idle kept-alive connection 1 s after the keep-alive timeout it announces.
-  t.true(Math.min(...keptClosed.map((c) => c.most)) >= keepAliveTimeoutMs, `kept alive: closed ${range(keptClosed.map((c) => c.most))} after the call`);
-  t.true(Math.max(...keptClosed.map((c) => c.least)) <= keepAliveTimeoutMs + 1000 + MARGIN_MS, `kept alive: closed ${range(keptClosed.map((c) => c.least))} after the answer`);
-  t.log(`silent: closed ${range(silentClosed.map((c) => c.least))} after connecting; kept alive: ${range(keptClosed.map((c) => c.least))} after the answer`);
-});
+test.serial(
+  'idle connections are closed by their timeouts: silent ones by the headers timeout (408), kept-alive ones by the keep-alive timeout',
+  async (t) => {
+    const headersTimeoutMs = 3000;
+    const keepAliveTimeoutMs = 2000;
+    const s = await service({ headersTimeoutMs, requestTimeoutMs: 6000, keepAliveTimeoutMs });
+    const late = connectionLimits(s.config).connectionsCheckingInterval!;
+    const { silent, keptAlive } = await idleConnections(t, portOf(s));
+    await normalCalls(t, s, 'while-closing');
+    const times = (idle: Idle[]) =>
+      Promise.all(
+        idle.map(async ({ before, after, closed }) => ({
+          ...(await closed),
+          least: (await closed).at - after,
+          most: (await closed).at - before,
+        })),
+      );
+    const range = (values: number[]) => `${Math.min(...values)}–${Math.max(...values)} ms`;
+    const silentClosed = await times(silent);
+    t.true(
+      silentClosed.every((c) => c.answer.status === 408),
+      'a silent connection gets 408 when its headers timeout passes',
+    );
+    t.true(
+      Math.min(...silentClosed.map((c) => c.most)) >= headersTimeoutMs,
+      `silent: closed ${range(silentClosed.map((c) => c.most))} after connecting`,
+    );
+    t.true(
+      Math.max(...silentClosed.map((c) => c.least)) <= headersTimeoutMs + late + MARGIN_MS,
+      `silent: closed ${range(silentClosed.map((c) => c.least))} after connecting`,
+    );
+    const keptClosed = await times(keptAlive);
+    // Node closes an idle kept-alive connection 1 s after the keep-alive timeout it announces.
+    t.true(
+      Math.min(...keptClosed.map((c) => c.most)) >= keepAliveTimeoutMs,
+      `kept alive: closed ${range(keptClosed.map((c) => c.most))} after the call`,
+    );
+    t.true(
+      Math.max(...keptClosed.map((c) => c.least)) <= keepAliveTimeoutMs + 1000 + MARGIN_MS,
+      `kept alive: closed ${range(keptClosed.map((c) => c.least))} after the answer`,
+    );
+    t.log(
+      `silent: closed ${range(silentClosed.map((c) => c.least))} after connecting; kept alive: ${range(keptClosed.map((c) => c.least))} after the answer`,
+    );
+  },
+);
 
 test('the timeouts are settings; the headers timeout may not be longer than the request timeout', (t) => {
   const config = parseConfig(['--headers-timeout', '2000', '--request-timeout=4000'], { PIN_KEEP_ALIVE_TIMEOUT: '700' });
   t.deepEqual([config.headersTimeoutMs, config.requestTimeoutMs, config.keepAliveTimeoutMs], [2000, 4000, 700]);
-  t.deepEqual(connectionLimits(config), { headersTimeout: 2000, requestTimeout: 4000, keepAliveTimeout: 700, connectionsCheckingInterval: 200 });
+  t.deepEqual(connectionLimits(config), {
+    headersTimeout: 2000,
+    requestTimeout: 4000,
+    keepAliveTimeout: 700,
+    connectionsCheckingInterval: 200,
+  });
   t.is(connectionLimits(parseConfig([], {})).connectionsCheckingInterval, 1000, 'by default, checked every second');
-  for (const args of [['--headers-timeout', '50'], ['--request-timeout', '0'], ['--keep-alive-timeout', '0'], ['--headers-timeout', '20000', '--request-timeout', '10000']]) {
+  for (const args of [
+    ['--headers-timeout', '50'],
+    ['--request-timeout', '0'],
+    ['--keep-alive-timeout', '0'],
+    ['--headers-timeout', '20000', '--request-timeout', '10000'],
+  ]) {
     const error = t.throws(() => parseConfig(args, {}), { instanceOf: ConfigError }, args.join(' '));
     t.true(error?.message.includes(args[0]), `${args.join(' ')}: ${error?.message}`);
   }

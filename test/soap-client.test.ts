@@ -7,12 +7,7 @@ import test, { type ExecutionContext } from 'ava';
 import * as soap from 'soap';
 import { totp } from '../src/otp/totp';
 import { startTestService, type TestService } from './support/service';
-import {
-  DEFAULT_NAMESPACE,
-  SOAP_CONTENT_TYPES,
-  assertSoapEnvelope,
-  type SoapVersionName,
-} from './support/xml-assertions';
+import { DEFAULT_NAMESPACE, SOAP_CONTENT_TYPES, assertSoapEnvelope, type SoapVersionName } from './support/xml-assertions';
 import { DEFAULT_TOTP, readFault } from './support/requests';
 import { namespaceOf } from './support/readers';
 
@@ -80,7 +75,8 @@ function assertRequestWas(t: ExecutionContext, client: soap.Client, version: Soa
 
 let counter = 0;
 const freshSecret = () => `soap-client-${++counter}-secret`;
-const pinFor = (secret: string, steps = 0) => totp(Buffer.from(secret, 'utf8'), DEFAULT_TOTP, Math.floor(NOW / 1000) + steps * DEFAULT_TOTP.period);
+const pinFor = (secret: string, steps = 0) =>
+  totp(Buffer.from(secret, 'utf8'), DEFAULT_TOTP, Math.floor(NOW / 1000) + steps * DEFAULT_TOTP.period);
 
 for (const version of ['1.1', '1.2'] as const) {
   test(`SOAP ${version} port: Pair answers the reference ManualSetupCode and the Html`, async (t) => {
@@ -104,7 +100,9 @@ for (const version of ['1.1', '1.2'] as const) {
     let wrong = Number(pinFor(secret));
     do wrong = (wrong + 1) % 1_000_000;
     while (near.has(String(wrong).padStart(6, '0')));
-    const refused = (await invoke(port, 'ValidatePin', { pin: String(wrong).padStart(6, '0'), secretCode: secret })) as { ValidatePinResult: unknown };
+    const refused = (await invoke(port, 'ValidatePin', { pin: String(wrong).padStart(6, '0'), secretCode: secret })) as {
+      ValidatePinResult: unknown;
+    };
     t.is(refused.ValidatePinResult, false);
   });
 

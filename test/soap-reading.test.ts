@@ -55,9 +55,17 @@ const validatePin = { pin: '123456', secretCode: 'reading-secret-42' };
 const pair = { appName: 'App', appInfo: 'a@example.com', secretCode: 'reading-secret-42' };
 
 const USUAL: { title: string; version: SoapVersion; body: string; headers?: Record<string, string> }[] = [
-  { title: 'SOAP 1.1 ValidatePin as the clients send it', version: SOAP11, body: soapEnvelope('1.1', operationElement('ValidatePin', validatePin)) },
+  {
+    title: 'SOAP 1.1 ValidatePin as the clients send it',
+    version: SOAP11,
+    body: soapEnvelope('1.1', operationElement('ValidatePin', validatePin)),
+  },
   { title: 'SOAP 1.2 Pair', version: SOAP12, body: soapEnvelope('1.2', operationElement('Pair', pair)) },
-  { title: 'a field left out, an empty field', version: SOAP11, body: soapEnvelope('1.1', operationElement('Pair', { appInfo: 'a', secretCode: '' })) },
+  {
+    title: 'a field left out, an empty field',
+    version: SOAP11,
+    body: soapEnvelope('1.1', operationElement('Pair', { appInfo: 'a', secretCode: '' })),
+  },
   {
     title: 'white space, comments, processing instructions, CDATA, an attribute on the Envelope and Body, other prefixes',
     version: SOAP11,

@@ -38,7 +38,8 @@ const warningLines = (service: TestService) =>
 async function floodOfRightPins(service: TestService, prefix: string, count: number) {
   for (let i = 0; i < count; i++) {
     const secret = `${prefix}-${i}`;
-    if (!(await validatePinResult(service, 'httpGet', pinFor(service, secret), secret))) throw new Error(`${secret}: the right PIN was not accepted`);
+    if (!(await validatePinResult(service, 'httpGet', pinFor(service, secret), secret)))
+      throw new Error(`${secret}: the right PIN was not accepted`);
   }
 }
 
@@ -118,7 +119,12 @@ test('the warning line: the first at once, then at most one an interval, with th
     },
   });
   let now = 1_000_000;
-  const observer = storePressure(new Registry(), pino(sink), { storeMaxEntries: 10, storeWhenFull: 'evict' }, { now: () => now, warningIntervalMs: 200 });
+  const observer = storePressure(
+    new Registry(),
+    pino(sink),
+    { storeMaxEntries: 10, storeWhenFull: 'evict' },
+    { now: () => now, warningIntervalMs: 200 },
+  );
   const settle = () => new Promise((resolve) => setImmediate(resolve));
   observer.evicted(false);
   await settle();

@@ -12,9 +12,24 @@ import { ConfigError, helpText, parseConfig } from '../src/config';
 import { parseStoreUrl, StoreUrlError } from '../src/state/redis-url';
 
 test('redis:// and rediss://: one server, its database, TLS for rediss', (t) => {
-  t.deepEqual(parseStoreUrl('redis://127.0.0.1:6379/0'), { topology: 'single', tls: false, endpoint: { host: '127.0.0.1', port: 6379 }, db: 0 });
-  t.deepEqual(parseStoreUrl('redis://redis.internal'), { topology: 'single', tls: false, endpoint: { host: 'redis.internal', port: 6379 }, db: 0 });
-  t.deepEqual(parseStoreUrl('rediss://redis.example.com:6380/3'), { topology: 'single', tls: true, endpoint: { host: 'redis.example.com', port: 6380 }, db: 3 });
+  t.deepEqual(parseStoreUrl('redis://127.0.0.1:6379/0'), {
+    topology: 'single',
+    tls: false,
+    endpoint: { host: '127.0.0.1', port: 6379 },
+    db: 0,
+  });
+  t.deepEqual(parseStoreUrl('redis://redis.internal'), {
+    topology: 'single',
+    tls: false,
+    endpoint: { host: 'redis.internal', port: 6379 },
+    db: 0,
+  });
+  t.deepEqual(parseStoreUrl('rediss://redis.example.com:6380/3'), {
+    topology: 'single',
+    tls: true,
+    endpoint: { host: 'redis.example.com', port: 6380 },
+    db: 3,
+  });
   t.deepEqual(parseStoreUrl('REDIS://[::1]:7000/'), { topology: 'single', tls: false, endpoint: { host: '::1', port: 7000 }, db: 0 });
 });
 
@@ -102,7 +117,11 @@ test('through the settings: one line naming the flag or variable, never the pass
     }
   }
   // A password in a malformed URL (unencoded / or @, a wrong port) is not repeated, whichever part it ends up in.
-  for (const url of ['redis://:pa/ss-word-1@h:1', 'redis+cluster://:pass-word-2@n1:1,pass-word-3', 'redis+sentinel://u:pass-word-4@s1:99999/m']) {
+  for (const url of [
+    'redis://:pa/ss-word-1@h:1',
+    'redis+cluster://:pass-word-2@n1:1,pass-word-3',
+    'redis+sentinel://u:pass-word-4@s1:99999/m',
+  ]) {
     const error = t.throws(() => parseConfig(['--store', url], {}), { instanceOf: ConfigError });
     t.notRegex(error?.message ?? '', /pass-word|ss-word/, url);
   }
@@ -133,7 +152,9 @@ test('--store-tls-ca: a readable file of PEM certificates, and only with rediss:
     t.is(parseConfig([], {}).storeTlsCa, undefined);
     t.is(parseConfig(['--store', 'rediss://h:1', '--store-tls-ca', ca], {}).storeTlsCa, ca);
     t.is(parseConfig([], { PIN_STORE: 'rediss://h:1', PIN_STORE_TLS_CA: ca }).storeTlsCa, ca);
-    const missing = t.throws(() => parseConfig(['--store', 'rediss://h:1', '--store-tls-ca', join(dir, 'none.pem')], {}), { instanceOf: ConfigError });
+    const missing = t.throws(() => parseConfig(['--store', 'rediss://h:1', '--store-tls-ca', join(dir, 'none.pem')], {}), {
+      instanceOf: ConfigError,
+    });
     t.regex(missing?.message ?? '', /^invalid --store-tls-ca: cannot read .*none\.pem \(ENOENT\)$/);
     const wrong = t.throws(() => parseConfig(['--store', 'rediss://h:1', '--store-tls-ca', notPem], {}), { instanceOf: ConfigError });
     t.regex(wrong?.message ?? '', /holds no PEM certificate/);
@@ -146,7 +167,15 @@ test('--store-tls-ca: a readable file of PEM certificates, and only with rediss:
 
 test('--help names the new settings and the four Redis forms', (t) => {
   const help = helpText();
-  for (const text of ['--store-replicas', 'PIN_STORE_REPLICAS', '--store-tls-ca', 'PIN_STORE_TLS_CA', 'redis+sentinel://', 'redis+cluster://', 'rediss://']) {
+  for (const text of [
+    '--store-replicas',
+    'PIN_STORE_REPLICAS',
+    '--store-tls-ca',
+    'PIN_STORE_TLS_CA',
+    'redis+sentinel://',
+    'redis+cluster://',
+    'rediss://',
+  ]) {
     t.true(help.includes(text), text);
   }
 });

@@ -137,7 +137,10 @@ test('throttling is per secret: a throttled secret leaves another secret alone',
   assertThrottled(t, 'httpPost', await validatePin(service.url, 'httpPost', pinFor(service, throttled), throttled), throttled, 300);
   t.true(await validatePinResult(service.url, 'httpPost', pinFor(service, other), other), 'the other secret’s right PIN is true');
   await fail(t, service, 'httpPost', other, 4);
-  t.true(await validatePinResult(service.url, 'httpPost', pinFor(service, other, 1), other), 'and 4 failures of its own do not throttle it');
+  t.true(
+    await validatePinResult(service.url, 'httpPost', pinFor(service, other, 1), other),
+    'and 4 failures of its own do not throttle it',
+  );
   assertThrottled(t, 'httpPost', await validatePin(service.url, 'httpPost', pinFor(service, throttled), throttled), throttled, 300);
 });
 

@@ -66,27 +66,29 @@ test('loadContract compiles the schemas once the engine is loaded', async (t) =>
   const contract = loadContract('urn:example:pins/');
   const doc = xml().XmlDocument.fromString('<ValidatePin xmlns="urn:example:pins/"><x/></ValidatePin>');
   t.teardown(() => doc.dispose());
-  t.throws(() => contract.requestSchema('ValidatePin').validate(doc.root), { message: /Element '\{urn:example:pins\/\}x': This element is not expected/ });
+  t.throws(() => contract.requestSchema('ValidatePin').validate(doc.root), {
+    message: /Element '\{urn:example:pins\/\}x': This element is not expected/,
+  });
 });
 
 test('SOAP: a body whose XML declaration names ISO-8859-1 is a client fault mentioning UTF-8, even with ASCII bytes only', async (t) => {
   const service = await startTestService();
   t.teardown(() => service.close());
   for (const encoding of ['ISO-8859-1', 'latin1', 'windows-1252']) {
-    const text = soapEnvelope('1.1', `<ValidatePin xmlns="http://authenticatorapi.com/"><pin>123456</pin><secretCode>${SECRET}</secretCode></ValidatePin>`).replace(
-      'encoding="utf-8"',
-      `encoding="${encoding}"`,
-    );
+    const text = soapEnvelope(
+      '1.1',
+      `<ValidatePin xmlns="http://authenticatorapi.com/"><pin>123456</pin><secretCode>${SECRET}</secretCode></ValidatePin>`,
+    ).replace('encoding="utf-8"', `encoding="${encoding}"`);
     const a = await postSoap(service.url, '1.1', text);
     t.is(a.status, 500, encoding);
     t.regex(a.body, /<faultcode>soap:Client<\/faultcode><faultstring>[^<]*UTF-8/, encoding);
   }
   // UTF-8 spelled either way, or no declaration at all, is read.
   for (const declaration of ['<?xml version="1.0" encoding="UTF-8"?>', '<?xml version="1.0" encoding="utf8"?>', '']) {
-    const text = soapEnvelope('1.1', `<ValidatePin xmlns="http://authenticatorapi.com/"><pin>1</pin><secretCode>${SECRET}</secretCode></ValidatePin>`).replace(
-      '<?xml version="1.0" encoding="utf-8"?>',
-      declaration,
-    );
+    const text = soapEnvelope(
+      '1.1',
+      `<ValidatePin xmlns="http://authenticatorapi.com/"><pin>1</pin><secretCode>${SECRET}</secretCode></ValidatePin>`,
+    ).replace('<?xml version="1.0" encoding="utf-8"?>', declaration);
     const a = await postSoap(service.url, '1.1', text);
     t.is(a.status, 200, declaration);
     t.regex(a.body, /<ValidatePinResult>false<\/ValidatePinResult>/, declaration);
@@ -97,11 +99,18 @@ test("SOAP: a schema violation's fault names the element and what was expected, 
   const service = await startTestService();
   t.teardown(() => service.close());
   const cases: [string, RegExp][] = [
-    ['<pin>1</pin><extra>x</extra><secretCode>s</secretCode>', /Element 'extra': This element is not expected\. Expected is \( \{http:\/\/authenticatorapi\.com\/\}secretCode \)/],
+    [
+      '<pin>1</pin><extra>x</extra><secretCode>s</secretCode>',
+      /Element 'extra': This element is not expected\. Expected is \( \{http:\/\/authenticatorapi\.com\/\}secretCode \)/,
+    ],
     ['<secretCode>s</secretCode><pin>1</pin>', /Element 'pin': This element is not expected/],
   ];
   for (const [content, expected] of cases) {
-    const a = await postSoap(service.url, '1.1', soapEnvelope('1.1', `<ValidatePin xmlns="http://authenticatorapi.com/">${content}</ValidatePin>`));
+    const a = await postSoap(
+      service.url,
+      '1.1',
+      soapEnvelope('1.1', `<ValidatePin xmlns="http://authenticatorapi.com/">${content}</ValidatePin>`),
+    );
     const faultstring = /<faultstring>([^<]*)<\/faultstring>/.exec(a.body)?.[1] ?? '';
     t.regex(faultstring, /^The ValidatePin element does not match the schema: /);
     t.regex(faultstring, expected);

@@ -58,7 +58,8 @@ interface PairArgs {
 async function pair(args: PairArgs): Promise<object> {
   try {
     const key = secretKey(args.secretCode, config.secretEncoding);
-    if (key.length < config.minSecretBytes) throw new ServiceError('client', `secretCode must be at least ${config.minSecretBytes} bytes long.`);
+    if (key.length < config.minSecretBytes)
+      throw new ServiceError('client', `secretCode must be at least ${config.minSecretBytes} bytes long.`);
     const account = presentText('appInfo', args.appInfo, LIMITS.appInfo);
     const issuer = optionalText('appName', args.appName, LIMITS.appName);
     const manualSetupCode = encodeBase32(key);
@@ -66,7 +67,8 @@ async function pair(args: PairArgs): Promise<object> {
     const svg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M' });
     const src = 'data:image/svg+xml;base64,' + Buffer.from(svg, 'utf8').toString('base64');
     const html =
-      `<a title='Manually pair with ${escapeHtml(manualSetupCode)}' href='${escapeHtml(uri)}'>` + `<img src='${escapeHtml(src)}' border=0></a>`;
+      `<a title='Manually pair with ${escapeHtml(manualSetupCode)}' href='${escapeHtml(uri)}'>` +
+      `<img src='${escapeHtml(src)}' border=0></a>`;
     return { PairResult: { ManualSetupCode: manualSetupCode, Html: html } };
   } catch (error) {
     throw fault(error);

@@ -22,7 +22,9 @@ export function emitClient(model: ContractModel): string {
     fieldInterfaces: [...new Set(operations.map((op) => op.requestFields))].sort(),
     usesXsdBoolean: operations.some((op) => op.httpDecode.includes('parseXsdBoolean')),
     usesNil: operations.some((op) => op.httpDecode.includes('isNil(')),
-    jsonReaders: ['jsonBoolean', 'jsonText', 'jsonStringMembers'].filter((reader) => operations.some((op) => op.jsonDecode.includes(`${reader}(`))),
+    jsonReaders: ['jsonBoolean', 'jsonText', 'jsonStringMembers'].filter((reader) =>
+      operations.some((op) => op.jsonDecode.includes(`${reader}(`)),
+    ),
   });
 }
 

@@ -63,7 +63,9 @@ function emitClass(file: SourceFile, type: ComplexTypeModel): void {
             w.write('switch (child.name)').block(() => {
               for (const f of type.fields) {
                 w.writeLine(`case '${f.name}':`);
-                w.indent().write(`fields.${f.name} = ${decodeExpression(f.type, 'child')};`).newLine();
+                w.indent()
+                  .write(`fields.${f.name} = ${decodeExpression(f.type, 'child')};`)
+                  .newLine();
                 w.indent().write('break;').newLine();
               }
             });

@@ -26,7 +26,11 @@ export async function readContract(wsdlPath: string): Promise<ContractFacts> {
     const wsdl = readWsdl(wsdlDocument);
     const xsdDocument = open(join(dirname(wsdlPath), wsdl.schemaImport.location));
     const xsd = readXsd(xsdDocument, wsdl.schemaImport.location);
-    const texts = readTexts(wsdlDocument, xsdDocument, xsd.elements.map((e) => e.name));
+    const texts = readTexts(
+      wsdlDocument,
+      xsdDocument,
+      xsd.elements.map((e) => e.name),
+    );
     return { wsdl, xsd, texts };
   } finally {
     for (const doc of opened) doc.dispose();

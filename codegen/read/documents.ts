@@ -96,7 +96,9 @@ function fillCopy(source: XmlElement, copy: XmlElement): void {
   for (const [prefix, uri] of Object.entries(source.nsDeclarations)) copy.addNsDeclaration(uri, prefix || undefined);
   if (source.prefix) copy.prefix = source.prefix;
   if (copy.namespaceUri !== source.namespaceUri) {
-    throw new Error(`codegen: <${source.name}> would change namespace when copied (${source.namespaceUri || 'none'} → ${copy.namespaceUri || 'none'})`);
+    throw new Error(
+      `codegen: <${source.name}> would change namespace when copied (${source.namespaceUri || 'none'} → ${copy.namespaceUri || 'none'})`,
+    );
   }
   for (const attribute of source.attrs) copy.setAttr(attribute.name, attribute.value, attribute.prefix || undefined);
   for (let child = source.firstChild; child; child = child.next) {

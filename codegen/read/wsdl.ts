@@ -58,13 +58,22 @@ export function readWsdl(wsdl: XmlDocument): WsdlFacts {
       httpOutputElement: localName(attr(findOne(messageOf(httpGet, name, 'output'), 'wsdl:part'), 'element')),
     };
   });
-  return { targetNamespace: attr(root, 'targetNamespace'), schemaImport: schemaImport(root), service: attr(service, 'name'), ports, operations };
+  return {
+    targetNamespace: attr(root, 'targetNamespace'),
+    schemaImport: schemaImport(root),
+    service: attr(service, 'name'),
+    ports,
+    operations,
+  };
 }
 
 /** The types' one import; an inline declaration would be lost when the served WSDL inlines the imported schema. */
 function schemaImport(root: XmlElement): WsdlFacts['schemaImport'] {
   const declared = findAll(root, 'wsdl:types/s:schema/*');
-  const location = declared.length === 1 && declared[0].namespaceUri === NS.s && declared[0].name === 'import' ? optionalAttr(declared[0], 'schemaLocation') : undefined;
+  const location =
+    declared.length === 1 && declared[0].namespaceUri === NS.s && declared[0].name === 'import'
+      ? optionalAttr(declared[0], 'schemaLocation')
+      : undefined;
   if (findAll(root, 'wsdl:types/s:schema').length !== 1 || !location) {
     throw new Error('codegen: the WSDL must import exactly one schema with a schemaLocation, and declare nothing in its types itself');
   }

@@ -40,12 +40,24 @@ interface Understood {
   reads: string;
 }
 
-const SCHEMA: Understood = { attributes: ['targetNamespace', 'elementFormDefault'], children: ['element', 'complexType'], reads: 'global elements and named complex types' };
-const GLOBAL_ELEMENT: Understood = { attributes: ['name', 'type', 'nillable'], children: ['complexType'], reads: 'a type or an anonymous complexType, and nillable' };
+const SCHEMA: Understood = {
+  attributes: ['targetNamespace', 'elementFormDefault'],
+  children: ['element', 'complexType'],
+  reads: 'global elements and named complex types',
+};
+const GLOBAL_ELEMENT: Understood = {
+  attributes: ['name', 'type', 'nillable'],
+  children: ['complexType'],
+  reads: 'a type or an anonymous complexType, and nillable',
+};
 const NAMED_TYPE: Understood = { attributes: ['name'], children: ['sequence'], reads: 'one sequence of elements' };
 const ANONYMOUS_TYPE: Understood = { ...NAMED_TYPE, attributes: [] };
 const SEQUENCE: Understood = { attributes: [], children: ['element'], reads: 'elements' };
-const MEMBER: Understood = { attributes: ['name', 'type', 'minOccurs', 'maxOccurs'], children: [], reads: 'name, type, minOccurs and maxOccurs' };
+const MEMBER: Understood = {
+  attributes: ['name', 'type', 'minOccurs', 'maxOccurs'],
+  children: [],
+  reads: 'name, type, minOccurs and maxOccurs',
+};
 
 /**
  * Reads the global elements and complex types of the contract's XSD
@@ -70,7 +82,8 @@ export function readXsd(xsd: XmlDocument, source: string): XsdFacts {
     const name = localName(qname);
     if (namespace === targetNamespace) return { kind: 'complex', typeName: name };
     if (namespace !== NS.s) refuse(where, `type ${qname} is neither an XML Schema type nor one of the target namespace`);
-    if (!Object.hasOwn(PRIMITIVES, name)) refuse(where, `XML Schema type ${name} is not supported (supported: ${Object.keys(PRIMITIVES).join(', ')})`);
+    if (!Object.hasOwn(PRIMITIVES, name))
+      refuse(where, `XML Schema type ${name} is not supported (supported: ${Object.keys(PRIMITIVES).join(', ')})`);
     return { kind: 'primitive', primitive: name as Primitive };
   };
 

@@ -90,7 +90,15 @@ function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
       if (expected !== undefined && received !== expected) stop(new BodyError('client', 'The request body could not be read.'));
       else resolve(Buffer.concat(chunks, received));
     };
-    const onError = () => stop(new BodyError('client', encoding === 'identity' ? 'The request body could not be read.' : 'The request body could not be decompressed as its Content-Encoding says.'));
+    const onError = () =>
+      stop(
+        new BodyError(
+          'client',
+          encoding === 'identity'
+            ? 'The request body could not be read.'
+            : 'The request body could not be decompressed as its Content-Encoding says.',
+        ),
+      );
     const onAborted = () => stop(new BodyError('client', 'The request body could not be read.'));
     stream.on('data', onData).on('end', onEnd).on('error', onError);
     req.on('aborted', onAborted);

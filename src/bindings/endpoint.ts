@@ -51,7 +51,9 @@ export function endpointCalls(contract: Contract, handlers: Handlers): EndpointC
  */
 export function operationPaths(calls: EndpointCalls, readBody: (ctx: CallContext) => Promise<void>) {
   const endpoint = ENDPOINT_PATH.toLowerCase();
-  const segments = new Map(OPERATION_NAMES.map((name) => [`${endpoint}/${ROUTES[name].httpOperation.toLowerCase()}`, ROUTES[name].httpOperation]));
+  const segments = new Map(
+    OPERATION_NAMES.map((name) => [`${endpoint}/${ROUTES[name].httpOperation.toLowerCase()}`, ROUTES[name].httpOperation]),
+  );
   for (const path of SCRIPT_PROXY_PATHS) {
     if (segments.has(path.toLowerCase())) throw new Error(`An operation's path ${path} is the script proxy's.`);
   }

@@ -39,7 +39,16 @@ export function errorResponse(logger: Logger) {
       ctx.state.outcome = error.kind;
       if (error.kind === 'server' || error.kind === 'unavailable') {
         const unexpected = caught instanceof ServiceError ? undefined : (caught as Error);
-        logger.error({ event: 'error', id: ctx.state.requestId, kind: error.kind, type: unexpected?.name, stack: unexpected && stackFrames(unexpected) }, error.message);
+        logger.error(
+          {
+            event: 'error',
+            id: ctx.state.requestId,
+            kind: error.kind,
+            type: unexpected?.name,
+            stack: unexpected && stackFrames(unexpected),
+          },
+          error.message,
+        );
       } else {
         logger.info({ event: 'refused', id: ctx.state.requestId, kind: error.kind, variant: ctx.state.variant }, error.message);
       }

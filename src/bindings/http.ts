@@ -19,7 +19,10 @@ export function httpBinding(contract: Contract, handlers: Handlers, verb: 'GET' 
       fields = parseUrlEncoded(ctx.querystring);
     } else {
       if (ctx.request.type !== 'application/x-www-form-urlencoded') {
-        throw new ServiceError('unsupported-media-type', 'POST the fields as application/x-www-form-urlencoded, or a JSON object as application/json.');
+        throw new ServiceError(
+          'unsupported-media-type',
+          'POST the fields as application/x-www-form-urlencoded, or a JSON object as application/json.',
+        );
       }
       fields = parseUrlEncoded(requestBody(ctx));
     }

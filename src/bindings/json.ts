@@ -17,7 +17,9 @@ import { JSON_CONTENT_TYPE } from '../wire/content-types';
 import { jsonString } from '../wire/json-text';
 
 /** A call is the JSON variant when its Content-Type says so, whatever the method. */
-export const isJsonRequest = byContentType((ctx) => (ctx.get('Content-Type').split(';')[0] ?? '').trim().toLowerCase() === 'application/json');
+export const isJsonRequest = byContentType(
+  (ctx) => (ctx.get('Content-Type').split(';')[0] ?? '').trim().toLowerCase() === 'application/json',
+);
 
 /** POST with application/json (isJsonRequest). */
 export function jsonBinding(contract: Contract, handlers: Handlers) {
@@ -32,7 +34,11 @@ export function jsonBinding(contract: Contract, handlers: Handlers) {
 }
 
 /** The hop into the handler, typed by the operation K: parameters decoded, the handler run, `{"d": …}` encoded. */
-async function jsonCall<K extends OperationName>(operation: K, field: (name: string) => string | undefined, handlers: Handlers): Promise<string> {
+async function jsonCall<K extends OperationName>(
+  operation: K,
+  field: (name: string) => string | undefined,
+  handlers: Handlers,
+): Promise<string> {
   return JSON_OPERATIONS[operation].encodeAnswer(await handlers[operation](ROUTES[operation].decodeFields(field)));
 }
 

@@ -41,7 +41,8 @@ export function soapBinding(contract: Contract, handlers: Handlers) {
     }
     ctx.state.variant = version.variant;
     const bytes = requestBytes(ctx);
-    const call = readUsualCall(ctx, bytes, version, contract) ?? withUntrustedXml(bytes, (doc) => readCallInDetail(ctx, doc, version, contract));
+    const call =
+      readUsualCall(ctx, bytes, version, contract) ?? withUntrustedXml(bytes, (doc) => readCallInDetail(ctx, doc, version, contract));
     const result = await invoke(call, handlers);
     ctx.set('Content-Type', version.contentType);
     ctx.body = soapEnvelope(version, encode(call, result, contract.namespaceAttribute));
@@ -63,7 +64,12 @@ function encode<K extends OperationName>(call: SoapCall<K>, result: Operations[K
  * (then readCallInDetail reads it, and says what is wrong if anything is).
  * What it accepts, readCallInDetail accepts too, with the same result.
  */
-export function readUsualCall(ctx: CallContext, bytes: Uint8Array, version: SoapVersion, contract: Contract): SoapCall<OperationName> | undefined {
+export function readUsualCall(
+  ctx: CallContext,
+  bytes: Uint8Array,
+  version: SoapVersion,
+  contract: Contract,
+): SoapCall<OperationName> | undefined {
   const doc = tree.parseDocument(bytes, untrustedParseOptions());
   if (doc === 0) return undefined;
   try {
@@ -71,7 +77,13 @@ export function readUsualCall(ctx: CallContext, bytes: Uint8Array, version: Soap
     const envelope = tree.rootElement(doc);
     if (tree.localName(envelope) !== 'Envelope' || tree.namespaceUri(envelope) !== version.envelopeNamespace) return undefined;
     const [body, ...afterBody] = tree.elementChildren(envelope);
-    if (body === undefined || afterBody.length > 0 || tree.localName(body) !== 'Body' || tree.namespaceUri(body) !== version.envelopeNamespace) return undefined;
+    if (
+      body === undefined ||
+      afterBody.length > 0 ||
+      tree.localName(body) !== 'Body' ||
+      tree.namespaceUri(body) !== version.envelopeNamespace
+    )
+      return undefined;
     const [element, ...others] = tree.elementChildren(body);
     if (element === undefined || others.length > 0 || tree.namespaceUri(element) !== contract.namespace) return undefined;
     const route = contract.routeByRequestElement(tree.localName(element));

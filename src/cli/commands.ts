@@ -58,10 +58,10 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number | un
       }
       return undefined;
     case 'secret':
-      if (wantsHelp) return io.out(SECRET_HELP), 0;
+      if (wantsHelp) return (io.out(SECRET_HELP), 0);
       return secretCommand(rest, io);
     case 'pair':
-      if (wantsHelp) return io.out(PAIR_HELP), 0;
+      if (wantsHelp) return (io.out(PAIR_HELP), 0);
       return pairCommand(rest, io);
     case 'help':
       io.out(COMMANDS_HELP);
@@ -75,7 +75,13 @@ function secretCommand(args: string[], io: CliIo): number {
   let bytes = 20;
   if (args.length) {
     const [flag, value] = args[0].includes('=') ? args[0].split('=', 2) : [args[0], args[1]];
-    if (flag !== '--bytes' || !/^\d+$/.test(value ?? '') || Number(value) < 10 || Number(value) > 64 || args.length > (args[0].includes('=') ? 1 : 2)) {
+    if (
+      flag !== '--bytes' ||
+      !/^\d+$/.test(value ?? '') ||
+      Number(value) < 10 ||
+      Number(value) > 64 ||
+      args.length > (args[0].includes('=') ? 1 : 2)
+    ) {
       throw new UsageError('secret takes only --bytes N (10 to 64)');
     }
     bytes = Number(value);
@@ -88,7 +94,9 @@ async function pairCommand(args: string[], io: CliIo): Promise<number> {
   const own: Record<string, string> = {};
   const settings: string[] = [];
   for (let i = 0; i < args.length; i++) {
-    const [flag, inline] = args[i].includes('=') ? [args[i].slice(0, args[i].indexOf('=')), args[i].slice(args[i].indexOf('=') + 1)] : [args[i], undefined];
+    const [flag, inline] = args[i].includes('=')
+      ? [args[i].slice(0, args[i].indexOf('=')), args[i].slice(args[i].indexOf('=') + 1)]
+      : [args[i], undefined];
     if (flag === '--app' || flag === '--account' || flag === '--secret') {
       const value = inline ?? args[++i];
       if (value === undefined) throw new UsageError(`${flag} needs a value`);
@@ -105,7 +113,8 @@ async function pairCommand(args: string[], io: CliIo): Promise<number> {
     info = pair(new Pair({ appName: own.app, appInfo: own.account, secretCode: own.secret }), { ...config, qr: 'inline' });
   } catch (error) {
     // The operation's messages name its fields; here the user typed flags.
-    if (error instanceof ServiceError) throw new UsageError(error.message.replace(/\b(appName|appInfo|secretCode)\b/g, (field) => PAIR_FLAGS[field]));
+    if (error instanceof ServiceError)
+      throw new UsageError(error.message.replace(/\b(appName|appInfo|secretCode)\b/g, (field) => PAIR_FLAGS[field]));
     throw error;
   }
   const uri = pairingUri(own.app, own.account, info.ManualSetupCode!, config);

@@ -12,7 +12,10 @@ export async function serve(args: string[]): Promise<void> {
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, args, logger);
   const service = await startService(config, logger);
   const url = `${addressToOpen(service.url)}/api.asmx`;
-  logger.info({ event: 'listening', url, namespace: config.namespace, store: config.store === 'memory' ? 'memory' : 'redis' }, `service started: ${url}`);
+  logger.info(
+    { event: 'listening', url, namespace: config.namespace, store: config.store === 'memory' ? 'memory' : 'redis' },
+    `service started: ${url}`,
+  );
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

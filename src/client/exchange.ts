@@ -9,7 +9,15 @@
 import { SOAP11, SOAP12, soapVersionOfVariant, type SoapVersion } from '../wire/soap-envelope';
 import { CALL_VARIANTS, type CallVariant } from '../../generated/routes';
 import { XML_DECLARATION, XSI_NAMESPACE, childElements, escapeXmlAttribute } from '../runtime/xml-codec';
-import { loadXmlEngine, safeParseOptions, xml, type XmlAttribute, type XmlDocument, type XmlElement as Element, type XsdValidator } from '../runtime/xml-engine';
+import {
+  loadXmlEngine,
+  safeParseOptions,
+  xml,
+  type XmlAttribute,
+  type XmlDocument,
+  type XmlElement as Element,
+  type XsdValidator,
+} from '../runtime/xml-engine';
 import { firstLibxmlMessage } from '../runtime/xml-schema';
 
 /** The four variants of the WSDL, and JSON for browser scripts (src/client/json-exchange.ts). */
@@ -115,7 +123,12 @@ export async function send(
   try {
     const response = await connection.fetch(request.url, { method: request.method, headers: request.headers, body: request.body, signal });
     const text = await response.text();
-    return { status: response.status, statusText: response.statusText, retryAfter: retryAfterSeconds(response.headers.get('retry-after')), text };
+    return {
+      status: response.status,
+      statusText: response.statusText,
+      retryAfter: retryAfterSeconds(response.headers.get('retry-after')),
+      text,
+    };
   } catch (error) {
     if (callerSignal?.aborted) throw callerSignal.reason;
     return { fault: { code: 'transport', faultString: `No answer from ${connection.endpoint}: ${describe(error)}.`, cause: error } };
@@ -154,7 +167,9 @@ function readSoapAnswer<T>(
   const envelope = doc?.root;
   const inEnvelope = (e: Element) => e.namespaceUri === version.envelopeNamespace;
   if (!envelope || envelope.name !== 'Envelope' || !inEnvelope(envelope)) {
-    return answer.status === 200 ? protocol(answer, `The answer is not a SOAP ${version === SOAP11 ? '1.1' : '1.2'} envelope.`) : httpFault(answer);
+    return answer.status === 200
+      ? protocol(answer, `The answer is not a SOAP ${version === SOAP11 ? '1.1' : '1.2'} envelope.`)
+      : httpFault(answer);
   }
   const body = childElements(envelope).find((e) => e.name === 'Body' && inEnvelope(e));
   const [content] = body ? childElements(body) : [];
@@ -164,14 +179,26 @@ function readSoapAnswer<T>(
   return expected(connection, content, op.soapResponseElement, answer, (element) => decode(true, element));
 }
 
-function readHttpAnswer<T>(connection: Connection, op: OperationSpec, answer: HttpAnswer, doc: XmlDocument | undefined, decode: Decode<T>): Outcome<T> {
+function readHttpAnswer<T>(
+  connection: Connection,
+  op: OperationSpec,
+  answer: HttpAnswer,
+  doc: XmlDocument | undefined,
+  decode: Decode<T>,
+): Outcome<T> {
   if (answer.status !== 200) return httpFault(answer);
   if (!doc) return protocol(answer, 'The answer is not well-formed XML.');
   return expected(connection, doc.root, op.httpResponseElement, answer, (element) => decode(false, element));
 }
 
 /** The element the contract promises, in the namespace, valid against the schema, decoded. */
-function expected<T>(connection: Connection, element: Element, name: string, answer: HttpAnswer, decode: (element: Element) => T): Outcome<T> {
+function expected<T>(
+  connection: Connection,
+  element: Element,
+  name: string,
+  answer: HttpAnswer,
+  decode: (element: Element) => T,
+): Outcome<T> {
   const ns = element.namespaceUri;
   if (element.name !== name || ns !== connection.namespace) {
     return protocol(answer, `The answer holds {${ns}}${element.name} where {${connection.namespace}}${name} was expected.`);
@@ -193,7 +220,8 @@ function soapFault(fault: Element, version: SoapVersion, answer: HttpAnswer): Fa
     reason = childElements(fault).find((e) => e.name === 'faultstring');
   } else {
     const inEnvelope = (e: Element) => e.namespaceUri === version.envelopeNamespace;
-    const child = (parent: Element | undefined, name: string) => parent && childElements(parent).find((e) => e.name === name && inEnvelope(e));
+    const child = (parent: Element | undefined, name: string) =>
+      parent && childElements(parent).find((e) => e.name === name && inEnvelope(e));
     code = child(child(fault, 'Code'), 'Value');
     reason = child(child(fault, 'Reason'), 'Text');
   }

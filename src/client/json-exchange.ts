@@ -36,7 +36,12 @@ export async function exchangeJson<T>(connection: JsonConnection, call: JsonCall
   for (const [name, value] of call.parameters) if (value !== undefined) body[name] = value;
   const answer = await send(
     connection,
-    { url: connection.endpoint + call.httpLocation, method: 'POST', headers: { 'Content-Type': JSON_CONTENT_TYPE }, body: JSON.stringify(body) },
+    {
+      url: connection.endpoint + call.httpLocation,
+      method: 'POST',
+      headers: { 'Content-Type': JSON_CONTENT_TYPE },
+      body: JSON.stringify(body),
+    },
     call.signal,
   );
   if ('fault' in answer) return answer;
@@ -45,7 +50,8 @@ export async function exchangeJson<T>(connection: JsonConnection, call: JsonCall
     const message = (parsed as { Message?: unknown } | undefined)?.Message;
     return httpFault(answer, typeof message === 'string' ? message : undefined);
   }
-  if (parsed === null || typeof parsed !== 'object' || !Object.hasOwn(parsed, 'd')) return protocol(answer, 'The answer is not a JSON object with a "d" member.');
+  if (parsed === null || typeof parsed !== 'object' || !Object.hasOwn(parsed, 'd'))
+    return protocol(answer, 'The answer is not a JSON object with a "d" member.');
   try {
     return { result: call.decode((parsed as { d: unknown }).d) };
   } catch (error) {
@@ -81,11 +87,13 @@ export function jsonText(d: unknown): string {
 export function jsonStringMembers(d: unknown, type: string, members: readonly string[]): Record<string, string | undefined> {
   if (d === null || typeof d !== 'object' || Array.isArray(d)) throw new JsonShapeError(`The answer's "d" is not a ${type} object.`);
   const object = d as Record<string, unknown>;
-  if (object.__type !== undefined && object.__type !== type) throw new JsonShapeError(`The answer's "d" is a ${String(object.__type)} where ${type} was expected.`);
+  if (object.__type !== undefined && object.__type !== type)
+    throw new JsonShapeError(`The answer's "d" is a ${String(object.__type)} where ${type} was expected.`);
   const fields: Record<string, string | undefined> = {};
   for (const name of members) {
     const value = object[name];
-    if (value !== undefined && value !== null && typeof value !== 'string') throw new JsonShapeError(`The answer's ${name} is not a string.`);
+    if (value !== undefined && value !== null && typeof value !== 'string')
+      throw new JsonShapeError(`The answer's ${name} is not a string.`);
     fields[name] = value ?? undefined;
   }
   return fields;

@@ -13,12 +13,7 @@ export interface Clock {
 export const systemClock: Clock = { now: () => Date.now() };
 
 /** The hand-written operations, bound to the settings, a clock and the state store. */
-export function createHandlers(
-  config: Config,
-  clock: Clock,
-  state: ValidationState,
-  onStoreError: () => void = () => {},
-): Handlers {
+export function createHandlers(config: Config, clock: Clock, state: ValidationState, onStoreError: () => void = () => {}): Handlers {
   // Fail closed: without its state, ValidatePin cannot say true safely.
   const failClosed = (error: unknown): never => {
     if (error instanceof StoreUnavailableError) {

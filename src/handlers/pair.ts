@@ -18,9 +18,7 @@ export type PairSettings = Pick<Config, 'secretEncoding' | 'minSecretBytes' | 'a
 export function pair(request: Pair, settings: PairSettings): PairingInfo {
   const key = secretKey(request.secretCode, settings.secretEncoding);
   if (key.length < settings.minSecretBytes) {
-    throw clientError(
-      `secretCode must be at least ${settings.minSecretBytes} bytes (${settings.minSecretBytes * 8} bits) long.`,
-    );
+    throw clientError(`secretCode must be at least ${settings.minSecretBytes} bytes (${settings.minSecretBytes * 8} bits) long.`);
   }
   // An empty appInfo is answered, as the original answers it; an absent one is refused.
   const account = presentText('appInfo', request.appInfo, LIMITS.appInfo);

@@ -75,7 +75,12 @@ export function samplesFor<K extends OperationName>(route: Route<K>, contract: C
 }
 
 /** The JSON variant for browser scripts, as jQuery's $.ajax and ASP.NET AJAX pages send it. */
-function jsonSample<K extends OperationName>(route: Route<K>, request: Operations[K]['request'], result: Operations[K]['result'], site: SampleSite): Sample {
+function jsonSample<K extends OperationName>(
+  route: Route<K>,
+  request: Operations[K]['request'],
+  result: Operations[K]['result'],
+  site: SampleSite,
+): Sample {
   const json = JSON_OPERATIONS[route.operation];
   const parameters = Object.fromEntries(json.parameters.map((name) => [name, Reflect.get(request, name) ?? null]));
   const head = (first: string) => `${first}\nContent-Type: ${JSON_CONTENT_TYPE}\nContent-Length: length\n\n`;

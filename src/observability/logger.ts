@@ -12,7 +12,10 @@ const destinations = new WeakMap<Logger, Partial<LogDestination>>();
  * the service: lines are dropped and stderr says so once.
  * `flushLogs` hands what is pending to the system before the process exits.
  */
-export function createLogger(level: Config['logLevel'], destination: pino.DestinationStream & Partial<LogDestination> = openLogDestination(1)): Logger {
+export function createLogger(
+  level: Config['logLevel'],
+  destination: pino.DestinationStream & Partial<LogDestination> = openLogDestination(1),
+): Logger {
   const logger = pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, destination);
   destinations.set(logger, destination);
   return logger;

@@ -32,8 +32,17 @@ export function createMetrics(options: { processMetrics?: boolean; clusterWorker
   return {
     registry,
     clusterWorker: options.clusterWorker,
-    requests: new RequestCounter('pin_requests_total', 'Requests answered, by operation (none: not an operation call), variant and outcome', registry),
-    duration: new DurationHistogram('pin_request_duration_seconds', 'Time from request to answer, by operation and variant', registry, DURATION_BUCKETS),
+    requests: new RequestCounter(
+      'pin_requests_total',
+      'Requests answered, by operation (none: not an operation call), variant and outcome',
+      registry,
+    ),
+    duration: new DurationHistogram(
+      'pin_request_duration_seconds',
+      'Time from request to answer, by operation and variant',
+      registry,
+      DURATION_BUCKETS,
+    ),
     replayRejections: new Counter({
       name: 'pin_replay_rejections_total',
       help: 'Correct PINs refused because they (or a later step) were already accepted for the secret',
@@ -108,7 +117,8 @@ export function answerMetricsRequests(
 ): void {
   if (!isMetricsRequest(message)) return;
   Promise.all([aggregator.clusterMetrics(), primary.metrics()]).then(
-    ([workers, own]) => worker.isConnected() && worker.send({ kind: 'pin-metrics-reply', id: message.id, text: workers + own } satisfies MetricsReply),
+    ([workers, own]) =>
+      worker.isConnected() && worker.send({ kind: 'pin-metrics-reply', id: message.id, text: workers + own } satisfies MetricsReply),
     () => worker.isConnected() && worker.send({ kind: 'pin-metrics-reply', id: message.id } satisfies MetricsReply),
   );
 }

@@ -12,7 +12,9 @@ const ENDPOINT = '/api.asmx';
 const CALLER_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /** The path segments under /api.asmx: each operation's (from the contract), and the script proxy's. */
-const ENDPOINT_SEGMENTS = [...OPERATION_NAMES.map((name) => ROUTES[name].httpOperation), 'js', 'jsdebug'].map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+const ENDPOINT_SEGMENTS = [...OPERATION_NAMES.map((name) => ROUTES[name].httpOperation), 'js', 'jsdebug'].map((s) =>
+  s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+);
 
 /** The service's own paths, `/` included (matched in any case, as the router does, with or without a trailing slash). */
 const OWN_PATH = new RegExp(

@@ -106,14 +106,29 @@ export class RequestCounter extends BoundMetric {
 /** pin_request_duration_seconds{operation, variant}, with prom-client's bucket semantics (le: value ≤ bound). */
 export class DurationHistogram extends BoundMetric {
   readonly type = 'histogram';
-  private readonly series = new SeriesTable<{ labels: Record<'operation' | 'variant', string>; buckets: number[]; sum: number; count: number }>();
+  private readonly series = new SeriesTable<{
+    labels: Record<'operation' | 'variant', string>;
+    buckets: number[];
+    sum: number;
+    count: number;
+  }>();
 
-  constructor(name: string, help: string, registry: Registry, private readonly bounds: readonly number[]) {
+  constructor(
+    name: string,
+    help: string,
+    registry: Registry,
+    private readonly bounds: readonly number[],
+  ) {
     super(name, help, registry);
   }
 
   observe(operation: string, variant: string, seconds: number): void {
-    const series = this.series.find2(operation, variant, () => ({ labels: { operation, variant }, buckets: this.bounds.map(() => 0), sum: 0, count: 0 }));
+    const series = this.series.find2(operation, variant, () => ({
+      labels: { operation, variant },
+      buckets: this.bounds.map(() => 0),
+      sum: 0,
+      count: 0,
+    }));
     for (let i = 0; i < this.bounds.length; i++) {
       if (seconds <= this.bounds[i]) {
         series.buckets[i]++;

@@ -51,7 +51,13 @@ export function storePressure(
     pending = undefined;
     lastWarning = now();
     logger.warn(
-      { event: 'store-full', protectiveEvictions: evicted, refusals: refused, maxEntries: config.storeMaxEntries, whenFull: config.storeWhenFull },
+      {
+        event: 'store-full',
+        protectiveEvictions: evicted,
+        refusals: refused,
+        maxEntries: config.storeMaxEntries,
+        whenFull: config.storeWhenFull,
+      },
       config.storeWhenFull === 'refuse'
         ? 'the embedded store is full of records that still protect someone: new secrets are refused (raise --store-max-entries)'
         : 'the embedded store is full of records that still protect someone: it evicts replay records and locked counts (raise --store-max-entries, or --store-when-full refuse)',

@@ -30,7 +30,12 @@ function truncate(mac: Uint8Array): number {
 /** The same truncation of a MAC given as a latin1 string (one character per byte). */
 function truncateLatin1(mac: string): number {
   const offset = mac.charCodeAt(mac.length - 1) & 0x0f;
-  return ((mac.charCodeAt(offset) & 0x7f) << 24) | (mac.charCodeAt(offset + 1) << 16) | (mac.charCodeAt(offset + 2) << 8) | mac.charCodeAt(offset + 3);
+  return (
+    ((mac.charCodeAt(offset) & 0x7f) << 24) |
+    (mac.charCodeAt(offset + 1) << 16) |
+    (mac.charCodeAt(offset + 2) << 8) |
+    mac.charCodeAt(offset + 3)
+  );
 }
 
 /**

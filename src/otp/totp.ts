@@ -29,13 +29,7 @@ export function totp(key: Uint8Array, params: TotpParams, unixSeconds: number): 
  * Looks for `pin` among the steps within `window` of the current one and
  * returns the matching step (the closest to now wins), or null.
  */
-export function matchTotp(
-  key: Uint8Array,
-  params: TotpParams,
-  pin: string,
-  unixSeconds: number,
-  window: number,
-): number | null {
+export function matchTotp(key: Uint8Array, params: TotpParams, pin: string, unixSeconds: number, window: number): number | null {
   if (!Number.isSafeInteger(window) || window < 0) {
     throw new RangeError('The TOTP window must be a non-negative integer.');
   }

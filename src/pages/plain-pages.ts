@@ -99,4 +99,3 @@ function qrSize(size: string | undefined): number {
   }
   return pixels;
 }
-

@@ -99,9 +99,11 @@ function discovery(contract: Contract, address: string): string {
     `${XML_DECLARATION}\n<discovery xmlns:xsd="${XSD_NAMESPACE}" xmlns:xsi="${XSI_NAMESPACE}" xmlns="http://schemas.xmlsoap.org/disco/">\n` +
     `  <contractRef ref="${a}?wsdl" docRef="${a}" xmlns="http://schemas.xmlsoap.org/disco/scl/" />\n` +
     soapPorts
-      .map((p, i) => `  <soap address="${a}" xmlns:q${i + 1}="${ns}" binding="q${i + 1}:${escapeXmlAttribute(p.binding)}" xmlns="http://schemas.xmlsoap.org/disco/soap/" />\n`)
+      .map(
+        (p, i) =>
+          `  <soap address="${a}" xmlns:q${i + 1}="${ns}" binding="q${i + 1}:${escapeXmlAttribute(p.binding)}" xmlns="http://schemas.xmlsoap.org/disco/soap/" />\n`,
+      )
       .join('') +
     `</discovery>\n`
   );
 }
-

@@ -32,14 +32,22 @@ const FLIPS_BY_VERSION = new Map<number, Uint8Array[]>();
 /** ISO/IEC 18004 Table 10, as qrcode's getMaskAt has it: does mask `p` flip the module at (i, j)? */
 function maskAt(p: number, i: number, j: number): boolean {
   switch (p) {
-    case 0: return (i + j) % 2 === 0;
-    case 1: return i % 2 === 0;
-    case 2: return j % 3 === 0;
-    case 3: return (i + j) % 3 === 0;
-    case 4: return (Math.floor(i / 2) + Math.floor(j / 3)) % 2 === 0;
-    case 5: return ((i * j) % 2) + ((i * j) % 3) === 0;
-    case 6: return (((i * j) % 2) + ((i * j) % 3)) % 2 === 0;
-    default: return (((i * j) % 3) + ((i + j) % 2)) % 2 === 0;
+    case 0:
+      return (i + j) % 2 === 0;
+    case 1:
+      return i % 2 === 0;
+    case 2:
+      return j % 3 === 0;
+    case 3:
+      return (i + j) % 3 === 0;
+    case 4:
+      return (Math.floor(i / 2) + Math.floor(j / 3)) % 2 === 0;
+    case 5:
+      return ((i * j) % 2) + ((i * j) % 3) === 0;
+    case 6:
+      return (((i * j) % 2) + ((i * j) % 3)) % 2 === 0;
+    default:
+      return (((i * j) % 3) + ((i + j) % 2)) % 2 === 0;
   }
 }
 
@@ -136,7 +144,7 @@ function blockAndBalanceScore(words: Int32Array, size: number, stride: number): 
       const a1 = (a << 1) | (last ? 0 : words[a0 + w + 1] >>> 31);
       const b1 = (b << 1) | (last ? 0 : words[b0 + w + 1] >>> 31);
       // Columns 0 … size - 2 have a right-hand neighbour; in the last word, the bits past them do not count.
-      const valid = last ? ~(-1 >>> ((size - 1) - 32 * w)) : -1;
+      const valid = last ? ~(-1 >>> (size - 1 - 32 * w)) : -1;
       blocks += popcount(~(a ^ b) & ~(a ^ a1) & ~(b ^ b1) & valid);
     }
   }

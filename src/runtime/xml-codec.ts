@@ -18,7 +18,13 @@ const TEXT_ESCAPES: Escapes = [
   ['>', />/g, '&gt;'],
   ['\r', /\r/g, '&#xD;'],
 ];
-const ATTRIBUTE_ESCAPES: Escapes = [...TEXT_ESCAPES, ['"', /"/g, '&quot;'], ["'", /'/g, '&apos;'], ['\n', /\n/g, '&#xA;'], ['\t', /\t/g, '&#x9;']];
+const ATTRIBUTE_ESCAPES: Escapes = [
+  ...TEXT_ESCAPES,
+  ['"', /"/g, '&quot;'],
+  ["'", /'/g, '&apos;'],
+  ['\n', /\n/g, '&#xA;'],
+  ['\t', /\t/g, '&#x9;'],
+];
 
 /**
  * One global replace per character that occurs: faster on a long text (a

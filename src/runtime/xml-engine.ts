@@ -6,7 +6,7 @@
  */
 import { loadXmlTree } from './xml-tree';
 
-type LibXml2Wasm = typeof import('libxml2-wasm', { with: { 'resolution-mode': 'import' } });
+type LibXml2Wasm = typeof import('libxml2-wasm', { with: { 'resolution-mode': 'import' }});
 export type XmlEngine = LibXml2Wasm;
 export type XmlDocument = InstanceType<LibXml2Wasm['XmlDocument']>;
 export type XmlElement = InstanceType<LibXml2Wasm['XmlElement']>;

@@ -13,10 +13,10 @@
  * test/xml-tree.test.ts reads documents both ways and compares.
  */
 /** The internal module; addFunction (a WebAssembly table entry for a JavaScript callback) is exported but not declared. */
-type Internals = typeof import('libxml2-wasm/lib/libxml2.mjs', { with: { 'resolution-mode': 'import' } }) & {
+type Internals = typeof import('libxml2-wasm/lib/libxml2.mjs', { with: { 'resolution-mode': 'import' }}) & {
   addFunction(callback: (...args: number[]) => void, signature: string): number;
 };
-type XsdValidator = InstanceType<typeof import('libxml2-wasm', { with: { 'resolution-mode': 'import' } })['XsdValidator']>;
+type XsdValidator = InstanceType<typeof import('libxml2-wasm', { with: { 'resolution-mode': 'import' }})['XsdValidator']>;
 
 let lib: Internals | undefined;
 

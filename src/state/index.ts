@@ -21,7 +21,11 @@ export interface StoreObserver extends StoreEvents {
 }
 
 /** The embedded store of the settings, told to `observer`. */
-export function createMemoryStore(config: Pick<StoreSettings, 'storeMaxEntries' | 'storeWhenFull'>, observer?: StoreObserver, now?: () => number): MemoryStore {
+export function createMemoryStore(
+  config: Pick<StoreSettings, 'storeMaxEntries' | 'storeWhenFull'>,
+  observer?: StoreObserver,
+  now?: () => number,
+): MemoryStore {
   const store = new MemoryStore(config.storeMaxEntries, now, { whenFull: config.storeWhenFull, events: observer });
   observer?.watchSize(() => store.size);
   return store;
@@ -42,5 +46,9 @@ export function createStore(config: StoreSettings, { clusterWorker = false, obse
   // The Redis client is loaded only when configured: it is the largest module the service has
   // (about 6 MB of resident memory at start), and the embedded store needs none of it.
   const { RedisStore } = require('./redis-store') as typeof import('./redis-store');
-  return new RedisStore(config.store, { commandTimeoutMs: config.storeTimeoutMs, replicas: config.storeReplicas, tlsCaFile: config.storeTlsCa });
+  return new RedisStore(config.store, {
+    commandTimeoutMs: config.storeTimeoutMs,
+    replicas: config.storeReplicas,
+    tlsCaFile: config.storeTlsCa,
+  });
 }

@@ -80,4 +80,3 @@ export function createRedisClient(target: RedisTarget, options: RedisClientOptio
     }
   }
 }
-

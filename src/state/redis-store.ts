@@ -168,7 +168,9 @@ export class RedisStore implements StateStore {
 
   async waitUntilReady(timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
-    const ready = await Promise.all([...new Set([this.redis, this.writer])].map((client) => this.clientReady(client, deadline - Date.now())));
+    const ready = await Promise.all(
+      [...new Set([this.redis, this.writer])].map((client) => this.clientReady(client, deadline - Date.now())),
+    );
     return ready.every(Boolean);
   }
 

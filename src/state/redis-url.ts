@@ -37,7 +37,8 @@ export class StoreUrlError extends Error {
   override name = 'StoreUrlError';
 }
 
-const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/;
+const HOST_NAME =
+  /^(?=.{1,253}$)[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/;
 const IPV6 = /^\[([0-9A-Fa-f:.]+)\]$/;
 
 /** `host:port` (`[v6]:port`); `defaultPort` when the port may be left out. `which` names it in errors (never its text: a mistyped URL may put a password there). */
@@ -49,7 +50,8 @@ function endpoint(text: string, defaultPort: number | undefined, which: string):
   if (!v6 && !HOST_NAME.test(hostText)) throw new StoreUrlError(`${which} is not a host name or IP address`);
   if (portText === undefined && defaultPort === undefined) throw new StoreUrlError(`${which} has no port (host:port)`);
   const port = portText === undefined ? defaultPort! : Number(portText);
-  if (!/^\d{1,5}$/.test(String(portText ?? port)) || port < 1 || port > 65535) throw new StoreUrlError(`${which}: the port must be 1 to 65535`);
+  if (!/^\d{1,5}$/.test(String(portText ?? port)) || port < 1 || port > 65535)
+    throw new StoreUrlError(`${which}: the port must be 1 to 65535`);
   return { host: v6 ? v6[1] : hostText, port };
 }
 
@@ -88,16 +90,25 @@ export function parseStoreUrl(text: string): RedisTarget {
   if (scheme === 'redis' || scheme === 'rediss') {
     if (hosts.length > 1) throw new StoreUrlError(`${scheme}:// takes one host; several: redis+sentinel:// or redis+cluster://`);
     if (!/^(\/\d{0,9})?\/?$/.test(path)) throw new StoreUrlError(`${scheme}://host:port/db: the database must be a whole number`);
-    return { topology: 'single', tls: scheme === 'rediss', endpoint: endpoint(hosts[0], 6379, 'the host'), db: Number(path.replace(/\//g, '') || 0), ...auth };
+    return {
+      topology: 'single',
+      tls: scheme === 'rediss',
+      endpoint: endpoint(hosts[0], 6379, 'the host'),
+      db: Number(path.replace(/\//g, '') || 0),
+      ...auth,
+    };
   }
   if (hosts.some((h) => h === '')) throw new StoreUrlError(`${scheme}://: an empty host in the list`);
   if (scheme === 'redis+sentinel') {
     const masterName = path.slice(1);
     if (!/^[A-Za-z0-9._-]+$/.test(masterName)) {
-      throw new StoreUrlError("redis+sentinel:// needs the master's name after the hosts: redis+sentinel://host:port[,host:port…]/mastername");
+      throw new StoreUrlError(
+        "redis+sentinel:// needs the master's name after the hosts: redis+sentinel://host:port[,host:port…]/mastername",
+      );
     }
     return { topology: 'sentinel', sentinels: hosts.map((h, i) => endpoint(h, undefined, nth(i, hosts.length))), masterName, ...auth };
   }
-  if (path !== '' && path !== '/') throw new StoreUrlError('redis+cluster:// takes no path (a Cluster has one database): redis+cluster://host:port[,host:port…]');
+  if (path !== '' && path !== '/')
+    throw new StoreUrlError('redis+cluster:// takes no path (a Cluster has one database): redis+cluster://host:port[,host:port…]');
   return { topology: 'cluster', nodes: hosts.map((h, i) => endpoint(h, undefined, nth(i, hosts.length))), ...auth };
 }

@@ -41,7 +41,10 @@ export function soapVersionOf(mediaType: string): SoapVersion | undefined {
 }
 
 const OPENINGS = new Map(
-  [SOAP11, SOAP12].map((v) => [v, `${XML_DECLARATION}<soap:Envelope xmlns:soap="${v.envelopeNamespace}" xmlns:xsi="${XSI_NAMESPACE}" xmlns:xsd="${XSD_NAMESPACE}">`]),
+  [SOAP11, SOAP12].map((v) => [
+    v,
+    `${XML_DECLARATION}<soap:Envelope xmlns:soap="${v.envelopeNamespace}" xmlns:xsi="${XSI_NAMESPACE}" xmlns:xsd="${XSD_NAMESPACE}">`,
+  ]),
 );
 const open = (v: SoapVersion) => OPENINGS.get(v)!;
 

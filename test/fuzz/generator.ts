@@ -100,7 +100,12 @@ function serialize(node: Node): string {
 
 function clone(node: Node): Node {
   if (!isEl(node)) return { ...node };
-  return { ...node, ns: node.ns.map((x) => [...x] as [string, string]), attrs: node.attrs.map((x) => [...x] as [string, string]), children: node.children.map(clone) };
+  return {
+    ...node,
+    ns: node.ns.map((x) => [...x] as [string, string]),
+    attrs: node.attrs.map((x) => [...x] as [string, string]),
+    children: node.children.map(clone),
+  };
 }
 
 /** Every element of the tree with its parent (undefined for the root). */
@@ -146,7 +151,12 @@ function seedEnvelope(rng: Rng, version: '1.1' | '1.2', operation: Operation, se
     prefix,
     ns: [
       [prefix, version === '1.1' ? SOAP11_NS : SOAP12_NS],
-      ...(rng.chance(0.5) ? ([['xsi', XSI], ['xsd', 'http://www.w3.org/2001/XMLSchema']] as [string, string][]) : []),
+      ...(rng.chance(0.5)
+        ? ([
+            ['xsi', XSI],
+            ['xsd', 'http://www.w3.org/2001/XMLSchema'],
+          ] as [string, string][])
+        : []),
     ],
   });
 }
@@ -251,7 +261,17 @@ function mutateTree(rng: Rng, root: El, secret: string): string[] {
         break;
       }
       case 4: {
-        node.name = rng.pick([node.name.toLowerCase(), node.name.toUpperCase(), `${node.name}x`, 'Fault', 'Body', 'Envelope', 'Pair', 'ValidatePin', rng.token(6)]);
+        node.name = rng.pick([
+          node.name.toLowerCase(),
+          node.name.toUpperCase(),
+          `${node.name}x`,
+          'Fault',
+          'Body',
+          'Envelope',
+          'Pair',
+          'ValidatePin',
+          rng.token(6),
+        ]);
         done.push('rename');
         break;
       }
@@ -278,13 +298,31 @@ function mutateTree(rng: Rng, root: El, secret: string): string[] {
       }
       case 8: {
         if (!root.ns.some(([p]) => p === 'xsi')) root.ns.push(['xsi', XSI]);
-        node.attrs.push(rng.pick([['xsi:nil', 'true'], ['xsi:type', 'xsd:int'], ['xsi:type', 's:base64Binary'], ['xsi:nil', 'maybe'], ['xsi:type', 'nosuch:Type']]));
+        node.attrs.push(
+          rng.pick([
+            ['xsi:nil', 'true'],
+            ['xsi:type', 'xsd:int'],
+            ['xsi:type', 's:base64Binary'],
+            ['xsi:nil', 'maybe'],
+            ['xsi:type', 'nosuch:Type'],
+          ]),
+        );
         done.push(`xsi<${node.name}>`);
         break;
       }
       case 9: {
         const prefix = root.prefix ?? 'soap';
-        const header = el('Header', [el('Auth', [txt('t')], { ns: [['h', 'urn:h']], prefix: 'h', attrs: [[`${prefix}:mustUnderstand`, rng.pick(['1', 'true', '0', 'false', 'yes', ''])]] })], { prefix });
+        const header = el(
+          'Header',
+          [
+            el('Auth', [txt('t')], {
+              ns: [['h', 'urn:h']],
+              prefix: 'h',
+              attrs: [[`${prefix}:mustUnderstand`, rng.pick(['1', 'true', '0', 'false', 'yes', ''])]],
+            }),
+          ],
+          { prefix },
+        );
         root.children.unshift(header);
         done.push('header');
         break;
@@ -295,12 +333,18 @@ function mutateTree(rng: Rng, root: El, secret: string): string[] {
         break;
       }
       case 11: {
-        node.children.splice(rng.int(node.children.length + 1), 0, { text: rng.pick(['<!-- c -->', '<?php echo 1; ?>', ' ', 'stray text', '&#x20;']), raw: true });
+        node.children.splice(rng.int(node.children.length + 1), 0, {
+          text: rng.pick(['<!-- c -->', '<?php echo 1; ?>', ' ', 'stray text', '&#x20;']),
+          raw: true,
+        });
         done.push(`insert<${node.name}>`);
         break;
       }
       case 12: {
-        node.attrs.push([rng.pick(['encodingStyle', 'soap:encodingStyle', 'id', 'xml:lang', 'xml:space', 'xmlns:q']), rng.pick(['x', '', 'urn:q', 'preserve'])]);
+        node.attrs.push([
+          rng.pick(['encodingStyle', 'soap:encodingStyle', 'id', 'xml:lang', 'xml:space', 'xmlns:q']),
+          rng.pick(['x', '', 'urn:q', 'preserve']),
+        ]);
         done.push(`attribute<${node.name}>`);
         break;
       }
@@ -308,7 +352,9 @@ function mutateTree(rng: Rng, root: El, secret: string): string[] {
         // Another operation's body, or both at once.
         const body = all.find((e) => e.node.name === 'Body')?.node;
         if (!body) break;
-        body.children.push(el(rng.pick(['Pair', 'ValidatePin', 'PairResponse']), [el('secretCode', [txt(secret)])], { ns: [['', CONTRACT_NS]] }));
+        body.children.push(
+          el(rng.pick(['Pair', 'ValidatePin', 'PairResponse']), [el('secretCode', [txt(secret)])], { ns: [['', CONTRACT_NS]] }),
+        );
         done.push('second operation');
         break;
       }
@@ -328,16 +374,7 @@ const DOCTYPES = [
   '<!DOCTYPE Envelope>',
 ];
 
-const INVALID_UTF8 = [
-  [0xc3, 0x28],
-  [0xff],
-  [0xfe, 0xff],
-  [0xc0, 0xaf],
-  [0xed, 0xa0, 0x80],
-  [0xf4, 0x90, 0x80, 0x80],
-  [0xe2, 0x82],
-  [0x80],
-];
+const INVALID_UTF8 = [[0xc3, 0x28], [0xff], [0xfe, 0xff], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82], [0x80]];
 
 /** Byte-level mutations; returns the mutated bytes. */
 function mutateBytes(rng: Rng, input: Buffer, done: string[]): Buffer {
@@ -391,8 +428,18 @@ function mutateBytes(rng: Rng, input: Buffer, done: string[]): Buffer {
 
 // ---------------------------------------------------------------- headers
 
-const SOAP11_TYPES = ['text/xml; charset=utf-8', 'text/xml', 'TEXT/XML; Charset=UTF-8', 'text/xml; charset="utf-8"', 'text/xml;charset=utf8'];
-const SOAP12_TYPES = ['application/soap+xml; charset=utf-8', 'application/soap+xml', 'application/soap+xml; charset=utf-8; action="ACTION"'];
+const SOAP11_TYPES = [
+  'text/xml; charset=utf-8',
+  'text/xml',
+  'TEXT/XML; Charset=UTF-8',
+  'text/xml; charset="utf-8"',
+  'text/xml;charset=utf8',
+];
+const SOAP12_TYPES = [
+  'application/soap+xml; charset=utf-8',
+  'application/soap+xml',
+  'application/soap+xml; charset=utf-8; action="ACTION"',
+];
 const OTHER_TYPES = [
   'text/xml; charset=utf-16',
   'text/xml; charset=iso-8859-1',
@@ -416,7 +463,11 @@ const OTHER_TYPES = [
   `text/xml; ${'p=v; '.repeat(200)}`,
   'text/xml\t; charset=utf-8',
 ];
-const FORM_TYPES = ['application/x-www-form-urlencoded', 'application/x-www-form-urlencoded; charset=utf-8', 'APPLICATION/X-WWW-FORM-URLENCODED'];
+const FORM_TYPES = [
+  'application/x-www-form-urlencoded',
+  'application/x-www-form-urlencoded; charset=utf-8',
+  'APPLICATION/X-WWW-FORM-URLENCODED',
+];
 
 function soapAction(rng: Rng, operation: Operation): string | undefined {
   return rng.pick([
@@ -442,7 +493,10 @@ function encodeBody(rng: Rng, body: Buffer, done: string[]): { body: Buffer; hea
       return { body: gzipSync(body), headers: { 'Content-Encoding': 'gzip' } };
     case 1:
       done.push('gzip bomb');
-      return { body: gzipSync(Buffer.concat([body, Buffer.alloc(rng.pick([70_000, 1_000_000, 8_000_000]), 0x20)])), headers: { 'Content-Encoding': 'gzip' } };
+      return {
+        body: gzipSync(Buffer.concat([body, Buffer.alloc(rng.pick([70_000, 1_000_000, 8_000_000]), 0x20)])),
+        headers: { 'Content-Encoding': 'gzip' },
+      };
     case 2: {
       done.push('corrupt gzip');
       const z = gzipSync(body);
@@ -470,7 +524,8 @@ function soapCase(rng: Rng, index: number, version: '1.1' | '1.2'): FuzzCase {
   const mutations: string[] = [];
   if (rng.chance(0.85)) mutations.push(...mutateTree(rng, seed.tree, secret));
   let text = serialize(seed.tree);
-  if (rng.chance(0.8)) text = `<?xml version="1.0" encoding="${rng.pick(['utf-8', 'utf-8', 'UTF-8', 'utf-16', 'iso-8859-1', 'nosuch'])}"?>${text}`;
+  if (rng.chance(0.8))
+    text = `<?xml version="1.0" encoding="${rng.pick(['utf-8', 'utf-8', 'UTF-8', 'utf-16', 'iso-8859-1', 'nosuch'])}"?>${text}`;
   if (rng.chance(0.04)) {
     text = text.replace(/^(<\?xml[^>]*\?>)?/, (decl) => decl + rng.pick(DOCTYPES));
     mutations.push('doctype');
@@ -482,7 +537,9 @@ function soapCase(rng: Rng, index: number, version: '1.1' | '1.2'): FuzzCase {
     const ct = rng.pick(version === '1.1' ? SOAP11_TYPES : SOAP12_TYPES);
     headers['Content-Type'] = ct.replace('ACTION', `${CONTRACT_NS}${rng.chance(0.8) ? operation : 'Nope'}`);
   } else {
-    headers['Content-Type'] = rng.pick([...OTHER_TYPES, ...(version === '1.1' ? SOAP12_TYPES : SOAP11_TYPES)]).replace('ACTION', `${CONTRACT_NS}${operation}`);
+    headers['Content-Type'] = rng
+      .pick([...OTHER_TYPES, ...(version === '1.1' ? SOAP12_TYPES : SOAP11_TYPES)])
+      .replace('ACTION', `${CONTRACT_NS}${operation}`);
     mutations.push('content-type');
   }
   if (version === '1.1') {
@@ -501,7 +558,28 @@ function soapCase(rng: Rng, index: number, version: '1.1' | '1.2'): FuzzCase {
   };
 }
 
-const PERCENT_GARBAGE = ['%', '%Z', '%zz', '%C3%28', '%FF', '%00', '%0A%0D', '%E2%82', '%ED%A0%80', '%25', '%2525', '+', '%2B', '&', '=', ';', '%26', '%3D', '\u00e9', '%C0%AF'];
+const PERCENT_GARBAGE = [
+  '%',
+  '%Z',
+  '%zz',
+  '%C3%28',
+  '%FF',
+  '%00',
+  '%0A%0D',
+  '%E2%82',
+  '%ED%A0%80',
+  '%25',
+  '%2525',
+  '+',
+  '%2B',
+  '&',
+  '=',
+  ';',
+  '%26',
+  '%3D',
+  '\u00e9',
+  '%C0%AF',
+];
 
 /** A form or query string from the operation's fields, mutated. */
 function fieldsText(rng: Rng, operation: Operation, secret: string, mutations: string[]): string {
@@ -529,7 +607,10 @@ function fieldsText(rng: Rng, operation: Operation, secret: string, mutations: s
         mutations.push('duplicate field');
         break;
       case 2:
-        pairs.push([rng.pick(['x', '', 'PIN', 'SecretCode', 'op', 'wsdl', '__proto__', 'constructor', 'pin[]', 'a'.repeat(300)]), rng.pick(['', '1', secret, 'x'.repeat(400)])]);
+        pairs.push([
+          rng.pick(['x', '', 'PIN', 'SecretCode', 'op', 'wsdl', '__proto__', 'constructor', 'pin[]', 'a'.repeat(300)]),
+          rng.pick(['', '1', secret, 'x'.repeat(400)]),
+        ]);
         mutations.push('extra field');
         break;
       case 3:
@@ -591,7 +672,20 @@ const OPERATION_PATHS = [
   '/api.asmx/Pair%00',
   '/api.asmx/',
 ];
-const PAGE_PATHS = ['/pair.aspx', '/Validate.aspx', '/VALIDATE.ASPX', '/qr.aspx', '/api.asmx', '/healthz', '/readyz', '/metrics', '/', '/nope', '/%', '/%C0%AF'];
+const PAGE_PATHS = [
+  '/pair.aspx',
+  '/Validate.aspx',
+  '/VALIDATE.ASPX',
+  '/qr.aspx',
+  '/api.asmx',
+  '/healthz',
+  '/readyz',
+  '/metrics',
+  '/',
+  '/nope',
+  '/%',
+  '/%C0%AF',
+];
 
 /** Only what node:http lets a client send in a path: the rest is percent-encoded (raw-http sends anything). */
 function safePath(path: string): string {
@@ -623,7 +717,14 @@ function queryCase(rng: Rng, index: number): FuzzCase {
     query = bytes.toString('latin1');
   }
   if (query.length > 12_000) query = query.slice(0, 12_000); // under Node's 16 KiB header limit
-  return { index, kind: 'query', mutations, method: 'GET', path: safePath(`${path}?${query}`), headers: rng.chance(0.1) ? { 'Content-Type': rng.pick(OTHER_TYPES) } : {} };
+  return {
+    index,
+    kind: 'query',
+    mutations,
+    method: 'GET',
+    path: safePath(`${path}?${query}`),
+    headers: rng.chance(0.1) ? { 'Content-Type': rng.pick(OTHER_TYPES) } : {},
+  };
 }
 
 function formCase(rng: Rng, index: number): FuzzCase {
@@ -636,7 +737,9 @@ function formCase(rng: Rng, index: number): FuzzCase {
     body = Buffer.concat([body, Buffer.from('&pad=' + 'x'.repeat(70_000))]);
     mutations.push('over the limit');
   }
-  const contentType = rng.chance(0.75) ? rng.pick(FORM_TYPES) : rng.pick([...OTHER_TYPES, ...SOAP11_TYPES, ...SOAP12_TYPES]).replace('ACTION', 'x');
+  const contentType = rng.chance(0.75)
+    ? rng.pick(FORM_TYPES)
+    : rng.pick([...OTHER_TYPES, ...SOAP11_TYPES, ...SOAP12_TYPES]).replace('ACTION', 'x');
   const encoded = encodeBody(rng, body, mutations);
   return {
     index,
@@ -661,7 +764,11 @@ function randomBytesCase(rng: Rng, index: number): FuzzCase {
     mutations,
     method: 'POST',
     path: rng.pick(['/api.asmx', '/api.asmx', '/api.asmx/Pair', '/api.asmx/ValidatePin', '/pair.aspx', '/nope']),
-    headers: { ...(contentType ? { 'Content-Type': contentType } : {}), ...(rng.chance(0.3) ? { SOAPAction: `"${CONTRACT_NS}Pair"` } : {}), ...encoded.headers },
+    headers: {
+      ...(contentType ? { 'Content-Type': contentType } : {}),
+      ...(rng.chance(0.3) ? { SOAPAction: `"${CONTRACT_NS}Pair"` } : {}),
+      ...encoded.headers,
+    },
     body: encoded.body,
   };
 }
@@ -672,9 +779,11 @@ function rawCase(rng: Rng, index: number): FuzzCase {
   const secret = newSecret(rng);
   const body = `pin=123456&secretCode=${secret}`;
   const templates = [
-    () => `POST /api.asmx/ValidatePin HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    () =>
+      `POST /api.asmx/ValidatePin HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
     () => `GET /api.asmx/ValidatePin?pin=1 23&secretCode=${secret} HTTP/1.1\r\nHost: x\r\n\r\n`,
-    () => `POST /api.asmx/ValidatePin HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`,
+    () =>
+      `POST /api.asmx/ValidatePin HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`,
     () => `POST /api.asmx/ValidatePin HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\nTransfer-Encoding: chunked\r\n\r\n${body}`,
     () => `POST /api.asmx/ValidatePin HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\nContent-Length: 3\r\n\r\n${body}`,
     () => `POST /api.asmx/ValidatePin HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n${body}`,

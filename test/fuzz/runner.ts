@@ -79,7 +79,9 @@ function httpCase(port: number, agent: Agent, c: FuzzCase, timeoutMs: number): P
         size += d.length;
         if (size <= MAX_BODY) chunks.push(d);
       });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) }),
+      );
       res.on('error', reject);
     });
     req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'HANG' })));
@@ -143,7 +145,11 @@ export function judge(c: FuzzCase, answer: Answer, faults: Record<string, number
 
 /** "1.1 soap:Client" or "1.2 soap:Sender", or undefined when the answer is not a SOAP Fault. */
 function faultCode(answer: Answer): string | undefined {
-  const version = answer.contentType.startsWith('text/xml') ? '1.1' : answer.contentType.startsWith('application/soap+xml') ? '1.2' : undefined;
+  const version = answer.contentType.startsWith('text/xml')
+    ? '1.1'
+    : answer.contentType.startsWith('application/soap+xml')
+      ? '1.2'
+      : undefined;
   if (!version) return undefined;
   try {
     return readXml(answer.body.toString('utf8'), (doc) => {
@@ -163,10 +169,12 @@ async function validCallsWork(service: ChildService): Promise<string> {
   const secret = 'after-the-fuzz-run-secret-1';
   try {
     const pair = await call(service, 'httpGet', 'Pair', { appName: 'After', appInfo: 'a@b.c', secretCode: secret });
-    if (pair.status !== 200 || !pair.body.includes('<ManualSetupCode>')) return `Pair after the run: ${pair.status} ${pair.body.slice(0, 200)}`;
+    if (pair.status !== 200 || !pair.body.includes('<ManualSetupCode>'))
+      return `Pair after the run: ${pair.status} ${pair.body.slice(0, 200)}`;
     const pin = totp(Buffer.from(secret), DEFAULT_TOTP, Math.floor(Date.now() / 1000));
     const soap = await call(service, 'soap11', 'ValidatePin', { pin, secretCode: secret });
-    if (soap.status !== 200 || !soap.body.includes('<ValidatePinResult>true</ValidatePinResult>')) return `ValidatePin after the run: ${soap.status} ${soap.body.slice(0, 200)}`;
+    if (soap.status !== 200 || !soap.body.includes('<ValidatePinResult>true</ValidatePinResult>'))
+      return `ValidatePin after the run: ${soap.status} ${soap.body.slice(0, 200)}`;
     return 'ok';
   } catch (error) {
     return `valid calls after the run failed: ${(error as Error).message}`;
@@ -177,7 +185,18 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const { cases, seed, concurrency = 8, timeoutMs = 5000, maxSeconds = 600, log = () => {} } = options;
   await loadReaders(); // judge() reads SOAP faults; the service runs in a child process, so nothing here has loaded the XML engine
   const started = Date.now();
-  const report: FuzzReport = { seed, requested: cases, ran: 0, elapsedMs: 0, byStatus: {}, byKind: {}, faults: {}, failures: [], childAlive: false, afterRun: 'not run' };
+  const report: FuzzReport = {
+    seed,
+    requested: cases,
+    ran: 0,
+    elapsedMs: 0,
+    byStatus: {},
+    byKind: {},
+    faults: {},
+    failures: [],
+    childAlive: false,
+    afterRun: 'not run',
+  };
   const service = await startChildService({ args: ['--log-level', 'info'] });
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   try {
@@ -208,10 +227,17 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         if (answer) for (const problem of judge(c, answer, report.faults)) fail(c, problem);
         if (!service.alive()) {
           crashed = true;
-          const last = service.output().trimEnd().split('\n').filter((l) => !l.includes('"event":"request"')).slice(-12).join('\n');
+          const last = service
+            .output()
+            .trimEnd()
+            .split('\n')
+            .filter((l) => !l.includes('"event":"request"'))
+            .slice(-12)
+            .join('\n');
           fail(c, `the service died (${JSON.stringify(await service.exited)}); its last words:\n${last}`);
         }
-        if (report.ran % 2000 === 0) log(`${report.ran}/${cases} cases, ${report.failures.length} failures, ${Math.round((Date.now() - started) / 1000)} s`);
+        if (report.ran % 2000 === 0)
+          log(`${report.ran}/${cases} cases, ${report.failures.length} failures, ${Math.round((Date.now() - started) / 1000)} s`);
       }
     };
     await Promise.all(Array.from({ length: concurrency }, worker));
@@ -220,9 +246,21 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     // The logs: no internal error, no secret (the request lines carry no query string).
     const output = service.output();
     const leaked = output.split('\n').filter((l) => SECRET_PATTERN.test(l));
-    if (leaked.length) report.failures.push({ index: -1, kind: 'query', mutations: [], problem: `${leaked.length} log lines hold a secret, e.g. ${leaked[0].slice(0, 300)}` });
+    if (leaked.length)
+      report.failures.push({
+        index: -1,
+        kind: 'query',
+        mutations: [],
+        problem: `${leaked.length} log lines hold a secret, e.g. ${leaked[0].slice(0, 300)}`,
+      });
     const errors = output.split('\n').filter((l) => /"level":(50|60)/.test(l) || /Uncaught|FATAL|Segmentation/.test(l));
-    if (errors.length) report.failures.push({ index: -1, kind: 'query', mutations: [], problem: `${errors.length} error log lines, e.g. ${errors[0].slice(0, 400)}` });
+    if (errors.length)
+      report.failures.push({
+        index: -1,
+        kind: 'query',
+        mutations: [],
+        problem: `${errors.length} error log lines, e.g. ${errors[0].slice(0, 400)}`,
+      });
   } finally {
     agent.destroy();
     await service.kill();

@@ -9,7 +9,21 @@ const ALGORITHMS: ReadonlyArray<readonly [HashAlgorithm, string]> = [
   ['SHA512', 'sha512'],
 ];
 // Around 2^31 and 2^32 (both 32-bit halves of the 8-byte counter), and the largest safe integer.
-const COUNTERS = [0, 1, 2, 255, 256, 56_666_666, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 32 + 1, 2 ** 40 + 12345, Number.MAX_SAFE_INTEGER];
+const COUNTERS = [
+  0,
+  1,
+  2,
+  255,
+  256,
+  56_666_666,
+  2 ** 31 - 1,
+  2 ** 31,
+  2 ** 32 - 1,
+  2 ** 32,
+  2 ** 32 + 1,
+  2 ** 40 + 12345,
+  Number.MAX_SAFE_INTEGER,
+];
 
 function bytes(length: number, seed: number): Buffer {
   const out = Buffer.alloc(length);
@@ -29,7 +43,11 @@ for (const [algorithm, nodeName] of ALGORITHMS) {
     const key = bytes(20, 3);
     const sign = createCounterSigner(algorithm, key);
     for (const counter of COUNTERS) {
-      t.deepEqual(Buffer.from(sign(counter), 'latin1'), createHmac(nodeName, key).update(counterMessage(counter)).digest(), `counter ${counter}`);
+      t.deepEqual(
+        Buffer.from(sign(counter), 'latin1'),
+        createHmac(nodeName, key).update(counterMessage(counter)).digest(),
+        `counter ${counter}`,
+      );
     }
   });
 

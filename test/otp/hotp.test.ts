@@ -17,8 +17,7 @@ function referenceHotp(key: Buffer, counter: bigint, digits: number): string {
   message.writeBigUInt64BE(counter);
   const mac = createHmac('sha1', key).update(message).digest();
   const offset = mac[19]! & 0xf;
-  const code =
-    ((mac[offset]! & 0x7f) << 24) | (mac[offset + 1]! << 16) | (mac[offset + 2]! << 8) | mac[offset + 3]!;
+  const code = ((mac[offset]! & 0x7f) << 24) | (mac[offset + 1]! << 16) | (mac[offset + 2]! << 8) | mac[offset + 3]!;
   return String(code % 10 ** digits).padStart(digits, '0');
 }
 

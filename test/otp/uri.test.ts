@@ -18,16 +18,28 @@ test('without an issuer (absent or empty): label ACCOUNT only', (t) => {
 
 test('without an account (empty, or white space alone): the label is the issuer alone', (t) => {
   for (const account of ['', '  ', '\t']) {
-    t.is(otpauthUri({ issuer: 'Example', account, secret: SECRET }), 'otpauth://totp/Example?secret=JBSWY3DPEHPK3PXP&issuer=Example', JSON.stringify(account));
+    t.is(
+      otpauthUri({ issuer: 'Example', account, secret: SECRET }),
+      'otpauth://totp/Example?secret=JBSWY3DPEHPK3PXP&issuer=Example',
+      JSON.stringify(account),
+    );
   }
 });
 
 test('with neither issuer nor account: the unnamed label, and without one a RangeError (a label is never empty)', (t) => {
-  for (const [issuer, account] of [[undefined, ''], ['', ''], [' ', ' ']] as const) {
+  for (const [issuer, account] of [
+    [undefined, ''],
+    ['', ''],
+    [' ', ' '],
+  ] as const) {
     t.is(otpauthUri({ issuer, account, unnamed: 'Pin Service', secret: SECRET }), 'otpauth://totp/Pin%20Service?secret=JBSWY3DPEHPK3PXP');
     t.throws(() => otpauthUri({ issuer, account, secret: SECRET }), { instanceOf: RangeError });
   }
-  t.is(otpauthUri({ account: 'alice', unnamed: 'Pin Service', secret: SECRET }), 'otpauth://totp/alice?secret=JBSWY3DPEHPK3PXP', 'unused when named');
+  t.is(
+    otpauthUri({ account: 'alice', unnamed: 'Pin Service', secret: SECRET }),
+    'otpauth://totp/alice?secret=JBSWY3DPEHPK3PXP',
+    'unused when named',
+  );
 });
 
 test("an authenticator's URI parser (the otpauth package) reads every label form back, and refuses an empty label", (t) => {
@@ -58,10 +70,7 @@ test('spaces are %20, never +', (t) => {
 });
 
 test('a colon inside the issuer or account is escaped, the separator is not', (t) => {
-  t.is(
-    otpauthUri({ issuer: 'A:B', account: 'c:d', secret: SECRET }),
-    'otpauth://totp/A%3AB:c%3Ad?secret=JBSWY3DPEHPK3PXP&issuer=A%3AB',
-  );
+  t.is(otpauthUri({ issuer: 'A:B', account: 'c:d', secret: SECRET }), 'otpauth://totp/A%3AB:c%3Ad?secret=JBSWY3DPEHPK3PXP&issuer=A%3AB');
 });
 
 test('non-ASCII is percent-encoded UTF-8, upper-case hex', (t) => {

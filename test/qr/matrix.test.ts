@@ -21,7 +21,6 @@ function referenceOf(input: string): QRCode {
   throw last;
 }
 
-
 const ALPHABETS = [
   '0123456789', // numeric mode
   'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 $%*+-./:', // alphanumeric mode
@@ -57,6 +56,9 @@ test('the same matrix for realistic otpauth URIs, never larger than qrcode.creat
   for (let i = 0; i < 200; i++) {
     const uri = `otpauth://totp/Example%20${i}:user${i * 7919}%40example.com?secret=${text(16 + (i % 48), i, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567')}&issuer=Example%20${i}`;
     t.deepEqual(qrMatrix(uri).data, Uint8Array.from(referenceOf(uri).modules.data), uri);
-    t.true(qrMatrix(uri).size <= create(uri, { errorCorrectionLevel: 'M' }).modules.size, 'never larger than qrcode’s own segmentation gives');
+    t.true(
+      qrMatrix(uri).size <= create(uri, { errorCorrectionLevel: 'M' }).modules.size,
+      'never larger than qrcode’s own segmentation gives',
+    );
   }
 });

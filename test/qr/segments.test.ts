@@ -4,9 +4,7 @@ import { create } from 'qrcode';
 import { VERSION_GROUPS, dataBits, headerBits, optimalSegments, streamBits, type Segment, type SegmentMode } from '../../src/qr/segments';
 
 const ALPHANUMERIC = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:';
-const canEncode = (mode: SegmentMode, c: string) =>
-  mode === 'byte' || (mode === 'numeric' ? /^[0-9]$/.test(c) : ALPHANUMERIC.includes(c));
-
+const canEncode = (mode: SegmentMode, c: string) => mode === 'byte' || (mode === 'numeric' ? /^[0-9]$/.test(c) : ALPHANUMERIC.includes(c));
 
 /** The fewest bits over every assignment of modes to characters (3^n of them), runs of one mode merged. */
 function bruteForceBits(input: string, group: number): number {
@@ -34,7 +32,10 @@ function checkWellFormed(t: import('ava').ExecutionContext, input: string, segme
   t.is(segments.map((s) => s.data).join(''), input, 'the segments spell the text');
   for (const [i, s] of segments.entries()) {
     t.true(s.data.length > 0);
-    t.true(Array.from(s.data).every((c) => canEncode(s.mode, c)), `${s.mode} can encode ${JSON.stringify(s.data)}`);
+    t.true(
+      Array.from(s.data).every((c) => canEncode(s.mode, c)),
+      `${s.mode} can encode ${JSON.stringify(s.data)}`,
+    );
     if (i > 0) t.not(s.mode, segments[i - 1].mode, 'adjacent segments differ in mode');
   }
 }
@@ -79,8 +80,14 @@ test('never more bits than qrcode’s own segmentation, and so never a larger sy
       const group = VERSION_GROUPS.findIndex((g) => theirs.version <= g.highest);
       const ours = optimalSegments(input, group);
       checkWellFormed(t, input, ours);
-      const theirBits = theirs.segments.reduce((sum, s) => sum + headerBits(s.mode.id.toLowerCase() as SegmentMode, group) + s.getBitsLength(), 0);
-      t.true(streamBits(ours, group) <= theirBits, `${JSON.stringify(input.slice(0, 24))}… (${length}): ${streamBits(ours, group)} ≤ ${theirBits}`);
+      const theirBits = theirs.segments.reduce(
+        (sum, s) => sum + headerBits(s.mode.id.toLowerCase() as SegmentMode, group) + s.getBitsLength(),
+        0,
+      );
+      t.true(
+        streamBits(ours, group) <= theirBits,
+        `${JSON.stringify(input.slice(0, 24))}… (${length}): ${streamBits(ours, group)} ≤ ${theirBits}`,
+      );
       t.true(create(ours as never, { errorCorrectionLevel: 'M' }).version <= theirs.version);
       compared++;
     }
@@ -105,10 +112,28 @@ test('one mode throughout when one mode is cheapest; the empty text has no segme
 });
 
 test('bit lengths of ISO/IEC 18004 §7.4: headers per version group, data per mode, UTF-8 bytes', (t) => {
-  t.deepEqual([0, 1, 2].map((g) => headerBits('numeric', g)), [14, 16, 18]);
-  t.deepEqual([0, 1, 2].map((g) => headerBits('alphanumeric', g)), [13, 15, 17]);
-  t.deepEqual([0, 1, 2].map((g) => headerBits('byte', g)), [12, 20, 20]);
-  t.deepEqual(['1', '12', '123', '1234'].map((d) => dataBits({ data: d, mode: 'numeric' })), [4, 7, 10, 14]);
-  t.deepEqual(['A', 'AB', 'ABC'].map((d) => dataBits({ data: d, mode: 'alphanumeric' })), [6, 11, 17]);
-  t.deepEqual(['a', 'é', '€', '😀'].map((d) => dataBits({ data: d, mode: 'byte' })), [8, 16, 24, 32]);
+  t.deepEqual(
+    [0, 1, 2].map((g) => headerBits('numeric', g)),
+    [14, 16, 18],
+  );
+  t.deepEqual(
+    [0, 1, 2].map((g) => headerBits('alphanumeric', g)),
+    [13, 15, 17],
+  );
+  t.deepEqual(
+    [0, 1, 2].map((g) => headerBits('byte', g)),
+    [12, 20, 20],
+  );
+  t.deepEqual(
+    ['1', '12', '123', '1234'].map((d) => dataBits({ data: d, mode: 'numeric' })),
+    [4, 7, 10, 14],
+  );
+  t.deepEqual(
+    ['A', 'AB', 'ABC'].map((d) => dataBits({ data: d, mode: 'alphanumeric' })),
+    [6, 11, 17],
+  );
+  t.deepEqual(
+    ['a', 'é', '€', '😀'].map((d) => dataBits({ data: d, mode: 'byte' })),
+    [8, 16, 24, 32],
+  );
 });

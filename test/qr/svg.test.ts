@@ -21,7 +21,10 @@ test('short and plain texts decode too', (t) => {
 
 test('one compact SVG: a background, a single path, fixed size, no external reference', (t) => {
   const svg = qrSvg(URI);
-  t.regex(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 (\d+) \1" width="(\d+)" height="\2" shape-rendering="crispEdges">/);
+  t.regex(
+    svg,
+    /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 (\d+) \1" width="(\d+)" height="\2" shape-rendering="crispEdges">/,
+  );
   t.is(svg.match(/<path /g)?.length, 1);
   t.is(svg.match(/<rect /g)?.length, 1);
   t.true(svg.endsWith('</svg>'));

@@ -81,7 +81,10 @@ export async function startChildService(options: ChildServiceOptions = {}): Prom
   while (Date.now() < deadline) {
     if (!alive()) throw new Error(`the service exited before it was ready:\n${output()}`);
     const listening = (output().match(/"event":"listening"/g) ?? []).length;
-    const healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+    const healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (healthy && (wanted <= 1 || listening >= wanted)) {
       return { url: `http://127.0.0.1:${port}`, port, child, output, exited, alive, kill };
     }

@@ -36,7 +36,12 @@ export interface LoadCall {
 const VARIANTS: CallVariant[] = ['soap11', 'soap12', 'httpGet', 'httpPost', 'json'];
 
 /** ValidatePin over `variant` at `target`, read as an Outcome. */
-export async function validateOutcome(target: string, variant: CallVariant, pin: string, secret: string): Promise<{ status: number; outcome: Outcome; detail?: string }> {
+export async function validateOutcome(
+  target: string,
+  variant: CallVariant,
+  pin: string,
+  secret: string,
+): Promise<{ status: number; outcome: Outcome; detail?: string }> {
   let status: number;
   let body: string;
   try {
@@ -53,8 +58,10 @@ export async function validateOutcome(target: string, variant: CallVariant, pin:
     if (value) return { status, outcome: value as Outcome };
   }
   if (status === 503 && variant !== 'soap11' && variant !== 'soap12') return { status, outcome: 'failed-closed' };
-  if (status === 500 && variant === 'soap11' && body.includes('<faultcode>soap:Server</faultcode>')) return { status, outcome: 'failed-closed' };
-  if (status === 500 && variant === 'soap12' && body.includes('<soap:Value>soap:Receiver</soap:Value>')) return { status, outcome: 'failed-closed' };
+  if (status === 500 && variant === 'soap11' && body.includes('<faultcode>soap:Server</faultcode>'))
+    return { status, outcome: 'failed-closed' };
+  if (status === 500 && variant === 'soap12' && body.includes('<soap:Value>soap:Receiver</soap:Value>'))
+    return { status, outcome: 'failed-closed' };
   return { status, outcome: 'unexpected', detail: body.slice(0, 200) };
 }
 

@@ -88,7 +88,12 @@ export async function startNginx(backends: [string, string]): Promise<TestNginx>
   };
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
-    if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) {
+    if (
+      await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    ) {
       return {
         base,
         dir,

@@ -8,7 +8,7 @@
  */
 import { loadXmlEngine, xml, type XmlDocument, type XmlElement, type XmlEngine } from '../../src/runtime/xml-engine';
 
-type Htmlparser2 = typeof import('htmlparser2', { with: { 'resolution-mode': 'import' } });
+type Htmlparser2 = typeof import('htmlparser2', { with: { 'resolution-mode': 'import' }});
 export type HtmlDocument = ReturnType<Htmlparser2['parseDocument']>;
 export type HtmlElement = ReturnType<Htmlparser2['DomUtils']['findAll']>[number];
 type HtmlNode = Parameters<Htmlparser2['DomUtils']['textContent']>[0];
@@ -36,7 +36,8 @@ export function readXml<T>(text: string, use: (doc: XmlDocument) => T): T {
   const doc = XmlDocument.fromString(text, { option: ParseOption.XML_PARSE_NONET | ParseOption.XML_PARSE_NO_XXE });
   try {
     const result = use(doc);
-    if (typeof (result as { then?: unknown } | undefined)?.then === 'function') throw new Error('readXml: the reader must be synchronous (the document is freed when it returns)');
+    if (typeof (result as { then?: unknown } | undefined)?.then === 'function')
+      throw new Error('readXml: the reader must be synchronous (the document is freed when it returns)');
     return result;
   } finally {
     doc.dispose();
@@ -110,14 +111,18 @@ export function readHtml(text: string): HtmlDocument {
 export function htmlTag(name: string, attributes: Record<string, string | true> = {}): (element: HtmlElement) => boolean {
   return (element) =>
     element.name === name &&
-    Object.entries(attributes).every(([attribute, value]) => (value === true ? element.attribs[attribute] !== undefined : element.attribs[attribute] === value));
+    Object.entries(attributes).every(([attribute, value]) =>
+      value === true ? element.attribs[attribute] !== undefined : element.attribs[attribute] === value,
+    );
 }
 
 /** Every element under `root` (not `root` itself) that passes `test`, in document order. */
-export const htmlElements = (root: HtmlDocument | HtmlElement, test: (element: HtmlElement) => boolean): HtmlElement[] => html().DomUtils.findAll(test, root.children);
+export const htmlElements = (root: HtmlDocument | HtmlElement, test: (element: HtmlElement) => boolean): HtmlElement[] =>
+  html().DomUtils.findAll(test, root.children);
 
 /** The first element under `root` that passes `test`, or null. */
-export const htmlElement = (root: HtmlDocument | HtmlElement, test: (element: HtmlElement) => boolean): HtmlElement | null => html().DomUtils.findOne(test, root.children, true);
+export const htmlElement = (root: HtmlDocument | HtmlElement, test: (element: HtmlElement) => boolean): HtmlElement | null =>
+  html().DomUtils.findOne(test, root.children, true);
 
 /** The nearest ancestor of `element` that passes `test`, or null. */
 export function htmlAncestor(element: HtmlElement, test: (element: HtmlElement) => boolean): HtmlElement | null {

@@ -94,7 +94,9 @@ export async function waitFor<T>(what: string, timeoutMs: number, check: () => P
     }
     await sleep(everyMs);
   }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${(lastError as Error).message})` : ''}`);
+  throw new Error(
+    `timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${(lastError as Error).message})` : ''}`,
+  );
 }
 
 /** A server process; answers once it answers PING. */
@@ -103,10 +105,15 @@ async function startProcess(command: string, args: string[], port: number, dir: 
   const alive = () => child !== undefined && child.exitCode === null && child.signalCode === null;
   const start = async () => {
     child = spawn(command, args, { cwd: dir, stdio: ['ignore', 'ignore', 'ignore'] });
-    await waitFor(`${command} on port ${port} (see ${join(dir, log)})`, 10_000, async () => {
-      if (!alive()) throw new Error(`${command} on port ${port} exited`);
-      return (await redisCommand(port, ['PING'], 500)) === 'PONG' ? true : undefined;
-    }, 50);
+    await waitFor(
+      `${command} on port ${port} (see ${join(dir, log)})`,
+      10_000,
+      async () => {
+        if (!alive()) throw new Error(`${command} on port ${port} exited`);
+        return (await redisCommand(port, ['PING'], 500)) === 'PONG' ? true : undefined;
+      },
+      50,
+    );
   };
   const kill = async () => {
     if (!child || !alive()) return;
@@ -119,14 +126,21 @@ async function startProcess(command: string, args: string[], port: number, dir: 
 }
 
 const COMMON = (port: number, log: string) => [
-  '--port', String(port),
-  '--bind', '127.0.0.1',
-  '--save', '',
-  '--appendonly', 'no',
-  '--logfile', log,
+  '--port',
+  String(port),
+  '--bind',
+  '127.0.0.1',
+  '--save',
+  '',
+  '--appendonly',
+  'no',
+  '--logfile',
+  log,
   // Replicas synchronise at once, over the socket, instead of after the default 5 s.
-  '--repl-diskless-sync', 'yes',
-  '--repl-diskless-sync-delay', '0',
+  '--repl-diskless-sync',
+  'yes',
+  '--repl-diskless-sync-delay',
+  '0',
 ];
 
 export interface ReplicatedSet {
@@ -177,7 +191,9 @@ export async function startReplicatedSet(options: ReplicatedSetOptions = {}): Pr
   };
   try {
     const masterPort = await freePort();
-    servers.push(await startProcess('redis-server', COMMON(masterPort, `redis-${masterPort}.log`), masterPort, dir, `redis-${masterPort}.log`));
+    servers.push(
+      await startProcess('redis-server', COMMON(masterPort, `redis-${masterPort}.log`), masterPort, dir, `redis-${masterPort}.log`),
+    );
     for (let i = 0; i < replicaCount; i++) {
       const port = await freePort();
       const args = [...COMMON(port, `redis-${port}.log`), '--replicaof', '127.0.0.1', String(masterPort)];
@@ -250,7 +266,16 @@ export async function startReplicatedSet(options: ReplicatedSetOptions = {}): Pr
     failoverLog: () =>
       readdirSync(dir)
         .filter((name) => name.startsWith('sentinel-') && name.endsWith('.log') && existsSync(join(dir, name)))
-        .flatMap((name) => readFileSync(join(dir, name), 'utf8').split('\n').filter((line) => /[+-](sdown|odown|try-failover|elected-leader|selected-slave|promoted-slave|failover-end|switch-master|failover-abort\S*|convert-to-slave)\b/.test(line)).map((line) => `${name}: ${line}`))
+        .flatMap((name) =>
+          readFileSync(join(dir, name), 'utf8')
+            .split('\n')
+            .filter((line) =>
+              /[+-](sdown|odown|try-failover|elected-leader|selected-slave|promoted-slave|failover-end|switch-master|failover-abort\S*|convert-to-slave)\b/.test(
+                line,
+              ),
+            )
+            .map((line) => `${name}: ${line}`),
+        )
         .join('\n'),
     stop,
   };
@@ -320,21 +345,39 @@ export async function startCluster(options: ClusterOptions = {}): Promise<TestCl
       const log = `redis-${port}.log`;
       const args = [
         ...COMMON(port, log),
-        '--cluster-enabled', 'yes',
-        '--cluster-config-file', `nodes-${port}.conf`,
-        '--cluster-node-timeout', String(options.nodeTimeoutMs ?? 2000),
-        '--cluster-port', String(busPort),
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        `nodes-${port}.conf`,
+        '--cluster-node-timeout',
+        String(options.nodeTimeoutMs ?? 2000),
+        '--cluster-port',
+        String(busPort),
       ];
       const node = await startProcess('redis-server', args, port, dir, log);
       nodes.push({ ...node, id: String(await redisCommand(port, ['CLUSTER', 'MYID'])) });
     }
-    const create = spawn('redis-cli', ['--cluster', 'create', ...nodes.map((n) => n.address), '--cluster-replicas', String(options.replicasPerMaster ?? 1), '--cluster-yes'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const create = spawn(
+      'redis-cli',
+      [
+        '--cluster',
+        'create',
+        ...nodes.map((n) => n.address),
+        '--cluster-replicas',
+        String(options.replicasPerMaster ?? 1),
+        '--cluster-yes',
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     create.stdout!.on('data', (d) => (output += d));
     create.stderr!.on('data', (d) => (output += d));
-    const code = await Promise.race([new Promise<number | null>((resolve) => create.once('exit', resolve)), sleep(60_000, undefined, { ref: false }).then(() => 'timeout' as const)]);
+    const code = await Promise.race([
+      new Promise<number | null>((resolve) => create.once('exit', resolve)),
+      sleep(60_000, undefined, { ref: false }).then(() => 'timeout' as const),
+    ]);
     if (code !== 0) {
       create.kill('SIGKILL');
       throw new Error(`redis-cli --cluster create failed (${code}):\n${output}`);
@@ -363,13 +406,22 @@ export async function startCluster(options: ClusterOptions = {}): Promise<TestCl
       }
       const masters: ClusterView['masters'] = [];
       const replicas: ClusterView['replicas'] = [];
-      const rows = text.trim().split('\n').map((line) => line.split(' '));
+      const rows = text
+        .trim()
+        .split('\n')
+        .map((line) => line.split(' '));
       const byId = (id: string) => nodes.find((n) => n.id === id);
       for (const [id, , flags, masterId, , , , , ...slots] of rows) {
         const node = byId(id);
         if (!node || flags.includes('fail')) continue;
         if (flags.includes('master') && slots.length > 0) {
-          masters.push({ node, slots: slots.filter((s) => !s.startsWith('[')).map((s) => s.split('-').map(Number) as [number, number]).map(([a, b]) => [a, b ?? a]) });
+          masters.push({
+            node,
+            slots: slots
+              .filter((s) => !s.startsWith('['))
+              .map((s) => s.split('-').map(Number) as [number, number])
+              .map(([a, b]) => [a, b ?? a]),
+          });
         } else if (flags.includes('slave') && byId(masterId)) {
           replicas.push({ node, master: byId(masterId)! });
         }
@@ -403,4 +455,3 @@ export async function startCluster(options: ClusterOptions = {}): Promise<TestCl
     stop,
   };
 }
-

@@ -119,7 +119,10 @@ export interface SoapHeaderOptions {
 function soapHeaders(version: SoapVersionName, operation?: string, options: SoapHeaderOptions = {}): Record<string, string> {
   const action = operation === undefined ? undefined : `${options.namespace ?? NS}${operation}`;
   if (version === '1.2') {
-    return { 'Content-Type': options.contentType ?? (action === undefined ? SOAP_CONTENT_TYPES['1.2'] : `${SOAP_CONTENT_TYPES['1.2']}; action="${action}"`) };
+    return {
+      'Content-Type':
+        options.contentType ?? (action === undefined ? SOAP_CONTENT_TYPES['1.2'] : `${SOAP_CONTENT_TYPES['1.2']}; action="${action}"`),
+    };
   }
   const headers: Record<string, string> = { 'Content-Type': options.contentType ?? SOAP_CONTENT_TYPES['1.1'] };
   const soapAction = options.soapAction === undefined ? (action === undefined ? null : `"${action}"`) : options.soapAction;
@@ -128,7 +131,12 @@ function soapHeaders(version: SoapVersionName, operation?: string, options: Soap
 }
 
 /** A POST of a SOAP body given as it is (text or bytes) to /api.asmx, or `path`. */
-export function soapRequest(version: SoapVersionName, body: string | Buffer, operation?: string, options: SoapHeaderOptions & { path?: string } = {}): OutgoingRequest {
+export function soapRequest(
+  version: SoapVersionName,
+  body: string | Buffer,
+  operation?: string,
+  options: SoapHeaderOptions & { path?: string } = {},
+): OutgoingRequest {
   return { method: 'POST', path: options.path ?? '/api.asmx', headers: soapHeaders(version, operation, options), body };
 }
 
@@ -192,7 +200,13 @@ export async function sendRequest(target: Target, request: OutgoingRequest): Pro
 }
 
 /** Calls `operation` with `fields` over `variant`, as that variant's client would. */
-export async function call(target: Target, variant: Variant, operation: string, fields: Fields, options: RequestOptions = {}): Promise<Answer> {
+export async function call(
+  target: Target,
+  variant: Variant,
+  operation: string,
+  fields: Fields,
+  options: RequestOptions = {},
+): Promise<Answer> {
   return sendRequest(target, buildRequest(variant, operation, fields, { namespace: namespaceOf(target), ...options }));
 }
 
@@ -209,8 +223,18 @@ export async function postSoap(
 }
 
 /** POSTs a raw form body (text or bytes) to /api.asmx/{operation}, with `extraHeaders`. */
-export async function postForm(target: Target, operation: Operation | string, body: string | Buffer, extraHeaders: Record<string, string> = {}): Promise<Answer> {
-  return sendRequest(target, { method: 'POST', path: `/api.asmx/${operation}`, headers: { 'Content-Type': FORM_CONTENT_TYPE, ...extraHeaders }, body });
+export async function postForm(
+  target: Target,
+  operation: Operation | string,
+  body: string | Buffer,
+  extraHeaders: Record<string, string> = {},
+): Promise<Answer> {
+  return sendRequest(target, {
+    method: 'POST',
+    path: `/api.asmx/${operation}`,
+    headers: { 'Content-Type': FORM_CONTENT_TYPE, ...extraHeaders },
+    body,
+  });
 }
 
 /** GETs /api.asmx/{operation}?{rawQuery}, the query sent exactly as given. */
@@ -277,7 +301,12 @@ export function readFault(xml: string, version: SoapVersionName): Fault {
     const code = textOf(codeElement).trim();
     const colon = code.indexOf(':');
     const prefix = colon >= 0 ? code.slice(0, colon) : null;
-    return { code, codeNamespace: namespaceInScope(codeElement, prefix), codeLocalName: code.slice(colon + 1), reason: textOf(reasonElement) };
+    return {
+      code,
+      codeNamespace: namespaceInScope(codeElement, prefix),
+      codeLocalName: code.slice(colon + 1),
+      reason: textOf(reasonElement),
+    };
   });
 }
 

@@ -51,7 +51,9 @@ async function main(): Promise<void> {
   }
   for (const [i, { ctx, done }] of started.entries()) {
     await done;
-    if (!String(ctx.body).includes(i % 3 === 0 ? '<ManualSetupCode>MFRGG</ManualSetupCode>' : '<ValidatePinResult>false</ValidatePinResult>')) {
+    if (
+      !String(ctx.body).includes(i % 3 === 0 ? '<ManualSetupCode>MFRGG</ManualSetupCode>' : '<ValidatePinResult>false</ValidatePinResult>')
+    ) {
       throw new Error(`call ${i}: unexpected answer`);
     }
   }

@@ -17,11 +17,14 @@ export async function load(port: number, total: number, clients = CLIENTS): Prom
   let started = 0;
   const one = (i: number) =>
     new Promise<number | string>((resolve) => {
-      const req = request({ host: '127.0.0.1', port, path: `/api.asmx/ValidatePin?pin=000000&secretCode=log-output-secret-${i}`, timeout: 10_000 }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-        res.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));
-      });
+      const req = request(
+        { host: '127.0.0.1', port, path: `/api.asmx/ValidatePin?pin=000000&secretCode=log-output-secret-${i}`, timeout: 10_000 },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+          res.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));
+        },
+      );
       req.on('timeout', () => req.destroy(Object.assign(new Error('timed out'), { code: 'TIMEOUT' })));
       req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));
       req.end();
@@ -51,16 +54,23 @@ export async function sigtermWithStdout(t: ExecutionContext, stdout: 'closed' | 
     const exit = await Promise.race([service.exited, sleep(12_000).then(() => undefined)]);
     const exitedAfterMs = Date.now() - sigtermAt;
     const last = await during;
-    t.log(`exit ${JSON.stringify(exit)} ${exitedAfterMs} ms after SIGTERM; calls during it: ${JSON.stringify([...last.statuses])}; stderr: ${JSON.stringify(service.output())}`);
+    t.log(
+      `exit ${JSON.stringify(exit)} ${exitedAfterMs} ms after SIGTERM; calls during it: ${JSON.stringify([...last.statuses])}; stderr: ${JSON.stringify(service.output())}`,
+    );
     t.deepEqual(exit, { code: 0, signal: null }, 'SIGTERM ended the process, exit 0');
     t.true(exitedAfterMs < 10_000, 'within the grace period');
     // With --workers the primary accepts until the last worker stops listening, then may close a
     // connection made after SIGTERM (no call was in flight on it): at most one per client, as in
     // test/shutdown.test.ts.
     const resetsAllowed = args.includes('--workers') ? CLIENTS : 0;
-    const unexpected = [...last.statuses].filter(([status, count]) => status !== 200 && status !== 'ECONNREFUSED' && !(status === 'ECONNRESET' && count <= resetsAllowed));
+    const unexpected = [...last.statuses].filter(
+      ([status, count]) => status !== 200 && status !== 'ECONNREFUSED' && !(status === 'ECONNRESET' && count <= resetsAllowed),
+    );
     t.deepEqual(unexpected, [], 'calls during the stop were answered or refused, never broken');
-    const notices = service.output().split('\n').filter((l) => l.startsWith('pin-service: '));
+    const notices = service
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('pin-service: '));
     // Once per process: the primary and each worker write their own log lines.
     const processes = args.includes('--workers') ? Number(args[args.indexOf('--workers') + 1]) + 1 : 1;
     t.true(notices.length <= processes, `stderr says it at most once per process (${processes})`);
@@ -70,4 +80,3 @@ export async function sigtermWithStdout(t: ExecutionContext, stdout: 'closed' | 
     await service.kill();
   }
 }
-

@@ -23,7 +23,10 @@ export interface SharedStore {
 }
 
 /** Two in-process instances sharing `store`, their clocks set alike. */
-export async function startInstancePair(store: string, settings: Partial<TestService['config']> = {}): Promise<{ a: TestService; b: TestService }> {
+export async function startInstancePair(
+  store: string,
+  settings: Partial<TestService['config']> = {},
+): Promise<{ a: TestService; b: TestService }> {
   const a = await startTestService({ store, stateKey: SHARED_STATE_KEY, ...settings });
   const b = await startTestService({ store, stateKey: SHARED_STATE_KEY, ...settings });
   b.clock.set(a.clock.now());

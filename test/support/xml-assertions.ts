@@ -153,7 +153,9 @@ export function assertSoapEnvelope<T>(t: ExecutionContext, xml: string, version:
       const names = children.map((c) => `{${namespaceOf(c) ?? ''}}${c.name}`);
       const isEnv = (c: XmlElement, name: string) => c.name === name && namespaceOf(c) === envelopeNs;
       const expected =
-        children.length === 2 ? isEnv(children[0], 'Header') && isEnv(children[1], 'Body') : children.length === 1 && isEnv(children[0], 'Body');
+        children.length === 2
+          ? isEnv(children[0], 'Header') && isEnv(children[1], 'Body')
+          : children.length === 1 && isEnv(children[0], 'Body');
       must(t, expected, `Envelope holds an optional Header then exactly one Body (found ${names.join(', ') || 'nothing'})`);
 
       const body = children[children.length - 1];

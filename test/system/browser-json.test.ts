@@ -152,7 +152,8 @@ test('jQuery $.ajax and fetch call Pair and ValidatePin; a throttled secret reac
   t.is(await page.evaluate('typeof jQuery.ajax'), 'function');
 
   const secret = unique('ajax');
-  const call = (fn: string, ...args: unknown[]) => page.evaluate(`${fn}(${args.map((a) => JSON.stringify(a)).join(', ')})`) as Promise<Record<string, any>>;
+  const call = (fn: string, ...args: unknown[]) =>
+    page.evaluate(`${fn}(${args.map((a) => JSON.stringify(a)).join(', ')})`) as Promise<Record<string, any>>;
   const pair = await call('ajaxCall', 'Pair', { appName: 'Browser', appInfo: 'alice@example.com', secretCode: secret });
   t.true(pair.ok, JSON.stringify(pair));
   t.is(pair.contentType, 'application/json; charset=utf-8');
@@ -185,7 +186,10 @@ test('jQuery $.ajax and fetch call Pair and ValidatePin; a throttled secret reac
   t.regex(String(refused.retryAfter), /^\d+$/);
 
   const origin = new URL(service.url).origin;
-  t.true(requests.every((url) => new URL(url).origin === origin), 'the page talked to this origin only');
+  t.true(
+    requests.every((url) => new URL(url).origin === origin),
+    'the page talked to this origin only',
+  );
   t.deepEqual(errors, []);
 });
 
@@ -206,7 +210,8 @@ test('/api.asmx/js registers AuthenticatorAPI.AuthenticatorAPI with both methods
   const secret = unique('proxy');
   const pin = pinFor(service, secret);
   await page.evaluate('sendProxyCalls()');
-  const proxyCall = (method: string, args: unknown[]) => page.evaluate(`proxyCall(${JSON.stringify(method)}, ${JSON.stringify(args)})`) as Promise<Record<string, any>>;
+  const proxyCall = (method: string, args: unknown[]) =>
+    page.evaluate(`proxyCall(${JSON.stringify(method)}, ${JSON.stringify(args)})`) as Promise<Record<string, any>>;
   const pair = await proxyCall('Pair', ['Proxy', 'bob@example.com', secret]);
   const valid = await proxyCall('ValidatePin', [pin, secret]);
   const missing = await proxyCall('ValidatePin', [pin, null]);
@@ -221,5 +226,8 @@ test('/api.asmx/js registers AuthenticatorAPI.AuthenticatorAPI with both methods
   t.is(pair.d.ManualSetupCode, encodeBase32(Buffer.from(secret, 'utf8')));
   t.deepEqual(valid, { d: true, context: 'ctx-ValidatePin' });
   t.deepEqual(missing, { error: 'secretCode is required.', context: 'ctx-ValidatePin' });
-  t.deepEqual(errors.filter((e) => !/status of 400/.test(e)), []);
+  t.deepEqual(
+    errors.filter((e) => !/status of 400/.test(e)),
+    [],
+  );
 });

@@ -23,7 +23,12 @@ import { readPairingHtml } from '../support/xml-assertions';
 const NS = { t: 'http://authenticatorapi.com/' };
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE_WIDTH = 390;
-const PHONE: BrowserContextOptions = { viewport: { width: PHONE_WIDTH, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+const PHONE: BrowserContextOptions = {
+  viewport: { width: PHONE_WIDTH, height: 844 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+};
 
 let browser: Browser;
 let service: TestService;
@@ -144,17 +149,33 @@ async function assertPairingShown(t: ExecutionContext, page: Page, secret: strin
   await meaning.waitFor({ state: 'visible', timeout: 15_000 });
   t.is((await page.locator('#setup-code').textContent())?.trim(), code, 'the setup code, as text');
   const image = page.locator('#qr img');
-  await page.waitForFunction("(() => { const i = document.querySelector('#qr img'); return i && i.complete && i.naturalWidth > 0; })()", undefined, { timeout: 15_000 });
+  await page.waitForFunction(
+    "(() => { const i = document.querySelector('#qr img'); return i && i.complete && i.naturalWidth > 0; })()",
+    undefined,
+    { timeout: 15_000 },
+  );
   const box = await image.boundingBox();
   t.truthy(box && box.width >= 150 && box.height >= 150, `the QR code is drawn large enough to scan (${JSON.stringify(box)})`);
-  t.true(await page.evaluate("document.getElementById('answer').compareDocumentPosition(document.getElementById('meaning')) === Node.DOCUMENT_POSITION_FOLLOWING"), 'shown under the raw answer');
+  t.true(
+    await page.evaluate(
+      "document.getElementById('answer').compareDocumentPosition(document.getElementById('meaning')) === Node.DOCUMENT_POSITION_FOLLOWING",
+    ),
+    'shown under the raw answer',
+  );
   const path = outputPath(file);
   await meaning.screenshot({ path });
   const scanned = zbarDecode(path);
   t.is(scanned.status, 0, `zbarimg found a QR code on the page (${scanned.stderr.trim()})`);
-  t.true(scanned.text.startsWith('otpauth://totp/') && new URL(scanned.text).searchParams.get('secret') === code, `the QR code is the otpauth URI of the secret (${scanned.text})`);
+  t.true(
+    scanned.text.startsWith('otpauth://totp/') && new URL(scanned.text).searchParams.get('secret') === code,
+    `the QR code is the otpauth URI of the secret (${scanned.text})`,
+  );
   t.is(await page.locator('#qr a').getAttribute('href'), scanned.text, 'tapping the QR code opens the same URI');
-  t.is(await validateAspx(service, pinFromUri(scanned.text, service), secret), 'True', 'the PIN an app computes from the scanned code validates');
+  t.is(
+    await validateAspx(service, pinFromUri(scanned.text, service), secret),
+    'True',
+    'the PIN an app computes from the scanned code validates',
+  );
 }
 
 test.serial('the ValidatePin page has no pairing section, and a failed Pair shows none', async (t) => {
@@ -170,7 +191,11 @@ test.serial('the ValidatePin page has no pairing section, and a failed Pair show
   t.is(head, 'HTTP 400');
   t.false(await page.locator('#meaning').isVisible(), 'an error answer shows no QR code');
   // The 400 answer is the one expected here; the browser reports it as a console error.
-  t.deepEqual(session.errors.filter((e) => !/favicon|status of 40[04]/i.test(e)), [], 'no CSP violation or script error');
+  t.deepEqual(
+    session.errors.filter((e) => !/favicon|status of 40[04]/i.test(e)),
+    [],
+    'no CSP violation or script error',
+  );
 });
 
 test.serial('without JavaScript the test form still posts, and the browser shows the XML answer', async (t) => {
@@ -238,10 +263,16 @@ function assertFitsPhone(t: ExecutionContext, layout: Layout, what: string): voi
   t.true(layout.bodyScrollWidth <= PHONE_WIDTH, `${what}: the body does not overflow (${layout.bodyScrollWidth})`);
   t.deepEqual(layout.outside, [], `${what}: every element outside <pre> stays within the screen`);
   for (const pre of layout.pres.filter((p) => p.overflows)) {
-    t.true(pre.overflowX === 'auto' || pre.overflowX === 'scroll', `${what}: a wide <pre> scrolls inside itself (overflow-x: ${pre.overflowX})`);
+    t.true(
+      pre.overflowX === 'auto' || pre.overflowX === 'scroll',
+      `${what}: a wide <pre> scrolls inside itself (overflow-x: ${pre.overflowX})`,
+    );
   }
   t.true(layout.fontSize >= 14, `${what}: readable text (${layout.fontSize}px)`);
-  t.true(layout.inputFontSizes.every((s) => s >= 16), `${what}: inputs at 16px or more, so phones do not zoom in`);
+  t.true(
+    layout.inputFontSizes.every((s) => s >= 16),
+    `${what}: inputs at 16px or more, so phones do not zoom in`,
+  );
 }
 
 test.serial('the help pages fit a phone screen (390×844) and ask nothing of another origin', async (t) => {
@@ -342,40 +373,50 @@ interface Contrast {
 }
 
 for (const colorScheme of ['light', 'dark'] as const) {
-  test.serial(`${colorScheme} theme: every text on the help pages reaches WCAG AA contrast (4.5:1), the filled-in Pair page included`, async (t) => {
-    const session = await open(t, { viewport: DESKTOP, colorScheme });
-    const { page } = session;
-    const measured: Contrast['results'] = [];
-    const check = async (what: string) => {
-      const contrast = await page.evaluate<Contrast>(CONTRAST);
-      t.is(contrast.body, colorScheme === 'dark' ? 'rgb(13, 17, 23)' : 'rgb(255, 255, 255)', `${what}: the ${colorScheme} theme is the one shown`);
-      for (const r of contrast.results) measured.push({ ...r, element: `${what} ${r.element}` });
-    };
-    await page.goto(`${service.url}/api.asmx`);
-    await check('/api.asmx');
-    await page.goto(`${service.url}/api.asmx?op=ValidatePin`);
-    await check('?op=ValidatePin');
-    await page.goto(`${service.url}/api.asmx?op=Pair`);
-    await page.locator('input[name="appName"]').fill('Example');
-    await page.locator('input[name="appInfo"]').fill('alice@example.com');
-    const secret = `browser-contrast-${colorScheme}-secret`;
-    await page.locator('input[name="secretCode"]').fill(secret);
-    await page.getByRole('button', { name: 'Invoke' }).click();
-    await formAnswer(t, page);
-    await page.locator('#meaning').waitFor({ state: 'visible', timeout: 15_000 });
-    await check('?op=Pair, answered');
-    await page.screenshot({ path: outputPath(`help-pair-${colorScheme}.png`), fullPage: true });
-    await assertPairingShown(t, page, secret, `help-pair-qr-${colorScheme}.png`);
+  test.serial(
+    `${colorScheme} theme: every text on the help pages reaches WCAG AA contrast (4.5:1), the filled-in Pair page included`,
+    async (t) => {
+      const session = await open(t, { viewport: DESKTOP, colorScheme });
+      const { page } = session;
+      const measured: Contrast['results'] = [];
+      const check = async (what: string) => {
+        const contrast = await page.evaluate<Contrast>(CONTRAST);
+        t.is(
+          contrast.body,
+          colorScheme === 'dark' ? 'rgb(13, 17, 23)' : 'rgb(255, 255, 255)',
+          `${what}: the ${colorScheme} theme is the one shown`,
+        );
+        for (const r of contrast.results) measured.push({ ...r, element: `${what} ${r.element}` });
+      };
+      await page.goto(`${service.url}/api.asmx`);
+      await check('/api.asmx');
+      await page.goto(`${service.url}/api.asmx?op=ValidatePin`);
+      await check('?op=ValidatePin');
+      await page.goto(`${service.url}/api.asmx?op=Pair`);
+      await page.locator('input[name="appName"]').fill('Example');
+      await page.locator('input[name="appInfo"]').fill('alice@example.com');
+      const secret = `browser-contrast-${colorScheme}-secret`;
+      await page.locator('input[name="secretCode"]').fill(secret);
+      await page.getByRole('button', { name: 'Invoke' }).click();
+      await formAnswer(t, page);
+      await page.locator('#meaning').waitFor({ state: 'visible', timeout: 15_000 });
+      await check('?op=Pair, answered');
+      await page.screenshot({ path: outputPath(`help-pair-${colorScheme}.png`), fullPage: true });
+      await assertPairingShown(t, page, secret, `help-pair-qr-${colorScheme}.png`);
 
-    const lowest = [...measured].sort((a, b) => a.ratio - b.ratio)[0];
-    t.log(`${measured.length} texts measured; the lowest: ${lowest?.element} "${lowest?.text}" ${lowest?.ratio.toFixed(2)}:1`);
-    for (const kind of ['button', 'a', 'pre#answer', 'code#setup-code', 'input', 'p', 'h1']) {
-      t.true(measured.some((r) => r.element.endsWith(` ${kind}`)), `a ${kind} was measured`);
-    }
-    const low = measured.filter((r) => r.ratio < 4.5).map((r) => `${r.element} "${r.text}" ${r.color}: ${r.ratio.toFixed(2)}:1`);
-    t.deepEqual(low, [], 'no text below 4.5:1');
-    assertStayedHome(t, session);
-  });
+      const lowest = [...measured].sort((a, b) => a.ratio - b.ratio)[0];
+      t.log(`${measured.length} texts measured; the lowest: ${lowest?.element} "${lowest?.text}" ${lowest?.ratio.toFixed(2)}:1`);
+      for (const kind of ['button', 'a', 'pre#answer', 'code#setup-code', 'input', 'p', 'h1']) {
+        t.true(
+          measured.some((r) => r.element.endsWith(` ${kind}`)),
+          `a ${kind} was measured`,
+        );
+      }
+      const low = measured.filter((r) => r.ratio < 4.5).map((r) => `${r.element} "${r.text}" ${r.color}: ${r.ratio.toFixed(2)}:1`);
+      t.deepEqual(low, [], 'no text below 4.5:1');
+      assertStayedHome(t, session);
+    },
+  );
 }
 
 /** The Html of an HTTP GET Pair call. */
@@ -390,10 +431,16 @@ async function pairHtml(target: TestService, secret: string): Promise<string> {
 /** Renders `html` in a page of its own, waits for its image, screenshots it and reads it with zbarimg. */
 async function scanEmbedded(t: ExecutionContext, session: Session, html: string, file: string): Promise<string> {
   const { page } = session;
-  await page.setContent(`<!doctype html><html><head><meta charset="utf-8"><title>Pair</title></head><body style="margin:32px;background:#fff">${html}</body></html>`);
-  await page.waitForFunction("(() => { const i = document.querySelector('a img'); return i && i.complete && i.naturalWidth > 0; })()", undefined, {
-    timeout: 15_000,
-  });
+  await page.setContent(
+    `<!doctype html><html><head><meta charset="utf-8"><title>Pair</title></head><body style="margin:32px;background:#fff">${html}</body></html>`,
+  );
+  await page.waitForFunction(
+    "(() => { const i = document.querySelector('a img'); return i && i.complete && i.naturalWidth > 0; })()",
+    undefined,
+    {
+      timeout: 15_000,
+    },
+  );
   const box = await page.locator('a img').boundingBox();
   t.truthy(box && box.width >= 100 && box.height >= 100, `the QR code is drawn large enough to scan (${JSON.stringify(box)})`);
   const path = outputPath(file);
@@ -406,7 +453,11 @@ async function scanEmbedded(t: ExecutionContext, session: Session, html: string,
 /** The PIN of the secret an otpauth URI carries, at the service's time. */
 function pinFromUri(uri: string, target: TestService): string {
   const url = new URL(uri);
-  const params = { algorithm: 'SHA1' as const, digits: Number(url.searchParams.get('digits') ?? 6), period: Number(url.searchParams.get('period') ?? 30) };
+  const params = {
+    algorithm: 'SHA1' as const,
+    digits: Number(url.searchParams.get('digits') ?? 6),
+    period: Number(url.searchParams.get('period') ?? 30),
+  };
   return totp(decodeBase32(url.searchParams.get('secret') ?? ''), params, Math.floor(target.clock.now() / 1000));
 }
 
@@ -433,7 +484,7 @@ test.serial('a page embedding the Html of Pair renders a QR code that scans to t
   );
 });
 
-test.serial('with --qr link the Html points at this service\'s /qr.aspx, which the browser draws and zbarimg scans', async (t) => {
+test.serial("with --qr link the Html points at this service's /qr.aspx, which the browser draws and zbarimg scans", async (t) => {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const linked = await startTestService({ port, publicUrl: base, qr: 'link' });
@@ -446,7 +497,10 @@ test.serial('with --qr link the Html points at this service\'s /qr.aspx, which t
   const session = await open(t);
   const uri = await scanEmbedded(t, session, html, 'pair-html-link.png');
   t.is<string | undefined, string | undefined>(uri, fragment.href, 'the QR code holds the link target');
-  t.true(session.requests.some((u) => u.startsWith(`${base}/qr.aspx?`)), 'the browser fetched the QR code from this service');
+  t.true(
+    session.requests.some((u) => u.startsWith(`${base}/qr.aspx?`)),
+    'the browser fetched the QR code from this service',
+  );
   assertStayedHome(t, session, [base]);
   t.is(await validateAspx(linked, pinFromUri(uri, linked), secret), 'True');
 });

@@ -25,7 +25,13 @@ for (const { soapVersion, constant, variant, faultCode } of VERSIONS) {
       `php-${variant}`,
       variant,
       async (service, calls) =>
-        (await runJsonClient<{ results: CallResult[] }>('php', [join(CLIENTS_DIR, 'soapclient.php')], { wsdl: `${service.url}/api.asmx?WSDL`, soapVersion, calls })).results,
+        (
+          await runJsonClient<{ results: CallResult[] }>('php', [join(CLIENTS_DIR, 'soapclient.php')], {
+            wsdl: `${service.url}/api.asmx?WSDL`,
+            soapVersion,
+            calls,
+          })
+        ).results,
       (result, what) => {
         t.is(result.fault?.type, 'SoapFault', `${what}: ${JSON.stringify(result)}`);
         t.is(result.fault?.code, faultCode, what);

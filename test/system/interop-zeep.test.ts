@@ -27,7 +27,13 @@ for (const { port, variant, title, faultCode } of PORTS) {
       `zeep-${variant}`,
       variant,
       async (service, calls) =>
-        (await runJsonClient<{ results: CallResult[] }>(PYTHON, [join(CLIENTS_DIR, 'zeep_client.py')], { wsdl: `${service.url}/api.asmx?WSDL`, port, calls })).results,
+        (
+          await runJsonClient<{ results: CallResult[] }>(PYTHON, [join(CLIENTS_DIR, 'zeep_client.py')], {
+            wsdl: `${service.url}/api.asmx?WSDL`,
+            port,
+            calls,
+          })
+        ).results,
       (result, what) => {
         t.is(result.fault?.type, 'zeep.exceptions.Fault', `${what}: ${JSON.stringify(result)}`);
         t.is(result.fault?.code, faultCode, what);

@@ -110,9 +110,19 @@ async function inBatches<T, R>(items: T[], call: (item: T) => Promise<R>, width 
   return answers;
 }
 
-async function validate(variant: Variant, pin: string, secret: string, requestId?: string): Promise<{ status: number; body: string; result?: boolean }> {
+async function validate(
+  variant: Variant,
+  pin: string,
+  secret: string,
+  requestId?: string,
+): Promise<{ status: number; body: string; result?: boolean }> {
   // SOAP 1.2 without the optional action parameter.
-  const request = buildRequest(variant, 'ValidatePin', { pin, secretCode: secret }, variant === 'soap12' ? { contentType: SOAP_CONTENT_TYPES['1.2'] } : {});
+  const request = buildRequest(
+    variant,
+    'ValidatePin',
+    { pin, secretCode: secret },
+    variant === 'soap12' ? { contentType: SOAP_CONTENT_TYPES['1.2'] } : {},
+  );
   if (requestId) request.headers['X-Request-Id'] = requestId;
   const { status, body } = await sendRequest(base, request);
   const m = />(true|false)</.exec(body);
@@ -165,34 +175,37 @@ test.serial('the unit file: systemd-analyze verify (when present), and the keys 
   }
 });
 
-test.serial('through nginx: X-Forwarded-* give the WSDL the caller’s host; request ids flow through; /metrics is not exposed', async (t) => {
-  // fetch cannot set Host: node:http can.
-  const wsdl = await new Promise<{ status: number; text: string; id: string }>((resolve, reject) => {
-    const req = httpRequest(`${base}/api.asmx?WSDL`, { headers: { Host: 'pins.example.test', 'X-Request-Id': 'wsdl-call-1' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, id: String(res.headers['x-request-id']) }));
+test.serial(
+  'through nginx: X-Forwarded-* give the WSDL the caller’s host; request ids flow through; /metrics is not exposed',
+  async (t) => {
+    // fetch cannot set Host: node:http can.
+    const wsdl = await new Promise<{ status: number; text: string; id: string }>((resolve, reject) => {
+      const req = httpRequest(`${base}/api.asmx?WSDL`, { headers: { Host: 'pins.example.test', 'X-Request-Id': 'wsdl-call-1' } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, id: String(res.headers['x-request-id']) }));
+      });
+      req.on('error', reject);
+      req.end();
     });
-    req.on('error', reject);
-    req.end();
-  });
-  t.is(wsdl.status, 200);
-  t.regex(wsdl.text, /location="http:\/\/pins\.example\.test\/api\.asmx"/);
-  t.is(wsdl.id, 'wsdl-call-1');
-  const plain = await (await fetch(`${base}/api.asmx?wsdl`)).text();
-  t.regex(plain, new RegExp(`location="${base.replace(/[.]/g, '\\.')}/api\\.asmx"`), 'host and port as the caller used them');
-  const generated = await fetch(`${base}/healthz`);
-  const id = generated.headers.get('x-request-id') ?? '';
-  t.regex(id, /^[0-9a-f]{32}$/, 'nginx’s $request_id when the caller sends none');
-  await sleep(100);
-  t.truthy(accessLog().find((l) => l.request_id === id && l.path === '/healthz' && l.status === 200));
-  const both = a.output() + b.output();
-  t.true(both.includes(`"id":"${id}"`), 'the instance logged the same id');
+    t.is(wsdl.status, 200);
+    t.regex(wsdl.text, /location="http:\/\/pins\.example\.test\/api\.asmx"/);
+    t.is(wsdl.id, 'wsdl-call-1');
+    const plain = await (await fetch(`${base}/api.asmx?wsdl`)).text();
+    t.regex(plain, new RegExp(`location="${base.replace(/[.]/g, '\\.')}/api\\.asmx"`), 'host and port as the caller used them');
+    const generated = await fetch(`${base}/healthz`);
+    const id = generated.headers.get('x-request-id') ?? '';
+    t.regex(id, /^[0-9a-f]{32}$/, 'nginx’s $request_id when the caller sends none');
+    await sleep(100);
+    t.truthy(accessLog().find((l) => l.request_id === id && l.path === '/healthz' && l.status === 200));
+    const both = a.output() + b.output();
+    t.true(both.includes(`"id":"${id}"`), 'the instance logged the same id');
 
-  for (const path of ['/metrics', '/METRICS', '/metrics/']) t.is((await fetch(`${base}${path}`)).status, 403, path);
-  t.is((await fetch(`${a.url}/metrics`)).status, 200, 'each instance serves its metrics directly');
-  t.is((await fetch(`${base}/readyz`)).status, 200);
-});
+    for (const path of ['/metrics', '/METRICS', '/metrics/']) t.is((await fetch(`${base}${path}`)).status, 403, path);
+    t.is((await fetch(`${a.url}/metrics`)).status, 200, 'each instance serves its metrics directly');
+    t.is((await fetch(`${base}/readyz`)).status, 200);
+  },
+);
 
 test.serial('a PIN accepted through one instance is refused through the other (round robin)', async (t) => {
   const secret = `${SECRET_PREFIX}replay-${randomBytes(4).toString('hex')}`;
@@ -224,7 +237,11 @@ test.serial('throttling counts failures made through both instances', async (t) 
   t.is(soap.status, 500);
   t.regex(soap.body, /soap:Sender/);
   await sleep(100);
-  const upstreams = new Set(accessLog().filter((l) => l.request_id.startsWith('throttle-')).map((l) => l.upstream));
+  const upstreams = new Set(
+    accessLog()
+      .filter((l) => l.request_id.startsWith('throttle-'))
+      .map((l) => l.upstream),
+  );
   t.is(upstreams.size, 2, 'the calls were spread over both instances');
 });
 
@@ -269,7 +286,9 @@ test.serial('killing one instance mid-run: every call nginx retried is answered,
   const log = new Map(accessLog().map((l) => [l.request_id, l]));
   const retried = results.filter((r) => (log.get(r.id)?.upstream ?? '').includes(','));
   const failed = results.filter((r) => r.status !== 200);
-  t.log(`${results.length} calls, ${retried.length} retried by nginx on the other instance, ${failed.length} not answered 200: ${failed.map((f) => `${f.variant} ${f.status}`).join(', ')}`);
+  t.log(
+    `${results.length} calls, ${retried.length} retried by nginx on the other instance, ${failed.length} not answered 200: ${failed.map((f) => `${f.variant} ${f.status}`).join(', ')}`,
+  );
   t.true(retried.length > 0, 'nginx retried calls after the kill');
   t.deepEqual(
     retried.filter((r) => r.status !== 200).map((r) => `${r.id} ${r.variant} ${r.status}`),
@@ -287,7 +306,9 @@ test.serial('killing one instance mid-run: every call nginx retried is answered,
   // may not have been used by the killed instance; either way it is accepted at most once from here on.
   const again = await inBatches(results, (r) => validate('httpPost', r.pin, r.secret));
   t.deepEqual(
-    again.map((x, i) => (results[i].result !== true || x.result === false ? undefined : `${results[i].id}: ${x.status} ${x.result}`)).filter(Boolean),
+    again
+      .map((x, i) => (results[i].result !== true || x.result === false ? undefined : `${results[i].id}: ${x.status} ${x.result}`))
+      .filter(Boolean),
     [],
     'every PIN accepted during the run is refused as a replay through the surviving instance',
   );

@@ -40,7 +40,10 @@ test.after.always(async () => {
 function repositoryFiles(): string[] {
   const top = spawnSync('git', ['-C', REPO, 'rev-parse', '--show-toplevel'], { encoding: 'utf8' });
   if (top.status === 0 && realpathSync(top.stdout.trim()) === realpathSync(REPO)) {
-    const listed = spawnSync('git', ['-C', REPO, 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const listed = spawnSync('git', ['-C', REPO, 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
     if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
     return listed.stdout.split('\0').filter((file) => file !== '' && existsSync(join(REPO, file)));
   }
@@ -49,7 +52,15 @@ function repositoryFiles(): string[] {
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line !== '' && !line.startsWith('#'))
-    .map((line) => new RegExp(`^${line.replace(/\/$/, '').replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`));
+    .map(
+      (line) =>
+        new RegExp(
+          `^${line
+            .replace(/\/$/, '')
+            .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+            .replace(/\*/g, '.*')}$`,
+        ),
+    );
   const walk = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true })
       .filter((entry) => entry.name !== '.git' && !patterns.some((p) => p.test(entry.name)))
@@ -80,8 +91,14 @@ test('a fresh copy: npm ci, npm run build and npm start serve the service, which
   parent = mkdtempSync(join(tmpdir(), 'pin-service-npm-'));
   const copy = join(parent, 'pin-service');
   const files = repositoryFiles();
-  t.true(files.includes('package-lock.json') && files.includes('src/help/templates/layout.hbs'), 'the copy has the lock file and the templates');
-  t.false(files.some((file) => file.startsWith('node_modules/') || file.startsWith('dist/')), 'no installed or built files');
+  t.true(
+    files.includes('package-lock.json') && files.includes('src/help/templates/layout.hbs'),
+    'the copy has the lock file and the templates',
+  );
+  t.false(
+    files.some((file) => file.startsWith('node_modules/') || file.startsWith('dist/')),
+    'no installed or built files',
+  );
   for (const file of files) {
     mkdirSync(dirname(join(copy, file)), { recursive: true });
     cpSync(join(REPO, file), join(copy, file));
@@ -94,7 +111,11 @@ test('a fresh copy: npm ci, npm run build and npm start serve the service, which
   t.true(existsSync(join(copy, 'dist/src/help/templates/layout.hbs')), 'the help templates are in dist/');
 
   const port = await freePort();
-  const child = spawn('npm', ['start', '--', '--port', String(port), '--host', '127.0.0.1'], { cwd: copy, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('npm', ['start', '--', '--port', String(port), '--host', '127.0.0.1'], {
+    cwd: copy,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   started = child;
   let output = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (output += d));
@@ -104,7 +125,10 @@ test('a fresh copy: npm ci, npm run build and npm start serve the service, which
   const deadline = Date.now() + 60_000;
   let serving = false;
   while (!serving && child.exitCode === null && Date.now() < deadline) {
-    serving = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    serving = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (!serving) await sleep(100);
   }
   if (!serving) return t.fail(`npm start did not serve:\n${output}`);
@@ -123,5 +147,11 @@ test('a fresh copy: npm ci, npm run build and npm start serve the service, which
   const code = await Promise.race([exited, sleep(30_000).then(() => 'still running' as const)]);
   t.is(code, 0, `npm start exits 0 after SIGTERM:\n${output}`);
   t.true(output.includes('"event":"stopped"'), `the service stopped gracefully:\n${output}`);
-  t.false(await fetch(`${url}/healthz`).then(() => true, () => false), 'nothing listens any more');
+  t.false(
+    await fetch(`${url}/healthz`).then(
+      () => true,
+      () => false,
+    ),
+    'nothing listens any more',
+  );
 });

@@ -55,12 +55,27 @@ interface UploadResult {
 
 const SOAP11 = { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: '"http://authenticatorapi.com/ValidatePin"' };
 const SOAP12 = { 'Content-Type': 'application/soap+xml; charset=utf-8' };
-const ENVELOPE = ['<?xml version="1.0" encoding="utf-8"?><Envelope xmlns="http://schemas.xmlsoap.org/soap/envelope/"><Body><ValidatePin xmlns="http://authenticatorapi.com/"><pin>', '</pin></ValidatePin></Body></Envelope>'];
+const ENVELOPE = [
+  '<?xml version="1.0" encoding="utf-8"?><Envelope xmlns="http://schemas.xmlsoap.org/soap/envelope/"><Body><ValidatePin xmlns="http://authenticatorapi.com/"><pin>',
+  '</pin></ValidatePin></Body></Envelope>',
+];
 const KINDS = [
   { variant: 'SOAP 1.1', path: '/api.asmx', headers: SOAP11, prefix: ENVELOPE[0], suffix: ENVELOPE[1] },
   { variant: 'SOAP 1.2', path: '/api.asmx', headers: SOAP12, prefix: ENVELOPE[0], suffix: ENVELOPE[1] },
-  { variant: 'HTTP POST', path: '/api.asmx/ValidatePin', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, prefix: 'pin=1&secretCode=', suffix: '' },
-  { variant: 'JSON', path: '/api.asmx/ValidatePin', headers: { 'Content-Type': 'application/json; charset=utf-8' }, prefix: '{"pin":"1","secretCode":"', suffix: '"}' },
+  {
+    variant: 'HTTP POST',
+    path: '/api.asmx/ValidatePin',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    prefix: 'pin=1&secretCode=',
+    suffix: '',
+  },
+  {
+    variant: 'JSON',
+    path: '/api.asmx/ValidatePin',
+    headers: { 'Content-Type': 'application/json; charset=utf-8' },
+    prefix: '{"pin":"1","secretCode":"',
+    suffix: '"}',
+  },
 ] as const;
 const ENCODINGS = ['identity', 'gzip', 'deflate'] as const;
 
@@ -76,7 +91,17 @@ function uploads(): Array<Upload & { label: string; json: boolean }> {
     const chunked = Math.floor(i / (KINDS.length * ENCODINGS.length)) % 2 === 1;
     const size = LIMIT + 1 + ((i * 104_729) % (UNREAD_BODY_DRAIN_BYTES - 1024 - LIMIT));
     const label = `#${i} ${kind.variant}, ${encoding}, ${chunked ? 'chunked' : 'Content-Length'}, ${size} bytes`;
-    return { label, json: kind.variant === 'JSON', path: kind.path, headers: kind.headers, size, encoding, chunked, prefix: kind.prefix, suffix: kind.suffix };
+    return {
+      label,
+      json: kind.variant === 'JSON',
+      path: kind.path,
+      headers: kind.headers,
+      size,
+      encoding,
+      chunked,
+      prefix: kind.prefix,
+      suffix: kind.suffix,
+    };
   });
 }
 
@@ -106,7 +131,12 @@ test('413 under load: 200 urllib uploads over the limit, each written whole befo
   let results: UploadResult[];
   try {
     results = (
-      await runJsonClient<{ results: UploadResult[] }>(PYTHON, [join(CLIENTS_DIR, 'oversized_client.py')], { base: target, concurrency: 8, uploads: planned }, LOAD_MAX_MS)
+      await runJsonClient<{ results: UploadResult[] }>(
+        PYTHON,
+        [join(CLIENTS_DIR, 'oversized_client.py')],
+        { base: target, concurrency: 8, uploads: planned },
+        LOAD_MAX_MS,
+      )
     ).results;
   } finally {
     uploading = false;
@@ -117,8 +147,12 @@ test('413 under load: 200 urllib uploads over the limit, each written whole befo
     const { label, json } = planned[i];
     const body = result.body ?? '';
     const whole = result.contentLength !== undefined && Number(result.contentLength) === Buffer.byteLength(body);
-    const message = json ? (JSON.parse(body || '{}') as { Message?: string }).Message === TOO_LARGE && result.jsonerror === 'true' : body === `${TOO_LARGE}\n`;
-    return result.status === 413 && result.connection === 'close' && whole && message ? [] : [`${label}: ${JSON.stringify(result).slice(0, 300)}`];
+    const message = json
+      ? (JSON.parse(body || '{}') as { Message?: string }).Message === TOO_LARGE && result.jsonerror === 'true'
+      : body === `${TOO_LARGE}\n`;
+    return result.status === 413 && result.connection === 'close' && whole && message
+      ? []
+      : [`${label}: ${JSON.stringify(result).slice(0, 300)}`];
   });
   t.deepEqual(wrong, [], `${wrong.length} of ${UPLOADS} uploads did not read the whole 413`);
   t.deepEqual(failures, [], 'every normal call was answered false');
@@ -130,5 +164,7 @@ test('413 under load: 200 urllib uploads over the limit, each written whole befo
     .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
   t.is(tooLarge, UPLOADS, 'the service counted one too-large answer per upload');
   t.true(service.alive(), 'the service is still running');
-  t.log(`${UPLOADS} uploads of ${Math.round(results.reduce((sum, r) => sum + r.sent, 0) / 1024 / 1024)} MiB in all, each a whole 413; ${duringUploads} normal calls answered meanwhile`);
+  t.log(
+    `${UPLOADS} uploads of ${Math.round(results.reduce((sum, r) => sum + r.sent, 0) / 1024 / 1024)} MiB in all, each a whole 413; ${duringUploads} normal calls answered meanwhile`,
+  );
 });

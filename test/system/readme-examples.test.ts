@@ -35,9 +35,11 @@ function shellBlocks(title: string): string[] {
 function promised(block: string): string[] {
   const comments = block.split('\n').filter((line) => line.startsWith('#'));
   return comments.flatMap((c) =>
-    [...c.matchAll(/<ManualSetupCode>([A-Z2-7]+)<\/ManualSetupCode>|"ManualSetupCode":"([A-Z2-7]+)"|(false<\/(?:boolean|ValidatePinResult)>|\{"d":false\})/g)].map(
-      (m) => m[1] ?? m[2] ?? m[3],
-    ),
+    [
+      ...c.matchAll(
+        /<ManualSetupCode>([A-Z2-7]+)<\/ManualSetupCode>|"ManualSetupCode":"([A-Z2-7]+)"|(false<\/(?:boolean|ValidatePinResult)>|\{"d":false\})/g,
+      ),
+    ].map((m) => m[1] ?? m[2] ?? m[3]),
   );
 }
 
@@ -51,7 +53,11 @@ test.after.always(async () => service?.close());
 /** Runs a block with bash (asynchronously: the service answers in this process). */
 async function runBlock(block: string): Promise<string> {
   const script = block.replaceAll('http://localhost:8080', service.url);
-  const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], { cwd: REPO, encoding: 'utf8', timeout: 30_000 });
+  const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], {
+    cwd: REPO,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   return stdout;
 }
 
@@ -70,7 +76,10 @@ test.serial('every curl example answers what its comment shows, twice over', asy
         // A wrong PIN counts towards the secret's throttling: no two examples validate with one secret.
         for (const command of block.split(/^(?=curl )/m).filter((c) => c.includes('ValidatePin'))) {
           for (const [, secret] of command.matchAll(/secretCode(?:=|>|":")([\w-]+)/g)) {
-            t.true(!secrets.has(secret) || secrets.get(secret) === title, `${title} shares the secret ${secret} with ${secrets.get(secret)}`);
+            t.true(
+              !secrets.has(secret) || secrets.get(secret) === title,
+              `${title} shares the secret ${secret} with ${secrets.get(secret)}`,
+            );
             secrets.set(secret, title);
           }
         }
@@ -87,6 +96,9 @@ test.serial('"Try it with a phone" starts no second service and writes its page 
   const upToPage = block.slice(0, block.indexOf('echo "open')).replaceAll('node dist/src/main.js', 'node --import=tsx src/main.ts');
   const page = (await runBlock(`${upToPage}\necho "$page"`)).trim().split('\n').at(-1)!;
   t.false(page.startsWith(REPO), `the page is outside the repository: ${page}`);
-  t.regex(readFileSync(page, 'utf8'), /^<a title='Manually pair with [A-Z2-7]+' href='otpauth:\/\/totp\/Example:me%40example\.com\?secret=/);
+  t.regex(
+    readFileSync(page, 'utf8'),
+    /^<a title='Manually pair with [A-Z2-7]+' href='otpauth:\/\/totp\/Example:me%40example\.com\?secret=/,
+  );
   t.false(existsSync(join(REPO, 'pair.html')), 'nothing written into the repository');
 });

@@ -31,36 +31,43 @@ test.after.always(async () => {
   await redis?.stop();
 });
 
-test.serial('noeviction and a full Redis: ValidatePin fails closed (503, SOAP Server fault) and is answered again once there is room', async (t) => {
-  t.is(await (await fetch(`${service.url}/readyz`)).text(), 'ready\n', 'noeviction: nothing to warn of');
-  const accepted = 'redis-full-accepted-secret';
-  t.is((await validatePin(service, 'httpGet', pinFor(service, accepted), accepted)).status, 200);
+test.serial(
+  'noeviction and a full Redis: ValidatePin fails closed (503, SOAP Server fault) and is answered again once there is room',
+  async (t) => {
+    t.is(await (await fetch(`${service.url}/readyz`)).text(), 'ready\n', 'noeviction: nothing to warn of');
+    const accepted = 'redis-full-accepted-secret';
+    t.is((await validatePin(service, 'httpGet', pinFor(service, accepted), accepted)).status, 200);
 
-  redisCli('config', 'set', 'maxmemory', String(usedMemory() + 256 * 1024));
-  let failedAt = -1;
-  for (let i = 0; i < 50_000 && failedAt < 0; i++) {
-    const secret = `redis-full-made-up-${i}`;
-    const answer = await validatePin(service, 'httpGet', wrongPinFor(service, secret), secret);
-    if (answer.status === 503) failedAt = i;
-    else t.is(answer.status, 200);
-  }
-  t.true(failedAt > 0, 'the flood filled Redis to its maxmemory');
-  t.log(`Redis refused writes after ${failedAt} new secrets`);
+    redisCli('config', 'set', 'maxmemory', String(usedMemory() + 256 * 1024));
+    let failedAt = -1;
+    for (let i = 0; i < 50_000 && failedAt < 0; i++) {
+      const secret = `redis-full-made-up-${i}`;
+      const answer = await validatePin(service, 'httpGet', wrongPinFor(service, secret), secret);
+      if (answer.status === 503) failedAt = i;
+      else t.is(answer.status, 200);
+    }
+    t.true(failedAt > 0, 'the flood filled Redis to its maxmemory');
+    t.log(`Redis refused writes after ${failedAt} new secrets`);
 
-  const secret = 'redis-full-new-secret';
-  t.is((await validatePin(service, 'httpGet', pinFor(service, secret), secret)).status, 503, 'a right PIN is not accepted without its record');
-  const soap = await validatePin(service, 'soap11', pinFor(service, secret), secret);
-  t.is(soap.status, 500);
-  t.true(soap.body.includes('<faultcode>soap:Server</faultcode>'));
-  // Nothing was evicted: the earlier replay record is still there.
-  t.is(Number(redisCli('info', 'stats').match(/^evicted_keys:(\d+)/m)?.[1]), 0);
+    const secret = 'redis-full-new-secret';
+    t.is(
+      (await validatePin(service, 'httpGet', pinFor(service, secret), secret)).status,
+      503,
+      'a right PIN is not accepted without its record',
+    );
+    const soap = await validatePin(service, 'soap11', pinFor(service, secret), secret);
+    t.is(soap.status, 500);
+    t.true(soap.body.includes('<faultcode>soap:Server</faultcode>'));
+    // Nothing was evicted: the earlier replay record is still there.
+    t.is(Number(redisCli('info', 'stats').match(/^evicted_keys:(\d+)/m)?.[1]), 0);
 
-  redisCli('config', 'set', 'maxmemory', '0');
-  const back = await validatePin(service, 'httpGet', pinFor(service, secret), secret);
-  t.is(back.status, 200);
-  t.regex(back.body, />true</);
-  t.regex((await validatePin(service, 'httpGet', pinFor(service, accepted), accepted)).body, />false</, 'the replay record survived');
-});
+    redisCli('config', 'set', 'maxmemory', '0');
+    const back = await validatePin(service, 'httpGet', pinFor(service, secret), secret);
+    t.is(back.status, 200);
+    t.regex(back.body, />true</);
+    t.regex((await validatePin(service, 'httpGet', pinFor(service, accepted), accepted)).body, />false</, 'the replay record survived');
+  },
+);
 
 test.serial('a maxmemory-policy that evicts: /readyz stays 200 and says so, and the service warns at start-up', async (t) => {
   redisCli('config', 'set', 'maxmemory-policy', 'volatile-lru');

@@ -47,7 +47,10 @@ test.before(async () => {
   set = await startReplicatedSet();
   cleanups.push(() => set.stop());
   ({ a, b } = await startInstancePair(set.url));
-  cleanups.push(() => a.close(), () => b.close());
+  cleanups.push(
+    () => a.close(),
+    () => b.close(),
+  );
 });
 
 test.after.always(async () => {
@@ -94,7 +97,16 @@ async function deploy(replicas: number): Promise<Deployment> {
   const instances: ChildService[] = [];
   for (let i = 0; i < 2; i++) {
     const instance = await startChildService({
-      args: ['--store', own.url, '--state-key', STATE_KEY, '--store-replicas', String(replicas), '--store-timeout', String(STORE_TIMEOUT_MS)],
+      args: [
+        '--store',
+        own.url,
+        '--state-key',
+        STATE_KEY,
+        '--store-replicas',
+        String(replicas),
+        '--store-timeout',
+        String(STORE_TIMEOUT_MS),
+      ],
       env: { PIN_TRUST_PROXY: 'true', PIN_DRIFT_WINDOW: String(DRIFT_WINDOW), PIN_LOG_LEVEL: 'warn' },
       keepOutputChars: 100_000,
     });
@@ -113,7 +125,10 @@ function watchReadiness(instances: ChildService[]) {
   const done = Promise.all(
     instances.map(async (instance, i) => {
       while (!stopped) {
-        const status = await fetch(`${instance.url}/readyz`).then((r) => r.status, () => 0);
+        const status = await fetch(`${instance.url}/readyz`).then(
+          (r) => r.status,
+          () => 0,
+        );
         seen[i].push([Date.now(), status]);
         await sleep(100);
       }
@@ -134,7 +149,12 @@ function watchReadiness(instances: ChildService[]) {
  * master that long before it is killed (as in a network fault): what the
  * master accepts meanwhile is on no replica.
  */
-async function failover(t: ExecutionContext, replicas: number, linkDownMs = 0, then?: (deployment: Deployment) => Promise<void>): Promise<void> {
+async function failover(
+  t: ExecutionContext,
+  replicas: number,
+  linkDownMs = 0,
+  then?: (deployment: Deployment) => Promise<void>,
+): Promise<void> {
   const deployment = await deploy(replicas);
   try {
     await failoverOn(t, deployment, replicas, linkDownMs);
@@ -182,11 +202,16 @@ async function failoverOn(t: ExecutionContext, deployment: Deployment, replicas:
     promoted = await deployment.set.waitForNewMaster(master, 30_000);
     promotedAt = Date.now();
     // Calls go on until every call has succeeded for 4 s (bounded: 30 s after the promotion).
-    await waitFor('calls to succeed again for 4 s', 30_000, async () => {
-      const since = Date.now() - 4000;
-      const recent = load.calls.filter((c) => c.sentAt >= since && c.sentAt > promotedAt);
-      return recent.length > 20 && recent.every((c) => c.outcome === 'true' || c.outcome === 'false') ? true : undefined;
-    }, 250);
+    await waitFor(
+      'calls to succeed again for 4 s',
+      30_000,
+      async () => {
+        const since = Date.now() - 4000;
+        const recent = load.calls.filter((c) => c.sentAt >= since && c.sentAt > promotedAt);
+        return recent.length > 20 && recent.every((c) => c.outcome === 'true' || c.outcome === 'false') ? true : undefined;
+      },
+      250,
+    );
   } catch (error) {
     // What the calls did, second by second from the kill, to see why.
     const timeline = new Map<number, Record<string, number>>();
@@ -217,71 +242,116 @@ async function failoverOn(t: ExecutionContext, deployment: Deployment, replicas:
     answeredWrongly: summary.wrong.length,
     immediateReplaysInWindow: summary.replayWindow.length,
   };
-  t.deepEqual(summary.unexpected.map((c) => `${c.kind} ${c.variant} ${c.status} ${c.detail ?? ''}`), [], 'every call answered true, false, or failed closed');
-  t.deepEqual(summary.wrong.map((c) => `${c.kind} ${c.variant} ${c.secret}`), [], 'no true for a wrong or replayed PIN');
+  t.deepEqual(
+    summary.unexpected.map((c) => `${c.kind} ${c.variant} ${c.status} ${c.detail ?? ''}`),
+    [],
+    'every call answered true, false, or failed closed',
+  );
+  t.deepEqual(
+    summary.wrong.map((c) => `${c.kind} ${c.variant} ${c.secret}`),
+    [],
+    'no true for a wrong or replayed PIN',
+  );
   t.true(summary.failedClosed > 0, 'calls failed closed while there was no master');
   t.truthy(summary.recoveredSeconds, 'calls succeed again');
   t.true(summary.afterRecovery > 20, 'and kept succeeding');
-  t.true(instances.every((i) => i.alive()), 'no instance restarted or died');
+  t.true(
+    instances.every((i) => i.alive()),
+    'no instance restarted or died',
+  );
   t.not(promoted, master);
 
   // /readyz: 503 after the kill, 200 again at the end, on each instance.
   readiness.seen.forEach((seen, i) => {
-    t.true(seen.some(([at, status]) => at > killedAt && status === 503), `instance ${i}: /readyz answered 503 during the failover`);
+    t.true(
+      seen.some(([at, status]) => at > killedAt && status === 503),
+      `instance ${i}: /readyz answered 503 during the failover`,
+    );
     t.is(seen.at(-1)?.[1], 200, `instance ${i}: /readyz answers 200 again`);
   });
 
   // The replay window: every PIN accepted before the kill, again, after the failover.
   const before = calls.filter((c) => c.kind === 'right' && c.outcome === 'true' && c.answeredAt < killedAt);
   const after = calls.filter((c) => c.kind === 'right' && c.outcome === 'true' && c.sentAt > killedAt);
-  const outcomes = (kind: string) => JSON.stringify(Object.fromEntries(['true', 'false', 'failed-closed'].map((o) => [o, calls.filter((c) => c.kind === kind && c.sentAt > killedAt && c.outcome === o).length])));
-  t.true(before.length > 20 && after.length > 20, `PINs accepted before (${before.length}) and after (${after.length}) the kill; after it, right: ${outcomes('right')}, wrong: ${outcomes('wrong')}; ${JSON.stringify(figures)}`);
+  const outcomes = (kind: string) =>
+    JSON.stringify(
+      Object.fromEntries(
+        ['true', 'false', 'failed-closed'].map((o) => [
+          o,
+          calls.filter((c) => c.kind === kind && c.sentAt > killedAt && c.outcome === o).length,
+        ]),
+      ),
+    );
+  t.true(
+    before.length > 20 && after.length > 20,
+    `PINs accepted before (${before.length}) and after (${after.length}) the kill; after it, right: ${outcomes('right')}, wrong: ${outcomes('wrong')}; ${JSON.stringify(figures)}`,
+  );
   t.true(Date.now() - before[0].answeredAt < (DRIFT_WINDOW * 30 - 30) * 1000, 'every replayed PIN is still within the drift window');
   const replayedBefore = await replayAccepted(nginx.base, before);
   const replayedAfter = await replayAccepted(nginx.base, after);
-  t.deepEqual([...replayedBefore, ...replayedAfter].filter((c) => c.outcome === 'unexpected').map((c) => `${c.status} ${c.detail}`), []);
-  t.deepEqual(replayedAfter.filter((c) => c.outcome === 'true').map((c) => c.secret), [], 'a PIN accepted by the new master is refused');
+  t.deepEqual(
+    [...replayedBefore, ...replayedAfter].filter((c) => c.outcome === 'unexpected').map((c) => `${c.status} ${c.detail}`),
+    [],
+  );
+  t.deepEqual(
+    replayedAfter.filter((c) => c.outcome === 'true').map((c) => c.secret),
+    [],
+    'a PIN accepted by the new master is refused',
+  );
   const twice = replayedBefore.filter((c) => c.outcome === 'true').length + summary.replayWindow.length;
   const duringLinkDown = before.filter((c) => linkDownAt > 0 && c.sentAt >= linkDownAt).length;
   t.log(JSON.stringify({ ...figures, acceptedBeforeKill: before.length, acceptedWhileLinkDown: duringLinkDown, acceptedTwice: twice }));
   if (replicas > 0) t.is(twice, 0, `with --store-replicas ${replicas}, no PIN accepted before the kill is accepted again`);
   // What the master accepted with no replica linked was on no replica, so it is accepted again: the window is real.
-  if (replicas === 0 && linkDownMs > 0) t.true(twice > 0 && duringLinkDown > 0, 'PINs accepted while the replicas were cut off are accepted twice');
+  if (replicas === 0 && linkDownMs > 0)
+    t.true(twice > 0 && duringLinkDown > 0, 'PINs accepted while the replicas were cut off are accepted twice');
   if (replicas > 0 && linkDownMs > 0) t.is(duringLinkDown, 0, 'no PIN was accepted while no replica could acknowledge it');
 }
 
-test.serial('failover under load behind nginx, --store-replicas 0: fail closed, no wrong answer, recovery by itself; the replay window counted', async (t) => {
-  t.timeout(110_000);
-  await failover(t, 0);
-});
+test.serial(
+  'failover under load behind nginx, --store-replicas 0: fail closed, no wrong answer, recovery by itself; the replay window counted',
+  async (t) => {
+    t.timeout(110_000);
+    await failover(t, 0);
+  },
+);
 
-test.serial('replication cut off for 1 s before the kill, --store-replicas 0: the PINs accepted meanwhile are accepted twice (counted)', async (t) => {
-  t.timeout(110_000);
-  await failover(t, 0, 1000);
-});
+test.serial(
+  'replication cut off for 1 s before the kill, --store-replicas 0: the PINs accepted meanwhile are accepted twice (counted)',
+  async (t) => {
+    t.timeout(110_000);
+    await failover(t, 0, 1000);
+  },
+);
 
-test.serial('replication cut off for 1 s before the kill, --store-replicas 1: those calls failed closed instead, no PIN is accepted twice', async (t) => {
-  t.timeout(110_000);
-  await failover(t, 1, 1000);
-});
+test.serial(
+  'replication cut off for 1 s before the kill, --store-replicas 1: those calls failed closed instead, no PIN is accepted twice',
+  async (t) => {
+    t.timeout(110_000);
+    await failover(t, 1, 1000);
+  },
+);
 
-test.serial('failover under load behind nginx, --store-replicas 1: the same, and no PIN accepted before the kill is accepted again', async (t) => {
-  t.timeout(110_000);
-  await failover(t, 1, 0, async ({ set: own, nginx }) => {
-    // No replica left: an accepted PIN fails closed once --store-timeout has passed; a wrong PIN is still false.
-    const master = await own.master();
-    await Promise.all(own.servers.filter((s) => s !== master && s.alive()).map((s) => s.kill()));
-    const secret = `sentinel-no-replica-${randomBytes(4).toString('hex')}`;
-    const started = Date.now();
-    const right = await validateOutcome(nginx.base, 'httpGet', pinAt(secret), secret);
-    const waited = Date.now() - started;
-    t.is(right.outcome, 'failed-closed');
-    // WAIT gives up at 4/5 of --store-timeout (redis-store.ts).
-    t.true(waited >= STORE_TIMEOUT_MS * 0.8 - 50 && waited < STORE_TIMEOUT_MS + 4000, `failed closed after ${waited} ms`);
-    t.is((await validateOutcome(nginx.base, 'httpPost', wrongPinOf(secret), secret)).outcome, 'false');
-    // The record was written on the master, unacknowledged: the same PIN is now refused (the cost of failing
-    // closed): false, or failed closed when the answer comes too close to --store-timeout on a loaded machine.
-    const again = await validateOutcome(nginx.base, 'soap11', pinAt(secret), secret);
-    t.true(again.outcome === 'false' || again.outcome === 'failed-closed', `${again.outcome} ${again.status} ${again.detail ?? ''}`);
-  });
-});
+test.serial(
+  'failover under load behind nginx, --store-replicas 1: the same, and no PIN accepted before the kill is accepted again',
+  async (t) => {
+    t.timeout(110_000);
+    await failover(t, 1, 0, async ({ set: own, nginx }) => {
+      // No replica left: an accepted PIN fails closed once --store-timeout has passed; a wrong PIN is still false.
+      const master = await own.master();
+      await Promise.all(own.servers.filter((s) => s !== master && s.alive()).map((s) => s.kill()));
+      const secret = `sentinel-no-replica-${randomBytes(4).toString('hex')}`;
+      const started = Date.now();
+      const right = await validateOutcome(nginx.base, 'httpGet', pinAt(secret), secret);
+      const waited = Date.now() - started;
+      t.is(right.outcome, 'failed-closed');
+      // WAIT gives up at 4/5 of --store-timeout (redis-store.ts).
+      t.true(waited >= STORE_TIMEOUT_MS * 0.8 - 50 && waited < STORE_TIMEOUT_MS + 4000, `failed closed after ${waited} ms`);
+      t.is((await validateOutcome(nginx.base, 'httpPost', wrongPinOf(secret), secret)).outcome, 'false');
+      // The record was written on the master, unacknowledged: the same PIN is now refused (the cost of failing
+      // closed): false, or failed closed when the answer comes too close to --store-timeout on a loaded machine.
+      const again = await validateOutcome(nginx.base, 'soap11', pinAt(secret), secret);
+      t.true(again.outcome === 'false' || again.outcome === 'failed-closed', `${again.outcome} ${again.status} ${again.detail ?? ''}`);
+    });
+  },
+);

@@ -34,18 +34,70 @@ test.before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'pin-tls-'));
   ca = join(dir, 'ca.pem');
   const openssl = (...args: string[]) => run('openssl', args, { cwd: dir });
-  await openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=pin-service test CA');
+  await openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=pin-service test CA',
+  );
   await openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1');
   writeFileSync(join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
-  await openssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '1', '-extfile', 'san.ext');
+  await openssl(
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'server.pem',
+    '-days',
+    '1',
+    '-extfile',
+    'san.ext',
+  );
   port = await freePort();
   redis = spawn(
     'redis-server',
-    ['--port', '0', '--tls-port', String(port), '--bind', '127.0.0.1', '--tls-cert-file', 'server.pem', '--tls-key-file', 'server.key', '--tls-ca-cert-file', 'ca.pem', '--tls-auth-clients', 'no', '--save', '', '--appendonly', 'no'],
+    [
+      '--port',
+      '0',
+      '--tls-port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--tls-cert-file',
+      'server.pem',
+      '--tls-key-file',
+      'server.key',
+      '--tls-ca-cert-file',
+      'ca.pem',
+      '--tls-auth-clients',
+      'no',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ],
     { cwd: dir, stdio: 'ignore' },
   );
   for (let i = 0; i < 100; i++) {
-    const ping = await run('redis-cli', ['--tls', '--cacert', ca, '-p', String(port), 'ping']).then((r) => r.stdout.trim(), () => '');
+    const ping = await run('redis-cli', ['--tls', '--cacert', ca, '-p', String(port), 'ping']).then(
+      (r) => r.stdout.trim(),
+      () => '',
+    );
     if (ping === 'PONG') return;
     await sleep(50);
   }

@@ -60,10 +60,16 @@ test.serial('Redis stopped: ValidatePin fails closed and /readyz is not ready; R
 });
 
 // With the Redis store, a closed stdout kept the service alive after SIGTERM 2 times in 6 (issue 10).
-test.serial('with the Redis store, stdout a closed pipe: SIGTERM under load ends the service with exit 0 within the grace period', async (t) => {
-  await sigtermWithStdout(t, 'closed', ['--store', redis.url, '--state-key', STATE_KEY]);
-});
+test.serial(
+  'with the Redis store, stdout a closed pipe: SIGTERM under load ends the service with exit 0 within the grace period',
+  async (t) => {
+    await sigtermWithStdout(t, 'closed', ['--store', redis.url, '--state-key', STATE_KEY]);
+  },
+);
 
-test.serial('with the Redis store, stdout a pipe nobody reads: SIGTERM under load ends the service with exit 0 within the grace period', async (t) => {
-  await sigtermWithStdout(t, 'unread', ['--store', redis.url, '--state-key', STATE_KEY]);
-});
+test.serial(
+  'with the Redis store, stdout a pipe nobody reads: SIGTERM under load ends the service with exit 0 within the grace period',
+  async (t) => {
+    await sigtermWithStdout(t, 'unread', ['--store', redis.url, '--state-key', STATE_KEY]);
+  },
+);

@@ -50,7 +50,8 @@ function get(path: string): Promise<{ status: number; body: string }> {
 }
 
 const validate = (pin: string, secret: string) => get(`/api.asmx/ValidatePin?pin=${pin}&secretCode=${encodeURIComponent(secret)}`);
-const pinOf = (secret: string) => totp(Buffer.from(secret, 'utf8'), { algorithm: 'SHA1', digits: 6, period: 30 }, Math.floor(Date.now() / 1000));
+const pinOf = (secret: string) =>
+  totp(Buffer.from(secret, 'utf8'), { algorithm: 'SHA1', digits: 6, period: 30 }, Math.floor(Date.now() / 1000));
 const wrongPinOf = (secret: string) => (pinOf(secret) === '000000' ? '000001' : '000000');
 
 /** CPU time (user + system) of the service process so far, in clock ticks (Linux /proc). */
