@@ -4,7 +4,7 @@
 TSX := node --import=tsx
 SYSTEM_TESTS := $(wildcard test/system/*.test.ts)
 
-.PHONY: install generate check-generated build run test test-all typecheck clean fuzz soak
+.PHONY: install generate check-generated build run test test-all typecheck lint clean fuzz soak
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -32,7 +32,11 @@ run: build
 typecheck: install
 	npm run typecheck
 
-## test: everything that needs only Node.js and npm (`npm test`: the type check, then ava)
+## lint: Biome's formatter and linter over src/, codegen/, test/ and bench/ (biome.json); `npm run format` fixes what it can
+lint: install
+	npm run lint
+
+## test: everything that needs only Node.js and npm (`npm test`: the type check, lint, then ava)
 test: install
 	npm test
 

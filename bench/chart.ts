@@ -24,7 +24,7 @@ const BAR = 15;
 const GAP = 4;
 const FONT = 'font-family="DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"';
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const fmt = (us: number) => (us >= 10 || Number.isInteger(us) ? us.toFixed(0) : us.toFixed(1));
 
 /** A round step (1, 2 or 5 × 10^k) giving about `count` ticks up to `max`. */
@@ -60,7 +60,7 @@ export function renderChart(summaries: readonly Summary[], rounds: number, subti
   const out: string[] = [];
   let y = 0;
   const text = (x: number, ty: number, content: string, extra = '') =>
-    out.push(`<text x="${x}" y="${ty}" ${extra}>${escape(content)}</text>`);
+    out.push(`<text x="${x}" y="${ty}" ${extra}>${escapeXml(content)}</text>`);
 
   y += 28;
   text(16, y, 'Server CPU per request (µs, lower is better)', 'font-size="18" font-weight="bold"');

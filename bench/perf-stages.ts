@@ -158,7 +158,7 @@ const SYSCALL_WRAPPER =
   /^(__GI_+)?(__libc_)?(writev|write|read|readv|epoll_p?wait|sendmsg|recvmsg|accept4|close|mmap64|mmap|munmap|madvise|mprotect|__futex_abstimed_wait_common|__lll_lock_wait)$/;
 
 const wrapperName = (frame: Frame | undefined) =>
-  frame && frame.dso.includes('libc.so') && SYSCALL_WRAPPER.test(frame.symbol)
+  frame?.dso.includes('libc.so') && SYSCALL_WRAPPER.test(frame.symbol)
     ? frame.symbol.replace(SYSCALL_WRAPPER, '$3').replace(/^__(futex|lll).*/, 'futex')
     : undefined;
 

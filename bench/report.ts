@@ -4,7 +4,7 @@
  * sections of the previous file are kept as they were: the analysis (written
  * by a person) and the soak (written by bench/soak.ts).
  */
-import { errorsOf, type Measurement } from './measure';
+import type { Measurement } from './measure';
 import type { StageProfile } from './perf-profile';
 import { cpuRatio, summarize, type RatioStat, type Summary } from './rounds';
 import { reusedCounterpart, scenario as scenarioOf, SCENARIOS, type ScenarioId } from './workload';

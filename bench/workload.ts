@@ -189,7 +189,10 @@ export class AnswerChecker {
       return;
     }
     const answer = answeredBoolean(body);
-    if (answer === undefined) return this.fail('a ValidatePin answer without true or false');
+    if (answer === undefined) {
+      this.fail('a ValidatePin answer without true or false');
+      return;
+    }
     if (answer) this.trues++;
     if (expect.kind === 'fresh-right-pin') {
       if (!answer) this.fail('false for the right PIN of a secret never sent before');

@@ -1,13 +1,13 @@
 import {
-  ComplexTypeModel,
-  ContractModel,
-  ElementModel,
-  HttpAnswerModel,
-  OperationModel,
+  type ComplexTypeModel,
+  type ContractModel,
+  type ElementModel,
+  type HttpAnswerModel,
+  type OperationModel,
   PRIMITIVES,
-  ResultModel,
-  SchemaTypeRef,
-  TypeRef,
+  type ResultModel,
+  type SchemaTypeRef,
+  type TypeRef,
 } from './model';
 import type { ContractFacts } from './read/contract';
 import type { WsdlFacts } from './read/wsdl';
@@ -114,7 +114,7 @@ function resultOf(field: ComplexTypeModel['fields'][number]): ResultModel {
 function httpFields(op: OperationFacts, request: ComplexTypeModel): string[] {
   for (const name of op.httpInputParts) {
     const member = request.fields.find((f) => f.name === name);
-    if (!member || member.type.kind !== 'primitive' || member.type.primitive !== 'string') {
+    if (member?.type.kind !== 'primitive' || member.type.primitive !== 'string') {
       throw new Error(`codegen: HTTP field ${name} of ${op.name} must be a string field of ${request.name}`);
     }
   }

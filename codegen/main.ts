@@ -38,7 +38,7 @@ function option(name: string, fallback: string): string {
 if (require.main === module) {
   const root = resolve(__dirname, '..');
   generate(option('--schema', join(root, 'schema', 'api.wsdl')), option('--out', join(root, 'generated'))).then(
-    (written) => written.forEach((f) => console.log(`wrote ${f}`)),
+    (written) => console.log(written.map((f) => `wrote ${f}`).join('\n')),
     (error: Error) => {
       console.error(error.message);
       process.exit(1);

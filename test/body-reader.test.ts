@@ -56,7 +56,7 @@ function exchange(head: string, body: Buffer = Buffer.alloc(0), halfClose = fals
       const [headers, ...rest] = text.split('\r\n\r\n');
       resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1]), headers, body: rest.join('\r\n\r\n') });
     });
-    socket.write(head.replace(/\n/g, '\r\n') + '\r\n');
+    socket.write(`${head.replace(/\n/g, '\r\n')}\r\n`);
     if (halfClose) socket.end(body);
     else socket.write(body);
   });

@@ -954,7 +954,12 @@ test.serial('the logs of the whole file hold no secret, no PIN and no query stri
     const collect = (value: unknown): void => {
       if (typeof value === 'string') strings.push(value);
       else if (Array.isArray(value)) value.forEach(collect);
-      else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) strings.push(k), collect(v);
+      else if (value && typeof value === 'object') {
+        for (const [k, v] of Object.entries(value)) {
+          strings.push(k);
+          collect(v);
+        }
+      }
     };
     lines.forEach(collect);
 

@@ -27,7 +27,7 @@ function* texts(): Generator<string> {
     }
     yield text;
   }
-  yield 'x'.repeat(10_000) + '&<>\r' + 'y'.repeat(10_000);
+  yield `${'x'.repeat(10_000)}&<>\r${'y'.repeat(10_000)}`;
 }
 
 test('the same output as a character-by-character escape', (t) => {
@@ -50,7 +50,7 @@ test('escaped text and attribute values parse back to the very text', (t) => {
 });
 
 test('a text with nothing to escape comes back as it is', (t) => {
-  const plain = 'data:image/svg+xml;base64,' + 'QUJD'.repeat(1000);
+  const plain = `data:image/svg+xml;base64,${'QUJD'.repeat(1000)}`;
   t.is(escapeXmlText(plain), plain);
   t.is(escapeXmlAttribute(plain), plain);
   t.is(escapeHtml(plain), plain);

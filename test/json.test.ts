@@ -73,7 +73,7 @@ test("strings are written with <, >, & and ' as \\u escapes, and read back uncha
   const answer = await postJson(service.url, 'Pair', { appName: "O'Brien & <Sons>", appInfo: 'a&b <c>', secretCode: '12345678BXYT' });
   const d = readD(t, answer) as PairD;
   t.false(/[<>&']/.test(answer.body), answer.body.slice(0, 200));
-  for (const escape of ['\\u003c', '\\u003e', '\\u0026', '\\u0027']) t.true(answer.body.includes(escape), escape);
+  for (const escaped of ['\\u003c', '\\u003e', '\\u0026', '\\u0027']) t.true(answer.body.includes(escaped), escaped);
   t.true(
     d.Html.startsWith(
       "<a title='Manually pair with GEZDGNBVGY3TQQSYLFKA' href='otpauth://totp/O%27Brien%20%26%20%3CSons%3E:a%26b%20%3Cc%3E?secret=",
@@ -333,7 +333,9 @@ interface StandIn {
 }
 
 /** Runs the served proxy in a sandbox holding the AJAX library's stand-in; answers the sandbox's globals. */
+// biome-ignore lint/suspicious/noExplicitAny: the proxy's globals are whatever the served script defines
 function runProxy(script: string): { api: any; standIn: StandIn } {
+  // biome-ignore lint/suspicious/noExplicitAny: a sandbox the script writes its globals into
   const sandbox: Record<string, any> = {};
   sandbox.globalThis = sandbox;
   runInNewContext(`${AJAX_STAND_IN}\n${script}`, sandbox);

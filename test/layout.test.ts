@@ -115,8 +115,10 @@ function cycles(graph: Map<string, string[]>): string[][] {
     if (low.get(node) === order.get(node)) {
       const part: string[] = [];
       let member: string;
-      do part.push((member = stack.pop()!));
-      while (member !== node);
+      do {
+        member = stack.pop()!;
+        part.push(member);
+      } while (member !== node);
       if (part.length > 1 || (graph.get(node) ?? []).includes(node)) found.push(part.sort());
     }
   };

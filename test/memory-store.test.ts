@@ -16,7 +16,15 @@ const LOCK = 5;
 
 function clock(start = 1_000_000) {
   let now = start;
-  return { now: () => now, advance: (ms: number) => void (now += ms), set: (ms: number) => void (now = ms) };
+  return {
+    now: () => now,
+    advance: (ms: number) => {
+      now += ms;
+    },
+    set: (ms: number) => {
+      now = ms;
+    },
+  };
 }
 
 // acceptStep: replay protection.

@@ -32,11 +32,21 @@ const NS = 'http://authenticatorapi.com/';
 test('readXml frees the document when its reader returns or throws, and refuses an asynchronous reader', (t) => {
   let kept: XmlDocument | undefined;
   t.is(
-    readXml('<a>x</a>', (doc) => ((kept = doc), textOf(doc.root))),
+    readXml('<a>x</a>', (doc) => {
+      kept = doc;
+      return textOf(doc.root);
+    }),
     'x',
   );
   t.throws(() => kept!.root, undefined, 'the document is freed after the reader returned');
-  t.throws(() => readXml('<a/>', (doc) => ((kept = doc), JSON.parse('{'))), { instanceOf: SyntaxError });
+  t.throws(
+    () =>
+      readXml('<a/>', (doc) => {
+        kept = doc;
+        return JSON.parse('{');
+      }),
+    { instanceOf: SyntaxError },
+  );
   t.throws(() => kept!.root, undefined, 'and after it threw');
   t.throws(() => readXml('<a/>', async () => 1), { message: /must be synchronous/ });
   t.throws(() => readXml('<a><b></a>', () => 1), undefined, 'a document that is not well-formed is an error');

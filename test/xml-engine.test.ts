@@ -4,7 +4,7 @@
  * schema fault, and documents freed whatever a call does.
  */
 import test from 'ava';
-import { AuthenticatorApiClient, AuthenticatorApiError } from '../generated/client';
+import { AuthenticatorApiClient } from '../generated/client';
 import { loadContract } from '../src/contract';
 import { defaultConfig } from '../src/config';
 import { createLogger } from '../src/observability/logger';

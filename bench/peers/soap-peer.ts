@@ -65,7 +65,7 @@ async function pair(args: PairArgs): Promise<object> {
     const manualSetupCode = encodeBase32(key);
     const uri = pairingUri(issuer, account, manualSetupCode, config);
     const svg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M' });
-    const src = 'data:image/svg+xml;base64,' + Buffer.from(svg, 'utf8').toString('base64');
+    const src = `data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}`;
     const html =
       `<a title='Manually pair with ${escapeHtml(manualSetupCode)}' href='${escapeHtml(uri)}'>` +
       `<img src='${escapeHtml(src)}' border=0></a>`;

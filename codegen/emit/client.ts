@@ -1,4 +1,4 @@
-import { complexTypeOf, ContractModel, HttpAnswerModel, OperationModel, ResultModel } from '../model';
+import { complexTypeOf, type ContractModel, type HttpAnswerModel, type OperationModel, type ResultModel } from '../model';
 import { GENERATED_HEADER } from './header';
 import { render } from './render';
 

@@ -1,4 +1,4 @@
-import { complexTypeOf, ContractModel, OperationModel, type Segment, TypeRef } from '../model';
+import { complexTypeOf, type ContractModel, type OperationModel, type Segment, type TypeRef } from '../model';
 import { GENERATED_HEADER } from './header';
 import { render } from './render';
 

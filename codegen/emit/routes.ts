@@ -1,4 +1,4 @@
-import { ComplexTypeModel, complexTypeOf, ContractModel, TypeRef } from '../model';
+import { type ComplexTypeModel, complexTypeOf, type ContractModel, type TypeRef } from '../model';
 import { encodeExpression } from './types';
 import { GENERATED_HEADER } from './header';
 import { render } from './render';

@@ -1,5 +1,5 @@
-import { CodeBlockWriter, Project, SourceFile, StructureKind } from 'ts-morph';
-import { ComplexTypeModel, ContractModel, FieldModel, TypeRef } from '../model';
+import { type CodeBlockWriter, Project, type SourceFile, StructureKind } from 'ts-morph';
+import type { ComplexTypeModel, ContractModel, FieldModel, TypeRef } from '../model';
 import { GENERATED_HEADER } from './header';
 
 /**

@@ -1,9 +1,9 @@
 import { dirname, join } from 'node:path';
 import { loadXmlEngine, type XmlDocument } from '../../src/runtime/xml-engine';
 import { readXmlFile } from './documents';
-import { ContractTexts, readTexts } from './texts';
-import { readWsdl, WsdlFacts } from './wsdl';
-import { readXsd, XsdFacts } from './xsd';
+import { type ContractTexts, readTexts } from './texts';
+import { readWsdl, type WsdlFacts } from './wsdl';
+import { readXsd, type XsdFacts } from './xsd';
 
 /** Everything codegen takes from schema/: the facts of the WSDL and of its XSD, and the texts to serve. */
 export interface ContractFacts {

@@ -1,5 +1,5 @@
 import type { XmlDocument, XmlElement } from '../../src/runtime/xml-engine';
-import { Variant } from '../model';
+import type { Variant } from '../model';
 import { attr, findAll, findOne, localName, NS, optionalAttr } from './documents';
 
 export interface WsdlFacts {

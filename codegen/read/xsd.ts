@@ -1,5 +1,5 @@
 import type { XmlDocument, XmlElement } from '../../src/runtime/xml-engine';
-import { PRIMITIVES, Primitive, SchemaTypeRef } from '../model';
+import { PRIMITIVES, type Primitive, type SchemaTypeRef } from '../model';
 import { attr, findAll, localName, namespaceOfQName, NS, optionalAttr } from './documents';
 
 export interface XsdMember {

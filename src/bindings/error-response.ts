@@ -9,11 +9,11 @@
 import type { Next } from 'koa';
 import type { CallContext } from '../call-state';
 import type { Logger } from 'pino';
-import { ErrorKind, ServiceError } from '../errors';
+import { type ErrorKind, ServiceError } from '../errors';
 import { BodyError, answerThenDrain } from './body';
 import { isJsonRequest, jsonErrorBody } from './json';
 import { JSON_CONTENT_TYPE } from '../wire/content-types';
-import { FaultKind, soapFault, soapVersionOfVariant } from '../wire/soap-envelope';
+import { type FaultKind, soapFault, soapVersionOfVariant } from '../wire/soap-envelope';
 
 const STATUS: Record<ErrorKind, number> = {
   client: 400,

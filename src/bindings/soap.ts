@@ -20,7 +20,7 @@ import type { XmlAttribute as Attribute, XmlElement as Element, XmlDocument, Xsd
 import { firstLibxmlMessage } from '../runtime/xml-schema';
 import * as tree from '../runtime/xml-tree';
 import { isUtf8Declaration, untrustedParseOptions, withUntrustedXml } from './untrusted-xml';
-import { SOAP11, SOAP12, SoapVersion, soapEnvelope, soapVersionOf } from '../wire/soap-envelope';
+import { SOAP11, SOAP12, type SoapVersion, soapEnvelope, soapVersionOf } from '../wire/soap-envelope';
 import { requestBytes } from './body';
 import { byContentType } from './content-type';
 

@@ -58,11 +58,13 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number | un
       }
       return undefined;
     case 'secret':
-      if (wantsHelp) return (io.out(SECRET_HELP), 0);
-      return secretCommand(rest, io);
+      if (!wantsHelp) return secretCommand(rest, io);
+      io.out(SECRET_HELP);
+      return 0;
     case 'pair':
-      if (wantsHelp) return (io.out(PAIR_HELP), 0);
-      return pairCommand(rest, io);
+      if (!wantsHelp) return pairCommand(rest, io);
+      io.out(PAIR_HELP);
+      return 0;
     case 'help':
       io.out(COMMANDS_HELP);
       return 0;
@@ -108,7 +110,7 @@ async function pairCommand(args: string[], io: CliIo): Promise<number> {
   }
   if (!own.account || !own.secret) throw new UsageError('pair needs --account and --secret (and usually --app)');
   const config: Config = parseConfig(settings, {});
-  let info;
+  let info: ReturnType<typeof pair>;
   try {
     info = pair(new Pair({ appName: own.app, appInfo: own.account, secretCode: own.secret }), { ...config, qr: 'inline' });
   } catch (error) {

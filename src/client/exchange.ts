@@ -166,7 +166,7 @@ function readSoapAnswer<T>(
 ): Outcome<T> {
   const envelope = doc?.root;
   const inEnvelope = (e: Element) => e.namespaceUri === version.envelopeNamespace;
-  if (!envelope || envelope.name !== 'Envelope' || !inEnvelope(envelope)) {
+  if (envelope?.name !== 'Envelope' || !inEnvelope(envelope)) {
     return answer.status === 200
       ? protocol(answer, `The answer is not a SOAP ${version === SOAP11 ? '1.1' : '1.2'} envelope.`)
       : httpFault(answer);

@@ -9,6 +9,7 @@ export const LIMITS = { appName: 100, appInfo: 256, secretCodeBytes: 256 } as co
 // U+FFFF, and unpaired surrogates (strict UTF-8 decoding already refuses those in bytes). Tab, LF and CR
 // are legal in XML, forms and queries, and are part of the key bytes, as in the original.
 const NOT_XML_CHAR =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters XML cannot carry, matched to be refused
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** True when `value` holds a character that no XML document can carry. */

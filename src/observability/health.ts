@@ -19,7 +19,7 @@ export function readiness(store: StateStore) {
     try {
       await store.ping();
       const warnings = await store.warnings();
-      ctx.body = ['ready', ...warnings.map((w) => `warning: ${w}`)].join('\n') + '\n';
+      ctx.body = `${['ready', ...warnings.map((w) => `warning: ${w}`)].join('\n')}\n`;
     } catch {
       ctx.status = 503;
       ctx.body = 'not ready: the state store cannot be reached\n';

@@ -59,7 +59,10 @@ export function openLogDestination(fd = 1, notice: (text: string) => void = noti
     const lines = batch;
     batch = [];
     batchBytes = 0;
-    if (failed) return void (dropped += lines.length);
+    if (failed) {
+      dropped += lines.length;
+      return;
+    }
     if (socket) {
       if (socket.writableLength > MAX_WAITING_BYTES) {
         dropped += lines.length;
@@ -91,11 +94,11 @@ export function openLogDestination(fd = 1, notice: (text: string) => void = noti
       if (!socket || failed || socket.writableLength === 0) return Promise.resolve();
       return new Promise<void>((resolve) => {
         const done = () => {
-          clearTimeout(timer);
+          clearTimeout(giveUp);
           socket.off('drain', done).off('close', done).off('error', done);
           resolve();
         };
-        const timer = setTimeout(done, timeoutMs);
+        const giveUp = setTimeout(done, timeoutMs);
         socket.on('drain', done).on('close', done).on('error', done);
       });
     },

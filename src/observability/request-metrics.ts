@@ -50,27 +50,30 @@ abstract class BoundMetric {
   }
 }
 
+/** The value of `key` in `map`, made by `create` and kept the first time. */
+function entryOf<K, V>(map: Map<K, V>, key: K, create: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = create();
+    map.set(key, value);
+  }
+  return value;
+}
+
 /** Series found by two or three label values, in the order they first appeared (as prom-client lists them). */
 class SeriesTable<S> {
   private readonly byFirst = new Map<string, Map<string, S | Map<string, S>>>();
   readonly inOrder: S[] = [];
 
   find2(a: string, b: string, create: () => S): S {
-    let level = this.byFirst.get(a);
-    if (!level) this.byFirst.set(a, (level = new Map()));
-    let series = level.get(b) as S | undefined;
-    if (!series) level.set(b, (series = this.add(create)));
-    return series;
+    const level = entryOf(this.byFirst, a, () => new Map());
+    return entryOf(level as Map<string, S>, b, () => this.add(create));
   }
 
   find3(a: string, b: string, c: string, create: () => S): S {
-    let first = this.byFirst.get(a);
-    if (!first) this.byFirst.set(a, (first = new Map()));
-    let second = first.get(b) as Map<string, S> | undefined;
-    if (!second) first.set(b, (second = new Map()));
-    let series = second.get(c);
-    if (!series) second.set(c, (series = this.add(create)));
-    return series;
+    const first = entryOf(this.byFirst, a, () => new Map());
+    const second = entryOf(first as Map<string, Map<string, S>>, b, () => new Map());
+    return entryOf(second, c, () => this.add(create));
   }
 
   clear(): void {

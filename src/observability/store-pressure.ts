@@ -68,7 +68,7 @@ export function storePressure(
     if (pending) return;
     const wait = lastWarning + warningIntervalMs - now();
     if (wait <= 0) warn();
-    else (pending = setTimeout(warn, wait)).unref();
+    else pending = setTimeout(warn, wait).unref();
   };
 
   return {

@@ -11,7 +11,7 @@ const NODE_NAMES: Readonly<Record<HashAlgorithm, string>> = { SHA1: 'sha1', SHA2
 
 function nodeName(algorithm: HashAlgorithm): string {
   // Runtime check too: the type does not protect plain-JS or config-driven callers.
-  const name = Object.prototype.hasOwnProperty.call(NODE_NAMES, algorithm) ? NODE_NAMES[algorithm] : undefined;
+  const name = Object.hasOwn(NODE_NAMES, algorithm) ? NODE_NAMES[algorithm] : undefined;
   if (name === undefined) throw new RangeError('Unsupported HMAC hash algorithm.');
   return name;
 }

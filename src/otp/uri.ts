@@ -25,7 +25,7 @@ const DEFAULT_PERIOD = 30;
  * encodeURIComponent also leaves !'()* alone, and apps disagree on those, so they are escaped too.
  */
 function percentEncode(text: string): string {
-  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 /** A name that shows as nothing (empty, or white space alone, which apps trim away) is no name. */

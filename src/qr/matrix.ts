@@ -103,8 +103,6 @@ const RUN_BEGINS = (bits: number) => (WINDOW_OF_5(bits) && ((bits >> 5) & 1) !==
 const SCORE_6 = Uint8Array.from({ length: 64 }, (_, bits) => WINDOW_OF_5(bits) + RUN_BEGINS(bits));
 /** From the 11th module of a line on: N1 and N3. */
 const SCORE_11 = Uint8Array.from({ length: 2048 }, (_, bits) => SCORE_6[bits & 0x3f] + (bits === 0x5d0 || bits === 0x05d ? 40 : 0));
-/** N2: a 2×2 block of one colour (sum of its modules 0 or 4) scores 3. */
-const BLOCK = Uint8Array.of(3, 0, 0, 0, 3);
 
 function popcount(x: number): number {
   x -= (x >>> 1) & 0x55555555;
@@ -130,7 +128,7 @@ function blockAndBalanceScore(words: Int32Array, size: number, stride: number): 
   // N4: the proportion of dark modules away from 50 %, in steps of 5 %: 10 per step.
   let dark = 0;
   for (let i = 0; i < words.length; i++) dark += popcount(words[i]);
-  let points = Math.abs(Math.ceil((dark * 100) / (size * size) / 5) - 10) * 10;
+  const points = Math.abs(Math.ceil((dark * 100) / (size * size) / 5) - 10) * 10;
   // N2: 2×2 blocks of one colour. For each column c of a row pair: row a, row b, and each shifted by one
   // column (c + 1 brought to c, the next word's first module filling in), all equal.
   let blocks = 0;

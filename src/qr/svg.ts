@@ -98,5 +98,5 @@ export function qrSvg(text: string, pixels?: number): string {
 /** The same SVG as a data: URI, usable directly as an <img> src. */
 export function qrSvgDataUri(text: string): string {
   // Module count is what matters for scanning; the default size keeps modules crisp.
-  return 'data:image/svg+xml;base64,' + svgBytes(text).toString('base64');
+  return `data:image/svg+xml;base64,${svgBytes(text).toString('base64')}`;
 }

@@ -21,7 +21,7 @@ const LOCKED = 2;
 const LISTS = 3;
 
 const SIXBITS = new Int8Array(128).fill(-1);
-[...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'].forEach((c, i) => (SIXBITS[c.charCodeAt(0)] = i));
+for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'].entries()) SIXBITS[c.charCodeAt(0)] = i;
 
 export interface MemoryStoreOptions {
   /** When every entry left protects someone: drop the one whose protection ends first (evict), or refuse new secrets (refuse). */
@@ -234,12 +234,18 @@ export class MemoryStore implements StateStore {
    * first, or nothing (StoreFullError).
    */
   private makeRoom(now: number): void {
-    if (this.oldest[OPEN] >= 0) return this.evict(this.oldest[OPEN], false);
+    if (this.oldest[OPEN] >= 0) {
+      this.evict(this.oldest[OPEN], false);
+      return;
+    }
     let first = -1;
     for (let list = REPLAY; list < LISTS; list++) {
       let slot = this.oldest[list];
       for (let seen = 0; slot >= 0 && seen < LAPSED_LOOKAHEAD; seen++, slot = this.newer[slot]) {
-        if (this.protectedUntil(slot) <= now) return this.evict(slot, false);
+        if (this.protectedUntil(slot) <= now) {
+          this.evict(slot, false);
+          return;
+        }
         if (first < 0 || this.protectedUntil(slot) < this.protectedUntil(first)) first = slot;
       }
     }

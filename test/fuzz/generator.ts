@@ -38,7 +38,8 @@ export class Rng {
     this.state = seed >>> 0;
   }
   next(): number {
-    let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
@@ -706,7 +707,7 @@ function queryCase(rng: Rng, index: number): FuzzCase {
     const page = rng.pick([
       `AppName=Example&AppInfo=a%40b.c&SecretCode=${secret}`,
       `Pin=123456&SecretCode=${secret}`,
-      `size=${rng.pick(['300x300', '0x0', '1x1', '1000x1000', '1001x1001', '-5x-5', 'x', '99999999999999999999x1', '300', ''])}&data=${rng.pick(['hello', '', secret, 'x'.repeat(3000), '%FF'])}${rng.chance(0.3) ? '&format=' + rng.pick(['svg', 'png', 'gif', '']) : ''}`,
+      `size=${rng.pick(['300x300', '0x0', '1x1', '1000x1000', '1001x1001', '-5x-5', 'x', '99999999999999999999x1', '300', ''])}&data=${rng.pick(['hello', '', secret, 'x'.repeat(3000), '%FF'])}${rng.chance(0.3) ? `&format=${rng.pick(['svg', 'png', 'gif', ''])}` : ''}`,
       rng.pick(['WSDL', 'wsdl', 'disco', 'op=Pair', 'op=ValidatePin', 'op=Nope', 'op=', 'WSDL&WSDL', '%']),
     ]);
     query = page;
@@ -734,7 +735,7 @@ function formCase(rng: Rng, index: number): FuzzCase {
   let body: Buffer = Buffer.from(fieldsText(rng, operation, secret, mutations), 'latin1');
   if (rng.chance(0.25)) body = mutateBytes(rng, body, mutations);
   if (rng.chance(0.03)) {
-    body = Buffer.concat([body, Buffer.from('&pad=' + 'x'.repeat(70_000))]);
+    body = Buffer.concat([body, Buffer.from(`&pad=${'x'.repeat(70_000)}`)]);
     mutations.push('over the limit');
   }
   const contentType = rng.chance(0.75)
@@ -794,7 +795,7 @@ function rawCase(rng: Rng, index: number): FuzzCase {
     () => `GET /healthz HTTP/1.1\r\nHost: x\r\nX: ${'y'.repeat(100)}\r\n Folded: header\r\n\r\n`,
     () => `BREW /api.asmx HTTP/1.1\r\nHost: x\r\n\r\n`,
     () => `GET /healthz HTTP/1.1\nHost: x\n\n`,
-    () => rng.bytes(rng.range(1, 300)).toString('latin1') + '\r\n\r\n',
+    () => `${rng.bytes(rng.range(1, 300)).toString('latin1')}\r\n\r\n`,
   ];
   const t = rng.int(templates.length);
   let raw: Buffer = Buffer.from(templates[t](), 'latin1');

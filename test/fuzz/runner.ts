@@ -223,7 +223,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         report.ran++;
         const key = answer ? String(answer.status) : 'failed';
         report.byStatus[key] = (report.byStatus[key] ?? 0) + 1;
-        (report.byKind[c.kind] ??= {})[key] = (report.byKind[c.kind]?.[key] ?? 0) + 1;
+        report.byKind[c.kind] ??= {};
+        report.byKind[c.kind][key] = (report.byKind[c.kind][key] ?? 0) + 1;
         if (answer) for (const problem of judge(c, answer, report.faults)) fail(c, problem);
         if (!service.alive()) {
           crashed = true;

@@ -71,7 +71,7 @@ test('never more bits than qrcode’s own segmentation, and so never a larger sy
   for (const [a, alphabet] of alphabets.entries()) {
     for (let length = 1; length <= 600; length += 13) {
       const input = text(length, length * 3 + a, alphabet);
-      let theirs;
+      let theirs: ReturnType<typeof create>;
       try {
         theirs = create(input, { errorCorrectionLevel: 'M' });
       } catch {

@@ -49,7 +49,7 @@ test('the data URI carries the same SVG, base64-encoded', (t) => {
 test('output is deterministic', (t) => {
   t.is(qrSvg(URI), qrSvg(URI));
   t.is(qrSvgDataUri(URI), qrSvgDataUri(URI));
-  t.not(qrSvg(URI), qrSvg(URI + 'x'));
+  t.not(qrSvg(URI), qrSvg(`${URI}x`));
 });
 
 test('a text too long for any QR code throws QrCapacityError', (t) => {

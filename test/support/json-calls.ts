@@ -41,6 +41,6 @@ export function readJsonError(t: ExecutionContext, answer: Answer, status: numbe
   t.is(error.StackTrace, '', label);
   t.is(error.ExceptionType, exceptionType, label);
   t.regex(error.Message, /^\S[^\n]*\.$/, `${label}: one sentence`);
-  t.false(/\n|    at /.test(answer.body), `${label}: no stack frames`);
+  t.false(/\n| {4}at /.test(answer.body), `${label}: no stack frames`);
   return error;
 }

@@ -24,7 +24,7 @@ export function requireNginx(): void {
 /** deploy/nginx.conf with its placeholders filled in (as envsubst with the list of names would). */
 export function renderNginxConf(values: Record<(typeof PLACEHOLDERS)[number], string>): string {
   let text = readFileSync(NGINX_CONF, 'utf8');
-  for (const name of PLACEHOLDERS) text = text.split('${' + name + '}').join(values[name]);
+  for (const name of PLACEHOLDERS) text = text.split(`\${${name}}`).join(values[name]);
   const left = /\$\{PIN_[A-Z0-9_]+\}/.exec(text);
   if (left) throw new Error(`deploy/nginx.conf has a placeholder the README does not list: ${left[0]}`);
   return text;

@@ -22,7 +22,12 @@ export async function startTestService(overrides: Partial<Config> = {}): Promise
     },
   });
   let nowMs = Date.now();
-  const clock = { now: () => nowMs, set: (ms: number) => void (nowMs = ms) };
+  const clock = {
+    now: () => nowMs,
+    set: (ms: number) => {
+      nowMs = ms;
+    },
+  };
   const logger = createLogger(config.logLevel, sink);
   const service = await startService(config, logger, clock);
   return { ...service, config, clock, logs: () => lines.join('') };

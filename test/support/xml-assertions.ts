@@ -8,22 +8,19 @@
  */
 import type { ExecutionContext } from 'ava';
 import { renderSchema } from '../../generated/documents';
-import { type XsdValidator } from '../../src/runtime/xml-engine';
+import type { XsdValidator } from '../../src/runtime/xml-engine';
 import { compileSchema, firstLibxmlMessage } from '../../src/runtime/xml-schema';
 import {
   childElements,
-  elementAt,
   htmlElements,
   htmlText,
   htmlAttribute,
   htmlTag,
-  namespaceInScope,
   namespaceOf,
   prefixOf,
   readHtml,
   readXml,
   standaloneXml,
-  textOf,
   type HtmlElement,
   type XmlDocument,
   type XmlElement,

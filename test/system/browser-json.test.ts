@@ -153,6 +153,7 @@ test('jQuery $.ajax and fetch call Pair and ValidatePin; a throttled secret reac
 
   const secret = unique('ajax');
   const call = (fn: string, ...args: unknown[]) =>
+    // biome-ignore lint/suspicious/noExplicitAny: what the page's script returns, read field by field below
     page.evaluate(`${fn}(${args.map((a) => JSON.stringify(a)).join(', ')})`) as Promise<Record<string, any>>;
   const pair = await call('ajaxCall', 'Pair', { appName: 'Browser', appInfo: 'alice@example.com', secretCode: secret });
   t.true(pair.ok, JSON.stringify(pair));
@@ -211,6 +212,7 @@ test('/api.asmx/js registers AuthenticatorAPI.AuthenticatorAPI with both methods
   const pin = pinFor(service, secret);
   await page.evaluate('sendProxyCalls()');
   const proxyCall = (method: string, args: unknown[]) =>
+    // biome-ignore lint/suspicious/noExplicitAny: what the page's script returns, read field by field below
     page.evaluate(`proxyCall(${JSON.stringify(method)}, ${JSON.stringify(args)})`) as Promise<Record<string, any>>;
   const pair = await proxyCall('Pair', ['Proxy', 'bob@example.com', secret]);
   const valid = await proxyCall('ValidatePin', [pin, secret]);

@@ -7,7 +7,6 @@
  * log, to see which variant each call really used.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
 import { pinFor, wrongPinFor, type Operation } from '../../support/requests';
 import { startTestService, type TestService } from '../../support/service';
