@@ -12,13 +12,13 @@ node_modules/.installed: package.json package-lock.json
 
 install: node_modules/.installed
 
-## generate: schema/ -> generated/ (libxml2-wasm, ts-morph, handlebars)
+## generate: schema/ -> generated/ (libxml2-wasm, ts-morph, handlebars); src/config.ts -> docs/operations.md's settings table
 generate: install
 	npm run generate
 
-## check-generated: fail when generated/ differs from what schema/ and codegen/ produce
+## check-generated: fail when generated/ (or the settings table of docs/operations.md) differs from what codegen produces
 check-generated: generate
-	git diff --exit-code --stat -- generated/
+	git diff --exit-code --stat -- generated/ docs/operations.md
 	@test -z "$$(git status --porcelain -- generated/)" || { echo "generated/ has files codegen did not write"; git status --porcelain -- generated/; exit 1; }
 
 ## build: dist/, as `npm run build` builds it (the compiled code and the help pages' templates)

@@ -1,5 +1,6 @@
 /**
- * `make generate`: schema/ → contract model → generated/.
+ * `make generate`: schema/ → contract model → generated/, and the settings
+ * table of docs/operations.md from src/config.ts.
  *   node --import=tsx codegen/main.ts [--schema schema/api.wsdl] [--out generated]
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { emitJson } from './emit/json';
 import { emitDocuments } from './emit/documents';
 import { emitRoutes } from './emit/routes';
 import { readContract } from './read/contract';
+import { writeSettingsTable } from './settings-table';
 
 export async function generate(wsdlPath: string, outDir: string): Promise<string[]> {
   await loadXmlEngine(); // libxml2-wasm is an ES module: loaded once, before any schema/ file is read
@@ -38,7 +40,11 @@ function option(name: string, fallback: string): string {
 if (require.main === module) {
   const root = resolve(__dirname, '..');
   generate(option('--schema', join(root, 'schema', 'api.wsdl')), option('--out', join(root, 'generated'))).then(
-    (written) => console.log(written.map((f) => `wrote ${f}`).join('\n')),
+    (written) => {
+      const docs = join(root, 'docs', 'operations.md');
+      writeSettingsTable(docs);
+      console.log([...written, docs].map((f) => `wrote ${f}`).join('\n'));
+    },
     (error: Error) => {
       console.error(error.message);
       process.exit(1);

@@ -1,5 +1,5 @@
 /**
- * The errors a call can end in (README, *Errors*). Each carries one human sentence
+ * The errors a call can end in (docs/clients.md, *Errors*). Each carries one human sentence
  * that is safe to send: never a stack trace, a secret or a PIN. The bindings
  * turn them into SOAP faults or plain HTTP answers.
  */

@@ -29,7 +29,7 @@ export interface RunningService {
 }
 
 /**
- * How long a client may take (README, *Slow and oversized requests*). Node
+ * How long a client may take (docs/security.md, *Slow and oversized requests*). Node
  * checks the headers and request timeouts of every connection only every
  * `connectionsCheckingInterval` (30 s by default, which made a 10 s headers
  * timeout cut a trickling client off after up to 40 s): it is a tenth of the

@@ -1,5 +1,5 @@
 /**
- * The command line (README, *Command line*): `serve` (the default) runs the service,
+ * The command line (docs/operations.md, *Command line*): `serve` (the default) runs the service,
  * `secret` prints a new random Base32 secret, `pair` prints the manual setup
  * code and a QR code in the terminal; each takes --help. Usage mistakes exit 2
  * with one line on stderr, never a stack trace. Run as a user runs it: a

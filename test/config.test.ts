@@ -1,5 +1,5 @@
 /**
- * Settings (README, *Settings*): defaults, flags in both forms, PIN_* variables, a flag
+ * Settings (docs/operations.md, *Settings*): defaults, flags in both forms, PIN_* variables, a flag
  * winning over a variable, one-line ConfigErrors naming the setting, unknown
  * settings refused, --help; and the real command line.
  */
@@ -10,7 +10,7 @@ import { ConfigError, SETTINGS, helpText, parseConfig, type Config } from '../sr
 
 const ROOT = path.join(__dirname, '..');
 
-/** The flags and variables the README promises (the table may hold more). */
+/** The flags and variables the docs promise (the table may hold more). */
 const PROMISED: Array<[flag: string, env: string]> = [
   ['--port', 'PIN_PORT'],
   ['--host', 'PIN_HOST'],

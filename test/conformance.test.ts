@@ -5,7 +5,7 @@
  * libxml2.
  *
  * Every PIN that must be accepted is checked against a secret used for no
- * other accepted PIN, so that replay protection (README, *Security*) cannot interfere.
+ * other accepted PIN, so that replay protection (docs/security.md) cannot interfere.
  */
 import test, { type ExecutionContext } from 'ava';
 import { VARIANTS, type OperationName as Operation, type Variant } from '../generated/routes';

@@ -1,5 +1,5 @@
 /**
- * Bad input over the wire (README, *Errors*): every client error, over the variants
+ * Bad input over the wire (docs/clients.md, *Errors*): every client error, over the variants
  * where it applies, answers the prescribed status, Content-Type and fault
  * code; no answer holds a stack trace, a file path, the secret or the PIN
  * sent; malformed PINs are simply `false`; the service keeps working; and
@@ -168,7 +168,7 @@ function assertPlain(t: ExecutionContext, a: Answer, status: number, label: stri
   assertOneSentence(t, a.body, label);
 }
 
-/** The client error of the README's *Errors* table for `variant`: a Client/Sender fault, or 400 text/plain. */
+/** The client error of the *Errors* table of docs/clients.md for `variant`: a Client/Sender fault, or 400 text/plain. */
 function assertClientError(t: ExecutionContext, a: Answer, variant: Variant, label: string, leaks: readonly string[] = LEAKS): void {
   if (variant === 'soap11' || variant === 'soap12') assertFault(t, a, variant, 'Client', label, leaks);
   else assertPlain(t, a, 400, `${label} [${variant}]`, leaks);

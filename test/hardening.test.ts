@@ -1,5 +1,5 @@
 /**
- * Hostile input (README, *Errors* and *Security*): entity tricks, DOCTYPEs, oversized and
+ * Hostile input (docs/clients.md, *Errors*; docs/security.md): entity tricks, DOCTYPEs, oversized and
  * compressed bodies, deep nesting, invalid UTF-8, repeated or over-long
  * fields. Each gets its clear client error, and the service stays up and
  * answers the next valid call.

@@ -1,5 +1,5 @@
 /**
- * Around the contract (README, *Around the contract*): the help pages of GET /api.asmx, the
+ * Around the contract (docs/clients.md, *Around the contract*): the help pages of GET /api.asmx, the
  * discovery document (?disco) and the service description (?WSDL). The help
  * pages are generated from the same contract model as the routes, so their
  * samples are well-formed, valid against the schema in the configured

@@ -1,5 +1,5 @@
 /**
- * README, *Logs* and *Security*: the logs captured during a full run — both operations over
+ * docs/operations.md, *Logs*, and docs/security.md: the logs captured during a full run — both operations over
  * all four variants, plus refusals, throttling and errors — hold no secret,
  * no PIN, no manual setup code and no query string, and every line is JSON.
  */

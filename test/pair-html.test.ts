@@ -1,5 +1,5 @@
 /**
- * The Html of a Pair answer (README, *Pair an authenticator, validate a PIN*): a link to the otpauth URI around an
+ * The Html of a Pair answer (README, *Pair an authenticator, validate a PIN*; docs/clients.md): a link to the otpauth URI around an
  * inline SVG QR code. The fragment is read with an HTML parser (htmlparser2), the
  * QR code rasterised with resvg and decoded with jsQR, and the secret it
  * carries must produce PINs the service accepts.

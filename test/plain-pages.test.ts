@@ -1,5 +1,5 @@
 /**
- * The plain pages beside the web service, as the original has them (README,
+ * The plain pages beside the web service, as the original has them (docs/clients.md,
  * *Around the contract*): /pair.aspx answers the Pair Html fragment,
  * /Validate.aspx answers True or False, /qr.aspx renders the QR code here (PNG,
  * or SVG with format=svg), never a redirect. Paths and parameter names match in

@@ -1,5 +1,5 @@
 /**
- * Replay protection (RFC 6238 §5.2, README, *Security*): once a PIN is accepted for a
+ * Replay protection (RFC 6238 §5.2, docs/security.md): once a PIN is accepted for a
  * secret, its time step and every earlier one are refused for that secret,
  * on every variant, also when the same PIN races in concurrently.
  */

@@ -1,6 +1,6 @@
 /**
  * The request log line (src/observability/request-log.ts): the keys, their
- * order and their values that log readers and the README's *Logs* section rely on.
+ * order and their values that log readers and the *Logs* section of docs/operations.md rely on.
  */
 import test from 'ava';
 import { createLogger } from '../src/observability/logger';

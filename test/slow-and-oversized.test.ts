@@ -1,5 +1,5 @@
 /**
- * README, *Slow and oversized requests*: a body over the limit is answered
+ * docs/security.md, *Slow and oversized requests*: a body over the limit is answered
  * 413 even while the client is still sending it, on every path and framing
  * (a client that writes its whole body before it reads, as Python urllib
  * does, reads the whole 413 rather than a broken pipe), within the drain's

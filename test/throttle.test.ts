@@ -1,5 +1,5 @@
 /**
- * Throttling per secret (README, *Security* and *Errors*): once `throttleAttempts` validations
+ * Throttling per secret (docs/security.md; docs/clients.md, *Errors*): once `throttleAttempts` validations
  * have failed within the window, every further call for that secret — the
  * right PIN included — is refused with the throttled error until the window
  * passes; a success before the limit resets the count. Each test has its own

@@ -115,7 +115,7 @@ const ignore = () => {};
  * reset: at most this many bytes, and until the client has sent nothing for
  * UNREAD_BODY_DRAIN_IDLE_MS (nginx's lingering_timeout); then the connection
  * is closed. The request timeout (--request-timeout, from the request's first
- * byte) bounds it too. README, *Slow and oversized requests*.
+ * byte) bounds it too. docs/security.md, *Slow and oversized requests*.
  */
 export const UNREAD_BODY_DRAIN_BYTES = 4 * 1024 * 1024;
 export const UNREAD_BODY_DRAIN_IDLE_MS = 5000;

@@ -1,5 +1,5 @@
 /**
- * Turns any error into the answer the README's *Errors* table prescribes for
+ * Turns any error into the answer the *Errors* table of docs/clients.md prescribes for
  * the variant the call was using: a SOAP fault (HTTP 500) for the SOAP
  * variants, a JSON error (`jsonerror: true`) for the JSON variant, a one-line
  * text/plain answer with a status code otherwise. Logs each error once, by

@@ -20,7 +20,7 @@ import { elementAt, loadReaders, readXml, textOf } from '../support/readers';
 import { DEFAULT_TOTP, SOAP11_NS, SOAP12_NS, call } from '../support/requests';
 import { SECRET_PATTERN, generateCase, type CaseKind, type FuzzCase } from './generator';
 
-/** The README's Errors table, 405 (with Allow) from the router for a method a known path does not take, and 302 for GET / (to the service page). */
+/** The Errors table of docs/clients.md, 405 (with Allow) from the router for a method a known path does not take, and 302 for GET / (to the service page). */
 export const DESIGNED_STATUSES = new Set([200, 302, 400, 404, 405, 413, 415, 429, 500]);
 const STACK_FRAME = /^ {4}at |\n {4}at |\bat [\w.<>]+ \([^)]*:\d+:\d+\)/;
 const MAX_BODY = 2 * 1024 * 1024;

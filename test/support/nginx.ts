@@ -1,6 +1,6 @@
 /**
  * A real nginx in front of two instances, with the shipped deploy/nginx.conf
- * rendered as the README says (its five placeholders filled in with this
+ * rendered as docs/operations.md says (its five placeholders filled in with this
  * test's ports and a temporary directory), on loopback; stop() in
  * test.after.always.
  */
@@ -26,7 +26,7 @@ export function renderNginxConf(values: Record<(typeof PLACEHOLDERS)[number], st
   let text = readFileSync(NGINX_CONF, 'utf8');
   for (const name of PLACEHOLDERS) text = text.split(`\${${name}}`).join(values[name]);
   const left = /\$\{PIN_[A-Z0-9_]+\}/.exec(text);
-  if (left) throw new Error(`deploy/nginx.conf has a placeholder the README does not list: ${left[0]}`);
+  if (left) throw new Error(`deploy/nginx.conf has a placeholder docs/operations.md does not list: ${left[0]}`);
   return text;
 }
 

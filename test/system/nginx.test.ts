@@ -1,7 +1,7 @@
 /**
  * Several instances behind a real nginx, sharing a real redis-server, all on
  * loopback, with the shipped deploy/ files: deploy/nginx.conf rendered with
- * this test's ports and paths (the five placeholders, as the README says),
+ * this test's ports and paths (the five placeholders, as docs/operations.md says),
  * the instances started with the ExecStart arguments of
  * deploy/pin-service.service and the settings of deploy/pin-service.env.
  *
@@ -129,7 +129,7 @@ async function validate(
   return { status, body, result: status === 200 && m ? m[1] === 'true' : undefined };
 }
 
-test.serial('the unit file: systemd-analyze verify (when present), and the keys the README promises', (t) => {
+test.serial('the unit file: systemd-analyze verify (when present), and the keys docs/operations.md promises', (t) => {
   const text = readFileSync(UNIT, 'utf8');
   const keys = unitKeys(text);
   for (const [key, value] of [

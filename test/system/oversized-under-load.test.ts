@@ -1,5 +1,5 @@
 /**
- * 413 under load (README, *Slow and oversized requests*): 200 bodies over
+ * 413 under load (docs/security.md, *Slow and oversized requests*): 200 bodies over
  * the limit, sent by Python's urllib.request — the whole body written before
  * the answer is read, with a Content-Length or chunked, plain, gzip or
  * deflate, over SOAP 1.1, SOAP 1.2, HTTP POST and JSON, 8 at a time — while

@@ -12,7 +12,7 @@
  *   closed, calls answered wrongly (0);
  * - the replay window: every PIN accepted before the kill is replayed after
  *   it. With --store-replicas 0 the PINs accepted twice are counted and
- *   logged (whatever their number; the README records it), with
+ *   logged (whatever their number; docs/operations.md records it), with
  *   --store-replicas 1 there are none;
  * - the same with the replicas cut off from the master for 1 s before the
  *   kill (a network fault): with --store-replicas 0 the PINs accepted

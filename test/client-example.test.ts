@@ -1,8 +1,8 @@
 /**
- * The README's typed client example, run as a user runs it: this repository
+ * The typed client example of docs/clients.md, run as a user runs it: this repository
  * built (`make build`), installed from its folder into a separate project in
  * the system's temporary folder (`npm install /path/to/pin-service`, a link:
- * nothing is downloaded), the README's very block saved there as
+ * nothing is downloaded), the page's very block saved there as
  * `example.mjs` and run with `node` against a running service; the same
  * block saved as `example.mts` type-checks against the package's
  * declarations and runs with tsx.
@@ -16,12 +16,12 @@ import { pinFor } from './support/requests';
 import { startTestService } from './support/service';
 
 const REPO = join(__dirname, '..');
-const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+const page = readFileSync(join(REPO, 'docs', 'clients.md'), 'utf8');
 const SECRET = '12345678BXYT'; // the example's
 
-/** The fenced blocks of the README, with their info string. */
+/** The fenced blocks of docs/clients.md, with their info string. */
 function blocks(): { lang: string; code: string }[] {
-  return [...readme.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1]!, code: m[2]! }));
+  return [...page.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1]!, code: m[2]! }));
 }
 
 interface Ran {
@@ -46,15 +46,15 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
 
 const describe = (r: Ran) => `status ${r.status}${r.error ? ` (${r.error.message})` : ''}\n${r.stdout}\n${r.stderr}`;
 
-test('the typed client example of the README runs as written, from a separate project, against a running service', async (t) => {
+test('the typed client example of docs/clients.md runs as written, from a separate project, against a running service', async (t) => {
   const examples = blocks().filter((b) => b.code.includes("from 'pin-service'"));
   t.is(examples.length, 1, 'one example imports the package');
   const example = examples[0]!;
   t.is(example.lang, 'js', 'a JavaScript block (valid TypeScript too), so `node example.mjs` runs it');
 
-  // How the README says to get the package.
+  // How the page says to get the package.
   const install = blocks().find((b) => b.lang === 'sh' && b.code.includes('npm install /path/to/pin-service'));
-  t.truthy(install, 'the README says how to install the package');
+  t.truthy(install, 'the page says how to install the package');
   t.regex(install!.code, /^make build\b/m, 'after `make build`');
 
   // `make build`, minus the `npm ci` it starts when package.json is newer: never reinstall under running tests.
@@ -90,7 +90,7 @@ test('the typed client example of the README runs as written, from a separate pr
   t.regex(
     throttled ?? '',
     /^http:429 Too many failed validations for this secret; try again in (\d+) seconds\. 429 \1$/,
-    'run 6: the AuthenticatorApiError of a throttled secret, as the README shows it',
+    'run 6: the AuthenticatorApiError of a throttled secret, as the page shows it',
   );
 
   // The variants the example chose reached the service: Pair over SOAP 1.2, ValidatePin over HTTP POST.

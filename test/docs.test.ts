@@ -1,0 +1,109 @@
+/**
+ * The README and docs/ as a reader meets them: a README short enough to read
+ * in five minutes that shows the two commands and leads to every page of
+ * docs/, links that all arrive, and a settings table that is the one
+ * src/config.ts describes (make generate writes it).
+ */
+import test from 'ava';
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { SETTINGS } from '../src/config';
+import { settingsTable, withSettingsTable } from '../codegen/settings-table';
+
+const ROOT = join(__dirname, '..');
+const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
+const readme = read('README.md');
+const PAGES = readdirSync(join(ROOT, 'docs'))
+  .filter((f) => f.endsWith('.md'))
+  .map((f) => `docs/${f}`);
+
+/** GitHub's anchor of a heading: lower case, punctuation but hyphens and underscores dropped, spaces as hyphens. */
+function anchorOf(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** The anchors of a page's headings, outside code blocks. */
+function anchors(markdown: string): Set<string> {
+  const outside = markdown.replace(/^```[\s\S]*?^```$/gm, '');
+  return new Set([...outside.matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchorOf(m[1])));
+}
+
+/** The relative links of a page, outside code blocks: [text](target). */
+function links(markdown: string): string[] {
+  const outside = markdown.replace(/^```[\s\S]*?^```$/gm, '');
+  return [...outside.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((target) => !/^[a-z]+:/.test(target));
+}
+
+test('the README shows the two commands', (t) => {
+  t.regex(readme, /^make run\b/m);
+  t.regex(readme, /^make test\b/m);
+});
+
+test('the README is a front page: at most 200 lines', (t) => {
+  const lines = readme.split('\n').length;
+  t.true(lines <= 200, `${lines} lines`);
+});
+
+test('the README links to every page of docs/', (t) => {
+  t.true(PAGES.length >= 5);
+  for (const page of PAGES) t.true(links(readme).includes(page), `${page} is not linked from the README`);
+});
+
+test('every relative link of the README and docs/ arrives: the file, and the heading it names', (t) => {
+  let checked = 0;
+  for (const file of ['README.md', ...PAGES]) {
+    for (const target of links(read(file))) {
+      const [path, anchor] = target.split('#');
+      const destination = path === '' ? file : join(dirname(file), path);
+      t.true(existsSync(resolve(ROOT, destination)), `${file}: ${target}: no ${destination}`);
+      if (anchor !== undefined && destination.endsWith('.md')) {
+        t.true(anchors(read(destination)).has(anchor), `${file}: ${target}: no heading #${anchor} in ${destination}`);
+      }
+      checked++;
+    }
+  }
+  t.true(checked > 20, `${checked} links checked`);
+});
+
+test('the heading anchors are GitHub’s', (t) => {
+  t.is(anchorOf('Past one machine (Sentinel, Cluster)'), 'past-one-machine-sentinel-cluster');
+  t.is(anchorOf('JSON (browser scripts)'), 'json-browser-scripts');
+  t.is(anchorOf('Several instances (nginx, Redis, one state key)'), 'several-instances-nginx-redis-one-state-key');
+});
+
+test('the settings table of docs/operations.md is the one make generate writes from src/config.ts', (t) => {
+  const page = read('docs/operations.md');
+  t.is(withSettingsTable(page), page, 'run make generate');
+  for (const s of SETTINGS) t.true(settingsTable().includes(`| \`${s.flag}\` | \`${s.env}\` |`), s.flag);
+});
+
+/** The figures of a text: a number with the unit RESULTS.md writes after it (µs, ms, MB, MiB, %, ×), or a median with its spread, `117 (108–126)`. */
+function figures(text: string): string[] {
+  return [...text.matchAll(/\d[\d.]*(?:–\d[\d.]*)? ?(?:µs|ms|MB|MiB|%|×)|\d+ \(\d+–\d+\)/g)].map((m) => m[0]);
+}
+
+test('the figures of docs/performance.md and the README’s Performance section are those of bench/RESULTS.md', (t) => {
+  const results = read('bench/RESULTS.md');
+  const section = readme.slice(readme.indexOf('## Performance'), readme.indexOf('\n## ', readme.indexOf('## Performance') + 1));
+  t.true(section.length > 0, 'the README has a Performance section');
+  const quoted = [...figures(read('docs/performance.md')), ...figures(section)];
+  t.true(quoted.length >= 20, `${quoted.length} figures`);
+  for (const figure of quoted) t.true(results.includes(figure), `${figure} is not in bench/RESULTS.md: copy the figures of its last run`);
+});
+
+test('a figure is a number and the unit after it', (t) => {
+  t.deepEqual(figures('113 µs against 139 µs, 1.23× (1.08–1.31×), 40 % and p99 13 ms, 0.4 MB, 18–35 %, | 117 (108–126) |, 2 cores'), [
+    '113 µs',
+    '139 µs',
+    '1.23×',
+    '1.08–1.31×',
+    '40 %',
+    '13 ms',
+    '0.4 MB',
+    '18–35 %',
+    '117 (108–126)',
+  ]);
+});
