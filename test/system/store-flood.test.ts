@@ -6,7 +6,8 @@
  * accepted; after it the lock must still hold and the PIN must still be a
  * replay, the eviction metrics must say that only unprotective records went,
  * and the service's CPU per call must stay flat from the first third of the
- * flood to the last (the store costs the same full as empty).
+ * flood to the last (the store costs the same full as empty), each third's
+ * CPU taken as the median of its ten chunks of calls.
  *
  * The drift window is 10 steps (±5 minutes) so that the accepted PIN is
  * still inside the window after the flood: refused then, it is refused as a
@@ -61,9 +62,17 @@ function cpuTicks(): number {
   return Number(fields[11]) + Number(fields[12]);
 }
 
-/** `count` calls with made-up secrets from `first` on, `CONNECTIONS` at a time; the CPU ticks at each third. */
+/** CPU samples per third of the flood: each third is measured in this many chunks of calls. */
+const CHUNKS_PER_THIRD = 10;
+
+/**
+ * `count` calls with made-up secrets from `first` on, `CONNECTIONS` at a
+ * time; the CPU ticks at the end of each of 3 × CHUNKS_PER_THIRD equal
+ * chunks of calls (the first entry: before the flood).
+ */
 async function flood(first: number, count: number, deadline: number): Promise<{ ticks: number[]; statuses: Map<number, number> }> {
   const statuses = new Map<number, number>();
+  const chunks = 3 * CHUNKS_PER_THIRD;
   const ticks = [cpuTicks()];
   let next = 0;
   let done = 0;
@@ -74,11 +83,17 @@ async function flood(first: number, count: number, deadline: number): Promise<{ 
       const { status } = await validate(wrongPinOf(secret), secret);
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
       done++;
-      if (done === Math.round((count * ticks.length) / 3)) ticks.push(cpuTicks());
+      if (done === Math.round((count * ticks.length) / chunks)) ticks.push(cpuTicks());
     }
   };
   await Promise.all(Array.from({ length: CONNECTIONS }, worker));
   return { ticks, statuses };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 function metric(text: string, line: string): number {
@@ -115,7 +130,11 @@ test('200 000 made-up secrets: the locked secret stays locked, the accepted PIN 
   t.is(metric(metrics, 'pin_store_refusals_total'), 0);
   t.false(service.output().includes('"event":"store-full"'), 'nothing protective was at risk: no warning');
 
-  const perThird = [1, 2, 3].map((i) => ticks[i] - ticks[i - 1]);
-  t.log(`service CPU per third of the flood, in clock ticks: ${perThird.join(', ')}`);
-  t.true(perThird[2] <= 1.3 * perThird[0], `the last third cost ${perThird[2]} ticks, the first ${perThird[0]}`);
+  // Each third's CPU is the median of its chunks, so that a few seconds in which the machine's other work slows
+  // everything down (this machine is shared) do not stand for the whole third.
+  const perChunk = ticks.slice(1).map((tick, i) => tick - ticks[i]);
+  const perThird = [0, 1, 2].map((third) => median(perChunk.slice(third * CHUNKS_PER_THIRD, (third + 1) * CHUNKS_PER_THIRD)));
+  t.log(`service CPU per chunk of about ${Math.round(FLOOD / perChunk.length)} calls, in clock ticks: ${perChunk.join(' ')}`);
+  t.log(`median chunk of each third of the flood: ${perThird.join(', ')} (the first third fills the store, the last evicts on every call)`);
+  t.true(perThird[2] <= 1.3 * perThird[0], `the last third cost ${perThird[2]} ticks a chunk, the first ${perThird[0]}`);
 });
