@@ -25,16 +25,17 @@ function anchorOf(heading: string): string {
     .replace(/\s/g, '-');
 }
 
+/** A page without its fenced code blocks. */
+const outsideCode = (markdown: string) => markdown.replace(/^```[\s\S]*?^```$/gm, '');
+
 /** The anchors of a page's headings, outside code blocks. */
 function anchors(markdown: string): Set<string> {
-  const outside = markdown.replace(/^```[\s\S]*?^```$/gm, '');
-  return new Set([...outside.matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchorOf(m[1])));
+  return new Set([...outsideCode(markdown).matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchorOf(m[1])));
 }
 
 /** The relative links of a page, outside code blocks: [text](target). */
 function links(markdown: string): string[] {
-  const outside = markdown.replace(/^```[\s\S]*?^```$/gm, '');
-  return [...outside.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((target) => !/^[a-z]+:/.test(target));
+  return [...outsideCode(markdown).matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((target) => !/^[a-z]+:/.test(target));
 }
 
 test('the README shows the two commands', (t) => {
@@ -87,8 +88,9 @@ function figures(text: string): string[] {
 
 test('the figures of docs/performance.md and the README’s Performance section are those of bench/RESULTS.md', (t) => {
   const results = read('bench/RESULTS.md');
-  const section = readme.slice(readme.indexOf('## Performance'), readme.indexOf('\n## ', readme.indexOf('## Performance') + 1));
-  t.true(section.length > 0, 'the README has a Performance section');
+  const start = readme.indexOf('\n## Performance\n');
+  t.true(start >= 0, 'the README has a Performance section');
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
   const quoted = [...figures(read('docs/performance.md')), ...figures(section)];
   t.true(quoted.length >= 20, `${quoted.length} figures`);
   for (const figure of quoted) t.true(results.includes(figure), `${figure} is not in bench/RESULTS.md: copy the figures of its last run`);

@@ -195,11 +195,3 @@ export async function replayAccepted(target: string, accepted: LoadCall[], width
   }
   return out;
 }
-
-/** Wrong-PIN helper: a 6-digit PIN none of `valid` is. */
-export function pinOtherThan(valid: Set<string>): string {
-  for (let n = 0; ; n++) {
-    const candidate = String((123456 + n * 7919) % 1_000_000).padStart(6, '0');
-    if (!valid.has(candidate)) return candidate;
-  }
-}

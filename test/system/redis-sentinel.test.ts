@@ -29,11 +29,11 @@
 import test, { type ExecutionContext } from 'ava';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { totp } from '../../src/otp/totp';
 import { startChildService, type ChildService } from '../support/child-service';
-import { pinOtherThan, replayAccepted, startLoad, summarize, validateOutcome, type LoadCall } from '../support/failover-load';
+import { replayAccepted, startLoad, summarize, validateOutcome, type LoadCall } from '../support/failover-load';
 import { startNginx, type TestNginx } from '../support/nginx';
 import { redisCommand, redisInfo, startReplicatedSet, waitFor, type RedisProcess, type ReplicatedSet } from '../support/redis-topologies';
+import { pinFor, wrongPinFor } from '../support/requests';
 import type { TestService } from '../support/service';
 import { sharedStoreConformance, startInstancePair } from '../support/store-conformance';
 
@@ -63,13 +63,11 @@ const STATE_KEY = randomBytes(32).toString('hex');
 /** ±3 steps: a PIN accepted before the kill is still within the window when it is replayed after the failover. */
 const DRIFT_WINDOW = 3;
 const STORE_TIMEOUT_MS = 1000;
-const pinAt = (secret: string, offsetSteps = 0) =>
-  totp(Buffer.from(secret), { algorithm: 'SHA1', digits: 6, period: 30 }, Math.floor(Date.now() / 1000) + offsetSteps * 30);
-const wrongPinOf = (secret: string) => {
-  const valid = new Set<string>();
-  for (let d = -DRIFT_WINDOW - 1; d <= DRIFT_WINDOW + 1; d++) valid.add(pinAt(secret, d));
-  return pinOtherThan(valid);
-};
+/** PINs against the real clock, as the services behind nginx use it. */
+const REAL_CLOCK = { clock: Date };
+const pinAt = (secret: string) => pinFor(REAL_CLOCK, secret);
+/** Wrong in a window one step wider than the services', so that it stays wrong while the test runs. */
+const wrongPinOf = (secret: string) => wrongPinFor(REAL_CLOCK, secret, DRIFT_WINDOW + 1);
 
 interface Deployment {
   set: ReplicatedSet;

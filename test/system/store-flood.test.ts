@@ -30,8 +30,8 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { totp } from '../../src/otp/totp';
 import { startChildService, type ChildService } from '../support/child-service';
+import { pinFor } from '../support/requests';
 
 const FLOOD = 200_000;
 const WARM_UP = 10_000;
@@ -76,8 +76,7 @@ function get(target: ChildService, path: string): Promise<{ status: number; body
 const validateAt = (target: ChildService, pin: string, secret: string) =>
   get(target, `/api.asmx/ValidatePin?pin=${pin}&secretCode=${encodeURIComponent(secret)}`);
 const validate = (pin: string, secret: string) => validateAt(service, pin, secret);
-const pinOf = (secret: string) =>
-  totp(Buffer.from(secret, 'utf8'), { algorithm: 'SHA1', digits: 6, period: 30 }, Math.floor(Date.now() / 1000));
+const pinOf = (secret: string) => pinFor({ clock: Date }, secret);
 const wrongPinOf = (secret: string) => (pinOf(secret) === '000000' ? '000001' : '000000');
 
 /** CPU time (user + system) of a service's process so far, in clock ticks (Linux /proc). */
