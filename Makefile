@@ -1,12 +1,49 @@
 # The two commands a new user needs: `make run` and `make test`.
 # Everything else is here for contributors and CI.
 
+# The Node.js everything here runs on: 24 (LTS). When the `node` on PATH is older (or absent, with npm
+# present), make brings this version from the npm registry into .node/ and puts it first on PATH for every
+# recipe; nothing outside the checkout changes. .node/bin/node names the Node.js make uses, for the systemd
+# unit (deploy/pin-service.service). `make USE_NODE=/path/to/node …` uses that one instead.
+NODE_VERSION := 24.21.0
+NODE_MAJOR := $(firstword $(subst ., ,$(NODE_VERSION)))
+USE_NODE ?= $(shell command -v node 2>/dev/null)
+NODE_FOUND := $(if $(USE_NODE),$(shell '$(USE_NODE)' -p 'process.versions.node' 2>/dev/null),none)
+NODE_GOOD := $(if $(USE_NODE),$(shell '$(USE_NODE)' -e 'process.exit(+process.versions.node.split(".")[0] >= $(NODE_MAJOR) ? 0 : 1)' 2>/dev/null && echo yes),)
+ifeq ($(NODE_GOOD),yes)
+NODE_BIN := $(dir $(realpath $(USE_NODE)))
+else
+NODE_PACKAGE := node-$(shell uname -s | tr A-Z a-z)-$(subst aarch64,arm64,$(subst x86_64,x64,$(shell uname -m)))
+NODE_BIN := $(CURDIR)/.node/node_modules/$(NODE_PACKAGE)/bin/
+endif
+export PATH := $(NODE_BIN):$(PATH)
+
 TSX := node --import=tsx
 SYSTEM_TESTS := $(wildcard test/system/*.test.ts)
 
-.PHONY: install generate check-generated build run test test-all typecheck lint clean fuzz soak
+.PHONY: install node generate check-generated build run test test-all typecheck lint clean fuzz soak
 
-node_modules/.installed: package.json package-lock.json
+## node: the Node.js of NODE_VERSION's major line, from PATH or brought into .node/ (see the top of this file)
+node: .node/bin/node
+
+.node/bin/node: Makefile
+ifneq ($(NODE_GOOD),yes)
+	@if [ "$$('$(NODE_BIN)node' --version 2>/dev/null)" != "v$(NODE_VERSION)" ]; then \
+	  echo "make: Node.js $(NODE_FOUND) is on PATH; this service runs on Node.js $(NODE_MAJOR)." \
+	    "Installing $(NODE_PACKAGE)@$(NODE_VERSION) from the npm registry into .node/ (used by make only)."; \
+	  rm -rf .node && mkdir -p .node && \
+	  npm install --prefix .node --no-save --no-package-lock --no-audit --no-fund '$(NODE_PACKAGE)@$(NODE_VERSION)' >/dev/null || { \
+	    echo "make: could not install $(NODE_PACKAGE)@$(NODE_VERSION) from the npm registry."; \
+	    echo "      Install Node.js $(NODE_MAJOR) (https://nodejs.org/) and run make again, or name one: make USE_NODE=/path/to/node …"; \
+	    exit 1; }; \
+	fi
+endif
+	@mkdir -p .node/bin
+	@[ "$$(readlink .node/bin/node)" = '$(NODE_BIN)node' ] || ln -sfn '$(NODE_BIN)node' .node/bin/node
+	@touch -h .node/bin/node
+	@echo "make: Node.js $$(.node/bin/node --version) ($(NODE_BIN)node)"
+
+node_modules/.installed: package.json package-lock.json | .node/bin/node
 	npm ci --no-audit --no-fund
 	@touch $@
 

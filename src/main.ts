@@ -1,18 +1,17 @@
 #!/usr/bin/env node
-/** Entry point: `pin-service [serve|secret|pair] [options]` (the command line is in cli/). */
-import { describeFailure, runCommand } from './cli/commands';
-import { serve } from './cli/serve';
+/**
+ * Entry point. The runtime is checked before anything else is loaded: on an
+ * older Node.js the service would fail later, and less clearly.
+ */
+const NEEDED_MAJOR = 24;
 
-async function main(argv: string[]): Promise<void> {
-  const io = { out: (t: string) => console.log(t), err: (t: string) => console.error(t) };
-  const code = await runCommand(argv, io);
-  if (code !== undefined) process.exit(code);
-  await serve(argv[0] === 'serve' ? argv.slice(1) : argv);
+if (Number(process.versions.node.split('.')[0]) < NEEDED_MAJOR) {
+  console.error(
+    `pin-service: needs Node.js ${NEEDED_MAJOR} or later; this is Node.js ${process.versions.node}. ` +
+      `Install Node.js ${NEEDED_MAJOR} (https://nodejs.org/), or start it with \`make run\`, which brings its own.`,
+  );
+  process.exit(2);
 }
+require('./cli/main');
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  const usage = describeFailure(error);
-  // Start-up failures (a port in use, say) hold no request data: their message is safe to show.
-  console.error(`pin-service: ${usage ?? (error as Error)?.message ?? 'failed to start'}`);
-  process.exit(usage ? 2 : 1);
-});
+export {};

@@ -32,6 +32,8 @@ export interface ChildServiceOptions {
   args?: string[];
   /** Run the built service (dist/, `make build`; make test-all builds it) instead of the sources under tsx. */
   built?: boolean;
+  /** The Node.js to run it on (default: this process's). */
+  node?: string;
   env?: Record<string, string>;
   port?: number;
   /** Log lines with `"event":"listening"` to wait for (one per worker; needs log level info) besides /healthz. Default 1. */
@@ -50,11 +52,15 @@ export async function startChildService(options: ChildServiceOptions = {}): Prom
   const port = options.port ?? (await freePort());
   if (options.built && !existsSync(BUILT_MAIN)) throw new Error(`${BUILT_MAIN} is missing: run make build (make test-all does)`);
   const entry = options.built ? [BUILT_MAIN] : ['--import=tsx', MAIN];
-  const child = spawn(process.execPath, [...entry, ...(options.args ?? []), '--port', String(port), '--host', '127.0.0.1'], {
-    cwd: REPO,
-    env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    options.node ?? process.execPath,
+    [...entry, ...(options.args ?? []), '--port', String(port), '--host', '127.0.0.1'],
+    {
+      cwd: REPO,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const chunks: string[] = [];
   let kept = 0;
   const keep = (d: string) => {

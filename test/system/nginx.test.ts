@@ -82,7 +82,7 @@ async function startInstance(port?: number): Promise<ChildService> {
 
 test.before(async () => {
   redis = await startRedis();
-  // The unit's ExecStart: `/usr/bin/node /opt/pin-service/dist/src/main.js serve`: its arguments after main.js.
+  // The unit's ExecStart: `/opt/pin-service/.node/bin/node /opt/pin-service/dist/src/main.js serve`: its arguments after main.js.
   const execStart = unitKeys(readFileSync(UNIT, 'utf8')).get('Service.ExecStart')?.[0] ?? '';
   unitArgs = execStart.split(/\s+/).slice(execStart.split(/\s+/).findIndex((w) => w.endsWith('main.js')) + 1);
   a = await startInstance();
@@ -148,7 +148,7 @@ test.serial('the unit file: systemd-analyze verify (when present), and the keys 
   }
   t.true(Number(keys.get('Service.TimeoutStopSec')?.[0]) > 10, 'TimeoutStopSec exceeds the service’s own 10 s limit');
   t.deepEqual(keys.get('Service.EnvironmentFile'), ['/etc/pin-service/pin-service.env', '-/etc/pin-service/instance-%i.env']);
-  t.regex(keys.get('Service.ExecStart')?.[0] ?? '', /^\/usr\/bin\/node \S+\/dist\/src\/main\.js serve$/);
+  t.regex(keys.get('Service.ExecStart')?.[0] ?? '', /^\/opt\/pin-service\/\.node\/bin\/node \S+\/dist\/src\/main\.js serve$/);
   t.false(keys.has('Service.MemoryDenyWriteExecute'), 'V8 needs W+X memory');
   t.deepEqual(unitArgs, ['serve']);
   const env = envFile();
@@ -160,10 +160,10 @@ test.serial('the unit file: systemd-analyze verify (when present), and the keys 
     t.log('systemd-analyze is not installed here: the unit was checked by its keys only');
     return;
   }
-  // As the single unit and as a template instance; /usr/bin/node must exist for verify.
+  // As the single unit and as a template instance; the unit's node must exist for verify.
   const unitDir = mkdtempSync(join(tmpdir(), 'pin-unit-'));
   try {
-    const body = existsSync('/usr/bin/node') ? text : text.replace('/usr/bin/node', process.execPath);
+    const body = text.replace('/opt/pin-service/.node/bin/node', process.execPath);
     for (const name of ['pin-service.service', 'pin-service@.service']) writeFileSync(join(unitDir, name), body);
     for (const name of ['pin-service.service', 'pin-service@a.service']) {
       const verify = spawnSync('systemd-analyze', ['verify', join(unitDir, name)], { encoding: 'utf8', timeout: 30_000 });

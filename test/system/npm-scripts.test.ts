@@ -9,14 +9,14 @@
  * minute or more.
  */
 import test from 'ava';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { encodeBase32 } from '../../src/otp/base32';
-import { REPO } from '../support/child-service';
 import { freePort } from '../support/ports';
+import { copyRepository, run } from '../support/repository-copy';
 import { call } from '../support/requests';
 import { requireTool } from './clients/harness';
 
@@ -36,73 +36,20 @@ test.after.always(async () => {
   if (parent) rmSync(parent, { recursive: true, force: true });
 });
 
-/** The repository's files, relative to REPO: git's list in a checkout, else the tree less what .gitignore names. */
-function repositoryFiles(): string[] {
-  const top = spawnSync('git', ['-C', REPO, 'rev-parse', '--show-toplevel'], { encoding: 'utf8' });
-  if (top.status === 0 && realpathSync(top.stdout.trim()) === realpathSync(REPO)) {
-    const listed = spawnSync('git', ['-C', REPO, 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-      encoding: 'utf8',
-      maxBuffer: 64 << 20,
-    });
-    if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
-    return listed.stdout.split('\0').filter((file) => file !== '' && existsSync(join(REPO, file)));
-  }
-  // .gitignore's patterns are names and simple globs (`dist/`, `*.cpuprofile`), matched at any depth.
-  const patterns = readFileSync(join(REPO, '.gitignore'), 'utf8')
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '' && !line.startsWith('#'))
-    .map(
-      (line) =>
-        new RegExp(
-          `^${line
-            .replace(/\/$/, '')
-            .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-            .replace(/\*/g, '.*')}$`,
-        ),
-    );
-  const walk = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true })
-      .filter((entry) => entry.name !== '.git' && !patterns.some((p) => p.test(entry.name)))
-      .flatMap((entry) => (entry.isDirectory() ? walk(join(dir, entry.name)) : [relative(REPO, join(dir, entry.name))]));
-  return walk(REPO);
-}
-
-interface Ran {
-  status: number | null;
-  output: string;
-}
-
-/** Runs a command in `cwd` without blocking this process, bounded in time. */
-function run(command: string, args: string[], cwd: string, timeoutMs: number): Promise<Ran> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL' });
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));
-    child.on('error', (error) => resolve({ status: null, output: `${output}\n${error.message}` }));
-    child.on('close', (status) => resolve({ status, output }));
-  });
-}
-
 test('a fresh copy: npm ci, npm run build and npm start serve the service, which stops on SIGTERM', async (t) => {
   t.timeout(15 * 60_000);
   requireTool('npm', ['--version'], 'npm');
   parent = mkdtempSync(join(tmpdir(), 'pin-service-npm-'));
   const copy = join(parent, 'pin-service');
-  const files = repositoryFiles();
+  const files = copyRepository(copy);
   t.true(
     files.includes('package-lock.json') && files.includes('src/help/templates/layout.hbs'),
     'the copy has the lock file and the templates',
   );
   t.false(
-    files.some((file) => file.startsWith('node_modules/') || file.startsWith('dist/')),
+    files.some((file) => file.startsWith('node_modules/') || file.startsWith('dist/') || file.startsWith('.node/')),
     'no installed or built files',
   );
-  for (const file of files) {
-    mkdirSync(dirname(join(copy, file)), { recursive: true });
-    cpSync(join(REPO, file), join(copy, file));
-  }
 
   const install = await run('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], copy, 10 * 60_000);
   t.is(install.status, 0, `npm ci:\n${install.output}`);

@@ -1,0 +1,68 @@
+/**
+ * A fresh copy of the repository, as a newcomer's clone has it: its files (what git tracks, or, outside a
+ * git checkout such as CI's copy, every file .gitignore does not exclude), copied into a new folder; and
+ * commands run in it without blocking the test, bounded in time.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { REPO } from './child-service';
+
+/** The repository's files, relative to REPO: git's list in a checkout, else the tree less what .gitignore names. */
+export function repositoryFiles(): string[] {
+  const top = spawnSync('git', ['-C', REPO, 'rev-parse', '--show-toplevel'], { encoding: 'utf8' });
+  if (top.status === 0 && realpathSync(top.stdout.trim()) === realpathSync(REPO)) {
+    const listed = spawnSync('git', ['-C', REPO, 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
+    if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
+    return listed.stdout.split('\0').filter((file) => file !== '' && existsSync(join(REPO, file)));
+  }
+  // .gitignore's patterns are names and simple globs (`dist/`, `*.cpuprofile`), matched at any depth.
+  const patterns = readFileSync(join(REPO, '.gitignore'), 'utf8')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'))
+    .map(
+      (line) =>
+        new RegExp(
+          `^${line
+            .replace(/\/$/, '')
+            .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+            .replace(/\*/g, '.*')}$`,
+        ),
+    );
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.name !== '.git' && !patterns.some((p) => p.test(entry.name)))
+      .flatMap((entry) => (entry.isDirectory() ? walk(join(dir, entry.name)) : [relative(REPO, join(dir, entry.name))]));
+  return walk(REPO);
+}
+
+export interface Ran {
+  status: number | null;
+  output: string;
+}
+
+/** Runs a command in `cwd` without blocking this process, bounded in time. */
+export function run(command: string, args: string[], cwd: string, timeoutMs: number, env: NodeJS.ProcessEnv = process.env): Promise<Ran> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL' });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));
+    child.on('error', (error) => resolve({ status: null, output: `${output}\n${error.message}` }));
+    child.on('close', (status) => resolve({ status, output }));
+  });
+}
+
+/** Copies the repository's files into `copy` (a new folder); answers the files copied. */
+export function copyRepository(copy: string): string[] {
+  const files = repositoryFiles();
+  for (const file of files) {
+    mkdirSync(dirname(join(copy, file)), { recursive: true });
+    cpSync(join(REPO, file), join(copy, file));
+  }
+  return files;
+}
