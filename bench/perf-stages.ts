@@ -117,7 +117,7 @@ export const STAGE_RULES: readonly StageRule[] = [
   },
   {
     stage: 'SOAP/HTTP bindings',
-    frame: /dist\/src\/(bindings|runtime|wire)\/|dist\/generated\/|dist\/src\/(app|call-state|contract|errors)\.js/,
+    frame: /dist\/src\/(bindings|xml|wire)\/|dist\/generated\/|dist\/src\/(app|call-state|contract|errors)\.js/,
   },
   { stage: 'Koa and router', frame: new RegExp(inPackages(KOA_PACKAGES)) },
   {

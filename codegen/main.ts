@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadXmlEngine } from '../src/runtime/xml-engine';
+import { loadXmlEngine } from '../src/xml/xml-engine';
 import { buildContractModel } from './build-model';
 import { emitTypes } from './emit/types';
 import { emitClient } from './emit/client';

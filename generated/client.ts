@@ -4,9 +4,9 @@
 import { DEFAULT_NAMESPACE, DEFAULT_TIMEOUT_MS, ENDPOINT_PATH } from '../src/client/defaults';
 import { exchange, isNil, type ClientVariant, type Decode, type Fault, type OperationSpec } from '../src/client/exchange';
 import { exchangeJson, jsonBoolean, jsonStringMembers } from '../src/client/json-exchange';
-import { parseXsdBoolean } from '../src/runtime/xml-codec';
-import type { XsdValidator } from '../src/runtime/xml-engine';
-import { compileSchema } from '../src/runtime/xml-schema';
+import { parseXsdBoolean } from '../src/xml/xml-codec';
+import type { XsdValidator } from '../src/xml/xml-engine';
+import { compileSchema } from '../src/xml/xml-schema';
 import { renderSchema } from './documents';
 import { Pair, PairResponse, PairingInfo, ValidatePin, ValidatePinResponse, type PairFields, type ValidatePinFields } from './types';
 

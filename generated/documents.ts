@@ -2,7 +2,7 @@
 // change schema/ or codegen/ and run `make generate`.
 
 import { jsonString } from '../src/wire/json-text';
-import { escapeXmlAttribute } from '../src/runtime/xml-codec';
+import { escapeXmlAttribute } from '../src/xml/xml-codec';
 import type { OperationName } from './routes';
 
 /**

@@ -5,9 +5,9 @@
  */
 import { REQUEST_SCHEMAS, renderWsdl } from '../generated/documents';
 import { OPERATION_NAMES, ROUTES, type OperationName, type Route } from '../generated/routes';
-import { XML_DECLARATION, escapeXmlAttribute } from './runtime/xml-codec';
-import type { XsdValidator } from './runtime/xml-engine';
-import { compileSchema } from './runtime/xml-schema';
+import { XML_DECLARATION, escapeXmlAttribute } from './xml/xml-codec';
+import type { XsdValidator } from './xml/xml-engine';
+import { compileSchema } from './xml/xml-schema';
 
 export interface Contract {
   namespace: string;

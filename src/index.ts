@@ -15,7 +15,7 @@ export { DEFAULT_NAMESPACE } from './client/defaults';
 
 export { createApp, type AppDependencies } from './app';
 /** Await once before createApp (startService does it itself). */
-export { loadXmlEngine } from './runtime/xml-engine';
+export { loadXmlEngine } from './xml/xml-engine';
 export { startService, type RunningService } from './server';
 export { parseConfig, defaultConfig, ConfigError, type Config } from './config';
 export { createLogger } from './observability/logger';

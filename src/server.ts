@@ -8,7 +8,7 @@ import type { Config } from './config';
 import { systemClock, type Clock } from './handlers';
 import { createMetrics } from './observability/metrics';
 import { storePressure } from './observability/store-pressure';
-import { loadXmlEngine } from './runtime/xml-engine';
+import { loadXmlEngine } from './xml/xml-engine';
 import { createStore } from './state';
 import type { StateStore } from './state/store';
 

@@ -1,8 +1,8 @@
 /**
  * Which room may import which (docs/architecture.md): no file imports itself
  * back through others, and no room of src/ does either; generated code
- * depends only on the small runtime it is generated against, the runtime on
- * libraries only, and the help pages and the typed client never on the
+ * depends only on the XML engine (src/xml/) and the JSON text it is
+ * generated against, the XML engine on libraries only, and the help pages and the typed client never on the
  * bindings.
  */
 import test from 'ava';
@@ -39,18 +39,18 @@ const inside = (target: string, dir: string) => target === dir || target.startsW
 test('the import reader sees relative imports, type-only ones and packages', (t) => {
   const imports = importsOf('generated/client.ts');
   t.true(imports.includes('generated/types'));
-  t.true(imports.some((target) => inside(target, 'src/runtime')));
-  t.true(importsOf('src/runtime/xml-engine.ts').includes('package:libxml2-wasm'), 'the type-only import of the engine');
+  t.true(imports.some((target) => inside(target, 'src/xml')));
+  t.true(importsOf('src/xml/xml-engine.ts').includes('package:libxml2-wasm'), 'the type-only import of the engine');
 });
 
-test('generated/ imports generated/, src/runtime/ and the JSON text of src/wire/ only; the typed client also its transport, src/client/', (t) => {
+test('generated/ imports generated/, src/xml/ and the JSON text of src/wire/ only; the typed client also its transport, src/client/', (t) => {
   t.true(sourceFiles('generated').length >= 5);
   t.deepEqual(
     offending(
       'generated',
       (target, file) =>
         inside(target, 'generated') ||
-        inside(target, 'src/runtime') ||
+        inside(target, 'src/xml') ||
         target === 'src/wire/json-text' ||
         (file === 'generated/client.ts' && inside(target, 'src/client')),
     ),
@@ -58,9 +58,9 @@ test('generated/ imports generated/, src/runtime/ and the JSON text of src/wire/
   );
 });
 
-test('src/runtime/ imports libraries and itself, nothing else of the project', (t) => {
+test('src/xml/ imports libraries and itself, nothing else of the project', (t) => {
   t.deepEqual(
-    offending('src/runtime', (target) => target.startsWith('package:') || inside(target, 'src/runtime')),
+    offending('src/xml', (target) => target.startsWith('package:') || inside(target, 'src/xml')),
     [],
   );
 });
@@ -75,10 +75,10 @@ test('the help pages and the typed client do not import the bindings', (t) => {
   );
 });
 
-test("only src/runtime/xml-tree.ts reaches into libxml2-wasm's internal module (the package's version is pinned for it)", (t) => {
+test("only the XML engine, src/xml/xml-engine.ts, reaches into libxml2-wasm's internal module (the package's version is pinned for it)", (t) => {
   const internal = (target: string) => target.startsWith('package:libxml2-wasm/');
   const reaching = ['src', 'generated', 'codegen', 'test', 'bench'].flatMap((dir) => offending(dir, (target) => !internal(target)));
-  t.deepEqual([...new Set(reaching)], ['src/runtime/xml-tree.ts imports package:libxml2-wasm/lib/libxml2.mjs']);
+  t.deepEqual([...new Set(reaching)], ['src/xml/xml-engine.ts imports package:libxml2-wasm/lib/libxml2.mjs']);
   const pinned = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies[
     'libxml2-wasm'
   ];

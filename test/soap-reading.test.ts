@@ -13,7 +13,7 @@ import { loadContract, type Contract } from '../src/contract';
 import { ServiceError } from '../src/errors';
 import { readCallInDetail, readUsualCall } from '../src/bindings/soap';
 import { withUntrustedXml } from '../src/bindings/untrusted-xml';
-import { loadXmlEngine } from '../src/runtime/xml-engine';
+import { loadXmlEngine } from '../src/xml/xml-engine';
 import { SOAP11, SOAP12, soapVersionOf, type SoapVersion } from '../src/wire/soap-envelope';
 import { generateCase } from './fuzz/generator';
 import { NS, operationElement, soapEnvelope } from './support/requests';

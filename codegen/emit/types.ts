@@ -11,10 +11,10 @@ import { GENERATED_HEADER } from './header';
 export function emitTypes(model: ContractModel): string {
   const project = new Project({ useInMemoryFileSystem: true });
   const file = project.createSourceFile('types.ts', '', { overwrite: true });
-  file.addImportDeclaration({ isTypeOnly: true, namedImports: ['XmlElement'], moduleSpecifier: '../src/runtime/xml-engine' });
+  file.addImportDeclaration({ isTypeOnly: true, namedImports: ['XmlElement'], moduleSpecifier: '../src/xml/xml-engine' });
   file.addImportDeclaration({
     namedImports: ['childElements', 'DecodeError', 'escapeXmlText', 'formatXsdBoolean', 'parseXsdBoolean'],
-    moduleSpecifier: '../src/runtime/xml-codec',
+    moduleSpecifier: '../src/xml/xml-codec',
   });
   for (const type of model.types) emitClass(file, type);
   file.formatText({ indentSize: 2, convertTabsToSpaces: true });

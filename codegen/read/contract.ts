@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path';
-import { loadXmlEngine, type XmlDocument } from '../../src/runtime/xml-engine';
+import { loadXmlEngine, type XmlDocument } from '../../src/xml/xml-engine';
 import { readXmlFile } from './documents';
 import { type ContractTexts, readTexts } from './texts';
 import { readWsdl, type WsdlFacts } from './wsdl';

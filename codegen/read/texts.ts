@@ -1,4 +1,4 @@
-import type { XmlDocument, XmlElement } from '../../src/runtime/xml-engine';
+import type { XmlDocument, XmlElement } from '../../src/xml/xml-engine';
 import { ADDRESS_MARKER } from '../model';
 import { attr, copyDocument, copyElementBefore, findAll, findOne, localName, namespaceOfQName, withDocument } from './documents';
 

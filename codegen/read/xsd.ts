@@ -1,4 +1,4 @@
-import type { XmlDocument, XmlElement } from '../../src/runtime/xml-engine';
+import type { XmlDocument, XmlElement } from '../../src/xml/xml-engine';
 import { PRIMITIVES, type Primitive, type SchemaTypeRef } from '../model';
 import { attr, findAll, localName, namespaceOfQName, NS, optionalAttr } from './documents';
 

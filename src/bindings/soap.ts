@@ -8,17 +8,17 @@
  * A call is read in one of two ways with the same outcome. The usual
  * envelope — no DOCTYPE, UTF-8, an Envelope holding only a Body that holds
  * one valid operation element — is read straight from libxml2's tree
- * (runtime/xml-tree.ts). Anything else, and every call that is refused, is
+ * (bindings/xml-tree.ts). Anything else, and every call that is refused, is
  * read again in detail through libxml2-wasm's API, which names what is wrong.
  */
 import type { CallContext } from '../call-state';
 import { ROUTES, type Handlers, type OperationName, type Operations, type Route } from '../../generated/routes';
 import type { Contract } from '../contract';
 import { ServiceError, clientError } from '../errors';
-import { childElements } from '../runtime/xml-codec';
-import type { XmlAttribute as Attribute, XmlElement as Element, XmlDocument, XsdValidator } from '../runtime/xml-engine';
-import { firstLibxmlMessage } from '../runtime/xml-schema';
-import * as tree from '../runtime/xml-tree';
+import { childElements } from '../xml/xml-codec';
+import type { XmlAttribute as Attribute, XmlElement as Element, XmlDocument, XsdValidator } from '../xml/xml-engine';
+import { firstLibxmlMessage } from '../xml/xml-schema';
+import * as tree from '../bindings/xml-tree';
 import { isUtf8Declaration, untrustedParseOptions, withUntrustedXml } from './untrusted-xml';
 import { SOAP11, SOAP12, type SoapVersion, soapEnvelope, soapVersionOf } from '../wire/soap-envelope';
 import { requestBytes } from './body';

@@ -1,5 +1,5 @@
 import { clientError } from '../errors';
-import { safeParseOptions, xml, type XmlDocument } from '../runtime/xml-engine';
+import { safeParseOptions, xml, type XmlDocument } from '../xml/xml-engine';
 
 /** libxml2's options for a request body: no network, no external DTD or entity, and its own depth and size limits (no "huge" mode). */
 export const untrustedParseOptions = safeParseOptions;

@@ -8,7 +8,7 @@
  */
 import { SOAP11, SOAP12, soapVersionOfVariant, type SoapVersion } from '../wire/soap-envelope';
 import { CALL_VARIANTS, type CallVariant } from '../../generated/routes';
-import { XML_DECLARATION, XSI_NAMESPACE, childElements, escapeXmlAttribute } from '../runtime/xml-codec';
+import { XML_DECLARATION, XSI_NAMESPACE, childElements, escapeXmlAttribute } from '../xml/xml-codec';
 import {
   loadXmlEngine,
   safeParseOptions,
@@ -17,8 +17,8 @@ import {
   type XmlDocument,
   type XmlElement as Element,
   type XsdValidator,
-} from '../runtime/xml-engine';
-import { firstLibxmlMessage } from '../runtime/xml-schema';
+} from '../xml/xml-engine';
+import { firstLibxmlMessage } from '../xml/xml-schema';
 
 /** The four variants of the WSDL, and JSON for browser scripts (src/client/json-exchange.ts). */
 export type ClientVariant = CallVariant;

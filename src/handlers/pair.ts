@@ -6,7 +6,7 @@ import { QrCapacityError, qrSvgDataUri, qrSymbol } from '../qr/svg';
 import { PairingInfo, type Pair } from '../../generated/types';
 import { SERVICE_NAME } from '../../generated/routes';
 import { LIMITS, optionalText, presentText, secretKey } from './fields';
-import { escapeEach } from '../runtime/xml-codec';
+import { escapeEach } from '../xml/xml-codec';
 
 export type PairSettings = Pick<Config, 'secretEncoding' | 'minSecretBytes' | 'algorithm' | 'digits' | 'period' | 'qr' | 'publicUrl'>;
 

@@ -9,8 +9,8 @@ import type { Contract } from '../contract';
 import { SOAP11, SOAP12, soapEnvelope } from '../wire/soap-envelope';
 import { HTTP_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../wire/content-types';
 import { JSON_OPERATIONS } from '../../generated/json';
-import { XML_DECLARATION } from '../runtime/xml-codec';
-import { safeParseOptions, xml } from '../runtime/xml-engine';
+import { XML_DECLARATION } from '../xml/xml-codec';
+import { safeParseOptions, xml } from '../xml/xml-engine';
 
 export interface Sample {
   variant: Variant | 'json';

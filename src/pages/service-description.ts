@@ -10,7 +10,7 @@ import type { Config } from '../config';
 import type { Contract } from '../contract';
 import { ServiceError, clientError } from '../errors';
 import { createHelpPages, HELP_CSP, type HelpSite } from '../help/pages';
-import { XML_DECLARATION, XSD_NAMESPACE, XSI_NAMESPACE, escapeXmlAttribute } from '../runtime/xml-codec';
+import { XML_DECLARATION, XSD_NAMESPACE, XSI_NAMESPACE, escapeXmlAttribute } from '../xml/xml-codec';
 import { parseUrlEncoded } from '../bindings/form';
 
 /**

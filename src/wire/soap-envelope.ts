@@ -1,6 +1,6 @@
 /** The two SOAP versions: what tells them apart on the wire, and how each writes envelopes and faults. */
 import type { ErrorKind } from '../errors';
-import { XML_DECLARATION, XSD_NAMESPACE, XSI_NAMESPACE, escapeXmlText } from '../runtime/xml-codec';
+import { XML_DECLARATION, XSD_NAMESPACE, XSI_NAMESPACE, escapeXmlText } from '../xml/xml-codec';
 
 export interface SoapVersion {
   variant: 'soap11' | 'soap12';

@@ -12,7 +12,7 @@ import { soapBinding } from '../../src/bindings/soap';
 import { loadContract } from '../../src/contract';
 import type { Handlers } from '../../generated/routes';
 import { PairingInfo } from '../../generated/types';
-import { loadXmlEngine } from '../../src/runtime/xml-engine';
+import { loadXmlEngine } from '../../src/xml/xml-engine';
 import { NS, operationElement, soapEnvelope } from './requests';
 
 const handlers: Handlers = {

@@ -8,27 +8,10 @@
  * For the document of every SOAP call (bindings/soap.ts), where the wrappers
  * (a FinalizationRegistry entry and a WeakRef per document, a parser and a
  * validation context created and freed per call) cost more than the parse.
- * It stands on libxml2-wasm's internal module (lib/libxml2.mjs), so
- * package.json pins that package's exact version and
- * test/xml-tree.test.ts reads documents both ways and compares.
+ * It stands on libxml2-wasm's internal module (lib/libxml2.mjs, loaded by
+ * xml/xml-engine.ts), so package.json pins that package's exact version.
  */
-/** The internal module; addFunction (a WebAssembly table entry for a JavaScript callback) is exported but not declared. */
-type Internals = typeof import('libxml2-wasm/lib/libxml2.mjs', { with: { 'resolution-mode': 'import' }}) & {
-  addFunction(callback: (...args: number[]) => void, signature: string): number;
-};
-type XsdValidator = InstanceType<typeof import('libxml2-wasm', { with: { 'resolution-mode': 'import' }})['XsdValidator']>;
-
-let lib: Internals | undefined;
-
-/** Loaded with the engine (xml-engine.ts): the same module instance as libxml2-wasm's own. */
-export async function loadXmlTree(): Promise<void> {
-  lib ??= (await import('libxml2-wasm/lib/libxml2.mjs')) as Internals;
-}
-
-function internals(): Internals {
-  if (!lib) throw new Error('The XML engine is not loaded: await loadXmlEngine() first.');
-  return lib;
-}
+import { xmlInternals as internals, type XsdValidator } from '../xml/xml-engine';
 
 const ELEMENT = 1;
 
