@@ -10,74 +10,58 @@ import { parseStoreUrl, STORE_URL_FORMS } from './state/redis-url';
 import type { WhenFull } from './state/store';
 
 export type SecretEncoding = 'utf8' | 'base32';
-
-export interface Config {
-  host: string;
-  port: number;
-  namespace: string;
-  publicUrl: string | undefined;
-  trustProxy: boolean;
-  secretEncoding: SecretEncoding;
-  algorithm: HashAlgorithm;
-  digits: number;
-  period: number;
-  driftWindow: number;
-  minSecretBytes: number;
-  maxBodyBytes: number;
-  headersTimeoutMs: number;
-  requestTimeoutMs: number;
-  keepAliveTimeoutMs: number;
-  replayProtection: boolean;
-  throttleAttempts: number;
-  throttleWindowSeconds: number;
-  store: string;
-  storeMaxEntries: number;
-  storeWhenFull: WhenFull;
-  storeTimeoutMs: number;
-  storeReplicas: number;
-  storeTlsCa: string | undefined;
-  stateKey: string | undefined;
-  qr: 'inline' | 'link';
-  workers: number;
-  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
-}
+export type QrMode = 'inline' | 'link';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-interface Setting<K extends keyof Config> {
-  key: K;
-  flag: string;
-  env: string;
-  default: Config[K];
-  values: string;
-  help: string;
-  parse(text: string): Config[K];
+/** A kind of value: how a setting's text becomes its value, and the accepted values as --help and the docs describe them. */
+export interface ValueType<T> {
+  readonly values: string;
+  parse(text: string): T;
+  /** A yes/no value: its flag may stand alone (`--trust-proxy` is `--trust-proxy true`). */
+  readonly yesNo?: boolean;
 }
 
-const oneOf =
-  <T extends string>(...allowed: T[]) =>
-  (text: string): T => {
+const oneOf = <T extends string>(...allowed: T[]): ValueType<T> => ({
+  values: allowed.join('|'),
+  parse(text) {
     const found = allowed.find((a) => a.toLowerCase() === text.toLowerCase());
     if (!found) throw new ConfigError(`must be one of ${allowed.join(', ')}`);
     return found;
-  };
+  },
+});
 
-const integer = (min: number, max: number) => (text: string) => {
-  if (!/^\d+$/.test(text)) throw new ConfigError(`must be a whole number from ${min} to ${max}`);
-  const value = Number(text);
-  if (value < min || value > max) throw new ConfigError(`must be a whole number from ${min} to ${max}`);
-  return value;
+const integer = (min: number, max: number): ValueType<number> => ({
+  values: `${min}-${max}`,
+  parse(text) {
+    const value = Number(text);
+    if (!/^\d+$/.test(text) || value < min || value > max) throw new ConfigError(`must be a whole number from ${min} to ${max}`);
+    return value;
+  },
+});
+
+const digits = (...allowed: number[]): ValueType<number> => {
+  const words = oneOf(...allowed.map(String));
+  return { values: words.values, parse: (text) => Number(words.parse(text)) };
 };
 
-const boolean = (text: string) => {
-  if (/^(1|true|yes|on)$/i.test(text)) return true;
-  if (/^(0|false|no|off)$/i.test(text)) return false;
-  throw new ConfigError('must be true or false');
+const yesNo: ValueType<boolean> = {
+  values: 'true|false',
+  yesNo: true,
+  parse(text) {
+    if (/^(1|true|yes|on)$/i.test(text)) return true;
+    if (/^(0|false|no|off)$/i.test(text)) return false;
+    throw new ConfigError('must be true or false');
+  },
 };
 
-function absoluteUrl(text: string, mustEndWithSlash: boolean): string {
+/** A setting with no default: absent unless given. */
+const optional = <T>(type: ValueType<T>): ValueType<T | undefined> => type;
+
+function absoluteUrl(text: string): URL {
   let url: URL;
   try {
     url = new URL(text);
@@ -85,317 +69,303 @@ function absoluteUrl(text: string, mustEndWithSlash: boolean): string {
     throw new ConfigError('must be an absolute URI');
   }
   if (!url.protocol || text !== text.trim()) throw new ConfigError('must be an absolute URI');
-  if (mustEndWithSlash && !text.endsWith('/')) throw new ConfigError('must end with /');
-  return text;
+  return url;
 }
 
-function publicUrl(text: string): string {
-  absoluteUrl(text, false);
-  if (!/^https?:\/\//i.test(text)) throw new ConfigError('must be an http:// or https:// URL');
-  return text.replace(/\/+$/, '');
-}
+const namespaceUri: ValueType<string> = {
+  values: 'absolute URI ending in /',
+  parse(text) {
+    absoluteUrl(text);
+    if (!text.endsWith('/')) throw new ConfigError('must end with /');
+    return text;
+  },
+};
+
+const publicUrl: ValueType<string> = {
+  values: 'http(s) URL',
+  parse(text) {
+    absoluteUrl(text);
+    if (!/^https?:\/\//i.test(text)) throw new ConfigError('must be an http:// or https:// URL');
+    return text.replace(/\/+$/, '');
+  },
+};
 
 /** An IPv4 or IPv6 address, or a host name (RFC 1123); dotted numbers must be a real IPv4 address. */
-function listenHost(text: string): string {
-  if (isIP(text)) return text;
-  const hostName = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
-  if (/^[\d.]+$/.test(text) || !hostName.test(text)) throw new ConfigError('must be an IP address or a host name');
-  return text;
-}
+const listenHost: ValueType<string> = {
+  values: 'address',
+  parse(text) {
+    if (isIP(text)) return text;
+    const hostName = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+    if (/^[\d.]+$/.test(text) || !hostName.test(text)) throw new ConfigError('must be an IP address or a host name');
+    return text;
+  },
+};
 
-function storeUrl(text: string): string {
-  if (text === 'memory') return text;
-  if (!text.includes('://')) throw new ConfigError(`must be ${STORE_URL_FORMS}`);
-  try {
-    parseStoreUrl(text);
-  } catch (error) {
-    throw new ConfigError((error as Error).message);
-  }
-  return text;
-}
+const storeUrl: ValueType<string> = {
+  values: 'memory|redis://…',
+  parse(text) {
+    if (text === 'memory') return text;
+    if (!text.includes('://')) throw new ConfigError(`must be ${STORE_URL_FORMS}`);
+    try {
+      parseStoreUrl(text);
+    } catch (error) {
+      throw new ConfigError((error as Error).message);
+    }
+    return text;
+  },
+};
 
 /** A file of PEM certificates, read now so that a wrong path stops start-up rather than the first TLS connection. */
-function pemFile(text: string): string {
-  let pem: string;
-  try {
-    pem = readFileSync(text, 'utf8');
-  } catch (error) {
-    throw new ConfigError(`cannot read ${text} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`${text} holds no PEM certificate`);
-  return text;
+const pemFile: ValueType<string> = {
+  values: 'PEM file',
+  parse(text) {
+    let pem: string;
+    try {
+      pem = readFileSync(text, 'utf8');
+    } catch (error) {
+      throw new ConfigError(`cannot read ${text} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`${text} holds no PEM certificate`);
+    return text;
+  },
+};
+
+const longText = (minLength: number): ValueType<string> => ({
+  values: `at least ${minLength} characters`,
+  parse(text) {
+    if (text.length < minLength) throw new ConfigError(`must be at least ${minLength} characters long`);
+    return text;
+  },
+});
+
+/** One row of the settings table. */
+export interface SettingSpec<T> {
+  readonly flag: string;
+  readonly env: string;
+  readonly default: T;
+  readonly type: ValueType<T>;
+  readonly help: string;
 }
 
-function stateKey(text: string): string {
-  if (text.length < 32) throw new ConfigError('must be at least 32 characters long');
-  return text;
-}
+/** A row, typed by its kind of value (the default must be one of its values). */
+const setting = <T>(spec: Omit<SettingSpec<T>, 'default'> & { readonly default: NoInfer<T> }): SettingSpec<T> => spec;
 
-function setting<K extends keyof Config>(s: Setting<K>): Setting<K> {
-  return s;
-}
-
-/** The one settings table: flags, environment variables, defaults, help. */
-export const SETTINGS = [
-  setting({
-    key: 'port',
+/** The one settings table: flags, environment variables, defaults, kinds of value, help. Config is derived from it. */
+const TABLE = {
+  port: setting({
     flag: '--port',
     env: 'PIN_PORT',
     default: 8080,
-    values: '0-65535',
+    type: integer(0, 65535),
     help: 'TCP port to listen on',
-    parse: integer(0, 65535),
   }),
-  setting({
-    key: 'host',
+  host: setting({
     flag: '--host',
     env: 'PIN_HOST',
     default: '0.0.0.0',
-    values: 'address',
+    type: listenHost,
     help: 'address to listen on',
-    parse: listenHost,
   }),
-  setting({
-    key: 'namespace',
+  namespace: setting({
     flag: '--namespace',
     env: 'PIN_NAMESPACE',
     default: 'http://authenticatorapi.com/',
-    values: 'absolute URI ending in /',
+    type: namespaceUri,
     help: 'XML namespace of the contract (WSDL, validation, SOAPAction)',
-    parse: (t) => absoluteUrl(t, true),
   }),
-  setting({
-    key: 'publicUrl',
+  publicUrl: setting({
     flag: '--public-url',
     env: 'PIN_PUBLIC_URL',
     default: undefined,
-    values: 'http(s) URL',
+    type: optional(publicUrl),
     help: 'base URL written into the WSDL addresses (default: from the request)',
-    parse: publicUrl,
   }),
-  setting({
-    key: 'trustProxy',
+  trustProxy: setting({
     flag: '--trust-proxy',
     env: 'PIN_TRUST_PROXY',
     default: false,
-    values: 'true|false',
+    type: yesNo,
     help: 'take the public host and scheme from X-Forwarded-Host/-Proto',
-    parse: boolean,
   }),
-  setting({
-    key: 'secretEncoding',
+  secretEncoding: setting({
     flag: '--secret-encoding',
     env: 'PIN_SECRET_ENCODING',
-    default: 'utf8' as SecretEncoding,
-    values: 'utf8|base32',
+    default: 'utf8',
+    type: oneOf<SecretEncoding>('utf8', 'base32'),
     help: 'utf8: key = UTF-8 bytes of secretCode (reference); base32: secretCode is Base32',
-    parse: oneOf<SecretEncoding>('utf8', 'base32'),
   }),
-  setting({
-    key: 'algorithm',
+  algorithm: setting({
     flag: '--algorithm',
     env: 'PIN_ALGORITHM',
-    default: 'SHA1' as HashAlgorithm,
-    values: 'SHA1|SHA256|SHA512',
+    default: 'SHA1',
+    type: oneOf<HashAlgorithm>('SHA1', 'SHA256', 'SHA512'),
     help: 'TOTP HMAC algorithm',
-    parse: oneOf<HashAlgorithm>('SHA1', 'SHA256', 'SHA512'),
   }),
-  setting({
-    key: 'digits',
+  digits: setting({
     flag: '--digits',
     env: 'PIN_DIGITS',
     default: 6,
-    values: '6|8',
+    type: digits(6, 8),
     help: 'digits in a PIN',
-    parse: (t) => Number(oneOf('6', '8')(t)),
   }),
-  setting({
-    key: 'period',
+  period: setting({
     flag: '--period',
     env: 'PIN_PERIOD',
     default: 30,
-    values: '1-3600',
+    type: integer(1, 3600),
     help: 'seconds per TOTP step',
-    parse: integer(1, 3600),
   }),
-  setting({
-    key: 'driftWindow',
+  driftWindow: setting({
     flag: '--drift-window',
     env: 'PIN_DRIFT_WINDOW',
     default: 1,
-    values: '0-10',
+    type: integer(0, 10),
     help: "steps accepted each way around now (10 = the reference's 5 minutes)",
-    parse: integer(0, 10),
   }),
-  setting({
-    key: 'minSecretBytes',
+  minSecretBytes: setting({
     flag: '--min-secret-bytes',
     env: 'PIN_MIN_SECRET_BYTES',
     default: 10,
-    values: '1-256',
+    type: integer(1, 256),
     help: 'shortest key Pair accepts, in bytes (10 = 80 bits)',
-    parse: integer(1, 256),
   }),
-  setting({
-    key: 'maxBodyBytes',
+  maxBodyBytes: setting({
     flag: '--max-body-bytes',
     env: 'PIN_MAX_BODY_BYTES',
     default: 65536,
-    values: '1024-1048576',
+    type: integer(1024, 1048576),
     help: 'largest request body accepted (larger: 413)',
-    parse: integer(1024, 1048576),
   }),
-  setting({
-    key: 'headersTimeoutMs',
+  headersTimeoutMs: setting({
     flag: '--headers-timeout',
     env: 'PIN_HEADERS_TIMEOUT',
     default: 10000,
-    values: '100-300000',
+    type: integer(100, 300000),
     help: "milliseconds a client has to send a request's headers, from its connection or the request's first byte (then 408, closed)",
-    parse: integer(100, 300_000),
   }),
-  setting({
-    key: 'requestTimeoutMs',
+  requestTimeoutMs: setting({
     flag: '--request-timeout',
     env: 'PIN_REQUEST_TIMEOUT',
     default: 30000,
-    values: '100-3600000',
+    type: integer(100, 3600000),
     help: 'milliseconds a client has to send a whole request, headers and body (then 408, closed)',
-    parse: integer(100, 3_600_000),
   }),
-  setting({
-    key: 'keepAliveTimeoutMs',
+  keepAliveTimeoutMs: setting({
     flag: '--keep-alive-timeout',
     env: 'PIN_KEEP_ALIVE_TIMEOUT',
     default: 5000,
-    values: '100-600000',
+    type: integer(100, 600000),
     help: 'milliseconds an idle kept-alive connection waits for its next request before it is closed',
-    parse: integer(100, 600_000),
   }),
-  setting({
-    key: 'replayProtection',
+  replayProtection: setting({
     flag: '--replay-protection',
     env: 'PIN_REPLAY_PROTECTION',
     default: true,
-    values: 'true|false',
+    type: yesNo,
     help: 'refuse a PIN already accepted for the same secret (RFC 6238 §5.2)',
-    parse: boolean,
   }),
-  setting({
-    key: 'throttleAttempts',
+  throttleAttempts: setting({
     flag: '--throttle-attempts',
     env: 'PIN_THROTTLE_ATTEMPTS',
     default: 5,
-    values: '0-1000',
+    type: integer(0, 1000),
     help: 'failed validations per secret before further calls are refused (0 = off)',
-    parse: integer(0, 1000),
   }),
-  setting({
-    key: 'throttleWindowSeconds',
+  throttleWindowSeconds: setting({
     flag: '--throttle-window',
     env: 'PIN_THROTTLE_WINDOW',
     default: 300,
-    values: '1-86400',
+    type: integer(1, 86400),
     help: 'seconds the failure count lasts, from the first failure',
-    parse: integer(1, 86400),
   }),
-  setting({
-    key: 'store',
+  store: setting({
     flag: '--store',
     env: 'PIN_STORE',
     default: 'memory',
-    values: 'memory|redis://…',
+    type: storeUrl,
     help: 'where replay and throttle state lives: embedded memory, or a shared Redis: redis://host:port/db, rediss://… (TLS), redis+sentinel://host:port[,host:port…]/mastername or redis+cluster://host:port[,host:port…]',
-    parse: storeUrl,
   }),
-  setting({
-    key: 'storeMaxEntries',
+  storeMaxEntries: setting({
     flag: '--store-max-entries',
     env: 'PIN_STORE_MAX_ENTRIES',
     default: 100000,
-    values: '100-10000000',
+    type: integer(100, 10000000),
     help: 'bound of the embedded store (entries that protect nobody go first, least recently written first)',
-    parse: integer(100, 10_000_000),
   }),
-  setting({
-    key: 'storeWhenFull',
+  storeWhenFull: setting({
     flag: '--store-when-full',
     env: 'PIN_STORE_WHEN_FULL',
-    default: 'evict' as WhenFull,
-    values: 'evict|refuse',
+    default: 'evict',
+    type: oneOf<WhenFull>('evict', 'refuse'),
     help: 'when the embedded store holds only replay records and locked counts: evict the one that ends first, or refuse new secrets (fail closed)',
-    parse: oneOf<WhenFull>('evict', 'refuse'),
   }),
-  setting({
-    key: 'storeTimeoutMs',
+  storeTimeoutMs: setting({
     flag: '--store-timeout',
     env: 'PIN_STORE_TIMEOUT',
     default: 1000,
-    values: '50-60000',
+    type: integer(50, 60000),
     help: 'milliseconds ValidatePin waits for the state store (Redis, or the primary with --workers) before failing closed',
-    parse: integer(50, 60_000),
   }),
-  setting({
-    key: 'storeReplicas',
+  storeReplicas: setting({
     flag: '--store-replicas',
     env: 'PIN_STORE_REPLICAS',
     default: 0,
-    values: '0-16',
+    type: integer(0, 16),
     help: 'Redis replicas that must hold an accepted PIN (WAIT) before ValidatePin answers true; fewer within --store-timeout: it fails closed',
-    parse: integer(0, 16),
   }),
-  setting({
-    key: 'storeTlsCa',
+  storeTlsCa: setting({
     flag: '--store-tls-ca',
     env: 'PIN_STORE_TLS_CA',
     default: undefined,
-    values: 'PEM file',
+    type: optional(pemFile),
     help: "CA certificates a rediss:// server's certificate must chain to (default: Node's list)",
-    parse: pemFile,
   }),
-  setting({
-    key: 'stateKey',
+  stateKey: setting({
     flag: '--state-key',
     env: 'PIN_STATE_KEY',
     default: undefined,
-    values: 'at least 32 characters',
+    type: optional(longText(32)),
     help: 'key of the keyed hash that names state entries (default: random per process; instances sharing a store need the same)',
-    parse: stateKey,
   }),
-  setting({
-    key: 'qr',
+  qr: setting({
     flag: '--qr',
     env: 'PIN_QR',
-    default: 'inline' as Config['qr'],
-    values: 'inline|link',
+    default: 'inline',
+    type: oneOf<QrMode>('inline', 'link'),
     help: "inline: Html holds the QR code as an SVG data URI; link: it points at this service's /qr.aspx (needs --public-url)",
-    parse: oneOf<Config['qr']>('inline', 'link'),
   }),
-  setting({
-    key: 'workers',
+  workers: setting({
     flag: '--workers',
     env: 'PIN_WORKERS',
     default: 1,
-    values: '1-64',
+    type: integer(1, 64),
     help: 'processes serving requests (node:cluster); state stays exact across them',
-    parse: integer(1, 64),
   }),
-  setting({
-    key: 'logLevel',
+  logLevel: setting({
     flag: '--log-level',
     env: 'PIN_LOG_LEVEL',
-    default: 'info' as Config['logLevel'],
-    values: 'fatal|error|warn|info|debug|silent',
+    default: 'info',
+    type: oneOf<LogLevel>('fatal', 'error', 'warn', 'info', 'debug', 'silent'),
     help: 'least severe log level written',
-    parse: oneOf<Config['logLevel']>('fatal', 'error', 'warn', 'info', 'debug', 'silent'),
   }),
-] as const;
+};
 
-type AnySetting = (typeof SETTINGS)[number];
+/** The settings' values, one per row of the table. */
+export type Config = { [K in keyof typeof TABLE]: (typeof TABLE)[K] extends SettingSpec<infer T> ? T : never };
 
-/** One setting's value, written under its key: typed by the setting, so no value can land under another's key. */
-function assign<K extends keyof Config>(config: Partial<Config>, setting: Setting<K>, value: Config[K]): void {
-  config[setting.key] = value;
+/** The table, seen per key: each row typed by its own setting, so that no value can land under another's key. */
+const ROWS: { readonly [K in keyof Config]: SettingSpec<Config[K]> } = TABLE;
+
+/** The table's rows in order, each with its key (for parsing, --help and the docs' table). */
+export const SETTINGS = (Object.keys(ROWS) as (keyof Config)[]).map((key) => ({ key, ...ROWS[key], values: ROWS[key].type.values }));
+
+function assignDefault<K extends keyof Config>(config: Partial<Config>, key: K): void {
+  config[key] = ROWS[key].default;
+}
+
+/** Parses `text` as the setting `key`'s value and writes it under that key. */
+function assignParsed<K extends keyof Config>(config: Partial<Config>, key: K, text: string): void {
+  config[key] = ROWS[key].type.parse(text);
 }
 
 /** Every setting has a value (the table covers the whole Config). */
@@ -405,7 +375,7 @@ function isComplete(config: Partial<Config>): config is Config {
 
 export function defaultConfig(): Config {
   const config: Partial<Config> = {};
-  for (const s of SETTINGS) assign(config, s, s.default);
+  for (const { key } of SETTINGS) assignDefault(config, key);
   if (!isComplete(config)) throw new Error('the settings table does not cover every setting');
   return config;
 }
@@ -420,9 +390,9 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
   for (const name of Object.keys(env)) {
     if (name.startsWith('PIN_') && !known.has(name)) throw new ConfigError(`unknown setting ${name} (see --help)`);
   }
-  const apply = (s: AnySetting, source: string, text: string) => {
+  const apply = (s: (typeof SETTINGS)[number], source: string, text: string) => {
     try {
-      assign(config, s, s.parse(text));
+      assignParsed(config, s.key, text);
     } catch (error) {
       throw new ConfigError(`invalid ${source}: ${(error as Error).message}`);
     }
@@ -439,7 +409,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
     let value = inline;
     if (value === undefined) {
       // A yes/no flag may stand alone: `--trust-proxy` is `--trust-proxy true`.
-      if (s.parse === boolean && (argv[i + 1] === undefined || argv[i + 1].startsWith('--'))) value = 'true';
+      if (s.type.yesNo && (argv[i + 1] === undefined || argv[i + 1].startsWith('--'))) value = 'true';
       else value = argv[++i];
     }
     if (value === undefined) throw new ConfigError(`${flag} needs a value (${s.values})`);
@@ -458,40 +428,4 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
     throw new ConfigError('--store-tls-ca needs a rediss:// store');
   }
   return config;
-}
-
-/** Terminal width the help text keeps to. */
-export const HELP_COLUMNS = 80;
-
-/** `words` on lines of at most `columns` characters (a longer word alone), each starting with `indent`. */
-function wrap(words: string[], columns: number, indent: string): string {
-  const lines: string[] = [];
-  let line = indent;
-  for (const word of words) {
-    if (line !== indent && line.length + 1 + word.length > columns) {
-      lines.push(line);
-      line = indent;
-    }
-    line += line === indent ? word : ` ${word}`;
-  }
-  lines.push(line);
-  return lines.join('\n');
-}
-
-export function helpText(): string {
-  const flags = SETTINGS.map((s) => `${s.flag} <${s.values}>`);
-  const width = Math.max(...flags.map((f) => f.length)) + 2;
-  const rows = SETTINGS.map((s, i) => {
-    // The default stays whole on one line, so that it reads (and is found) as one phrase.
-    const words = [...s.help.split(' '), ...(s.default === undefined ? [] : [`(default: ${s.default})`])];
-    return `  ${flags[i].padEnd(width)}${s.env}\n${wrap(words, HELP_COLUMNS, '      ')}`;
-  });
-  return [
-    'Usage: pin-service [serve] [options]',
-    '',
-    'Settings (flag, or environment variable):',
-    ...rows,
-    '',
-    '  --help  print this and exit',
-  ].join('\n');
 }

@@ -6,7 +6,8 @@
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { ConfigError, SETTINGS, helpText, parseConfig, type Config } from '../src/config';
+import { helpText } from '../src/cli/help';
+import { ConfigError, SETTINGS, parseConfig, type Config } from '../src/config';
 
 const ROOT = path.join(__dirname, '..');
 

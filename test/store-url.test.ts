@@ -8,7 +8,8 @@ import test from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, helpText, parseConfig } from '../src/config';
+import { helpText } from '../src/cli/help';
+import { ConfigError, parseConfig } from '../src/config';
 import { parseStoreUrl, StoreUrlError } from '../src/state/redis-url';
 
 test('redis:// and rediss://: one server, its database, TLS for rediss', (t) => {

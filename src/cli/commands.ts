@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { toString as qrToString } from 'qrcode';
 import { qrSegments } from '../qr/matrix';
-import { ConfigError, helpText, parseConfig, type Config } from '../config';
+import { ConfigError, parseConfig, type Config } from '../config';
+import { helpText } from './help';
 import { ServiceError } from '../errors';
 import { pair, pairingUri } from '../handlers/pair';
 import { encodeBase32 } from '../otp/base32';
