@@ -50,6 +50,7 @@ export function emitClient(model: ContractModel): string {
     valueImports: helpersUsed(code, 'xsd-values'),
     jsonImports: helpersUsed(code, 'xsd-json'),
     jsonDecoders: decoders,
+    usesReadJson: operations.some((op) => op.jsonDecode.includes('readJson(')),
   });
 }
 
