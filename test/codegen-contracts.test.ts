@@ -124,7 +124,11 @@ interface Generated {
   types: Record<string, Loose>;
   routes: { ROUTES: Record<string, Loose> };
   json: { JSON_OPERATIONS: Record<string, { encodeAnswer(result: unknown): string; parameters: readonly string[] }> };
-  documents: { renderSchema(namespace: string): string; renderWsdl(namespace: string, address: string): string };
+  documents: {
+    renderSchema(namespace: string): string;
+    renderWsdl(namespace: string, address: string): string;
+    REQUEST_SCHEMAS: Record<string, (namespace: string) => string>;
+  };
   client: Record<string, Loose>;
 }
 
@@ -336,13 +340,14 @@ test('all-types: a value of every construct is written, validated against the ge
   t.deepEqual(back.EchoResult, value);
 });
 
-test('all-types: the help samples of every operation validate against the generated schema', async (t) => {
+test("all-types: the help samples of every operation validate against the generated schema and the request's own schema", async (t) => {
   const { types, routes, documents } = await load(ALL_TYPES);
   const schema = documents.renderSchema(ALL_NS);
   for (const name of ['Echo', 'Reset']) {
     const route = routes.ROUTES[name];
     const request = `<${route.requestElement} xmlns="${ALL_NS}">${route.sampleRequest().toXml()}</${route.requestElement}>`;
     t.notThrows(() => validated(schema, request, () => undefined), name);
+    t.notThrows(() => validated(documents.REQUEST_SCHEMAS[name](ALL_NS), request, () => undefined), `${name}'s own request schema`);
     t.notThrows(() => validated(schema, route.encodeSoapBody(route.sampleResult(), ALL_NS), () => undefined), name);
   }
   t.true(routes.ROUTES.Echo.sampleResult() instanceof types.Everything);

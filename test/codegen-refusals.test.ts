@@ -210,6 +210,15 @@ test('inconsistent contracts: a void SOAP answer with an HTTP answer, an unknown
   );
 });
 
+test('SOAP 1.1 and SOAP 1.2 bindings that offer different operations are refused', async (t) => {
+  t.regex(
+    await refusal([
+      ['<soap12:operation soapAction="http://secrets.example.com/Ping"', '<soap12:operation soapAction="http://secrets.example.com/Pong"'],
+    ]),
+    /SecretService\.wsdl:\d+: binding SecretServiceSoap12: operation Ping has SOAPAction http:\/\/secrets\.example\.com\/Pong, the SOAP 1\.1 binding http:\/\/secrets\.example\.com\/Ping; both must offer the same operations$/,
+  );
+});
+
 test('the one command prints the refusal as one line on stderr and exits 1, without a stack trace', (t) => {
   const { dir, wsdl } = edited([[SOAP_BINDING, '<soap:binding transport="http://schemas.xmlsoap.org/soap/http" style="rpc" />']]);
   try {

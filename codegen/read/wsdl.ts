@@ -74,6 +74,9 @@ export function readWsdl(wsdl: XmlDocument): WsdlFacts {
     const binding = bindingOf(variant);
     if (binding) checkDocumentLiteral(binding, portTypeOf(binding), variant === 'soap11' ? 'soap' : 'soap12');
   }
+  const soap11 = bindingOf('soap11');
+  const soap12 = bindingOf('soap12');
+  if (soap11 && soap12) checkSameSoapOperations(soap11, soap12);
   const http = bindingOf('httpGet') ?? bindingOf('httpPost');
   const soapPrefix = bindingOf('soap11') ? 'soap' : 'soap12';
 
@@ -101,6 +104,29 @@ export function readWsdl(wsdl: XmlDocument): WsdlFacts {
     };
   });
   return { targetNamespace: attr(root, 'targetNamespace'), service: attr(service, 'name'), ports, operations };
+}
+
+/** The SOAP 1.1 and SOAP 1.2 bindings are one service's: generated code serves one operation table to both. */
+function checkSameSoapOperations(soap11: XmlElement, soap12: XmlElement): void {
+  const actions = (binding: XmlElement, prefix: string) =>
+    new Map(findAll(binding, 'wsdl:operation').map((op) => [attr(op, 'name'), attr(findOne(op, `${prefix}:operation`), 'soapAction')]));
+  const of11 = actions(soap11, 'soap');
+  const of12 = actions(soap12, 'soap12');
+  for (const [name, action] of of12) {
+    if (of11.get(name) !== action) {
+      refuseAt(
+        findOne(soap12, `wsdl:operation[@name='${name}']`),
+        `binding ${attr(soap12, 'name')}: operation ${name} ${of11.has(name) ? `has SOAPAction ${action}, the SOAP 1.1 binding ${of11.get(name)}` : 'is not in the SOAP 1.1 binding'}; both must offer the same operations`,
+      );
+    }
+  }
+  for (const name of of11.keys()) {
+    if (!of12.has(name))
+      refuseAt(
+        soap12,
+        `binding ${attr(soap12, 'name')} lacks operation ${name} of the SOAP 1.1 binding; both must offer the same operations`,
+      );
+  }
 }
 
 function httpFacts(
