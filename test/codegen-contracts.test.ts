@@ -224,6 +224,7 @@ test('the typed client sends an int as text and reads a JSON answer into the gen
   };
   const { fetch, sent } = standInFetch(JSON.stringify(answer), 'application/json; charset=utf-8');
   const api = new client.SecretServiceClient({ baseUrl: 'http://service.test', fetch, variant: 'json' });
+  t.is(api.namespace, SECRETS_NS, "the client's default namespace is its WSDL's");
   const info = await api.generateSecret({ length: 16 });
   t.deepEqual(info, new types.SecretInfo({ Secret: 'S', CreatedUtc: CREATED, Warnings: new types.ArrayOfString({ string: ['a', null] }) }));
   t.deepEqual(JSON.parse(sent[0].body), { length: '16' });

@@ -8,6 +8,7 @@ import {
   type ResultModel,
   type TypeRef,
 } from '../model';
+import { DEFAULT_NAMESPACE } from '../../src/client/defaults';
 import { GENERATED_HEADER } from './header';
 import { render } from './render';
 import { firstValue } from './types';
@@ -51,6 +52,11 @@ export function emitClient(model: ContractModel): string {
     jsonImports: helpersUsed(code, 'xsd-json'),
     jsonDecoders: decoders,
     usesReadJson: operations.some((op) => op.jsonDecode.includes('readJson(')),
+    // The service's namespace is a setting: a client of it names the default, never the text; another contract's is its WSDL's.
+    namespaceDefault:
+      model.authoredNamespace === DEFAULT_NAMESPACE
+        ? { doc: "the reference service's (`DEFAULT_NAMESPACE`)", value: 'DEFAULT_NAMESPACE' }
+        : { doc: `the WSDL's, ${model.authoredNamespace.replaceAll('*/', '*\\/')}`, value: JSON.stringify(model.authoredNamespace) },
   });
 }
 
