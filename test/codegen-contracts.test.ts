@@ -368,6 +368,20 @@ test('all-types: the JSON answer writes numbers as numbers, a long exactly, byte
   t.deepEqual([d.version, d.label], [7, 'quote " and \' apostrophe']);
 });
 
+test('all-types: the typed client sends a value of every construct over SOAP 1.2 and reads the validated answer back equal', async (t) => {
+  const { client, types, routes } = await load(ALL_TYPES);
+  const value = everythingValue(types);
+  const envelope = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body>${routes.ROUTES.Echo.encodeSoapBody(value, ALL_NS)}</soap:Body></soap:Envelope>`;
+  const { fetch, sent } = standInFetch(envelope, 'application/soap+xml; charset=utf-8');
+  const api = new client.AllTypesClient({ baseUrl: 'http://service.test', fetch, variant: 'soap12' });
+  t.deepEqual(await api.echo({ item: value }), value);
+  t.true(sent[0].body.includes('<Echo xmlns="http://all-types.example.com/"><item version="7"'), sent[0].body.slice(0, 300));
+  await t.throwsAsync(api.echo({ item: value }, { variant: 'json' }), {
+    instanceOf: TypeError,
+    message: /Echo takes parameters that JSON text parameters cannot carry here/,
+  });
+});
+
 test('all-types: a request whose parameters HTTP cannot carry is refused by decodeFields with a reason', async (t) => {
   const { routes } = await load(ALL_TYPES);
   t.throws(() => routes.ROUTES.Echo.decodeFields(() => undefined), {
