@@ -1,8 +1,9 @@
 /**
  * The contract model: a plain, printable description of the service that
- * build-model.ts makes from what read/ found in schema/, and the emitters turn
- * into generated/. Every fact an emitter needs is here, derived once; nothing
- * in it depends on how schema/ was read or how generated/ is written.
+ * build-model.ts makes from what read/ found in a WSDL and its schemas
+ * (schema/, or any other), and the emitters turn into generated/. Every fact
+ * an emitter needs is here, derived once; nothing in it depends on how the
+ * contract was read or how generated/ is written.
  */
 
 /**
@@ -154,7 +155,7 @@ export interface OperationModel {
 
 export interface ContractModel {
   service: string;
-  /** The namespace written in schema/, and so in the texts below; generated/ takes it at run time. */
+  /** The namespace written in the WSDL, and so in the texts below; generated/ takes it at run time. */
   authoredNamespace: string;
   elements: ElementModel[];
   /** Sorted by name: generated/ lists its classes in this order. */
