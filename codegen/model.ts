@@ -1,22 +1,48 @@
 /**
  * The contract model: a plain, printable description of the service that
- * build-model.ts makes from what read/ found in schema/, and the emitters turn
- * into generated/. Every fact an emitter needs is here, derived once; nothing
- * in it depends on how schema/ was read or how generated/ is written.
+ * build-model.ts makes from what read/ found in a WSDL and its schemas
+ * (schema/, or any other), and the emitters turn into generated/. Every fact
+ * an emitter needs is here, derived once; nothing in it depends on how the
+ * contract was read or how generated/ is written.
  */
 
-/** The XML Schema built-in types the contract uses, and how each maps to TypeScript. */
+/**
+ * The XML Schema built-in types of the XmlSerializer subset, and the
+ * TypeScript type that holds each one's values (src/xml/xsd-values.ts reads
+ * and writes them). `guid` is ASMX's: a string restricted by a pattern, in
+ * the namespace http://microsoft.com/wsdl/types/.
+ */
 export const PRIMITIVES = {
   string: 'string',
   boolean: 'boolean',
+  int: 'number',
+  short: 'number',
+  byte: 'number',
+  unsignedInt: 'number',
+  unsignedShort: 'number',
+  unsignedByte: 'number',
+  long: 'bigint',
+  unsignedLong: 'bigint',
+  float: 'number',
+  double: 'number',
+  decimal: 'string',
+  dateTime: 'Date',
+  date: 'string',
+  time: 'string',
+  duration: 'string',
+  base64Binary: 'Uint8Array',
+  guid: 'string',
 } as const;
 export type Primitive = keyof typeof PRIMITIVES;
 
-/** A type named in the schema: a built-in one, or a complex type of the contract. */
-export type SchemaTypeRef = { kind: 'primitive'; primitive: Primitive } | { kind: 'complex'; typeName: string };
+/** A type as the schema reader found it: a built-in one, or one the schemas name (complex, or simple). */
+export type SchemaTypeRef = { kind: 'primitive'; primitive: Primitive } | { kind: 'named'; typeName: string; namespace: string };
 
-/** A schema type with the TypeScript type that holds its values. */
-export type TypeRef = SchemaTypeRef & { tsType: string };
+/** A schema type with the TypeScript type that holds its values: built-in, an enumeration, or a complex type. */
+export type TypeRef =
+  | { kind: 'primitive'; primitive: Primitive; tsType: string }
+  | { kind: 'enum'; typeName: string; tsType: string }
+  | { kind: 'complex'; typeName: string; tsType: string };
 
 /** Stands for the service address in the served WSDL's text; generated/ fills it in at run time. */
 export const ADDRESS_MARKER = 'urn:codegen:address';
@@ -29,7 +55,25 @@ export interface FieldModel {
   name: string;
   type: TypeRef;
   minOccurs: number;
-  maxOccurs: number;
+  /** 'unbounded' makes the field an array (ASMX writes its arrays as ArrayOfX types of one such member). */
+  maxOccurs: 1 | 'unbounded';
+  /** xsi:nil allowed: the value may be null. */
+  nillable: boolean;
+  /** The property's TypeScript type: type.tsType, `| null` when nillable, `[]` when unbounded. */
+  tsType: string;
+}
+
+/** An attribute of a complex type: of a built-in type or an enumeration. */
+export interface AttributeModel {
+  name: string;
+  type: TypeRef;
+  required: boolean;
+}
+
+/** A named simpleType restricting string to a list of values: a union of string literals in generated/. */
+export interface EnumModel {
+  name: string;
+  values: string[];
 }
 
 /** A complex type; an anonymous one is named after the global element that holds it. */
@@ -39,7 +83,12 @@ export interface ComplexTypeModel {
   anonymous: boolean;
   /** The generated interface of the class's constructor argument. */
   fieldsInterface: string;
+  /** The complexContent extension's base: its fields come first in `fields`, as on the wire. */
+  base?: string;
   fields: FieldModel[];
+  attributes: AttributeModel[];
+  /** ASMX's ArrayOfX: one unbounded member and nothing else; JSON writes it as an array. */
+  arrayWrapper: boolean;
 }
 
 /** A global element of the schema. */
@@ -79,6 +128,8 @@ export interface HttpAnswerModel {
 
 export interface OperationModel {
   name: string;
+  /** The operation answers nothing (a .NET void method): its response element is empty. */
+  void: boolean;
   /** The port type's `wsdl:documentation`, white space collapsed ('' when none). */
   documentation: string;
   /** The SOAPAction is the run-time namespace followed by this suffix. */
@@ -87,23 +138,30 @@ export interface OperationModel {
   request: { element: string; type: ComplexTypeModel };
   /** The SOAP body element of the answer and its complex type, which holds the result alone. */
   response: { element: string; type: ComplexTypeModel };
-  result: ResultModel;
-  http: {
-    /** `http:operation location`, e.g. `/Pair`. */
-    location: string;
-    /** Input message parts, in order: the query or form field names, each a string field of the request. */
-    fields: string[];
-    answer: HttpAnswerModel;
-  };
+  /** Absent for a void operation. */
+  result: ResultModel | undefined;
+  /** Absent when no HTTP GET or POST binding has the operation (ASMX leaves out those with complex parameters). */
+  http:
+    | {
+        /** `http:operation location`, e.g. `/Pair`. */
+        location: string;
+        /** Input message parts, in order: the query or form field names, each a simple field of the request. */
+        fields: string[];
+        /** Absent for a void operation. */
+        answer: HttpAnswerModel | undefined;
+      }
+    | undefined;
 }
 
 export interface ContractModel {
   service: string;
-  /** The namespace written in schema/, and so in the texts below; generated/ takes it at run time. */
+  /** The namespace written in the WSDL, and so in the texts below; generated/ takes it at run time. */
   authoredNamespace: string;
   elements: ElementModel[];
   /** Sorted by name: generated/ lists its classes in this order. */
   types: ComplexTypeModel[];
+  /** Sorted by name. */
+  enums: EnumModel[];
   operations: OperationModel[];
   ports: PortModel[];
   /** The self-contained WSDL (schema inline), its addresses replaced by ADDRESS_MARKER. */

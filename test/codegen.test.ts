@@ -23,7 +23,7 @@ test.before(async () => {
 test('regenerating into a temporary folder reproduces generated/ byte for byte', async (t) => {
   const out = mkdtempSync(join(tmpdir(), 'generated-'));
   try {
-    await generate(wsdl, out);
+    await generate(wsdl, out, { standalone: false });
     const committed = readdirSync(join(root, 'generated')).sort();
     t.deepEqual(readdirSync(out).sort(), committed);
     for (const file of committed) {
@@ -60,15 +60,15 @@ test('the model names the service, its four ports and both operations', (t) => {
       o.soapActionSuffix,
       o.request.element,
       o.response.element,
-      o.http.location,
-      o.http.answer.element,
+      o.http?.location,
+      o.http?.answer?.element,
     ]),
     [
       ['Pair', 'Pair', 'Pair', 'PairResponse', '/Pair', 'PairingInfo'],
       ['ValidatePin', 'ValidatePin', 'ValidatePin', 'ValidatePinResponse', '/ValidatePin', 'boolean'],
     ],
   );
-  t.deepEqual(model.operations[0].http.fields, ['appName', 'appInfo', 'secretCode']);
+  t.deepEqual(model.operations[0].http?.fields, ['appName', 'appInfo', 'secretCode']);
 });
 
 test('fields keep the schema sequence order and occurrences', (t) => {
@@ -83,8 +83,8 @@ test('fields keep the schema sequence order and occurrences', (t) => {
   );
   const result = type('ValidatePinResponse').fields[0];
   t.deepEqual(
-    [result.name, result.type, result.minOccurs, result.maxOccurs],
-    ['ValidatePinResult', { kind: 'primitive', primitive: 'boolean', tsType: 'boolean' }, 1, 1],
+    [result.name, result.type, result.minOccurs, result.maxOccurs, result.nillable],
+    ['ValidatePinResult', { kind: 'primitive', primitive: 'boolean', tsType: 'boolean' }, 1, 1, false],
   );
   t.deepEqual(type('PairResponse').fields[0].type, { kind: 'complex', typeName: 'PairingInfo', tsType: 'PairingInfo' });
   t.true(model.elements.find((e) => e.name === 'PairingInfo')!.nillable);
@@ -115,7 +115,7 @@ const XSD = 'http://www.w3.org/2001/XMLSchema';
 /** Reads a schema with `body` inside its root, as codegen reads schema/api.xsd. */
 function readSchema(body: string, rootAttributes = 'elementFormDefault="qualified"'): XsdFacts {
   const text = `<s:schema xmlns:s="${XSD}" xmlns:tns="urn:t" targetNamespace="urn:t" ${rootAttributes}>${body}</s:schema>`;
-  return withDocument(parseXmlText(text, 'fixture.xsd'), (doc) => readXsd(doc, 'fixture.xsd'));
+  return withDocument(parseXmlText(text, 'fixture.xsd'), (doc) => readXsd([{ schema: doc.root, file: 'fixture.xsd' }]));
 }
 
 test('the XSD reader keeps each sequence in document order, not by name, and reads nillable', (t) => {
@@ -135,17 +135,17 @@ test('the XSD reader keeps each sequence in document order, not by name, and rea
     <s:element name="Flag" type="s:boolean" />`);
   const type = (name: string) => facts.types.find((x) => x.name === name)!;
   t.deepEqual(type('Order').members, [
-    { name: 'zeta', type: { kind: 'primitive', primitive: 'string' }, minOccurs: 1, maxOccurs: 1 },
-    { name: 'alpha', type: { kind: 'primitive', primitive: 'boolean' }, minOccurs: 0, maxOccurs: 1 },
-    { name: 'mu', type: { kind: 'complex', typeName: 'Inner' }, minOccurs: 1, maxOccurs: 1 },
+    { name: 'zeta', type: { kind: 'primitive', primitive: 'string' }, minOccurs: 1, maxOccurs: 1, nillable: false },
+    { name: 'alpha', type: { kind: 'primitive', primitive: 'boolean' }, minOccurs: 0, maxOccurs: 1, nillable: false },
+    { name: 'mu', type: { kind: 'named', typeName: 'Inner', namespace: 'urn:t' }, minOccurs: 1, maxOccurs: 1, nillable: false },
   ]);
   t.deepEqual(type('Inner').members, []);
   t.deepEqual([type('Plain').anonymous, type('Plain').members.map((m) => m.name)], [true, ['c', 'b', 'a']]);
   t.deepEqual(
     facts.elements.map((e) => [e.name, e.type, e.nillable]),
     [
-      ['Plain', { kind: 'complex', typeName: 'Plain' }, false],
-      ['Order', { kind: 'complex', typeName: 'Order' }, true],
+      ['Plain', { kind: 'named', typeName: 'Plain', namespace: 'urn:t' }, false],
+      ['Order', { kind: 'named', typeName: 'Order', namespace: 'urn:t' }, true],
       ['Flag', { kind: 'primitive', primitive: 'boolean' }, false],
     ],
   );
@@ -156,10 +156,6 @@ test('the XSD reader refuses, in one line naming it, each construct it does not 
     `<s:element name="E"><s:complexType><s:sequence>${member}</s:sequence></s:complexType></s:element>`;
   const refused: [body: string, message: RegExp, rootAttributes?: string][] = [
     [
-      `<s:complexType name="T"><s:sequence /><s:attribute name="x" type="s:string" /></s:complexType>`,
-      /complex type T: <s:attribute> is not supported/,
-    ],
-    [
       `<s:complexType name="T"><s:choice><s:element name="a" type="s:string" /></s:choice></s:complexType>`,
       /complex type T: <s:choice> is not supported/,
     ],
@@ -168,8 +164,12 @@ test('the XSD reader refuses, in one line naming it, each construct it does not 
       /complex type T: <s:all> is not supported/,
     ],
     [
-      `<s:complexType name="T"><s:complexContent><s:extension base="tns:U" /></s:complexContent></s:complexType>`,
-      /<s:complexContent> is not supported/,
+      `<s:complexType name="T"><s:complexContent><s:restriction base="tns:U" /></s:complexContent></s:complexType>`,
+      /complex type T: <s:restriction> is not supported \(codegen reads an extension of a named complex type\)/,
+    ],
+    [
+      `<s:complexType name="T"><s:complexContent mixed="true"><s:extension base="tns:U" /></s:complexContent></s:complexType>`,
+      /complex type T: mixed content is not supported/,
     ],
     [
       `<s:complexType name="T"><s:simpleContent><s:extension base="s:string" /></s:simpleContent></s:complexType>`,
@@ -178,40 +178,56 @@ test('the XSD reader refuses, in one line naming it, each construct it does not 
     [`<s:complexType name="T" mixed="true"><s:sequence /></s:complexType>`, /complex type T: attribute mixed is not supported/],
     [sequenceOf(`<s:element ref="tns:F" />`), /element E\/\?: attribute ref is not supported/],
     [
-      sequenceOf(`<s:element maxOccurs="unbounded" name="a" type="s:string" />`),
-      /element E\/a: maxOccurs="unbounded" is not supported \(supported: 1\)/,
+      sequenceOf(`<s:element maxOccurs="3" name="a" type="s:string" />`),
+      /element E\/a: maxOccurs="3" is not supported \(supported: 1, unbounded\)/,
     ],
-    [sequenceOf(`<s:element minOccurs="2" maxOccurs="2" name="a" type="s:string" />`), /element E\/a: minOccurs="2" is not supported/],
-    [sequenceOf(`<s:element nillable="true" name="a" type="s:string" />`), /element E\/a: attribute nillable is not supported/],
+    [sequenceOf(`<s:element minOccurs="2" maxOccurs="2" name="a" type="s:string" />`), /element E\/a: maxOccurs="2" is not supported/],
     [sequenceOf(`<s:element name="a"><s:complexType /></s:element>`), /element E\/a: <s:complexType> is not supported/],
-    [sequenceOf(`<s:any />`), /the complexType of element E: <s:any> is not supported/],
-    [
-      `<s:element name="E" type="x:T" xmlns:x="urn:other" />`,
-      /element E: type x:T is neither an XML Schema type nor one of the target namespace/,
-    ],
+    [sequenceOf(`<s:any />`), /complex type E: <s:any> is not supported \(codegen reads elements \(choice and any are not supported\)\)/],
+    [`<s:element name="E" type="x:T" />`, /element E: type x:T has a prefix that is not declared/],
     [`<s:element name="E" />`, /element E: must have either a type or one anonymous complexType/],
     [`<s:element name="E" nillable="maybe" type="s:string" />`, /element E: nillable: "maybe" is not an xs:boolean/],
-    [`<s:simpleType name="S"><s:restriction base="s:string" /></s:simpleType>`, /the schema: <s:simpleType> is not supported/],
-    [`<s:import namespace="urn:other" schemaLocation="other.xsd" />`, /the schema: <s:import> is not supported/],
-    [`<s:include schemaLocation="more.xsd" />`, /the schema: <s:include> is not supported/],
+    [`<s:simpleType name="S"><s:list itemType="s:string" /></s:simpleType>`, /simple type S: <s:list> is not supported/],
+    [`<s:simpleType name="S"><s:union memberTypes="s:string" /></s:simpleType>`, /simple type S: <s:union> is not supported/],
+    [
+      `<s:simpleType name="S"><s:restriction base="s:string"><s:maxLength value="3" /></s:restriction></s:simpleType>`,
+      /simple type S: <s:maxLength> is not supported \(codegen reads enumeration values, or ASMX's guid pattern\)/,
+    ],
+    [
+      `<s:simpleType name="S"><s:restriction base="s:string"><s:pattern value="[a-z]+" /></s:restriction></s:simpleType>`,
+      /simple type S: the only pattern supported is ASMX's guid/,
+    ],
+    [
+      `<s:simpleType name="S"><s:restriction base="s:int"><s:enumeration value="1" /></s:restriction></s:simpleType>`,
+      /simple type S: an enumeration must restrict s:string/,
+    ],
+    [
+      `<s:complexType name="T"><s:attribute name="x" type="s:string" use="prohibited" /></s:complexType>`,
+      /attribute T\/@x: use="prohibited" is not supported/,
+    ],
+    [`<s:complexType name="T"><s:attribute ref="tns:x" /></s:complexType>`, /attribute T\/@\?: attribute ref is not supported/],
     [`<s:annotation><s:documentation>x</s:documentation></s:annotation>`, /the schema: <s:annotation> is not supported/],
+    [`<s:group name="G"><s:sequence /></s:group>`, /the schema: <s:group> is not supported/],
     [`<s:element name="E" type="s:string" />`, /the schema: elementFormDefault must be "qualified"/, ''],
   ];
   for (const [body, message, rootAttributes] of refused) {
     const error = t.throws(() => readSchema(body, rootAttributes), { message }, body);
-    t.true(error?.message.startsWith('codegen: fixture.xsd: '), error?.message);
+    t.regex(error?.message ?? '', /^codegen: fixture\.xsd:\d+: /);
     t.false(error?.message.includes('\n'), error?.message);
   }
 });
 
-test('the XSD reader refuses an XML Schema type other than string and boolean, wherever it is used', (t) => {
-  t.throws(() => readSchema(`<s:complexType name="T"><s:sequence><s:element name="n" type="s:int" /></s:sequence></s:complexType>`), {
-    message: 'codegen: fixture.xsd: element T/n: XML Schema type int is not supported (supported: string, boolean)',
+test('the XSD reader refuses an XML Schema type outside the XmlSerializer subset, naming the file, the line and the types it takes', (t) => {
+  const supported =
+    'supported: string, boolean, int, short, byte, unsignedInt, unsignedShort, unsignedByte, long, unsignedLong, float, double, decimal, dateTime, date, time, duration, base64Binary';
+  t.throws(() => readSchema(`<s:complexType name="T">\n<s:sequence><s:element name="n" type="s:integer" /></s:sequence></s:complexType>`), {
+    message: `codegen: fixture.xsd:2: element T/n: XML Schema type integer is not supported (${supported})`,
   });
-  t.throws(() => readSchema(`<s:element name="When" type="s:dateTime" />`), {
-    message: 'codegen: fixture.xsd: element When: XML Schema type dateTime is not supported (supported: string, boolean)',
+  t.throws(() => readSchema(`<s:element name="When" type="s:gYear" />`), {
+    message: /^codegen: fixture\.xsd:1: element When: XML Schema type gYear is not supported/,
   });
   t.throws(() => readSchema(`<s:element name="Odd" type="s:toString" />`), { message: /XML Schema type toString is not supported/ });
+  t.throws(() => readSchema(`<s:element name="Id" type="s:guid" />`), { message: /XML Schema type guid is not supported/ });
 });
 
 // --- The model's checks, on copies of schema/ with one thing changed ---
@@ -253,9 +269,9 @@ test("the model carries each operation's derived facts: classes, result type, ma
     pair.request.type.fields.map((f) => f.name),
     ['appName', 'appInfo', 'secretCode'],
   );
-  const resultAndAnswer = ({ result, http: { answer } }: OperationModel) => ({
-    result: [result.field, result.type.tsType, result.mayBeAbsent, result.tsType],
-    answer: [answer.element, answer.type.tsType, answer.nillable, answer.complex],
+  const resultAndAnswer = ({ result, http }: OperationModel) => ({
+    result: [result?.field, result?.type.tsType, result?.mayBeAbsent, result?.tsType],
+    answer: [http?.answer?.element, http?.answer?.type.tsType, http?.answer?.nillable, http?.answer?.complex],
   });
   t.deepEqual(resultAndAnswer(pair), {
     result: ['PairResult', 'PairingInfo', true, 'PairingInfo | undefined'],
@@ -265,14 +281,14 @@ test("the model carries each operation's derived facts: classes, result type, ma
     result: ['ValidatePinResult', 'boolean', false, 'boolean'],
     answer: ['boolean', 'boolean', false, false],
   });
-  t.deepEqual(validatePin.http.fields, ['pin', 'secretCode']);
+  t.deepEqual(validatePin.http?.fields, ['pin', 'secretCode']);
 });
 
 test("the route table, the JSON encoder and the client all take the result's type and may-be-absent from the model", (t) => {
   const changed = structuredClone(model);
   const validatePin = changed.operations[1];
-  validatePin.result.tsType = 'ResultMarker';
-  validatePin.result.mayBeAbsent = true;
+  validatePin.result!.tsType = 'ResultMarker';
+  validatePin.result!.mayBeAbsent = true;
   t.regex(emitRoutes(changed), /ValidatePin: \{ request: ValidatePin; result: ResultMarker \}/);
   t.regex(emitClient(changed), /validatePin\(request: ValidatePinFields, options: CallOptions = \{\}\): Promise<ResultMarker>/);
   t.regex(emitClient(changed), /\(d\) => d === null \? undefined : jsonBoolean\(d\)/);
@@ -291,7 +307,7 @@ test('a result that may be absent is one rule: a primitive result of minOccurs 0
   });
   const validatePin = buildContractModel(facts).operations[1];
   t.deepEqual(
-    [validatePin.result.mayBeAbsent, validatePin.result.tsType, validatePin.http.answer.nillable],
+    [validatePin.result?.mayBeAbsent, validatePin.result?.tsType, validatePin.http?.answer?.nillable],
     [true, 'boolean | undefined', true],
   );
 });
@@ -325,12 +341,12 @@ test('the model refuses a contract whose HTTP answer disagrees with the SOAP res
   }
 });
 
-test('the model refuses HTTP fields that are not string members of the request, or not all of them, and types it cannot resolve', async (t) => {
+test('the model refuses HTTP fields that are not simple members of the request, or not all of them, and types it cannot resolve', async (t) => {
   const wrongField = await readEdited({
     wsdl: [['<wsdl:part name="pin" type="s:string" />', '<wsdl:part name="code" type="s:string" />']],
   });
   t.throws(() => buildContractModel(wrongField), {
-    message: 'codegen: HTTP field code of ValidatePin must be a string field of ValidatePin',
+    message: 'codegen: HTTP field code of ValidatePin must be a simple field of ValidatePin that occurs once at most',
   });
   const fewerFields = await readEdited({ wsdl: [['<wsdl:part name="pin" type="s:string" />', '']] });
   t.throws(() => buildContractModel(fewerFields), {
@@ -349,12 +365,19 @@ test('the model refuses HTTP fields that are not string members of the request, 
   const twoPairs = await readEdited({
     xsd: [[BOOLEAN_ELEMENT, `${BOOLEAN_ELEMENT}<s:complexType name="Pair"><s:sequence /></s:complexType>`]],
   });
-  t.throws(() => buildContractModel(twoPairs), { message: /two complex types are named Pair/ });
+  t.throws(() => buildContractModel(twoPairs), { message: /api\.xsd:\d+: two types are named Pair/ });
+  const otherNamespace = await readEdited({
+    xsd: [[BOOLEAN_ELEMENT, `${BOOLEAN_ELEMENT}<s:element name="E" type="x:T" xmlns:x="urn:other" />`]],
+  });
+  t.throws(() => buildContractModel(otherNamespace), { message: 'codegen: element E names type T, which the schema does not declare' });
 });
 
-test('the WSDL reader refuses a second schema', async (t) => {
-  const second = '<s:import namespace="urn:other" schemaLocation="other.xsd" />';
-  await t.throwsAsync(readEdited({ wsdl: [['<s:import namespace', `${second}<s:import namespace`]] }), {
-    message: /^codegen: the WSDL must import exactly one schema with a schemaLocation/,
+test("the contract reader refuses a schemaLocation it would have to fetch, or that leaves the WSDL's folder, or that is not there", async (t) => {
+  const importing = (location: string) => ({ wsdl: [['schemaLocation="api.xsd"', `schemaLocation="${location}"`] as const] });
+  await t.throwsAsync(readEdited(importing('http://example.com/api.xsd')), {
+    message:
+      /^codegen: .*api\.wsdl:\d+: schemaLocation http:\/\/example\.com\/api\.xsd: codegen reads schemas from files beside the WSDL only/,
   });
+  await t.throwsAsync(readEdited(importing('../api.xsd')), { message: /schemaLocation \.\.\/api\.xsd leaves the WSDL's folder/ });
+  await t.throwsAsync(readEdited(importing('missing.xsd')), { message: /^codegen: .*missing\.xsd: cannot be read \(ENOENT\)$/ });
 });

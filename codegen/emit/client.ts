@@ -1,6 +1,18 @@
-import { complexTypeOf, type ContractModel, type HttpAnswerModel, type OperationModel, type ResultModel } from '../model';
+import {
+  type ComplexTypeModel,
+  complexTypeOf,
+  type ContractModel,
+  type FieldModel,
+  type HttpAnswerModel,
+  type OperationModel,
+  type ResultModel,
+  type TypeRef,
+} from '../model';
+import { DEFAULT_NAMESPACE } from '../../src/client/defaults';
 import { GENERATED_HEADER } from './header';
 import { render } from './render';
+import { firstValue } from './types';
+import { helpersUsed, valueCode } from './values';
 
 /**
  * generated/client.ts: a typed client of the service, one method per
@@ -10,8 +22,18 @@ import { render } from './render';
  */
 export function emitClient(model: ContractModel): string {
   const base = pascalCase(model.service);
-  const operations = model.operations.map((op) => clientOperation(model, op));
-  const classNames = [...new Set(operations.flatMap((op) => [op.requestClass, op.soapResponseClass, ...op.httpClasses]))];
+  const jsonDecoders = new Map<string, string>();
+  const operations = model.operations.map((op) => clientOperation(model, op, jsonDecoders));
+  const decoders = [...jsonDecoders.values()];
+  const code = [...operations.flatMap((op) => [op.httpDecode, op.jsonDecode, ...op.httpFields.map((f) => f.value)]), ...decoders].join(
+    '\n',
+  );
+  const classNames = [
+    ...new Set([
+      ...operations.flatMap((op) => [op.requestClass, op.soapResponseClass, ...op.httpClasses]),
+      ...model.types.map((t) => t.name).filter((name) => code.includes(`new ${name}(`)),
+    ]),
+  ];
   return render('client.ts.hbs', {
     header: GENERATED_HEADER,
     service: model.service,
@@ -20,58 +42,118 @@ export function emitClient(model: ContractModel): string {
     operations,
     classNames: classNames.sort(),
     fieldInterfaces: [...new Set(operations.map((op) => op.requestFields))].sort(),
+    enumValues: model.enums.map((e) => `${e.name}Values`).filter((name) => code.includes(name)),
     usesXsdBoolean: operations.some((op) => op.httpDecode.includes('parseXsdBoolean')),
     usesNil: operations.some((op) => op.httpDecode.includes('isNil(')),
     jsonReaders: ['jsonBoolean', 'jsonText', 'jsonStringMembers'].filter((reader) =>
       operations.some((op) => op.jsonDecode.includes(`${reader}(`)),
     ),
+    valueImports: helpersUsed(code, 'xsd-values'),
+    jsonImports: helpersUsed(code, 'xsd-json'),
+    jsonDecoders: decoders,
+    usesReadJson: operations.some((op) => op.jsonDecode.includes('readJson(')),
+    // The service's namespace is a setting: a client of it names the default, never the text; another contract's is its WSDL's.
+    namespaceDefault:
+      model.authoredNamespace === DEFAULT_NAMESPACE
+        ? { doc: "the reference service's (`DEFAULT_NAMESPACE`)", value: 'DEFAULT_NAMESPACE' }
+        : { doc: `the WSDL's, ${model.authoredNamespace.replaceAll('*/', '*\\/')}`, value: JSON.stringify(model.authoredNamespace) },
   });
 }
 
-function clientOperation(model: ContractModel, op: OperationModel) {
-  const answer = op.http.answer;
+/** A request whose every member is text on the wire can go as HTTP fields and JSON parameters. */
+function simpleRequest(type: ComplexTypeModel): boolean {
+  return type.attributes.length === 0 && type.fields.every((f) => f.type.kind !== 'complex' && f.maxOccurs === 1 && !f.nillable);
+}
+
+function clientOperation(model: ContractModel, op: OperationModel, jsonDecoders: Map<string, string>) {
+  const answer = op.http?.answer;
+  const fieldValue = (f: FieldModel) => {
+    const text = f.type.kind === 'complex' ? 'undefined' : valueCode(f.type).text(`message.${f.name}`);
+    return text === `message.${f.name}` ? text : `message.${f.name} === undefined ? undefined : ${text}`;
+  };
   return {
     name: op.name,
     method: op.name[0].toLowerCase() + op.name.slice(1),
     soapActionSuffix: op.soapActionSuffix,
     requestElement: op.request.element,
     soapResponseElement: op.response.element,
-    httpLocation: op.http.location,
-    httpResponseElement: answer.element,
+    httpLocation: op.http?.location ?? `/${op.name}`,
+    httpResponseElement: answer?.element ?? '',
     requestClass: op.request.type.name,
     requestFields: op.request.type.fieldsInterface,
-    httpFields: op.http.fields,
-    resultType: op.result.tsType,
+    httpFields: (op.http?.fields ?? []).map((name) => ({ name, value: fieldValue(op.request.type.fields.find((f) => f.name === name)!) })),
+    jsonParameters: simpleRequest(op.request.type) ? op.request.type.fields.map((f) => ({ name: f.name, value: fieldValue(f) })) : [],
+    jsonCallable: simpleRequest(op.request.type),
+    resultType: op.result?.tsType ?? 'void',
+    soapDecode: op.result ? `${op.response.type.name}.fromXml(element).${op.result.field}` : 'undefined',
     soapResponseClass: op.response.type.name,
-    resultField: op.result.field,
-    httpClasses: answer.type.kind === 'complex' ? [answer.type.typeName] : [],
-    httpDecode: httpDecode(answer),
-    jsonDecode: jsonDecode(model, op.result),
+    httpClasses: answer?.type.kind === 'complex' ? [answer.type.typeName] : [],
+    httpDecode: answer ? httpDecode(model, answer) : 'undefined',
+    jsonDecode: op.result ? jsonDecode(model, op.result, jsonDecoders) : 'undefined',
   };
 }
 
+const stringFieldsOnly = (type: ComplexTypeModel) =>
+  type.attributes.length === 0 &&
+  type.fields.every((f) => f.type.kind === 'primitive' && f.type.primitive === 'string' && f.maxOccurs === 1 && !f.nillable);
+
 /** The expression decoding `d` of a JSON answer (named `d`) into the result type; null is an absent result. */
-function jsonDecode(model: ContractModel, result: ResultModel): string {
+function jsonDecode(model: ContractModel, result: ResultModel, decoders: Map<string, string>): string {
   const type = result.type;
   let decode: string;
-  if (type.kind === 'primitive') decode = type.primitive === 'boolean' ? 'jsonBoolean(d)' : 'jsonText(d)';
-  else {
+  if (type.kind === 'primitive' && type.primitive === 'boolean') decode = 'jsonBoolean(d)';
+  else if (type.kind === 'primitive' && type.primitive === 'string') decode = 'jsonText(d)';
+  else if (type.kind === 'complex' && stringFieldsOnly(complexTypeOf(model, type))) {
     const complex = complexTypeOf(model, type);
-    if (complex.fields.some((f) => f.type.kind !== 'primitive' || f.type.primitive !== 'string')) {
-      throw new Error(`codegen: client: the JSON variant reads result types of string fields only, not ${complex.name}`);
-    }
     const members = complex.fields.map((f) => `'${f.name}'`).join(', ');
     decode = `new ${complex.name}(jsonStringMembers(d, '${model.service}.${complex.name}', [${members}]))`;
-  }
+  } else decode = `readJson(() => ${jsonRead(model, type, 'd', decoders)})`;
   return result.mayBeAbsent ? `d === null ? undefined : ${decode}` : decode;
 }
 
+/** Reads a non-null JSON value of a type; a complex type's reader is a function of client.ts, made once. */
+function jsonRead(model: ContractModel, type: TypeRef, d: string, decoders: Map<string, string>): string {
+  if (type.kind !== 'complex') return valueCode(type, firstValue(model, type)).fromJson(d);
+  const complex = complexTypeOf(model, type);
+  if (complex.arrayWrapper)
+    return `new ${complex.name}({ ${complex.fields[0].name}: ${jsonMember(model, complex.fields[0], d, decoders, true)} })`;
+  const reader = `jsonTo${complex.name}`;
+  if (!decoders.has(complex.name)) {
+    decoders.set(complex.name, ''); // claimed first: the members may name this type again
+    const members = [
+      ...complex.fields.map((f) => `${f.name}: ${jsonMember(model, f, `m.${f.name}`, decoders, f.minOccurs > 0)}`),
+      ...complex.attributes.map(
+        (a) =>
+          `${a.name}: ${a.required ? jsonRead(model, a.type, `m.${a.name}`, decoders) : `m.${a.name} == null ? undefined : ${jsonRead(model, a.type, `m.${a.name}`, decoders)}`}`,
+      ),
+    ];
+    decoders.set(
+      complex.name,
+      [
+        `function ${reader}(d: unknown): ${complex.name} {`,
+        `  const m = fromJsonObject(d, '${model.service}.${complex.name}');`,
+        `  return new ${complex.name}({ ${members.join(', ')} });`,
+        '}',
+      ].join('\n'),
+    );
+  }
+  return `${reader}(${d})`;
+}
+
+/** A member's JSON value: null is xsi:nil when nillable, else absent; an unbounded member is an array. */
+function jsonMember(model: ContractModel, field: FieldModel, v: string, decoders: Map<string, string>, required: boolean): string {
+  const read = (x: string) => jsonRead(model, field.type, x, decoders);
+  const item = (x: string) => (field.nillable ? `${x} === null ? null : ${read(x)}` : read(x));
+  const value = field.maxOccurs === 'unbounded' ? `fromJsonArray(${v}, (x) => ${item('x')})` : item(v);
+  if (required) return value;
+  return field.nillable && field.maxOccurs === 1 ? `${v} === undefined ? undefined : ${value}` : `${v} == null ? undefined : ${value}`;
+}
+
 /** The expression decoding the root element of an HTTP GET/POST answer, named `element`; xsi:nil is an absent result. */
-function httpDecode(answer: HttpAnswerModel): string {
+function httpDecode(model: ContractModel, answer: HttpAnswerModel): string {
   const type = answer.type;
-  let decode: string;
-  if (type.kind === 'complex') decode = `${type.typeName}.fromXml(element)`;
-  else decode = type.primitive === 'boolean' ? 'parseXsdBoolean(element.content)' : 'element.content';
+  const decode =
+    type.kind === 'complex' ? `${type.typeName}.fromXml(element)` : valueCode(type, firstValue(model, type)).parse('element.content');
   return answer.nillable ? `isNil(element) ? undefined : ${decode}` : decode;
 }
 

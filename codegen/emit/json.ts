@@ -1,6 +1,8 @@
-import { complexTypeOf, type ContractModel, type OperationModel, type Segment, type TypeRef } from '../model';
+import { complexTypeOf, type ContractModel, type FieldModel, type OperationModel, type Segment, type TypeRef } from '../model';
 import { GENERATED_HEADER } from './header';
 import { render } from './render';
+import { firstValue } from './types';
+import { helpersUsed, valueCode } from './values';
 
 /** The original's service class is `AuthenticatorAPI.AuthenticatorAPI`: the service name is its namespace too. */
 const scriptNamespace = (model: ContractModel) => model.service;
@@ -11,41 +13,66 @@ const parametersOf = (op: OperationModel): string[] => op.request.type.fields.ma
 /** Complex result types, as the proxy registers them (`AuthenticatorAPI.PairingInfo`). */
 function complexTypesOf(model: ContractModel, type: TypeRef, into: Set<string>): Set<string> {
   if (type.kind !== 'complex') return into;
-  into.add(type.typeName);
+  // An ArrayOfX is a JSON array: no type of its own to register.
+  if (!complexTypeOf(model, type).arrayWrapper) into.add(type.typeName);
   for (const field of complexTypeOf(model, type).fields) complexTypesOf(model, field.type, into);
   return into;
 }
 
 /**
  * A TypeScript expression writing `expr` as JSON, as ASP.NET AJAX does: an
- * object starts with its `__type`, members in sequence order, an absent
- * value is null.
+ * object starts with its `__type`, members in sequence order (attributes
+ * after them), an absent or null value is null, an ArrayOfX an array.
  */
 function jsonExpression(model: ContractModel, type: TypeRef, expr: string, optional: boolean): string {
   let encoded: string;
-  if (type.kind === 'primitive') {
-    encoded = type.primitive === 'boolean' ? `(${expr} ? 'true' : 'false')` : `jsonString(${expr})`;
+  if (type.kind !== 'complex') {
+    encoded = valueCode(type, firstValue(model, type)).toJson(expr);
   } else {
     const complex = complexTypeOf(model, type);
-    const head = JSON.stringify(`{"__type":${JSON.stringify(`${scriptNamespace(model)}.${complex.name}`)}`);
-    const members = complex.fields.map(
-      (f) => `${JSON.stringify(`,${JSON.stringify(f.name)}:`)} + ${jsonExpression(model, f.type, `${expr}.${f.name}`, true)}`,
-    );
-    encoded = `(${[head, ...members, `'}'`].join(' + ')})`;
+    if (complex.arrayWrapper) encoded = jsonField(model, complex.fields[0], `${expr}.${complex.fields[0].name}`, true);
+    else {
+      const head = JSON.stringify(`{"__type":${JSON.stringify(`${scriptNamespace(model)}.${complex.name}`)}`);
+      const members = [
+        ...complex.fields.map(
+          (f) => `${JSON.stringify(`,${JSON.stringify(f.name)}:`)} + ${jsonField(model, f, `${expr}.${f.name}`, true)}`,
+        ),
+        ...complex.attributes.map(
+          (a) => `${JSON.stringify(`,${JSON.stringify(a.name)}:`)} + ${jsonExpression(model, a.type, `${expr}.${a.name}`, true)}`,
+        ),
+      ];
+      encoded = `(${[head, ...members, `'}'`].join(' + ')})`;
+    }
   }
+  return optional ? `(${expr} === undefined ? 'null' : ${encoded})` : encoded;
+}
+
+/** A member's value: null when null (nillable), an array of its items when unbounded. */
+function jsonField(model: ContractModel, field: FieldModel, expr: string, optional: boolean): string {
+  const item = (x: string) =>
+    field.nillable
+      ? `(${x} === null ? 'null' : ${jsonExpression(model, field.type, x, false)})`
+      : jsonExpression(model, field.type, x, false);
+  const encoded = field.maxOccurs === 'unbounded' ? `('[' + ${expr}.map((item) => ${item('item')}).join(',') + ']')` : item(expr);
   return optional ? `(${expr} === undefined ? 'null' : ${encoded})` : encoded;
 }
 
 /** generated/json.ts: the parameters and the answer encoder of each operation for the JSON variant. */
 export function emitJson(model: ContractModel): string {
+  const operations = model.operations.map((op) => ({
+    name: op.name,
+    parameters: parametersOf(op),
+    // A void method's answer is {"d":null}.
+    encodeResult: op.result ? jsonExpression(model, op.result.type, 'result', op.result.mayBeAbsent) : "'null'",
+  }));
+  const code = operations.map((op) => op.encodeResult).join('\n');
   return render('json.ts.hbs', {
     header: GENERATED_HEADER,
     scriptNamespace: scriptNamespace(model),
-    operations: model.operations.map((op) => ({
-      name: op.name,
-      parameters: parametersOf(op),
-      encodeResult: jsonExpression(model, op.result.type, 'result', op.result.mayBeAbsent),
-    })),
+    operations,
+    valueImports: helpersUsed(code, 'xsd-values'),
+    jsonImports: helpersUsed(code, 'xsd-json'),
+    enumImports: model.enums.map((e) => `${e.name}Values`).filter((name) => code.includes(name)),
   });
 }
 
@@ -58,7 +85,7 @@ const PATH_HOLE = '\u0000path\u0000';
 export function scriptProxySegments(model: ContractModel): Segment[] {
   const namespace = scriptNamespace(model);
   const resultTypes = new Set<string>();
-  for (const op of model.operations) complexTypesOf(model, op.result.type, resultTypes);
+  for (const op of model.operations) if (op.result) complexTypesOf(model, op.result.type, resultTypes);
   const text = render('script-proxy.js.hbs', {
     namespace,
     class: `${namespace}.${model.service}`,

@@ -18,18 +18,59 @@ function parseOptions(dropBlanks: boolean): number {
   return safeParseOptions() | (dropBlanks ? xml().ParseOption.XML_PARSE_NOBLANKS : 0);
 }
 
-/** Parses a schema/ file; the caller disposes the document. */
+/** The file each parsed document came from: libxml2-wasm hands out one wrapper per document, so it is the key. */
+const FILES = new WeakMap<XmlDocument, string>();
+
+/** Parses a WSDL or XSD file; the caller disposes the document. */
 export function readXmlFile(path: string): XmlDocument {
-  return parseXmlText(readFileSync(path, 'utf8'), path);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`codegen: ${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  return parseXmlText(text, path);
 }
 
-/** Parses XML text (a schema/ file, or a document serialised by libxml2); the caller disposes the document. */
+/**
+ * Parses XML text (a WSDL or XSD file, or a document serialised by libxml2);
+ * the caller disposes the document. A DOCTYPE is refused: a contract needs
+ * none, and its entities are how hostile documents grow or reach out.
+ */
 export function parseXmlText(text: string, source: string, options: { dropBlanks?: boolean } = {}): XmlDocument {
+  let doc: XmlDocument;
   try {
-    return xml().XmlDocument.fromString(text, { option: parseOptions(options.dropBlanks ?? false) });
+    doc = xml().XmlDocument.fromString(text, { option: parseOptions(options.dropBlanks ?? false) });
   } catch (error) {
-    throw new Error(`codegen: ${source} is not well-formed XML: ${firstLibxmlMessage(error)}`);
+    const line = (error as { details?: { line?: number }[] }).details?.[0]?.line;
+    throw new Error(`codegen: ${source}${line ? `:${line}` : ''}: not well-formed XML: ${firstLibxmlMessage(error)}`);
   }
+  if (doc.dtd !== null) {
+    doc.dispose();
+    throw new Error(`codegen: ${source}:1: has a DOCTYPE, which a WSDL or XSD does not need (DTDs and entities are refused)`);
+  }
+  FILES.set(doc, source);
+  return doc;
+}
+
+/** `file:line` of a node of a parsed file. */
+export function locationOf(node: XmlElement): string {
+  return `${FILES.get(node.doc) ?? 'the contract'}:${node.line}`;
+}
+
+/** Throws the one-line error of a construct codegen does not take: `codegen: FILE:LINE: where: what`. */
+export type Refuse = ((node: XmlElement, where: string, what: string) => never) & { file: string };
+
+export function refuser(file: string): Refuse {
+  const refuse = (node: XmlElement, where: string, what: string): never => {
+    throw new Error(`codegen: ${file}:${node.line}: ${where}: ${what}`);
+  };
+  return Object.assign(refuse, { file });
+}
+
+/** Refuses at a node of a parsed file, its file found from its document. */
+export function refuseAt(node: XmlElement, what: string): never {
+  throw new Error(`codegen: ${locationOf(node)}: ${what}`);
 }
 
 /** A copy of a document, made by serialising it and parsing the text again; the caller disposes it. */
@@ -48,7 +89,7 @@ export function withDocument<T>(doc: XmlDocument, use: (doc: XmlDocument) => T):
 
 export function attr(element: XmlElement, name: string): string {
   const value = element.attr(name)?.value;
-  if (value === undefined) throw new Error(`codegen: <${element.name}> has no ${name} attribute`);
+  if (value === undefined) refuseAt(element, `<${element.name}> has no ${name} attribute`);
   return value;
 }
 
@@ -65,7 +106,11 @@ export function findAll(node: XmlDocument | XmlElement, xpath: string): XmlEleme
 
 export function findOne(node: XmlDocument | XmlElement, xpath: string): XmlElement {
   const found = findAll(node, xpath);
-  if (found.length !== 1) throw new Error(`codegen: expected one ${xpath}, found ${found.length}`);
+  if (found.length !== 1) {
+    const what = `expected one ${xpath}, found ${found.length}`;
+    if (node instanceof xml().XmlElement) refuseAt(found[1] ?? node, what);
+    throw new Error(`codegen: ${what}`);
+  }
   return found[0];
 }
 
@@ -91,9 +136,36 @@ export function copyElementBefore(source: XmlElement, before: XmlElement): XmlEl
   return copy;
 }
 
+/**
+ * A document whose root is a copy of `source` with every namespace in scope
+ * declared on it: a schema inline in a WSDL uses prefixes its ancestors
+ * declare. The caller disposes it.
+ */
+export function standaloneCopy(source: XmlElement): XmlDocument {
+  const doc = xml().XmlDocument.create();
+  const root = doc.createRoot(source.name);
+  for (const [prefix, uri] of Object.entries(source.namespaces)) root.addNsDeclaration(uri, prefix || undefined);
+  fillCopy(source, root);
+  return doc;
+}
+
+/** Appends a copy of `source` to `parent`, declaring there what `source` inherits and `parent` does not. */
+export function appendCopy(source: XmlElement, parent: XmlElement): XmlElement {
+  const copy = parent.addElement(source.name);
+  const inScope = parent.namespaces;
+  for (const [prefix, uri] of Object.entries(source.namespaces)) {
+    if (inScope[prefix] !== uri) copy.addNsDeclaration(uri, prefix || undefined);
+  }
+  fillCopy(source, copy);
+  return copy;
+}
+
 function fillCopy(source: XmlElement, copy: XmlElement): void {
   const { XmlElement, XmlText, XmlCData, XmlComment } = xml();
-  for (const [prefix, uri] of Object.entries(source.nsDeclarations)) copy.addNsDeclaration(uri, prefix || undefined);
+  const declared = copy.nsDeclarations;
+  for (const [prefix, uri] of Object.entries(source.nsDeclarations)) {
+    if (declared[prefix] !== uri) copy.addNsDeclaration(uri, prefix || undefined);
+  }
   if (source.prefix) copy.prefix = source.prefix;
   if (copy.namespaceUri !== source.namespaceUri) {
     throw new Error(

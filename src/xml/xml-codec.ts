@@ -76,6 +76,12 @@ export function childElements(element: XmlElement): XmlElement[] {
   return element.find(childElementsPath) as XmlElement[];
 }
 
+/** xsi:nil="true" (or "1") on an element: a nillable value that is null. */
+export function isXsiNil(element: XmlElement): boolean {
+  const nil = element.attrs.find((a) => a.name === 'nil' && a.namespaceUri === XSI_NAMESPACE);
+  return nil !== undefined && ['true', '1'].includes(nil.value.trim());
+}
+
 /** A value that does not fit the generated type (only possible for input not validated first). */
 export class DecodeError extends Error {
   override name = 'DecodeError';
