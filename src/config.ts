@@ -195,6 +195,13 @@ const TABLE = {
     type: optional(pemKeyFile),
     help: "the certificate's private key (PEM, unencrypted); read again on SIGHUP",
   }),
+  httpPort: setting({
+    flag: '--http-port',
+    env: 'PIN_HTTP_PORT',
+    default: undefined,
+    type: optional(integer(0, 65535)),
+    help: 'with --tls-cert: a plain HTTP port that only redirects to HTTPS (default: none)',
+  }),
   hstsMaxAge: setting({
     flag: '--hsts-max-age',
     env: 'PIN_HSTS_MAX_AGE',
@@ -462,6 +469,12 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
   }
   if ((config.tlsCert === undefined) !== (config.tlsKey === undefined)) {
     throw new ConfigError('--tls-cert and --tls-key go together: HTTPS needs the certificate and its key');
+  }
+  if (config.httpPort !== undefined && config.tlsCert === undefined) {
+    throw new ConfigError('--http-port needs --tls-cert: without TLS, --port is the plain HTTP port');
+  }
+  if (config.httpPort !== undefined && config.httpPort !== 0 && config.httpPort === config.port) {
+    throw new ConfigError('--http-port must differ from --port (the HTTPS port)');
   }
   if (config.storeTlsCa !== undefined && !/^rediss:/i.test(config.store)) {
     throw new ConfigError('--store-tls-ca needs a rediss:// store');

@@ -10,6 +10,7 @@ import { systemClock, type Clock } from './handlers';
 import { createMetrics } from './observability/metrics';
 import { storePressure } from './observability/store-pressure';
 import { tlsCertificateExpiry } from './observability/tls-certificate';
+import { listenForHttpsRedirects } from './https-redirect';
 import { loadTlsIdentity, secureContextOptions, type TlsIdentity } from './tls';
 import { loadXmlEngine } from './xml/xml-engine';
 import { createStore } from './state';
@@ -28,6 +29,8 @@ export interface RunningService {
   server: Server;
   store: StateStore;
   url: string;
+  /** With --http-port: the plain HTTP listener that redirects to `url`. */
+  redirectUrl?: string;
   close(options?: CloseOptions): Promise<void>;
   /**
    * With --tls-cert: reads the certificate and key again and serves them to
@@ -119,6 +122,14 @@ export async function startService(config: Config, logger: Logger, clock: Clock 
   });
   const { address, port } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
+  const redirector =
+    tls && config.httpPort !== undefined
+      ? await listenForHttpsRedirects(connectionLimits(config), config.host, config.httpPort, port).catch(async (error: unknown) => {
+          server.close();
+          await store.close();
+          throw error;
+        })
+      : undefined;
   let closing: Promise<void> | undefined;
   const close = async ({ idleGraceMs = 1000 }: CloseOptions = {}): Promise<void> => {
     draining = true;
@@ -139,7 +150,9 @@ export async function startService(config: Config, logger: Logger, clock: Clock 
       closeIdle();
       sweep = setInterval(closeIdle, 100);
     }, idleGraceMs);
-    await allClosed;
+    // Each redirect is the last answer on its connection: none to drain.
+    const redirectsClosed = new Promise<void>((resolve) => (redirector ? redirector.server.close(() => resolve()) : resolve()));
+    await Promise.all([allClosed, redirectsClosed]);
     clearTimeout(grace);
     clearInterval(sweep);
     await store.close();
@@ -159,6 +172,7 @@ export async function startService(config: Config, logger: Logger, clock: Clock 
     server,
     store,
     url: `${tls ? 'https' : 'http'}://${host}:${port}`,
+    redirectUrl: redirector && `http://${host}:${redirector.port}`,
     close: (options) => (closing ??= close(options)),
     reloadTls,
   };

@@ -12,6 +12,7 @@ import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { once } from 'node:events';
 import { ConfigError, parseConfig } from '../src/config';
+import { httpsLocation } from '../src/https-redirect';
 import { loadTlsIdentity } from '../src/tls';
 import { createTestCa, pemFolder, type TestCa } from './support/certificates';
 import { getHttps, sendHttps } from './support/https';
@@ -276,4 +277,51 @@ test('a key that is not the certificate’s, an expired certificate or one not y
   });
   const encrypted = files.write('garbled-key.pem', '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n');
   t.throws(() => loadTlsIdentity(certFile, encrypted), { message: `${encrypted} holds no unencrypted PEM private key` });
+});
+
+// --- --http-port: redirects only -----------------------------------------------------------------
+
+test('--http-port answers every request with a redirect to the same path on HTTPS, and never a call', async (t) => {
+  const redirecting = await startTestService({ tlsCert: certFile, tlsKey: keyFile, httpPort: 0 });
+  t.teardown(() => redirecting.close());
+  t.regex(redirecting.redirectUrl ?? '', /^http:\/\/127\.0\.0\.1:\d+$/);
+  const wsdl = await fetch(`${redirecting.redirectUrl}/api.asmx?WSDL`, { redirect: 'manual' });
+  t.is(wsdl.status, 301);
+  t.is(wsdl.headers.get('location'), `${redirecting.url}/api.asmx?WSDL`);
+  const location = new URL(wsdl.headers.get('location')!);
+  const followed = await getHttps(location.origin, `${location.pathname}${location.search}`, { ca: ca.cert });
+  t.true(followed.body.includes(`location="${redirecting.url}/api.asmx"`), 'the WSDL it leads to gives the https address');
+  const call = buildRequest('soap11', 'ValidatePin', { pin: '123456', secretCode: 'redirected-secret' });
+  const soap = await fetch(`${redirecting.redirectUrl}${call.path}`, {
+    method: call.method,
+    headers: call.headers,
+    body: call.body,
+    redirect: 'manual',
+  });
+  t.is(soap.status, 301, 'a call is not answered in clear');
+  t.false((await soap.text()).includes('ValidatePinResponse'));
+  t.is(soap.headers.get('strict-transport-security'), null, 'HSTS is for HTTPS answers only (RFC 6797)');
+});
+
+test('the redirect keeps the host the caller used and leaves out port 443; a Host that makes no URL is refused', (t) => {
+  t.is(httpsLocation('pins.example.com', '/api.asmx?op=Pair', 443), 'https://pins.example.com/api.asmx?op=Pair');
+  t.is(httpsLocation('pins.example.com:80', '/', 8443), 'https://pins.example.com:8443/');
+  t.is(httpsLocation('[::1]:8080', '/api.asmx', 8443), 'https://[::1]:8443/api.asmx');
+  t.is(httpsLocation('evil.example/x', '/', 443), undefined);
+  t.is(httpsLocation(undefined, '/', 443), undefined);
+  t.is(httpsLocation('pins.example.com', 'http://other.example/', 443), undefined, 'an absolute-form target');
+});
+
+test('--http-port needs --tls-cert and another port than --port; a port in use names --http-port', async (t) => {
+  t.throws(() => parseConfig(['--http-port', '8081'], {}), {
+    message: '--http-port needs --tls-cert: without TLS, --port is the plain HTTP port',
+  });
+  t.throws(() => parseConfig(['--tls-cert', certFile, '--tls-key', keyFile, '--port', '8443', '--http-port', '8443'], {}), {
+    message: '--http-port must differ from --port (the HTTPS port)',
+  });
+  const taken = Number(new URL(service.url).port);
+  await t.throwsAsync(startTestService({ tlsCert: certFile, tlsKey: keyFile, httpPort: taken }), {
+    instanceOf: ConfigError,
+    message: `--http-port ${taken}: already in use on 127.0.0.1`,
+  });
 });

@@ -23,7 +23,13 @@ export async function serve(args: string[]): Promise<void> {
   const service = await startService(config, logger);
   const url = `${addressToOpen(service.url)}/api.asmx`;
   logger.info(
-    { event: 'listening', url, namespace: config.namespace, store: config.store === 'memory' ? 'memory' : 'redis' },
+    {
+      event: 'listening',
+      url,
+      namespace: config.namespace,
+      store: config.store === 'memory' ? 'memory' : 'redis',
+      ...(service.redirectUrl && { redirectingToHttps: addressToOpen(service.redirectUrl) }),
+    },
     `service started: ${url}`,
   );
   let stopping = false;
