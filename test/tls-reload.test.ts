@@ -86,6 +86,16 @@ test('with --workers 2, SIGHUP to the primary reaches every worker', async (t) =
   t.true(service.alive());
 });
 
+test('without --tls-cert, SIGHUP (systemctl reload) does not stop the service', async (t) => {
+  const service = await startChildService({ args: ['--log-level', 'info'] });
+  t.teardown(() => service.kill());
+  service.child.kill('SIGHUP');
+  const [line] = await logLines(service, 'reload');
+  t.like(line, { msg: 'SIGHUP: nothing to read again (no --tls-cert)' });
+  t.true(service.alive());
+  t.is((await fetch(`${service.url}/healthz`)).status, 200);
+});
+
 test('an expired certificate stops start-up with one line naming the file, exit code 2', async (t) => {
   const folder = pemFolder();
   const expired = await ca.issue({ notBefore: new Date(Date.now() - 20 * DAY_MS), notAfter: new Date(Date.now() - 10 * DAY_MS) });

@@ -63,9 +63,7 @@ export function runPrimary(config: Config, argv: string[], logger: Logger): void
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   // Each worker serves its own copy of the certificate: each reads it again.
-  if (config.tlsCert) {
-    process.on('SIGHUP', () => {
-      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGHUP');
-    });
-  }
+  process.on('SIGHUP', () => {
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGHUP');
+  });
 }

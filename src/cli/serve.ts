@@ -1,7 +1,7 @@
 /**
  * `pin-service serve`: the service, or with `--workers N` the primary of N
- * workers, until SIGTERM or SIGINT; with --tls-cert, SIGHUP reads the
- * certificate and key again.
+ * workers, until SIGTERM or SIGINT; SIGHUP reads the TLS certificate and
+ * key again (with --tls-cert).
  */
 import cluster from 'node:cluster';
 import type { Logger } from 'pino';
@@ -60,15 +60,19 @@ export async function serve(args: string[]): Promise<void> {
     );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
-  const { reloadTls } = service;
-  if (reloadTls) process.on('SIGHUP', () => reloadCertificate(reloadTls, logger));
+  // Handled even without TLS: SIGHUP (`systemctl reload`) must never stop the service.
+  process.on('SIGHUP', () => reloadCertificate(service.reloadTls, logger));
   // A worker's SIGINT comes with the primary's (same terminal): the primary decides.
   if (cluster.isPrimary) process.on('SIGINT', () => stop('SIGINT'));
   else process.on('SIGINT', () => {});
 }
 
 /** SIGHUP (what a certificate renewal hook sends): the new pair for new connections, or the old one kept and why. */
-function reloadCertificate(reloadTls: () => TlsIdentity, logger: Logger): void {
+function reloadCertificate(reloadTls: (() => TlsIdentity) | undefined, logger: Logger): void {
+  if (!reloadTls) {
+    logger.info({ event: 'reload' }, 'SIGHUP: nothing to read again (no --tls-cert)');
+    return;
+  }
   try {
     const { serialNumber, notAfter } = reloadTls();
     logger.info({ event: 'tls-reloaded', serialNumber, notAfter: notAfter.toISOString() }, 'certificate and key read again');
