@@ -5,6 +5,7 @@
  */
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { Agent } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestCa, pemFolder, type TestCa } from './support/certificates';
@@ -74,7 +75,7 @@ test('SIGHUP: a new connection sees the new certificate, one opened before still
 test('with --workers 2, SIGHUP to the primary reaches every worker', async (t) => {
   const { service, folder } = await startWithCertificate(['--workers', '2'], 2);
   t.teardown(() => service.kill());
-  const second = await ca.issue();
+  const second = await ca.issue({ notAfter: new Date(Date.now() + 90 * DAY_MS) });
   folder.write('cert.pem', second.cert);
   folder.write('key.pem', second.key);
   service.child.kill('SIGHUP');
@@ -83,6 +84,10 @@ test('with --workers 2, SIGHUP to the primary reaches every worker', async (t) =
   t.is(reloaded.length, 2, 'each worker read it again');
   // The primary hands new connections to the workers in turn: each serves the new certificate.
   for (let i = 0; i < 4; i++) t.is((await getHttps(service.url, '/healthz', { ca: ca.cert })).serialNumber, second.serialNumber);
+  // The expiry metric over both workers: the earliest, here the new certificate's in each.
+  const notAfter = Math.floor(new Date(new X509Certificate(second.cert).validTo).getTime() / 1000);
+  const metrics = (await getHttps(service.url, '/metrics', { ca: ca.cert })).body;
+  t.true(metrics.includes(`\npin_tls_certificate_not_after_seconds ${notAfter}\n`), 'the new certificate’s expiry, not a sum over workers');
   t.true(service.alive());
 });
 
