@@ -67,9 +67,9 @@ interface Context {
   expect?: Expectation;
 }
 
-/** autocannon against `port` for `seconds`, every request drawn from `source`, its answer checked when a checker is given. */
+/** autocannon against `url` (http:// or https://, connections kept alive) for `seconds`, every request drawn from `source`, its answer checked when a checker is given. */
 export function cannon(
-  port: number,
+  url: string,
   source: ReturnType<typeof requestSource>,
   seconds: number,
   settings: LoadSettings,
@@ -78,7 +78,7 @@ export function cannon(
   return new Promise((resolveRun, reject) => {
     const instance = autocannon(
       {
-        url: `http://127.0.0.1:${port}`,
+        url,
         connections: settings.connections,
         pipelining: settings.pipelining,
         duration: seconds,
@@ -142,11 +142,11 @@ export async function measure(plan: Plan, settings: LoadSettings, round: number,
     const verified = defaults && plan.scenario === 'soap11-validate' ? await verifyProtections(server.url) : undefined;
     // Warm-up and measurement draw from one source: no secret is ever reused across them.
     const source = requestSource(plan.scenario, tag, plan.driftWindow);
-    await cannon(server.port, source, settings.warmup, settings);
+    await cannon(server.url, source, settings.warmup, settings);
     const checker = plan.server === 'ceiling' ? undefined : new AnswerChecker(plan.driftWindow);
     const cpuBefore = cpuSeconds(server.pid);
     const loadBefore = process.cpuUsage();
-    const result = await cannon(server.port, source, plan.seconds, settings, checker);
+    const result = await cannon(server.url, source, plan.seconds, settings, checker);
     const serverCpu = cpuSeconds(server.pid) - cpuBefore;
     const loadCpu = process.cpuUsage(loadBefore);
     const perProcess = peakRssPerProcessMb(server.pid);

@@ -54,11 +54,11 @@ export async function profileStages(
   const map = `/tmp/perf-${server.pid}.map`;
   try {
     const source = requestSource(scenario, tag);
-    await cannon(server.port, source, WARMUP_SECONDS, settings);
+    await cannon(server.url, source, WARMUP_SECONDS, settings);
     const checker = new AnswerChecker(1);
     const cpuBefore = cpuSeconds(server.pid);
     // The load runs a little longer than the recording on both sides, so that every sample is under load.
-    const load = cannon(server.port, source, RECORD_SECONDS + 2, settings, checker);
+    const load = cannon(server.url, source, RECORD_SECONDS + 2, settings, checker);
     await sleep(500);
     const record = spawn(
       'perf',

@@ -23,7 +23,7 @@
  * For development:
  *   BENCH_SCENARIOS        comma-separated scenario ids (bench/workload.ts) to run only those
  *   BENCH_SERVERS          comma-separated servers (ours, before, peer, ceiling) or row labels
- *                          (e.g. "ours --workers 2") to run only those
+ *                          (e.g. "ours --workers 2", "ours over HTTPS") to run only those
  *   BENCH_WRITE            1: a subset writes RESULTS.md, results.json and the chart too (else they are left alone)
  *   BENCH_OURS_ARGS        settings added to every run of ours and before, e.g. `--log-level warn` (a subset only)
  *   BENCH_RERENDER         1: no measuring; RESULTS.md and the chart written again from bench/results.json
@@ -39,6 +39,7 @@ import { CHART_FILE, renderResults, type RunInfo } from './report';
 import { schedule, summarize } from './rounds';
 import { builtService, ceilingCommand, killAllServers, peerCommand, ROOT } from './servers';
 import { SCENARIOS, type Scenario, type ScenarioId } from './workload';
+import { createTestCa, pemFolder } from '../test/support/certificates';
 
 const RESULTS = join(ROOT, 'bench', 'RESULTS.md');
 /** The raw figures of the last full run, from which RESULTS.md can be written again (BENCH_RERENDER=1). */
@@ -95,7 +96,7 @@ function options(): Options {
 }
 
 /** The servers of each scenario, in their base order (rounds rotate it). */
-function plans(o: Options, before: BeforeBuild | undefined): Plan[][] {
+function plans(o: Options, before: BeforeBuild | undefined, tls: BenchCertificate): Plan[][] {
   const wanted = (server: ServerKind, label: string) => !o.servers || o.servers.includes(label) || o.servers.includes(server);
   return SCENARIOS.filter((s) => !o.scenarios || o.scenarios.includes(s.id)).map((s: Scenario) => {
     const out: Plan[] = [];
@@ -110,6 +111,8 @@ function plans(o: Options, before: BeforeBuild | undefined): Plan[][] {
     // Other settings of ours, with the reused secrets only (the fresh workload is long, and these are comparisons of their own).
     if (s.secrets === 'reused') {
       if (s.id === 'soap11-validate') add('ours', 'ours --drift-window 10', ours(['--drift-window', '10']), 10);
+      if (s.id === 'soap11-validate')
+        add('ours', 'ours over HTTPS', { ...ours(['--tls-cert', tls.cert, '--tls-key', tls.key]), https: true });
       if (s.id === 'soap11-validate' || s.id === 'get-validate' || s.id === 'soap11-pair')
         add('ours', 'ours --workers 2', ours(['--workers', '2']));
     }
@@ -117,6 +120,18 @@ function plans(o: Options, before: BeforeBuild | undefined): Plan[][] {
     add('ceiling', 'ceiling', ceilingCommand());
     return out;
   });
+}
+
+interface BenchCertificate {
+  cert: string;
+  key: string;
+}
+
+/** A certificate for "ours over HTTPS", made by a test CA of its own (test/support/certificates.ts) in a temporary folder. */
+async function benchCertificate(): Promise<BenchCertificate> {
+  const issued = await (await createTestCa('pin-service bench CA')).issue();
+  const folder = pemFolder();
+  return { cert: folder.write('cert.pem', issued.cert), key: folder.write('key.pem', issued.key) };
 }
 
 function machine(): RunInfo['machine'] {
@@ -141,7 +156,7 @@ async function main(): Promise<void> {
   const before = wantsBefore ? buildBefore(o.before!) : undefined;
   if (before) console.log(`bench: built ${before.revision} (${before.commit.slice(0, 12)}) for "ours (before)" in ${before.dir}`);
   try {
-    const rounds = schedule(plans(o, before), o.rounds);
+    const rounds = schedule(plans(o, before, await benchCertificate()), o.rounds);
     const seconds = rounds[0].reduce((n, p) => n + o.load.warmup + p.seconds + 1.5, 0) * o.rounds;
     console.log(
       `bench: ${o.rounds} rounds of ${rounds[0].length} measurements, ${o.load.connections} connections, ${o.load.warmup} s warm-up + ${o.duration} s ` +

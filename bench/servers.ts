@@ -13,7 +13,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
-import { get } from 'node:http';
+import { get, type IncomingMessage } from 'node:http';
+import { get as getHttps } from 'node:https';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../test/support/ports';
@@ -26,6 +27,8 @@ export interface Command {
   cwd: string;
   argv: string[];
   readyPath: string;
+  /** It serves HTTPS (ours with --tls-cert): called at https:// (autocannon and the readiness check skip verifying the test certificate). */
+  https?: boolean;
 }
 
 /** The service as users run it, built into `root`/dist (this checkout's, or another revision's). */
@@ -105,7 +108,7 @@ export async function startServer(command: Command, readyTimeoutMs = 20_000): Pr
       await stop();
       throw new Error(`${command.label} exited at start-up: ${tail.trim()}`);
     }
-    if (await answers(port, command.readyPath)) break;
+    if (await answers(port, command.readyPath, command.https)) break;
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`${command.label} did not answer within ${readyTimeoutMs / 1000} s: ${tail.trim()}`);
@@ -114,15 +117,26 @@ export async function startServer(command: Command, readyTimeoutMs = 20_000): Pr
   }
   // --workers: the port answers once the first worker listens; give the others a moment too.
   if (command.argv.includes('--workers')) await sleep(1500);
-  return { label: command.label, port, url: `http://127.0.0.1:${port}`, child, pid: child.pid!, alive, output: () => tail, stop };
+  return {
+    label: command.label,
+    port,
+    url: `${command.https ? 'https' : 'http'}://127.0.0.1:${port}`,
+    child,
+    pid: child.pid!,
+    alive,
+    output: () => tail,
+    stop,
+  };
 }
 
-function answers(port: number, path: string): Promise<boolean> {
+function answers(port: number, path: string, https = false): Promise<boolean> {
   return new Promise((resolveAnswer) => {
-    const req = get({ host: '127.0.0.1', port, path, timeout: 1000 }, (res) => {
+    const options = { host: '127.0.0.1', port, path, timeout: 1000 };
+    const answered = (res: IncomingMessage) => {
       res.resume();
       resolveAnswer(true);
-    });
+    };
+    const req = https ? getHttps({ ...options, rejectUnauthorized: false }, answered) : get(options, answered);
     req.on('error', () => resolveAnswer(false));
     req.on('timeout', () => {
       req.destroy();

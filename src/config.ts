@@ -130,6 +130,21 @@ const pemFile: ValueType<string> = {
   },
 };
 
+/** A file holding a PEM private key, read now so that a wrong path stops start-up. */
+const pemKeyFile: ValueType<string> = {
+  values: 'PEM file',
+  parse(text) {
+    let pem: string;
+    try {
+      pem = readFileSync(text, 'utf8');
+    } catch (error) {
+      throw new ConfigError(`cannot read ${text} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem)) throw new ConfigError(`${text} holds no PEM private key`);
+    return text;
+  },
+};
+
 const longText = (minLength: number): ValueType<string> => ({
   values: `at least ${minLength} characters`,
   parse(text) {
@@ -165,6 +180,34 @@ const TABLE = {
     default: '0.0.0.0',
     type: listenHost,
     help: 'address to listen on',
+  }),
+  tlsCert: setting({
+    flag: '--tls-cert',
+    env: 'PIN_TLS_CERT',
+    default: undefined,
+    type: optional(pemFile),
+    help: "serve HTTPS only: the service's certificate, then its chain (PEM); read again on SIGHUP",
+  }),
+  tlsKey: setting({
+    flag: '--tls-key',
+    env: 'PIN_TLS_KEY',
+    default: undefined,
+    type: optional(pemKeyFile),
+    help: "the certificate's private key (PEM, unencrypted); read again on SIGHUP",
+  }),
+  httpPort: setting({
+    flag: '--http-port',
+    env: 'PIN_HTTP_PORT',
+    default: undefined,
+    type: optional(integer(0, 65535)),
+    help: 'with --tls-cert: a plain HTTP port that only redirects to HTTPS (default: none)',
+  }),
+  hstsMaxAge: setting({
+    flag: '--hsts-max-age',
+    env: 'PIN_HSTS_MAX_AGE',
+    default: 31536000,
+    type: integer(0, 63072000),
+    help: 'seconds of Strict-Transport-Security sent on HTTPS answers (0 = none)',
   }),
   namespace: setting({
     flag: '--namespace',
@@ -423,6 +466,15 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
   }
   if (config.storeReplicas !== 0 && config.store === 'memory') {
     throw new ConfigError('--store-replicas needs a Redis store (--store redis://…, redis+sentinel://… or redis+cluster://…)');
+  }
+  if ((config.tlsCert === undefined) !== (config.tlsKey === undefined)) {
+    throw new ConfigError('--tls-cert and --tls-key go together: HTTPS needs the certificate and its key');
+  }
+  if (config.httpPort !== undefined && config.tlsCert === undefined) {
+    throw new ConfigError('--http-port needs --tls-cert: without TLS, --port is the plain HTTP port');
+  }
+  if (config.httpPort !== undefined && config.httpPort !== 0 && config.httpPort === config.port) {
+    throw new ConfigError('--http-port must differ from --port (the HTTPS port)');
   }
   if (config.storeTlsCa !== undefined && !/^rediss:/i.test(config.store)) {
     throw new ConfigError('--store-tls-ca needs a rediss:// store');

@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { Server as NetServer, type AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app';
@@ -8,6 +9,9 @@ import type { Config } from './config';
 import { systemClock, type Clock } from './handlers';
 import { createMetrics } from './observability/metrics';
 import { storePressure } from './observability/store-pressure';
+import { tlsCertificateExpiry } from './observability/tls-certificate';
+import { listenForHttpsRedirects } from './https-redirect';
+import { loadTlsIdentity, secureContextOptions, type TlsIdentity } from './tls';
 import { loadXmlEngine } from './xml/xml-engine';
 import { createStore } from './state';
 import type { StateStore } from './state/store';
@@ -25,7 +29,15 @@ export interface RunningService {
   server: Server;
   store: StateStore;
   url: string;
+  /** With --http-port: the plain HTTP listener that redirects to `url`. */
+  redirectUrl?: string;
   close(options?: CloseOptions): Promise<void>;
+  /**
+   * With --tls-cert: reads the certificate and key again and serves them to
+   * new connections (open ones keep theirs). A pair that fails the checks
+   * throws ConfigError and the previous one stays.
+   */
+  reloadTls?(): TlsIdentity;
 }
 
 /**
@@ -65,6 +77,9 @@ export function inactivityTimeout(config: Pick<Config, 'requestTimeoutMs' | 'sto
  * resolves once every connection is gone.
  */
 export async function startService(config: Config, logger: Logger, clock: Clock = systemClock): Promise<RunningService> {
+  // First: a wrong certificate or key stops start-up before anything else is opened.
+  const readTls = () => (config.tlsCert && config.tlsKey ? loadTlsIdentity(config.tlsCert, config.tlsKey) : undefined);
+  const tls = readTls();
   const metrics = createMetrics({ processMetrics: true, clusterWorker: cluster.isWorker });
   const store = createStore(config, {
     clusterWorker: cluster.isWorker,
@@ -82,14 +97,19 @@ export async function startService(config: Config, logger: Logger, clock: Clock 
   const handle = app.callback();
   let draining = false;
   const answering = new Set<ServerResponse>();
+  const hsts = tls && config.hstsMaxAge > 0 ? `max-age=${config.hstsMaxAge}` : undefined;
   const serve = (req: IncomingMessage, res: ServerResponse) => {
+    if (hsts) res.setHeader('Strict-Transport-Security', hsts);
     // While draining, every answer ends its connection, so no client sends another request on it.
     if (draining) res.setHeader('Connection', 'close');
     answering.add(res);
     res.once('close', () => answering.delete(res));
     void handle(req, res);
   };
-  const server = createServer(connectionLimits(config), serve);
+  const server: Server = tls
+    ? // A client has the headers timeout to complete its handshake too; one that stalls in it is then disconnected.
+      createHttpsServer({ ...connectionLimits(config), ...secureContextOptions(tls), handshakeTimeout: config.headersTimeoutMs }, serve)
+    : createServer(connectionLimits(config), serve);
   server.timeout = inactivityTimeout(config);
   // A client that waits for 100 Continue before sending a body over the limit is answered 413 without it, and sends nothing.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
@@ -102,6 +122,14 @@ export async function startService(config: Config, logger: Logger, clock: Clock 
   });
   const { address, port } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
+  const redirector =
+    tls && config.httpPort !== undefined
+      ? await listenForHttpsRedirects(connectionLimits(config), config.host, config.httpPort, port).catch(async (error: unknown) => {
+          server.close();
+          await store.close();
+          throw error;
+        })
+      : undefined;
   let closing: Promise<void> | undefined;
   const close = async ({ idleGraceMs = 1000 }: CloseOptions = {}): Promise<void> => {
     draining = true;
@@ -122,15 +150,30 @@ export async function startService(config: Config, logger: Logger, clock: Clock 
       closeIdle();
       sweep = setInterval(closeIdle, 100);
     }, idleGraceMs);
-    await allClosed;
+    // Each redirect is the last answer on its connection: none to drain.
+    const redirectsClosed = new Promise<void>((resolve) => (redirector ? redirector.server.close(() => resolve()) : resolve()));
+    await Promise.all([allClosed, redirectsClosed]);
     clearTimeout(grace);
     clearInterval(sweep);
     await store.close();
   };
+  let reloadTls: (() => TlsIdentity) | undefined;
+  if (tls) {
+    const expiry = tlsCertificateExpiry(metrics.registry);
+    expiry.set(tls.notAfter);
+    reloadTls = () => {
+      const next = readTls() as TlsIdentity;
+      (server as HttpsServer).setSecureContext(secureContextOptions(next));
+      expiry.set(next.notAfter);
+      return next;
+    };
+  }
   return {
     server,
     store,
-    url: `http://${host}:${port}`,
+    url: `${tls ? 'https' : 'http'}://${host}:${port}`,
+    redirectUrl: redirector && `http://${host}:${redirector.port}`,
     close: (options) => (closing ??= close(options)),
+    reloadTls,
   };
 }

@@ -2,7 +2,8 @@
  * `--workers N`: N worker processes share the listening port (node:cluster).
  * The primary serves no requests: it holds the embedded store for all
  * workers (or nothing, with Redis), restarts a worker that dies, and on
- * SIGTERM/SIGINT asks every worker to finish its in-flight calls and stop.
+ * SIGTERM/SIGINT asks every worker to finish its in-flight calls and stop;
+ * SIGHUP is passed on to every worker (each reloads its TLS certificate).
  */
 import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
@@ -61,4 +62,8 @@ export function runPrimary(config: Config, argv: string[], logger: Logger): void
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // Each worker serves its own copy of the certificate: each reads it again.
+  process.on('SIGHUP', () => {
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGHUP');
+  });
 }

@@ -20,7 +20,7 @@ import { parseUrlEncoded } from '../bindings/form';
  */
 export function publicBase(ctx: CallContext, config: Pick<Config, 'publicUrl'>): string {
   if (config.publicUrl) return config.publicUrl;
-  if (!HOST.test(ctx.host)) throw clientError('The Host header is not a valid host name.');
+  if (!HOST_HEADER.test(ctx.host)) throw clientError('The Host header is not a valid host name.');
   return `${ctx.protocol}://${ctx.host}`;
 }
 
@@ -29,8 +29,8 @@ export function endpointAddress(ctx: CallContext, config: Pick<Config, 'publicUr
   return `${publicBase(ctx, config)}/api.asmx`;
 }
 
-/** A host name or IPv4 address, or a bracketed IPv6 address, with an optional port. */
-const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
+/** A host name or IPv4 address, or a bracketed IPv6 address, with an optional port: a Host header that makes a URL. */
+export const HOST_HEADER = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
 
 /**
  * GET /: to the service page. Relative without a public URL, so that it also

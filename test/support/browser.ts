@@ -34,11 +34,16 @@ export function requireZbarimg(): void {
   }
 }
 
-/** Headless Debian Chromium with everything that would reach the network switched off. */
-export async function launchChromium(): Promise<Browser> {
+/**
+ * Headless Debian Chromium with everything that would reach the network
+ * switched off; `env` is its environment (a HOME whose NSS database trusts a
+ * test CA, say).
+ */
+export async function launchChromium(options: { env?: NodeJS.ProcessEnv } = {}): Promise<Browser> {
   requireChromium();
   return chromium.launch({
     executablePath: CHROMIUM,
+    env: options.env,
     args: [
       '--headless',
       '--no-sandbox',

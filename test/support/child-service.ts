@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { getHttps } from './https';
 import { freePort } from './ports';
 
 export const REPO = join(__dirname, '..', '..');
@@ -46,6 +47,8 @@ export interface ChildServiceOptions {
   stdout?: 'read' | 'closed' | 'unread';
   /** Keep only the last this many characters of output (long runs). Default: all. */
   keepOutputChars?: number;
+  /** The service serves HTTPS (--tls-cert in args): the CA its certificate chains to, trusted by the readiness check. */
+  tlsCa?: string;
 }
 
 export async function startChildService(options: ChildServiceOptions = {}): Promise<ChildService> {
@@ -84,15 +87,18 @@ export async function startChildService(options: ChildServiceOptions = {}): Prom
   const output = () => chunks.join('');
   const wanted = options.listening ?? 1;
   const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);
+  const url = `${options.tlsCa ? 'https' : 'http'}://127.0.0.1:${port}`;
+  const ca = options.tlsCa;
+  const checkHealth = () => (ca ? getHttps(url, '/healthz', { ca }) : fetch(`${url}/healthz`));
   while (Date.now() < deadline) {
     if (!alive()) throw new Error(`the service exited before it was ready:\n${output()}`);
     const listening = (output().match(/"event":"listening"/g) ?? []).length;
-    const healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-      (r) => r.ok,
+    const healthy = await checkHealth().then(
+      (r) => r.status === 200,
       () => false,
     );
     if (healthy && (wanted <= 1 || listening >= wanted)) {
-      return { url: `http://127.0.0.1:${port}`, port, child, output, exited, alive, kill };
+      return { url, port, child, output, exited, alive, kill };
     }
     await sleep(50);
   }

@@ -1,10 +1,11 @@
 /**
  * Several instances behind a real nginx, sharing a real redis-server, all on
  * loopback, with the shipped deploy/ files: deploy/nginx.conf rendered with
- * this test's ports and paths (the five placeholders, as docs/operations.md says),
+ * this test's ports, paths and a private CA's certificate (the nine placeholders, as docs/operations.md says),
  * the instances started with the ExecStart arguments of
  * deploy/pin-service.service and the settings of deploy/pin-service.env.
  *
+ * - callers speak HTTPS (TLS 1.2 or later, HSTS), plain HTTP only redirects;
  * - X-Forwarded-* reach the instances (--trust-proxy), request ids flow
  *   through, /metrics is not served through the proxy;
  * - a PIN accepted through one instance is refused through the other;
@@ -16,7 +17,8 @@
  */
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
-import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { connect as connectTls } from 'node:tls';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +26,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { totp } from '../../src/otp/totp';
 import { startChildService, REPO, type ChildService } from '../support/child-service';
-import { NGINX_CONF, startNginx, type TestNginx } from '../support/nginx';
+import { NGINX_CONF, NGINX_TEST_HOST, startNginx, type TestNginx } from '../support/nginx';
 import { startRedis, type TestRedis } from '../support/redis';
 import { DEFAULT_TOTP, buildRequest, sendRequest, type Variant } from '../support/requests';
 import { SOAP_CONTENT_TYPES } from '../support/xml-assertions';
@@ -135,6 +137,7 @@ test.serial('the unit file: systemd-analyze verify (when present), and the keys 
   for (const [key, value] of [
     ['Service.KillSignal', 'SIGTERM'],
     ['Service.KillMode', 'mixed'],
+    ['Service.ExecReload', '/bin/kill -HUP $MAINPID'],
     ['Service.Restart', 'on-failure'],
     ['Service.DynamicUser', 'yes'],
     ['Service.NoNewPrivileges', 'yes'],
@@ -178,9 +181,9 @@ test.serial('the unit file: systemd-analyze verify (when present), and the keys 
 test.serial(
   'through nginx: X-Forwarded-* give the WSDL the caller’s host; request ids flow through; /metrics is not exposed',
   async (t) => {
-    // fetch cannot set Host: node:http can.
+    // fetch cannot set Host: node:https can (and asks for that name's certificate, which the test CA made).
     const wsdl = await new Promise<{ status: number; text: string; id: string }>((resolve, reject) => {
-      const req = httpRequest(`${base}/api.asmx?WSDL`, { headers: { Host: 'pins.example.test', 'X-Request-Id': 'wsdl-call-1' } }, (res) => {
+      const req = httpsRequest(`${base}/api.asmx?WSDL`, { headers: { Host: NGINX_TEST_HOST, 'X-Request-Id': 'wsdl-call-1' } }, (res) => {
         let text = '';
         res.setEncoding('utf8').on('data', (d: string) => (text += d));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, text, id: String(res.headers['x-request-id']) }));
@@ -189,7 +192,7 @@ test.serial(
       req.end();
     });
     t.is(wsdl.status, 200);
-    t.regex(wsdl.text, /location="http:\/\/pins\.example\.test\/api\.asmx"/);
+    t.regex(wsdl.text, /location="https:\/\/pins\.example\.test\/api\.asmx"/);
     t.is(wsdl.id, 'wsdl-call-1');
     const plain = await (await fetch(`${base}/api.asmx?wsdl`)).text();
     t.regex(plain, new RegExp(`location="${base.replace(/[.]/g, '\\.')}/api\\.asmx"`), 'host and port as the caller used them');
@@ -206,6 +209,43 @@ test.serial(
     t.is((await fetch(`${base}/readyz`)).status, 200);
   },
 );
+
+test.serial('callers speak HTTPS to nginx: the WSDL says https, HSTS is sent, TLS 1.1 is refused, plain HTTP only redirects', async (t) => {
+  t.true(base.startsWith('https://'));
+  const wsdl = await fetch(`${base}/api.asmx?WSDL`);
+  t.is(wsdl.status, 200);
+  t.regex(
+    await wsdl.text(),
+    new RegExp(`location="${base.replace(/[.]/g, '\\.')}/api\\.asmx"`),
+    'the https address, as the caller used it',
+  );
+  t.is(wsdl.headers.get('strict-transport-security'), 'max-age=31536000');
+  const answer = await validate('soap11', '000000', `${SECRET_PREFIX}tls-${randomBytes(4).toString('hex')}`);
+  t.is(answer.result, false, 'a SOAP call over HTTPS through nginx');
+
+  for (const path of ['/api.asmx?WSDL', '/api.asmx/ValidatePin?pin=1&secretCode=x', '/']) {
+    const redirect = await fetch(`${nginx.httpBase}${path}`, { redirect: 'manual' });
+    t.is(redirect.status, 301, path);
+    t.is(redirect.headers.get('location'), `${base}${path}`, path);
+  }
+  const post = await fetch(`${nginx.httpBase}/api.asmx`, { method: 'POST', body: 'x', redirect: 'manual' });
+  t.is(post.status, 301, 'no call is proxied in clear');
+
+  const { hostname, port } = new URL(base);
+  const oldHandshake = await new Promise<string>((resolve) => {
+    const socket = connectTls({
+      host: hostname,
+      port: Number(port),
+      minVersion: 'TLSv1',
+      maxVersion: 'TLSv1.1',
+      ciphers: 'DEFAULT@SECLEVEL=0',
+    });
+    socket.once('secureConnect', () => resolve('accepted'));
+    socket.once('error', (error) => resolve(error.message));
+    socket.once('close', () => resolve('closed'));
+  });
+  t.regex(oldHandshake, /alert protocol version/, 'TLS 1.1 is refused by nginx');
+});
 
 test.serial('a PIN accepted through one instance is refused through the other (round robin)', async (t) => {
   const secret = `${SECRET_PREFIX}replay-${randomBytes(4).toString('hex')}`;

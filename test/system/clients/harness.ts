@@ -8,6 +8,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { ExecutionContext } from 'ava';
+import type { Config } from '../../../src/config';
 import { pinFor, wrongPinFor, type Operation } from '../../support/requests';
 import { startTestService, type TestService } from '../../support/service';
 import { setupCodeVectors } from '../../support/vectors';
@@ -168,7 +169,7 @@ const pairCodeOf = (ok: unknown) => (ok as { ManualSetupCode?: string } | null)?
 
 /**
  * One interoperability test: a fresh service with default settings (replay
- * protection and throttling on), the scenario's calls made by `client`, every
+ * protection and throttling on; `settings` adds others, e.g. HTTPS), the scenario's calls made by `client`, every
  * result checked (`fault` checks that a failure is the ecosystem's fault and
  * returns its message), and every call seen by the service over `variant`.
  */
@@ -178,8 +179,9 @@ export async function runScenario(
   variant: string,
   client: (service: TestService, calls: Call[]) => Promise<CallResult[]>,
   fault: (result: CallResult, what: string) => string | undefined,
+  settings: Partial<Config> = {},
 ): Promise<void> {
-  const service = await startTestService();
+  const service = await startTestService(settings);
   try {
     const { calls, check } = scenario(service, label);
     check(t, await client(service, calls), { pairCode: pairCodeOf, fault });

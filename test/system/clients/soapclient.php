@@ -4,7 +4,8 @@
  * the service serves.
  *
  * Reads one JSON object on stdin:
- *   {"wsdl": URL, "soapVersion": "1.1" | "1.2", "calls": [{"op": "Pair" | "ValidatePin", "args": {...}}, ...]}
+ *   {"wsdl": URL, "soapVersion": "1.1" | "1.2", "calls": [{"op": "Pair" | "ValidatePin", "args": {...}}, ...],
+ *    "cafile": PATH (optional: over HTTPS, the CA to trust, as PHP users give a private CA)}
  * and prints {"results": [...]} on stdout, one entry per call:
  *   {"ok": value}                          Pair: {"ManualSetupCode", "Html"}; ValidatePin: true/false
  *   {"fault": {"type", "code", "message"}} a SoapFault
@@ -12,12 +13,25 @@
  */
 
 $request = json_decode(file_get_contents('php://stdin'), true, 512, JSON_THROW_ON_ERROR);
-$client = new SoapClient($request['wsdl'], [
+$options = [
     'soap_version' => $request['soapVersion'] === '1.2' ? SOAP_1_2 : SOAP_1_1,
     'cache_wsdl' => WSDL_CACHE_NONE,
     'exceptions' => true,
     'connection_timeout' => 10,
-]);
+];
+if (isset($request['cafile'])) {
+    // The stream context serves both the WSDL's download and every call.
+    $options['stream_context'] = stream_context_create([
+        'ssl' => ['cafile' => $request['cafile'], 'verify_peer' => true, 'verify_peer_name' => true],
+    ]);
+}
+try {
+    $client = new SoapClient($request['wsdl'], $options);
+} catch (SoapFault $fault) {
+    // The WSDL could not be loaded (an untrusted certificate, say): PHP's own warnings, on stderr, say why.
+    fwrite(STDERR, "SoapClient could not load the WSDL: {$fault->getMessage()}\n");
+    exit(1);
+}
 
 $results = [];
 foreach ($request['calls'] as $call) {

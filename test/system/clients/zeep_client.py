@@ -2,7 +2,8 @@
 
 Reads one JSON object on stdin:
   {"wsdl": URL, "port": "AuthenticatorAPISoap" | "AuthenticatorAPISoap12" | "AuthenticatorAPIHttpGet" | ...,
-   "calls": [{"op": "Pair" | "ValidatePin", "args": {...}}, ...]}
+   "calls": [{"op": "Pair" | "ValidatePin", "args": {...}}, ...],
+   "verify": PATH (optional: over HTTPS, the CA bundle to trust, as requests' users give a private CA)}
 and prints {"results": [...]} on stdout, one entry per call:
   {"ok": value}                     Pair: {"ManualSetupCode", "Html"}; ValidatePin: true/false
   {"fault": {"type", "code", "message"}}   a zeep.exceptions.Fault
@@ -11,9 +12,11 @@ and prints {"results": [...]} on stdout, one entry per call:
 import json
 import sys
 
+import requests
 import zeep
 import zeep.helpers
 from zeep.exceptions import Fault
+from zeep.transports import Transport
 
 
 def qualified_name(error):
@@ -23,7 +26,12 @@ def qualified_name(error):
 
 def main():
     request = json.load(sys.stdin)
-    client = zeep.Client(request["wsdl"])
+    session = requests.Session()
+    if "verify" in request:
+        session.verify = request["verify"]
+        # Else REQUESTS_CA_BUNDLE, when set, would override the session's verify (psf/requests#3829).
+        session.trust_env = False
+    client = zeep.Client(request["wsdl"], transport=Transport(session=session))
     service = client.bind("AuthenticatorAPI", request["port"])
     results = []
     for call in request["calls"]:
