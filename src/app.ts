@@ -10,7 +10,7 @@ import type { CallState } from './call-state';
 import type { Config } from './config';
 import { loadContract } from './contract';
 import { createHandlers, type Clock } from './handlers';
-import { bodyReader, bodyReading } from './bindings/body';
+import { bodyReader } from './bindings/body';
 import { errorResponse } from './bindings/error-response';
 import { ENDPOINT_PATH, SCRIPT_PROXY_PATHS, endpointCalls, operationPaths } from './bindings/endpoint';
 import { scriptProxy } from './pages/script-proxy';
@@ -67,8 +67,9 @@ export function createApp(config: Config, deps: AppDependencies): Koa {
   app.use(observeRequests(deps.logger, metrics, errorResponse(deps.logger)));
   // Bodies are read as bytes and parsed by the binding: XML by libxml2 (libxml2-wasm), forms by form.ts, JSON by JSON.parse.
   // The usual call paths read theirs before calling their binding; the body reader reads every other request's.
-  app.use(operationPaths(calls, bodyReading(config.maxBodyBytes)));
-  app.use(bodyReader(config.maxBodyBytes));
+  const readBody = bodyReader(config.maxBodyBytes);
+  app.use(operationPaths(calls, (ctx) => readBody(ctx, async () => {})));
+  app.use(readBody);
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;
