@@ -12,7 +12,7 @@ import { loadContract } from './contract';
 import { createHandlers, type Clock } from './handlers';
 import { bodyReader } from './bindings/body';
 import { errorResponse } from './bindings/error-response';
-import { ENDPOINT_PATH, SCRIPT_PROXY_PATHS, endpointCalls, operationPaths } from './bindings/endpoint';
+import { ENDPOINT_PATH, SCRIPT_PROXY_PATHS, endpointCalls } from './bindings/endpoint';
 import { scriptProxy } from './pages/script-proxy';
 import { pairPage, qrPage, validatePage } from './pages/plain-pages';
 import { serviceDescription, toServicePage } from './pages/service-description';
@@ -66,10 +66,7 @@ export function createApp(config: Config, deps: AppDependencies): Koa {
   // Errors are answered inside the observation, which logs and counts the answer.
   app.use(observeRequests(deps.logger, metrics, errorResponse(deps.logger)));
   // Bodies are read as bytes and parsed by the binding: XML by libxml2 (libxml2-wasm), forms by form.ts, JSON by JSON.parse.
-  // The usual call paths read theirs before calling their binding; the body reader reads every other request's.
-  const readBody = bodyReader(config.maxBodyBytes);
-  app.use(operationPaths(calls, (ctx) => readBody(ctx, async () => {})));
-  app.use(readBody);
+  app.use(bodyReader(config.maxBodyBytes));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;
