@@ -50,8 +50,8 @@ export function observeRequests(logger: Logger, metrics: Metrics, answerErrors: 
       const operation: string = ctx.state.operation ?? 'none';
       const variant: string = ctx.state.variant ?? 'none';
       const outcome: string = ctx.state.outcome ?? (ctx.status < 400 ? 'ok' : 'refused');
-      metrics.requests.inc(operation, variant, outcome);
-      metrics.duration.observe(operation, variant, ms / 1000);
+      metrics.requests.inc({ operation, variant, outcome });
+      metrics.duration.observe({ operation, variant }, ms / 1000);
       logRequest({
         id,
         method: ctx.method,
