@@ -63,8 +63,9 @@ export function createApp(config: Config, deps: AppDependencies): Koa {
   router.get('/validate.aspx', validatePage(handlers));
   router.get('/qr.aspx', qrPage);
 
-  // Errors are answered inside the observation, which logs and counts the answer.
-  app.use(observeRequests(deps.logger, metrics, errorResponse(deps.logger)));
+  app.use(observeRequests(deps.logger, metrics));
+  // Inside the observation, which logs and counts the answer to an error too.
+  app.use(errorResponse(deps.logger));
   // Bodies are read as bytes and parsed by the binding: XML by libxml2 (libxml2-wasm), forms by form.ts, JSON by JSON.parse.
   app.use(bodyReader(config.maxBodyBytes));
   app.use(router.routes());

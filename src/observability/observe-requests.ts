@@ -31,11 +31,10 @@ function loggedPath(ctx: CallContext): string {
  * which carry secrets when a GET caller gets them wrong),
  * variant, operation, status, outcome and duration. The request id is the
  * caller's X-Request-Id when it is a plain token, else a new one; it is sent
- * back in X-Request-Id. `answerErrors` (the error middleware) runs inside
- * it, so that the answer to an error is observed too, without a middleware
- * layer of its own.
+ * back in X-Request-Id. The error middleware comes next in app.ts, so the
+ * answer to an error is what is observed.
  */
-export function observeRequests(logger: Logger, metrics: Metrics, answerErrors: (ctx: CallContext, next: Next) => Promise<void>) {
+export function observeRequests(logger: Logger, metrics: Metrics) {
   const logRequest = requestLogger(logger);
   return async function observe(ctx: CallContext, next: Next): Promise<void> {
     const started = performance.now();
@@ -44,7 +43,7 @@ export function observeRequests(logger: Logger, metrics: Metrics, answerErrors: 
     ctx.state.requestId = id;
     ctx.set('X-Request-Id', id);
     try {
-      await answerErrors(ctx, next);
+      await next();
     } finally {
       const ms = performance.now() - started;
       const operation: string = ctx.state.operation ?? 'none';
