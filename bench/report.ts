@@ -18,7 +18,7 @@ export interface RunInfo {
   wallSeconds: number;
   subset: boolean;
   /** What "ours (before)" was, when there was one: a revision, or this checkout; and the Node.js that ran it. */
-  before?: { revision?: string; commit?: string; node: string };
+  before?: { revision?: string; commit?: string; node?: string };
   /** The revision measured as "ours" when it was not this checkout (BENCH_OURS). */
   ours?: { revision: string; commit: string };
   /** Extra settings given to ours and before (BENCH_OURS_ARGS, subsets only). */
@@ -98,7 +98,7 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
   out.push(`- Date: ${info.date}${info.subset ? ' (a subset of the scenarios or servers)' : ''}`);
   out.push(
     `- Machine: ${info.machine.cpu}, ${info.machine.cores} cores (/proc/cpuinfo), ${info.machine.memoryGb.toFixed(1)} GB, ${info.machine.platform}`,
-    `- Runtime: Node.js ${info.machine.node} (ours, the peer, the ceiling and the load generator)${info.before ? `; ours (before): Node.js ${info.before.node}` : ''}`,
+    `- Runtime: Node.js ${info.machine.node} (ours, the peer, the ceiling and the load generator)${info.before ? `; ours (before): Node.js ${info.before.node ?? info.machine.node}` : ''}`,
   );
   out.push(
     `- Load average (1/5/15 min): ${info.loadBefore.map((l) => l.toFixed(2)).join(' / ')} before, ${info.loadAfter.map((l) => l.toFixed(2)).join(' / ')} after`,
@@ -128,7 +128,7 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
     !info.before
       ? '- Ours (before): not measured in this run (BENCH_BEFORE was empty).'
       : info.before.revision
-        ? `- Ours (before): revision \`${info.before.revision}\` (commit ${info.before.commit?.slice(0, 12)}, BENCH_BEFORE) on Node.js ${info.before.node}, ` +
+        ? `- Ours (before): revision \`${info.before.revision}\` (commit ${info.before.commit?.slice(0, 12)}) on Node.js ${info.before.node ?? info.machine.node}, ` +
           'built by the bench into a temporary folder with its own production dependencies (from its lockfile) and run with the same settings as ours, in the same rounds, for every ValidatePin scenario.'
         : `- Ours (before): the same build as ours, run by Node.js ${info.before.node} (the runtime before Node.js 24; from dist/src/cli/main.js, past the entry point's check of the version), ` +
           'with the same settings as ours, in the same rounds, for every ValidatePin scenario.',
