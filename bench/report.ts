@@ -122,7 +122,7 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
   out.push(
     info.ours
       ? `- Ours in this run: revision \`${info.ours.revision}\` (commit ${info.ours.commit.slice(0, 12)}, BENCH_OURS), built by the bench into a temporary folder with its own production dependencies (from its lockfile), as \`make build\` builds this checkout.`
-      : "- Ours in this run: this checkout's build (dist/).",
+      : '- Ours in this run: the build (dist/) of the checkout the bench ran in.',
   );
   out.push(
     !info.before
