@@ -93,10 +93,10 @@ soak: build
 	$(TSX) bench/soak.ts
 
 .PHONY: bench bench-store bench-store-replicas
-## bench: ours vs ours at a baseline revision vs the npm soap server vs a bare Koa ceiling, autocannon on loopback,
+## bench: ours vs ours on Node.js 20 vs the npm soap server vs a bare Koa ceiling, autocannon on loopback,
 ##        interleaved rounds, then ours under perf (~35 min); writes bench/RESULTS.md, results.json, cpu-per-request.svg
 ##        BENCH_ROUNDS=3 BENCH_CONNECTIONS=50 BENCH_WARMUP=2 BENCH_DURATION=8 BENCH_FRESH_DURATION=60
-##        BENCH_BEFORE=<revision> (default: bench/baseline-revision; empty: no before row)
+##        BENCH_BEFORE=<revision> (default: this build on Node.js 20; empty: no before row), BENCH_OURS=<revision> (A/B)
 ##        BENCH_PROFILES=0 skips the perf step (which needs Debian's linux-perf)
 ##        subsets: BENCH_SCENARIOS=soap11-validate,... BENCH_SERVERS=ours,before,peer,ceiling (RESULTS.md untouched
 ##        unless BENCH_WRITE=1); BENCH_OURS_ARGS="--log-level warn" (subsets only); BENCH_RERENDER=1 rewrites from results.json

@@ -105,15 +105,17 @@ export const STAGE_RULES: readonly StageRule[] = [
   },
   { stage: 'state store', frame: /dist\/src\/state\// },
   { stage: 'handlers', frame: /dist\/src\/handlers\// },
-  { stage: 'metrics', frame: /node_modules\/(prom-client|tdigest|bintrees)\/|dist\/src\/observability\/metrics/ },
+  { stage: 'metrics', frame: /node_modules\/prom-client\/|dist\/src\/observability\/(metrics|metrics-endpoint|store-pressure)\.js/ },
+  // The observation's own work (request id, timing) counts as the request log it is written for.
   {
     stage: 'request log',
     frame:
-      /node_modules\/(pino|pino-std-serializers|sonic-boom|quick-format-unescaped|fast-redact|safe-stable-stringify|thread-stream|atomic-sleep|on-exit-leak-free)\/|dist\/src\/observability\//,
+      /node_modules\/(pino|pino-std-serializers|quick-format-unescaped|safe-stable-stringify|@pinojs\/redact)\/|dist\/src\/observability\/(observe-requests|request-log|logger|log-destination)\.js/,
   },
+  // koa-bodyparser reads every body as text (co-body, raw-body, inflation); its form and JSON parsers are not used.
   {
     stage: 'body reading',
-    frame: /node_modules\/(koa-bodyparser|co-body|raw-body|inflation|bytes|unpipe|copy-to|qs)\/|dist\/src\/bindings\/body/,
+    frame: /node_modules\/(koa-bodyparser|co-body|raw-body|inflation|bytes|unpipe|copy-to)\/|dist\/src\/bindings\/body\.js/,
   },
   {
     stage: 'SOAP/HTTP bindings',

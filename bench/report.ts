@@ -17,8 +17,10 @@ export interface RunInfo {
   loadAfter: number[];
   wallSeconds: number;
   subset: boolean;
-  /** The revision measured as "ours (before)", when there was one. */
-  before?: { revision: string; commit: string };
+  /** What "ours (before)" was, when there was one: a revision, or this checkout; and the Node.js that ran it. */
+  before?: { revision?: string; commit?: string; node?: string };
+  /** The revision measured as "ours" when it was not this checkout (BENCH_OURS). */
+  ours?: { revision: string; commit: string };
   /** Extra settings given to ours and before (BENCH_OURS_ARGS, subsets only). */
   oursArgs: string[];
 }
@@ -95,7 +97,8 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
   out.push('## Run', '');
   out.push(`- Date: ${info.date}${info.subset ? ' (a subset of the scenarios or servers)' : ''}`);
   out.push(
-    `- Machine: ${info.machine.cpu}, ${info.machine.cores} cores (/proc/cpuinfo), ${info.machine.memoryGb.toFixed(1)} GB, ${info.machine.platform}, Node.js ${info.machine.node}`,
+    `- Machine: ${info.machine.cpu}, ${info.machine.cores} cores (/proc/cpuinfo), ${info.machine.memoryGb.toFixed(1)} GB, ${info.machine.platform}`,
+    `- Runtime: Node.js ${info.machine.node} (ours, the peer, the ceiling and the load generator)${info.before ? `; ours (before): Node.js ${info.before.node ?? info.machine.node}` : ''}`,
   );
   out.push(
     `- Load average (1/5/15 min): ${info.loadBefore.map((l) => l.toFixed(2)).join(' / ')} before, ${info.loadAfter.map((l) => l.toFixed(2)).join(' / ')} after`,
@@ -117,10 +120,18 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
       (info.oursArgs.length ? ` This run added \`${info.oursArgs.join(' ')}\` to ours and before.` : ''),
   );
   out.push(
-    info.before
-      ? `- Ours (before): revision \`${info.before.revision}\` (commit ${info.before.commit.slice(0, 12)}, named in bench/baseline-revision unless BENCH_BEFORE says otherwise), ` +
-          "built by the bench into a temporary folder as `make build` builds this checkout (with this checkout's node_modules) and run with the same settings as ours, in the same rounds, for every ValidatePin scenario."
-      : '- Ours (before): not measured in this run (BENCH_BEFORE was empty).',
+    info.ours
+      ? `- Ours in this run: revision \`${info.ours.revision}\` (commit ${info.ours.commit.slice(0, 12)}, BENCH_OURS), built by the bench into a temporary folder with its own production dependencies (from its lockfile), as \`make build\` builds this checkout.`
+      : '- Ours in this run: the build (dist/) of the checkout the bench ran in.',
+  );
+  out.push(
+    !info.before
+      ? '- Ours (before): not measured in this run (BENCH_BEFORE was empty).'
+      : info.before.revision
+        ? `- Ours (before): revision \`${info.before.revision}\` (commit ${info.before.commit?.slice(0, 12)}) on Node.js ${info.before.node ?? info.machine.node}, ` +
+          'built by the bench into a temporary folder with its own production dependencies (from its lockfile) and run with the same settings as ours, in the same rounds, for every ValidatePin scenario.'
+        : `- Ours (before): the same build as ours, run by Node.js ${info.before.node} (the runtime before Node.js 24; from dist/src/cli/main.js, past the entry point's check of the version), ` +
+          'with the same settings as ours, in the same rounds, for every ValidatePin scenario.',
   );
   out.push(
     "- Peer: the npm `soap` package's server (`soap.listen`) hosting our WSDL, with Pair and ValidatePin of the same semantics (the same TOTP, field checks, " +

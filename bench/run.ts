@@ -1,5 +1,5 @@
 /**
- * `make bench`: ours, ours as it was (a baseline revision, "ours (before)"),
+ * `make bench`: ours, ours on Node.js 20 ("ours (before)": the same build run by the runtime it left),
  * a peer (the npm soap server) and a ceiling (bare Koa, fixed answer) side by
  * side, on loopback, in interleaved rounds (bench/rounds.ts). Each server is
  * its own child process, started fresh for each measurement on a free
@@ -17,21 +17,26 @@
  *   BENCH_WARMUP           seconds of warm-up before each measurement (2)
  *   BENCH_DURATION         seconds measured, reused-secrets workload (8)
  *   BENCH_FRESH_DURATION   seconds measured, fresh-secrets workload (60)
- *   BENCH_BEFORE           git revision measured as "ours (before)" in the ValidatePin scenarios;
- *                          unset: the one in bench/baseline-revision; empty: no before row
+ *   BENCH_BEFORE           git revision measured as "ours (before)" in the ValidatePin scenarios, on this Node.js;
+ *                          unset: this checkout's build on Node.js 20 (bench/node-20.ts); empty: no before row
+ *   BENCH_BEFORE_NODE      the Node.js 20 of the unset BENCH_BEFORE (default: the machine's, else from the registry)
  *   BENCH_PROFILES         0 skips the perf step (which otherwise needs Debian's linux-perf)
  * For development:
  *   BENCH_SCENARIOS        comma-separated scenario ids (bench/workload.ts) to run only those
  *   BENCH_SERVERS          comma-separated servers (ours, before, peer, ceiling) or row labels
- *                          (e.g. "ours --workers 2", "ours over HTTPS") to run only those
+ *                          (e.g. "ours --workers 2", "ours over HTTPS") to run only those; "ours" is its row with
+ *                          default settings
  *   BENCH_WRITE            1: a subset writes RESULTS.md, results.json and the chart too (else they are left alone)
  *   BENCH_OURS_ARGS        settings added to every run of ours and before, e.g. `--log-level warn` (a subset only)
+ *   BENCH_OURS             git revision measured as "ours" instead of this checkout (a subset only): with
+ *                          BENCH_BEFORE=<the revision before it>, an interleaved A/B of one change
  *   BENCH_RERENDER         1: no measuring; RESULTS.md and the chart written again from bench/results.json
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { baselineRevision, buildBefore, type BeforeBuild } from './before';
+import { node20, versionOf } from './node-20';
+import { buildRevision, type RevisionBuild } from './revision-build';
 import { renderChart } from './chart';
 import { measure, type LoadSettings, type Measurement, type Plan, type ServerKind } from './measure';
 import { profileStages, requirePerf, type StageProfile } from './perf-profile';
@@ -65,7 +70,9 @@ interface Options {
   rounds: number;
   duration: number;
   freshDuration: number;
-  before: string | undefined;
+  /** BENCH_BEFORE: a revision, this checkout on Node.js 20 (null), or no before row (undefined). */
+  before: string | null | undefined;
+  ours: string | undefined;
   profiles: boolean;
   scenarios: string[] | undefined;
   servers: string[] | undefined;
@@ -81,13 +88,17 @@ function options(): Options {
   const unknown = scenarios?.filter((id) => !SCENARIOS.some((s) => s.id === id));
   if (unknown?.length)
     throw new Error(`BENCH_SCENARIOS: no scenario ${unknown.join(', ')} (there are ${SCENARIOS.map((s) => s.id).join(', ')})`);
-  const before = process.env.BENCH_BEFORE === undefined ? baselineRevision() : process.env.BENCH_BEFORE.trim() || undefined;
+  const before = process.env.BENCH_BEFORE === undefined ? null : process.env.BENCH_BEFORE.trim() || undefined;
+  const ours = process.env.BENCH_OURS?.trim() || undefined;
+  if (ours && !scenarios && !servers)
+    throw new Error('BENCH_OURS is for a subset (BENCH_SCENARIOS or BENCH_SERVERS): a full run measures this checkout');
   return {
     load: { connections: number('BENCH_CONNECTIONS', 50), warmup: number('BENCH_WARMUP', 2), pipelining: 1 },
     rounds: Math.round(number('BENCH_ROUNDS', 3)),
     duration: number('BENCH_DURATION', 8),
     freshDuration: number('BENCH_FRESH_DURATION', 60),
     before,
+    ours,
     profiles: process.env.BENCH_PROFILES !== '0',
     scenarios,
     servers,
@@ -95,18 +106,27 @@ function options(): Options {
   };
 }
 
+/** What "ours (before)" runs: a build (this checkout's or a revision's) and the Node.js that runs it (this one's unless named). */
+interface Before {
+  dir: string;
+  node?: string;
+  revision?: RevisionBuild;
+}
+
 /** The servers of each scenario, in their base order (rounds rotate it). */
-function plans(o: Options, before: BeforeBuild | undefined, tls: BenchCertificate): Plan[][] {
-  const wanted = (server: ServerKind, label: string) => !o.servers || o.servers.includes(label) || o.servers.includes(server);
+function plans(o: Options, oursDir: string, before: Before | undefined, tls: BenchCertificate): Plan[][] {
+  // "ours" is the row of ours with default settings; its other rows go by their labels.
+  const wanted = (server: ServerKind, label: string) =>
+    !o.servers || o.servers.includes(label) || (server !== 'ours' && o.servers.includes(server));
   return SCENARIOS.filter((s) => !o.scenarios || o.scenarios.includes(s.id)).map((s: Scenario) => {
     const out: Plan[] = [];
     const seconds = s.secrets === 'fresh' ? o.freshDuration : o.duration;
     const add = (server: ServerKind, label: string, command: Plan['command'], driftWindow = 1) => {
       if (wanted(server, label)) out.push({ scenario: s.id, server, label, command: { ...command, label }, driftWindow, seconds });
     };
-    const ours = (args: string[] = []) => builtService('ours', ROOT, [...args, ...o.oursArgs]);
+    const ours = (args: string[] = []) => builtService('ours', oursDir, [...args, ...o.oursArgs]);
     const validate = s.operation === 'ValidatePin';
-    if (before && validate) add('before', 'ours (before)', builtService('ours (before)', before.dir, o.oursArgs));
+    if (before && validate) add('before', 'ours (before)', builtService('ours (before)', before.dir, o.oursArgs, [], before.node));
     add('ours', 'ours', ours());
     // Other settings of ours, with the reused secrets only (the fresh workload is long, and these are comparisons of their own).
     if (s.secrets === 'reused') {
@@ -153,10 +173,18 @@ async function main(): Promise<void> {
     .toString(36)
     .padStart(4, '0');
   const wantsBefore = o.before !== undefined && (!o.servers || o.servers.includes('before') || o.servers.includes('ours (before)'));
-  const before = wantsBefore ? buildBefore(o.before!) : undefined;
-  if (before) console.log(`bench: built ${before.revision} (${before.commit.slice(0, 12)}) for "ours (before)" in ${before.dir}`);
+  const oursBuild = o.ours === undefined ? undefined : buildRevision(o.ours);
+  if (oursBuild) console.log(`bench: built ${oursBuild.revision} (${oursBuild.commit.slice(0, 12)}) for "ours" in ${oursBuild.dir}`);
+  let before: Before | undefined;
+  if (wantsBefore && typeof o.before === 'string') {
+    const revision = buildRevision(o.before);
+    console.log(`bench: built ${revision.revision} (${revision.commit.slice(0, 12)}) for "ours (before)" in ${revision.dir}`);
+    before = { dir: revision.dir, revision };
+  } else if (wantsBefore) {
+    before = { dir: ROOT, node: node20() };
+  }
   try {
-    const rounds = schedule(plans(o, before, await benchCertificate()), o.rounds);
+    const rounds = schedule(plans(o, oursBuild?.dir ?? ROOT, before, await benchCertificate()), o.rounds);
     const seconds = rounds[0].reduce((n, p) => n + o.load.warmup + p.seconds + 1.5, 0) * o.rounds;
     console.log(
       `bench: ${o.rounds} rounds of ${rounds[0].length} measurements, ${o.load.connections} connections, ${o.load.warmup} s warm-up + ${o.duration} s ` +
@@ -182,12 +210,18 @@ async function main(): Promise<void> {
       loadAfter: loadavg(),
       wallSeconds: (Date.now() - started) / 1000,
       subset: Boolean(o.scenarios || o.servers),
-      before: before && { revision: before.revision, commit: before.commit },
+      ours: oursBuild && { revision: oursBuild.revision, commit: oursBuild.commit },
+      before: before && {
+        revision: before.revision?.revision,
+        commit: before.revision?.commit,
+        node: versionOf(before.node ?? process.execPath) ?? 'unknown',
+      },
       oursArgs: o.oursArgs,
     };
     write(info, measurements, profiles, true);
   } finally {
-    before?.cleanup();
+    before?.revision?.cleanup();
+    oursBuild?.cleanup();
   }
 }
 

@@ -21,7 +21,10 @@ import { freePort } from '../test/support/ports';
 
 export const ROOT = resolve(__dirname, '..');
 
-/** How to start one server: node's arguments (the script among them), the folder it runs in, and a path that answers once it is up. */
+/**
+ * How to start one server: node's arguments (the script among them), the folder it runs in, a path that answers once
+ * it is up, and the Node.js that runs it (this process's unless named).
+ */
 export interface Command {
   label: string;
   cwd: string;
@@ -29,11 +32,17 @@ export interface Command {
   readyPath: string;
   /** It serves HTTPS (ours with --tls-cert): called at https:// (autocannon and the readiness check skip verifying the test certificate). */
   https?: boolean;
+  /** The Node.js that runs it (default: the bench's own). */
+  node?: string;
 }
 
-/** The service as users run it, built into `root`/dist (this checkout's, or another revision's). */
-export function builtService(label: string, root: string, args: string[] = [], nodeArgs: string[] = []): Command {
-  return { label, cwd: root, argv: [...nodeArgs, join(root, 'dist/src/main.js'), '--host', '127.0.0.1', ...args], readyPath: '/healthz' };
+/**
+ * The service as users run it, built into `root`/dist (this checkout's, or another revision's). On another Node.js
+ * (`node`) it starts from dist/src/cli/main.js, past the entry point's check, which refuses a Node.js older than 24.
+ */
+export function builtService(label: string, root: string, args: string[] = [], nodeArgs: string[] = [], node?: string): Command {
+  const entry = join(root, node === undefined ? 'dist/src/main.js' : 'dist/src/cli/main.js');
+  return { label, cwd: root, argv: [...nodeArgs, entry, '--host', '127.0.0.1', ...args], readyPath: '/healthz', node };
 }
 
 export function peerCommand(args: string[] = []): Command {
@@ -79,7 +88,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => 
 
 export async function startServer(command: Command, readyTimeoutMs = 20_000): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...command.argv, '--port', String(port)], {
+  const child = spawn(command.node ?? process.execPath, [...command.argv, '--port', String(port)], {
     cwd: command.cwd,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,9 +10,9 @@ import type { CallState } from './call-state';
 import type { Config } from './config';
 import { loadContract } from './contract';
 import { createHandlers, type Clock } from './handlers';
-import { bodyReader, bodyReading } from './bindings/body';
+import { bodyReader } from './bindings/body';
 import { errorResponse } from './bindings/error-response';
-import { ENDPOINT_PATH, SCRIPT_PROXY_PATHS, endpointCalls, operationPaths } from './bindings/endpoint';
+import { ENDPOINT_PATH, SCRIPT_PROXY_PATHS, endpointCalls } from './bindings/endpoint';
 import { scriptProxy } from './pages/script-proxy';
 import { pairPage, qrPage, validatePage } from './pages/plain-pages';
 import { serviceDescription, toServicePage } from './pages/service-description';
@@ -63,11 +63,10 @@ export function createApp(config: Config, deps: AppDependencies): Koa {
   router.get('/validate.aspx', validatePage(handlers));
   router.get('/qr.aspx', qrPage);
 
-  // Errors are answered inside the observation, which logs and counts the answer.
-  app.use(observeRequests(deps.logger, metrics, errorResponse(deps.logger)));
+  app.use(observeRequests(deps.logger, metrics));
+  // Inside the observation, which logs and counts the answer to an error too.
+  app.use(errorResponse(deps.logger));
   // Bodies are read as bytes and parsed by the binding: XML by libxml2 (libxml2-wasm), forms by form.ts, JSON by JSON.parse.
-  // The usual call paths read theirs before calling their binding; the body reader reads every other request's.
-  app.use(operationPaths(calls, bodyReading(config.maxBodyBytes)));
   app.use(bodyReader(config.maxBodyBytes));
   app.use(router.routes());
   app.use(router.allowedMethods());

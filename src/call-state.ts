@@ -16,12 +16,5 @@ export interface CallState {
   outcome?: ErrorKind;
 }
 
-declare module 'koa' {
-  interface Request {
-    /** The body as bytes, read by the body reader (bindings/body.ts) when the media type is one a binding reads. */
-    body?: Buffer;
-  }
-}
-
 /** The Koa context of every middleware and route of the service. */
 export type CallContext = ParameterizedContext<CallState>;

@@ -1,11 +1,11 @@
 /**
- * The body reader (src/bindings/body.ts) in a bare Koa app with the
+ * The body reader (src/bindings/body.ts, koa-bodyparser) in a bare Koa app with the
  * service's error answers: the bytes it hands over, the limit counted in
  * decoded bytes, the encodings it decodes and refuses, and bodies that end
  * early. Each case is one raw HTTP exchange on loopback.
  */
 import test from 'ava';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
@@ -18,15 +18,27 @@ import { errorResponse } from '../src/bindings/error-response';
 const LIMIT = 1000;
 let server: Server;
 let port: number;
+/** Requests answered 400 by the app, counted once its middleware has returned. */
+let readsFailed = 0;
+
+/** Whether the app answers one more request with 400 than `before`, waiting up to 2 s. */
+async function oneMoreFailedRead(before: number): Promise<boolean> {
+  for (let i = 0; i < 100 && readsFailed === before; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  return readsFailed === before + 1;
+}
 
 test.before(async () => {
   const app = new Koa<CallState>();
   app.silent = true;
+  app.use(async (ctx, next) => {
+    await next();
+    if (ctx.status === 400) readsFailed++;
+  });
   app.use(errorResponse(pino({ level: 'silent' })));
   app.use(bodyReader(LIMIT));
   app.use((ctx) => {
     const body = ctx.request.body;
-    ctx.body = body === undefined ? 'no body' : `${body.length} ${createHash('sha256').update(body).digest('hex')}`;
+    ctx.body = !Buffer.isBuffer(body) ? 'no body' : `${body.length} ${createHash('sha256').update(body).digest('hex')}`;
   });
   server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -113,6 +125,37 @@ test('the limit counts decoded bytes: a small gzip body that inflates past it is
   t.true(bomb.length < LIMIT);
   const answer = await post(bomb, { 'Content-Encoding': 'gzip' });
   t.is(answer.status, 413);
+});
+
+test('a compressed body over the limit whose client goes away before its end: 413, and the service reads on', async (t) => {
+  const bomb = gzipSync(Buffer.alloc(100 * LIMIT, 0x20));
+  const status = await new Promise<number>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('data', (chunk) => {
+      resolve(Number(/^HTTP\/1\.1 (\d+)/.exec(chunk.toString('latin1'))?.[1]));
+      socket.destroy();
+    });
+    socket.on('error', reject);
+    socket.write(
+      `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Encoding: gzip\r\nContent-Length: ${bomb.length + 1000}\r\n\r\n`,
+    );
+    socket.write(bomb);
+  });
+  t.is(status, 413);
+  t.is((await post(payload)).body, digest(payload));
+});
+
+test.serial('a compressed body cut off before its end: the read ends, and the next request is read', async (t) => {
+  const before = readsFailed;
+  const encoded = gzipSync(Buffer.from(randomBytes(4 * LIMIT).toString('base64')));
+  const answer = await exchange(
+    `POST /echo HTTP/1.1\nHost: x\nContent-Type: text/xml\nContent-Encoding: gzip\nContent-Length: ${encoded.length}\n`,
+    encoded.subarray(0, 100),
+    true,
+  );
+  t.is(answer.status, 400, 'Node answers the request that ended early');
+  t.true(await oneMoreFailedRead(before), 'the reader gave up rather than waiting for the rest');
+  t.is((await post(payload)).body, digest(payload));
 });
 
 test('another Content-Encoding, or one in another letter case, is 415', async (t) => {

@@ -188,7 +188,7 @@ test.serial('X-Request-Id: a plain token is echoed, anything else replaced by a 
     .map((l) => JSON.parse(l) as Record<string, unknown>);
   const line = lines.find((l) => l.event === 'request' && l.id === 'trace-me-42');
   t.truthy(line, 'the request log line carries the caller id');
-  t.like(line, { method: 'GET', path: '/api.asmx/ValidatePin', variant: 'httpGet', operation: 'ValidatePin', status: 200, outcome: 'ok' });
+  t.like(line, { method: 'GET', path: '/api.asmx/:operation', variant: 'httpGet', operation: 'ValidatePin', status: 200, outcome: 'ok' });
   t.is(typeof line?.ms, 'number');
   t.truthy(
     lines.find((l) => l.event === 'refused' && l.id === 'trace-me-43'),
@@ -205,20 +205,22 @@ test.serial('X-Request-Id: a plain token is echoed, anything else replaced by a 
   t.false(all.includes('secretCode='), 'no query string in the logs');
 });
 
-test.serial('a path the service does not serve is logged as (other): a secret sent in the path stays out of the logs', async (t) => {
+test.serial('the path logged is the route that matched, or (other): a secret sent in the path stays out of the logs', async (t) => {
   const secret = 'metrics-path-secret-31';
   t.is((await get(`/api.asmx/ValidatePin&secretCode=${secret}`, { 'X-Request-Id': 'path-1' })).status, 404);
   t.is((await get(`/${secret}`, { 'X-Request-Id': 'path-2' })).status, 404);
   t.is((await get('/API.ASMX/validatepin/?pin=1', { 'X-Request-Id': 'path-3' })).status, 400);
+  t.is((await fetch(`${service.url}/Healthz`, { method: 'POST', headers: { 'X-Request-Id': 'path-4' } })).status, 405);
   const lines = service
     .logs()
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Record<string, unknown>);
   const pathOf = (id: string) => lines.find((l) => l.event === 'request' && l.id === id)?.path;
-  t.is(pathOf('path-1'), '(other)');
+  t.is(pathOf('path-1'), '/api.asmx/:operation', 'the route, not the path');
   t.is(pathOf('path-2'), '(other)');
-  t.is(pathOf('path-3'), '/API.ASMX/validatepin/', 'the service’s own paths are logged as sent');
+  t.is(pathOf('path-3'), '/api.asmx/:operation', 'any spelling the router takes');
+  t.is(pathOf('path-4'), '/healthz', 'a route whose path matched, by another method');
   t.false(service.logs().includes(secret));
 });
 

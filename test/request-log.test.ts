@@ -3,6 +3,7 @@
  * order and their values that log readers and the *Logs* section of docs/operations.md rely on.
  */
 import test from 'ava';
+import pino from 'pino';
 import { createLogger } from '../src/observability/logger';
 import { requestLogger, type RequestLogFields } from '../src/observability/request-log';
 
@@ -79,4 +80,13 @@ test('a duration that is not a finite number is written as null', (t) => {
   const { logger, lines } = capture();
   requestLogger(logger)({ ...CASES[0], ms: Number.NaN });
   t.is(JSON.parse(lines[0]).ms, null);
+});
+
+test("the logger's own settings apply to the request line: a redacted field is redacted", (t) => {
+  const lines: string[] = [];
+  const logger = pino({ base: undefined, redact: ['path'] }, { write: (line: string) => void lines.push(line) });
+  requestLogger(logger)(CASES[0]);
+  const parsed = JSON.parse(lines[0]) as Record<string, unknown>;
+  t.is(parsed.path, '[Redacted]');
+  t.is(parsed.operation, 'ValidatePin');
 });

@@ -1,8 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
-import { Readable, type Transform } from 'node:stream';
-import { createBrotliDecompress, createUnzip } from 'node:zlib';
+import { Readable, type Writable } from 'node:stream';
 import type { Next } from 'koa';
+import bodyParser from 'koa-bodyparser';
 import type { CallContext } from '../call-state';
 import { ServiceError, clientError } from '../errors';
 import { byContentType } from './content-type';
@@ -10,37 +10,41 @@ import { byContentType } from './content-type';
 /** The media types whose bodies are read (the bindings refuse the others by type, before any body). */
 const BODY_TYPES = ['text/plain', 'text/xml', 'application/soap+xml', 'application/x-www-form-urlencoded', 'application/json'];
 
+const charsetOf = byContentType((ctx) => ctx.request.charset.toLowerCase());
+
 /**
  * Reads the body of a request of one of the bindings' media types, as bytes,
  * into ctx.request.body, before routing: the size limit (413) holds for
- * every path. Content-Encoding gzip, deflate and br are decoded, and the
- * limit counts decoded bytes; another encoding is 415, a body that does not
- * decode or ends early is a client error. No charset is applied here:
- * requestBytes and requestBody check the bytes are UTF-8.
+ * every path. koa-bodyparser reads it (co-body, raw-body, inflation):
+ * Content-Encoding gzip, deflate and br are decoded, and the limit counts
+ * decoded bytes; another encoding is 415, a body that does not decode or ends
+ * early is a client error. Every type is read as koa-bodyparser's "text" with
+ * no charset, so the body stays bytes: libxml2 reads the XML declaration's
+ * encoding itself, and requestBytes and requestBody check the bytes are UTF-8.
+ * (@koa/bodyparser, its successor, always decodes to a string.)
  */
 export function bodyReader(limit: number) {
-  const read = bodyReading(limit);
-  return async function readBody(ctx: CallContext, next: Next): Promise<void> {
-    await read(ctx);
-    return next();
+  const parse = bodyParser({
+    enableTypes: ['text'],
+    extendTypes: { text: BODY_TYPES },
+    // co-body and raw-body hand over a Buffer when the encoding is empty.
+    encoding: '',
+    textLimit: `${limit}b`,
+    onerror: (error) => {
+      throw bodyErrorOf(error as LibraryError);
+    },
+  });
+  return function readBody(ctx: CallContext, next: Next): Promise<void> {
+    if (ctx.req.headers['content-encoding'] !== undefined) guardDecoder(ctx.req);
+    return parse(ctx, next);
   };
 }
 
-/** The body reader as a step of its own, for a path that reads the body before it calls its binding (endpoint.ts). */
-export function bodyReading(limit: number): (ctx: CallContext) => Promise<void> {
-  return async function readBodyOf(ctx: CallContext): Promise<void> {
-    if (ctx.request.body === undefined && hasBody(ctx.req) && isBodyType(ctx)) ctx.request.body = await readBytes(ctx.req, limit);
-  };
+/** What raw-body, inflation and zlib put on the errors they throw. */
+interface LibraryError extends Error {
+  type?: string;
+  status?: number;
 }
-
-/** As Koa's request.is does before it looks at the type (type-is's hasBody): a body is announced by either header. */
-function hasBody(req: IncomingMessage): boolean {
-  return req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length'] ?? Number.NaN));
-}
-
-/** Given a body, request.is depends on the Content-Type alone. */
-const isBodyType = byContentType((ctx) => Boolean(ctx.request.is(BODY_TYPES)));
-const charsetOf = byContentType((ctx) => ctx.request.charset.toLowerCase());
 
 /** Thrown by the body reader: the answer is the error's, and a JSON caller still reads it as JSON. */
 export class BodyError extends ServiceError {}
@@ -49,64 +53,47 @@ function tooLarge(): BodyError {
   return new BodyError('too-large', 'The request body is larger than this service accepts.');
 }
 
+const UNREADABLE = 'The request body could not be read.';
+
+/** Marks the decoder's error when the request ended before its body did. */
+const ABORTED = 'request aborted before its body was decoded';
+
+function bodyErrorOf(error: LibraryError): BodyError {
+  if (error.type === 'entity.too.large') return tooLarge();
+  // inflation's answer to a Content-Encoding it does not decode (any but gzip, deflate, br, identity, in that letter case).
+  if (error.status === 415) return new BodyError('unsupported-media-type', 'The request body has an unsupported media type or charset.');
+  if (error.type === 'request.aborted' || error.type === 'request.size.invalid' || error.message === ABORTED) {
+    return new BodyError('client', UNREADABLE);
+  }
+  return new BodyError('client', 'The request body could not be decompressed as its Content-Encoding says.');
+}
+
+/**
+ * A compressed body is piped by inflation into a decoder that raw-body
+ * reads, and the request's end before its body's does not reach the
+ * decoder: raw-body would wait for it forever. The decoder is destroyed
+ * then, and keeps an error listener for its whole life, since raw-body drops
+ * its own when it gives up (over the limit) and an error no one hears would
+ * end the process. The decoder is met when the request is piped into it.
+ */
+function guardDecoder(req: IncomingMessage): void {
+  const pipe = req.pipe;
+  req.pipe = function pipeGuarded<T extends NodeJS.WritableStream>(decoder: T, options?: { end?: boolean }): T {
+    req.pipe = pipe;
+    (decoder as unknown as Writable).on('error', ignore);
+    req.once('close', () => {
+      if (!req.complete) (decoder as unknown as Writable).destroy(new Error(ABORTED));
+    });
+    return pipe.call(req, decoder, options) as T;
+  };
+}
+
 /** A body without Content-Encoding whose Content-Length is over the limit: refused (413) before any byte is read. */
 export function announcedTooLarge(req: IncomingMessage, limit: number): boolean {
   return (req.headers['content-encoding'] ?? 'identity') === 'identity' && Number(req.headers['content-length']) > limit;
 }
 
-function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const encoding = req.headers['content-encoding'] ?? 'identity';
-  let stream: Readable = req;
-  let decoder: Transform | undefined;
-  let expected: number | undefined;
-  if (encoding === 'identity') {
-    if (announcedTooLarge(req, limit)) return Promise.reject(tooLarge());
-    const length = req.headers['content-length'];
-    if (length !== undefined) expected = Number(length);
-  } else if (encoding === 'gzip' || encoding === 'deflate' || encoding === 'br') {
-    decoder = encoding === 'br' ? createBrotliDecompress() : createUnzip();
-    // Kept for the decoder's whole life: a corrupt tail arriving after the reader gave up must not go unheard.
-    decoder.on('error', ignore);
-    stream = req.pipe(decoder);
-  } else {
-    return Promise.reject(new BodyError('unsupported-media-type', 'The request body has an unsupported media type or charset.'));
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let received = 0;
-    const stop = (error: BodyError) => {
-      stream.off('data', onData).off('end', onEnd).off('error', onError);
-      req.off('aborted', onAborted);
-      if (decoder) req.unpipe(decoder);
-      req.pause();
-      reject(error);
-    };
-    const onData = (chunk: Buffer) => {
-      received += chunk.length;
-      if (received > limit) stop(tooLarge());
-      else chunks.push(chunk);
-    };
-    const onEnd = () => {
-      if (expected !== undefined && received !== expected) stop(new BodyError('client', 'The request body could not be read.'));
-      else resolve(Buffer.concat(chunks, received));
-    };
-    const onError = () =>
-      stop(
-        new BodyError(
-          'client',
-          encoding === 'identity'
-            ? 'The request body could not be read.'
-            : 'The request body could not be decompressed as its Content-Encoding says.',
-        ),
-      );
-    const onAborted = () => stop(new BodyError('client', 'The request body could not be read.'));
-    stream.on('data', onData).on('end', onEnd).on('error', onError);
-    req.on('aborted', onAborted);
-  });
-}
-
 const ignore = () => {};
-
 /**
  * How much of a request body left unread by its answer (over the limit, or
  * refused before it was read) is still read and thrown away, so that a client

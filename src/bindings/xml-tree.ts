@@ -9,7 +9,8 @@
  * (a FinalizationRegistry entry and a WeakRef per document, a parser and a
  * validation context created and freed per call) cost more than the parse.
  * It stands on libxml2-wasm's internal module (lib/libxml2.mjs, loaded by
- * xml/xml-engine.ts), so package.json pins that package's exact version.
+ * xml/xml-engine.ts), so package.json pins that package's exact version; a
+ * new one is taken as docs/architecture.md, *Taking a libxml2 fix*, says.
  */
 import { xmlInternals as internals, type XsdValidator } from '../xml/xml-engine';
 

@@ -6,9 +6,9 @@
  * fault. It knows the four variants, not the operations: those, and the
  * decoding of the element, are generated.
  */
-import { SOAP11, SOAP12, soapVersionOfVariant, type SoapVersion } from '../wire/soap-envelope';
+import { SOAP11, SOAP12, soapEnvelope, soapVersionOfVariant, type SoapVersion } from '../wire/soap-envelope';
 import { CALL_VARIANTS, type CallVariant } from '../../generated/routes';
-import { XML_DECLARATION, XSI_NAMESPACE, childElements, escapeXmlAttribute } from '../xml/xml-codec';
+import { XSI_NAMESPACE, childElements, escapeXmlAttribute } from '../xml/xml-codec';
 import {
   loadXmlEngine,
   safeParseOptions,
@@ -139,10 +139,10 @@ function httpRequest(connection: Connection, op: OperationSpec, input: CallInput
   const action = connection.namespace + op.soapActionSuffix;
   const version = soapVersionOfVariant(input.variant);
   if (version) {
-    const body =
-      `${XML_DECLARATION}<soap:Envelope xmlns:soap="${version.envelopeNamespace}"><soap:Body>` +
-      `<${op.requestElement} xmlns="${escapeXmlAttribute(connection.namespace)}">${input.content}</${op.requestElement}>` +
-      `</soap:Body></soap:Envelope>`;
+    const body = soapEnvelope(
+      version,
+      `<${op.requestElement} xmlns="${escapeXmlAttribute(connection.namespace)}">${input.content}</${op.requestElement}>`,
+    );
     const headers: Record<string, string> =
       version === SOAP11
         ? { 'Content-Type': SOAP11.contentType, SOAPAction: `"${action}"` }

@@ -7,8 +7,9 @@ const destinations = new WeakMap<Logger, Partial<LogDestination>>();
 
 /**
  * Structured JSON logs on stdout. Callers log paths, never query strings,
- * secrets or PINs. Writes are asynchronous and gathered (log-destination.ts:
- * up to 10 ms of lines in one write). A closed or unread stdout never blocks
+ * secrets or PINs. pino hands each line over synchronously; log-destination.ts
+ * gathers up to 10 ms of lines into one write, to a pipe or socket without
+ * blocking, to a file or terminal synchronously. A closed or unread stdout never blocks
  * the service: lines are dropped and stderr says so once.
  * `flushLogs` hands what is pending to the system before the process exits.
  */

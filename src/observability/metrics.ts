@@ -3,17 +3,16 @@
  * from the service's own vocabulary (operation, variant, outcome), never from
  * the request, so their number is bounded and no secret can become a label.
  */
-import { AggregatorRegistry, Counter, Registry, collectDefaultMetrics, type RegistryContentType } from 'prom-client';
-import { DurationHistogram, RequestCounter } from './request-metrics';
+import { AggregatorRegistry, Counter, Histogram, Registry, collectDefaultMetrics, type RegistryContentType } from 'prom-client';
 
 /** The request duration histogram's bucket bounds, in seconds. */
 export const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
 export interface Metrics {
   registry: Registry;
-  /** Per request: bound per set of label values (request-metrics.ts). */
-  requests: RequestCounter;
-  duration: DurationHistogram;
+  /** Updated once per request (observe-requests.ts). */
+  requests: Counter<'operation' | 'variant' | 'outcome'>;
+  duration: Histogram<'operation' | 'variant'>;
   replayRejections: Counter;
   throttled: Counter;
   storeErrors: Counter;
@@ -32,17 +31,19 @@ export function createMetrics(options: { processMetrics?: boolean; clusterWorker
   return {
     registry,
     clusterWorker: options.clusterWorker,
-    requests: new RequestCounter(
-      'pin_requests_total',
-      'Requests answered, by operation (none: not an operation call), variant and outcome',
-      registry,
-    ),
-    duration: new DurationHistogram(
-      'pin_request_duration_seconds',
-      'Time from request to answer, by operation and variant',
-      registry,
-      DURATION_BUCKETS,
-    ),
+    requests: new Counter({
+      name: 'pin_requests_total',
+      help: 'Requests answered, by operation (none: not an operation call), variant and outcome',
+      labelNames: ['operation', 'variant', 'outcome'],
+      registers: [registry],
+    }),
+    duration: new Histogram({
+      name: 'pin_request_duration_seconds',
+      help: 'Time from request to answer, by operation and variant',
+      labelNames: ['operation', 'variant'],
+      buckets: DURATION_BUCKETS,
+      registers: [registry],
+    }),
     replayRejections: new Counter({
       name: 'pin_replay_rejections_total',
       help: 'Correct PINs refused because they (or a later step) were already accepted for the secret',

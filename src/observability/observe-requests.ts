@@ -2,46 +2,39 @@ import { randomUUID } from 'node:crypto';
 import type { Next } from 'koa';
 import type { CallContext } from '../call-state';
 import type { Logger } from 'pino';
-import { OPERATION_NAMES, ROUTES } from '../../generated/routes';
 import type { Metrics } from './metrics';
 import { requestLogger } from './request-log';
 
-/** The path of nearly every call, as most clients spell it. */
-const ENDPOINT = '/api.asmx';
-
 const CALLER_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
-/** The path segments under /api.asmx: each operation's (from the contract), and the script proxy's. */
-const ENDPOINT_SEGMENTS = [...OPERATION_NAMES.map((name) => ROUTES[name].httpOperation), 'js', 'jsdebug'].map((s) =>
-  s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
-);
-
-/** The service's own paths, `/` included (matched in any case, as the router does, with or without a trailing slash). */
-const OWN_PATH = new RegExp(
-  `^/((api\\.asmx(/(${ENDPOINT_SEGMENTS.join('|')}))?|pair\\.aspx|validate\\.aspx|qr\\.aspx|healthz|readyz|metrics)/?)?$`,
-  'i',
-);
+/** What @koa/router leaves on the context: the route that answered, and the routes whose path matched. */
+interface RoutedContext {
+  _matchedRoute?: string | RegExp;
+  matched?: Array<{ path: string | RegExp }>;
+}
 
 /**
- * A path the service does not serve is logged as `(other)`: a caller that
- * lost the `?` of a GET call sends its secret in the path (the fuzzer found
- * `/api.asmx/ValidatePin&secretCode=…` in the logs).
+ * The path logged: the router's route that matched the request (its pattern,
+ * as app.ts writes it, e.g. `/api.asmx/:operation`), the request's own path
+ * never; `(other)` when no route matched, since a caller that lost the `?` of
+ * a GET call sends its secret in the path.
  */
-function loggedPath(path: string): string {
-  return path === ENDPOINT || OWN_PATH.test(path) ? path : '(other)';
+function loggedPath(ctx: CallContext): string {
+  const routed = ctx as CallContext & RoutedContext;
+  const route = routed._matchedRoute ?? routed.matched?.at(-1)?.path;
+  return typeof route === 'string' ? route : '(other)';
 }
 
 /**
  * One log line and one metrics observation per request: request id, method,
- * path (never the query string, which carries secrets on the GET variant, and
- * `(other)` for a path the service does not serve),
+ * the route the path matched (never the path itself nor the query string,
+ * which carry secrets when a GET caller gets them wrong),
  * variant, operation, status, outcome and duration. The request id is the
  * caller's X-Request-Id when it is a plain token, else a new one; it is sent
- * back in X-Request-Id. `answerErrors` (the error middleware) runs inside
- * it, so that the answer to an error is observed too, without a middleware
- * layer of its own.
+ * back in X-Request-Id. The error middleware comes next in app.ts, so the
+ * answer to an error is what is observed.
  */
-export function observeRequests(logger: Logger, metrics: Metrics, answerErrors: (ctx: CallContext, next: Next) => Promise<void>) {
+export function observeRequests(logger: Logger, metrics: Metrics) {
   const logRequest = requestLogger(logger);
   return async function observe(ctx: CallContext, next: Next): Promise<void> {
     const started = performance.now();
@@ -50,18 +43,18 @@ export function observeRequests(logger: Logger, metrics: Metrics, answerErrors: 
     ctx.state.requestId = id;
     ctx.set('X-Request-Id', id);
     try {
-      await answerErrors(ctx, next);
+      await next();
     } finally {
       const ms = performance.now() - started;
       const operation: string = ctx.state.operation ?? 'none';
       const variant: string = ctx.state.variant ?? 'none';
       const outcome: string = ctx.state.outcome ?? (ctx.status < 400 ? 'ok' : 'refused');
-      metrics.requests.inc(operation, variant, outcome);
-      metrics.duration.observe(operation, variant, ms / 1000);
+      metrics.requests.inc({ operation, variant, outcome });
+      metrics.duration.observe({ operation, variant }, ms / 1000);
       logRequest({
         id,
         method: ctx.method,
-        path: loggedPath(ctx.path),
+        path: loggedPath(ctx),
         variant: ctx.state.variant,
         operation: ctx.state.operation,
         status: ctx.status,

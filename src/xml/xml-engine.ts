@@ -21,6 +21,14 @@ export type XmlEngineInternals = typeof import('libxml2-wasm/lib/libxml2.mjs', {
   addFunction(callback: (...args: number[]) => void, signature: string): number;
 };
 
+/**
+ * The libxml2-wasm release whose internal module bindings/xml-tree.ts was
+ * checked against: package.json pins it, and test/xml-engine-internals.test.ts
+ * fails on any other until the steps of docs/architecture.md, *Taking a
+ * libxml2 fix*, have been followed and this is set to the new release.
+ */
+export const INTERNALS_CHECKED_FOR = '0.7.2';
+
 let engine: XmlEngine | undefined;
 let internals: XmlEngineInternals | undefined;
 

@@ -1,29 +1,18 @@
 /**
- * "ours (before)": another revision of the project, built into a temporary
- * folder the way `make build` builds this checkout, so that the bench can
- * measure it in the same rounds as the current code. The folder (a `git
+ * Another revision of the project (BENCH_OURS, BENCH_BEFORE), built into a
+ * temporary folder the way `make build` builds this checkout, so that the
+ * bench can measure it in the same rounds as other code. The folder (a `git
  * archive` of the revision with its own production dependencies, from its
  * lockfile) is removed by cleanup(), and when this process exits if
  * cleanup() was never reached.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './servers';
 
-/** The committed default: the first line of bench/baseline-revision that is not a comment. */
-export function baselineRevision(): string {
-  const text = readFileSync(join(ROOT, 'bench', 'baseline-revision'), 'utf8');
-  const line = text
-    .split('\n')
-    .map((l) => l.trim())
-    .find((l) => l !== '' && !l.startsWith('#'));
-  if (!line) throw new Error('bench/baseline-revision names no revision');
-  return line;
-}
-
-export interface BeforeBuild {
+export interface RevisionBuild {
   /** The revision as asked for, and the commit it names. */
   revision: string;
   commit: string;
@@ -32,10 +21,10 @@ export interface BeforeBuild {
   cleanup(): void;
 }
 
-export function buildBefore(revision: string): BeforeBuild {
+export function buildRevision(revision: string): RevisionBuild {
   const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, maxBuffer: 256 * 1024 * 1024 });
   const commit = git('rev-parse', '--verify', `${revision}^{commit}`).toString().trim();
-  const dir = mkdtempSync(join(tmpdir(), 'pin-bench-before-'));
+  const dir = mkdtempSync(join(tmpdir(), 'pin-bench-revision-'));
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   process.on('exit', cleanup);
   try {
@@ -60,7 +49,7 @@ export function buildBefore(revision: string): BeforeBuild {
     if (!existsSync(join(dir, 'dist/src/main.js'))) throw new Error(`the build of ${revision} wrote no dist/src/main.js`);
   } catch (error) {
     cleanup();
-    throw new Error(`could not build ${revision} (${commit.slice(0, 12)}) for the "before" row: ${(error as Error).message}`);
+    throw new Error(`could not build ${revision} (${commit.slice(0, 12)}): ${(error as Error).message}`);
   }
   return { revision, commit, dir, cleanup };
 }
