@@ -5,6 +5,7 @@ import { createLogger, exitAfterFlush } from '../observability/logger';
 import { startService } from '../server';
 import { addressToOpen } from './commands';
 import { runPrimary } from './cluster';
+import { isEmbedded } from '../state';
 
 export async function serve(args: string[]): Promise<void> {
   const config = parseConfig(args, process.env);
@@ -13,7 +14,7 @@ export async function serve(args: string[]): Promise<void> {
   const service = await startService(config, logger);
   const url = `${addressToOpen(service.url)}/api.asmx`;
   logger.info(
-    { event: 'listening', url, namespace: config.namespace, store: config.store === 'memory' ? 'memory' : 'redis' },
+    { event: 'listening', url, namespace: config.namespace, store: isEmbedded(config.store) ? config.store : 'redis' },
     `service started: ${url}`,
   );
   let stopping = false;
