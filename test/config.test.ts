@@ -5,6 +5,8 @@
  */
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { helpText } from '../src/cli/help';
 import { ConfigError, SETTINGS, parseConfig, type Config } from '../src/config';
@@ -209,7 +211,8 @@ test('helpText lists every flag and variable of the settings table, with its def
 /** The environment without any PIN_* variable of whoever runs the tests. */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PIN_')));
-  return { ...env, ...extra };
+  // A state directory of its own: never the repository's ./state.
+  return { ...env, PIN_STATE_DIR: mkdtempSync(path.join(tmpdir(), 'pin-state-')), ...extra };
 }
 
 function run(args: string[], env: Record<string, string> = {}) {
