@@ -131,6 +131,12 @@ function startUp(stateDir: string, ...args: string[]): { status: number | null; 
   return { status: run.status, stderr: run.stderr };
 }
 
+/** Whether the service's output comes to match `pattern` within 5 s (its log is read as it arrives). */
+async function logged(service: ChildService, pattern: RegExp): Promise<boolean> {
+  for (let i = 0; i < 100 && !pattern.test(service.output()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  return pattern.test(service.output());
+}
+
 const oneLine = (text: string) => text.split('\n').filter((l) => l.trim() !== '');
 
 test.serial('a state directory the service cannot use stops start-up with one line naming the path and what to do', async (t) => {
@@ -177,6 +183,7 @@ test.serial(
     if (mounted.status !== 0) return;
     const service = await startChildService({ built: true, stateDir: join(mount, 'state') });
     const filler = join(mount, 'filler');
+    let restarted: ChildService | undefined;
     try {
       t.true(await validate(service, pinFor(CLOCK, 'before-the-disk-fills'), 'before-the-disk-fills'));
       // Fill the disk: write until the file system says it is full (bounded by its 2 MiB).
@@ -198,21 +205,26 @@ test.serial(
         else t.is(answer.status, 200);
       }
       t.is(refused, 1, 'a call fails closed once the disk is full');
-      t.regex(service.output(), /"event":"store-write-failed".*"reason":"database or disk is full"/);
+      t.true(await logged(service, /"event":"store-write-failed".*"reason":"database or disk is full"/), service.output().slice(-2000));
       const metrics = await (await fetch(`${service.url}/metrics`)).text();
       t.regex(metrics, /^pin_store_write_failures_total 1$/m);
       rmSync(filler);
-      let answeredAgain = false;
-      for (let i = 0; i < 100 && !answeredAgain; i++) {
+      let answeredAgain: string | undefined;
+      for (let i = 0; i < 100 && answeredAgain === undefined; i++) {
         await new Promise((resolve) => setTimeout(resolve, 50));
         const secret = `after-${i}-${randomBytes(16).toString('hex')}`;
-        answeredAgain = (await validatePin(service.url, 'httpGet', pinFor(CLOCK, secret), secret)).status === 200;
+        if ((await validatePin(service.url, 'httpGet', pinFor(CLOCK, secret), secret)).status === 200) answeredAgain = secret;
       }
-      t.true(answeredAgain, 'answered again once there is room');
-      t.regex(service.output(), /"event":"store-write-recovered"/);
+      t.truthy(answeredAgain, 'answered again once there is room');
+      t.true(await logged(service, /"event":"store-write-recovered"/));
       t.deepEqual(await stop(service), { code: 0, signal: null });
+      // Nothing accepted before the disk filled, nor once it had room again, is lost.
+      restarted = await startChildService({ built: true, stateDir: join(mount, 'state') });
+      t.false(await validate(restarted, pinFor(CLOCK, 'before-the-disk-fills'), 'before-the-disk-fills'));
+      if (answeredAgain) t.false(await validate(restarted, pinFor(CLOCK, answeredAgain), answeredAgain));
     } finally {
       await service.kill();
+      await restarted?.kill();
       spawnSync('umount', [mount]);
       rmSync(mount, { recursive: true, force: true });
     }
