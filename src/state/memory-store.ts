@@ -321,7 +321,7 @@ export class MemoryStore implements StateStore {
     }
     if (this.whenFull === 'refuse') {
       this.events?.refused();
-      throw new StoreFullError('The state store is full of records that still protect someone.');
+      throw new StoreFullError('the embedded store is full of records that still protect someone (--store-when-full refuse)');
     }
     this.evict(first, true);
   }

@@ -204,7 +204,7 @@ export class PersistentStore implements StateStore {
 
   private refuseWhileFailing(): void {
     if (this.failing !== undefined) {
-      throw new StoreUnavailableError(`The state file ${this.path} cannot be written (${this.failing}).`);
+      throw new StoreUnavailableError(`the state file ${this.path} cannot be written (${this.failing})`);
     }
   }
 

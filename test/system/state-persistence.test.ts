@@ -9,7 +9,7 @@
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUILT_MAIN, startChildService, type ChildService } from '../support/child-service';
@@ -119,6 +119,48 @@ test.serial(`SIGKILL under load loses at most the PINs answered in the last ${CR
   );
   t.true(answered.length > 500, `load: ${answered.length} PINs accepted`);
   t.true(oldest <= CRASH_WINDOW_MS, `a PIN answered ${oldest} ms before the kill was lost`);
+});
+
+test.serial('--workers 2: a worker SIGKILLed under load loses nothing answered, and a graceful restart keeps it all', async (t) => {
+  const stateDir = stateDirectory();
+  const args = ['--workers', '2'];
+  // Started once both workers have logged that they listen.
+  const service = await startChildService({ built: true, stateDir, args, listening: 2, keepOutputChars: 200_000 });
+  const answered: { secret: string; pin: string }[] = [];
+  let restarted: ChildService | undefined;
+  try {
+    const workers = () =>
+      readFileSync(`/proc/${service.child.pid}/task/${service.child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    t.is(workers().length, 2, 'two workers');
+    const until = Date.now() + LOAD_MS;
+    const client = async () => {
+      while (Date.now() < until) {
+        const secret = randomBytes(12).toString('hex');
+        const pin = pinFor(CLOCK, secret);
+        // A call the killed worker was serving gets no answer: only answered PINs count.
+        if (await validate(service, pin, secret).catch(() => false)) answered.push({ secret, pin });
+      }
+    };
+    const load = Promise.all(Array.from({ length: CLIENTS }, client));
+    await new Promise((resolve) => setTimeout(resolve, LOAD_MS / 2));
+    const [victim] = workers();
+    process.kill(victim, 'SIGKILL');
+    await load;
+    t.true(answered.length > 200, `load: ${answered.length} PINs accepted`);
+    t.true(await logged(service, /"event":"worker-exit".*"signal":"SIGKILL"/), 'the primary saw the worker die');
+    let again = 0;
+    for (const { secret, pin } of answered) if (await validate(service, pin, secret).catch(() => true)) again++;
+    t.is(again, 0, 'no PIN answered before or after the kill is accepted again');
+    t.deepEqual(await stop(service), { code: 0, signal: null });
+    restarted = await startChildService({ built: true, stateDir, args, listening: 2, keepOutputChars: 200_000 });
+    for (const { secret, pin } of answered) if (await validate(restarted, pin, secret)) again++;
+    t.is(again, 0, 'nor after a graceful restart');
+    t.log(`${answered.length} PINs accepted by ${CLIENTS} clients over ${LOAD_MS} ms, a worker SIGKILLed halfway: none accepted again`);
+  } finally {
+    await service.kill();
+    await restarted?.kill();
+    rmSync(stateDir, { recursive: true, force: true });
+  }
 });
 
 /** Runs the built service to its exit (it must stop at start-up): its exit code and stderr. */
