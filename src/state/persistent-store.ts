@@ -175,6 +175,7 @@ export class PersistentStore implements StateStore {
    */
   flush(): void {
     if (this.dirty.size === 0 && this.folding === undefined && this.failing === undefined) return;
+    const logRows = this.logRows;
     try {
       this.db.exec('BEGIN');
       for (const key of this.dirty) {
@@ -183,10 +184,13 @@ export class PersistentStore implements StateStore {
         const [step, stepEnd, attempts, attemptEnd, lockEnd] = this.fields;
         this.append.run(key, step, stepEnd, attempts, attemptEnd, lockEnd);
       }
+      // Counted before folding, which counts the log again when it ends.
+      this.logRows += this.dirty.size;
       this.foldChunk();
       this.db.exec('COMMIT');
     } catch (error) {
       if (this.db.isTransaction) this.db.exec('ROLLBACK');
+      this.logRows = logRows;
       this.folding = undefined;
       if (this.failing === undefined) {
         this.failing = oneLine(error);
@@ -194,7 +198,6 @@ export class PersistentStore implements StateStore {
       }
       return;
     }
-    this.logRows += this.dirty.size;
     this.dirty.clear();
     if (this.failing !== undefined) {
       this.failing = undefined;
