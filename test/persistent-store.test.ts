@@ -4,7 +4,7 @@
  * state directory it cannot use is one line naming the path.
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -71,6 +71,27 @@ test('a crash loses nothing flushed: a copy of the files taken after a flush, th
   t.is(after.size, 2);
   t.false(await after.acceptStep(keyOf(1), 10, 90_000));
   t.is((await after.countAttempt(keyOf(2), 300_000, 5)).attempts, 2);
+  await after.close();
+  await store.close();
+});
+
+test('a batch torn by a crash mid-write: the batches before it are kept, the torn one is dropped whole, the store opens', async (t) => {
+  const dir = directory();
+  const now = () => 1_000_000;
+  const store = open(dir, now);
+  await store.acceptStep(keyOf(1), 10, 90_000);
+  store.flush();
+  for (let n = 2; n < 200; n++) await store.acceptStep(keyOf(n), 10, 90_000);
+  store.flush();
+  // The files as a crash mid-write leaves them: the write-ahead log cut inside its last frame.
+  const copy = directory();
+  for (const name of readdirSync(dir)) copyFileSync(join(dir, name), join(copy, name));
+  const wal = join(copy, 'state.db-wal');
+  t.true(statSync(wal).size > 4096, 'both batches are in the write-ahead log');
+  truncateSync(wal, statSync(wal).size - 100);
+  const after = open(copy, now);
+  t.false(await after.acceptStep(keyOf(1), 10, 90_000), 'the first batch is kept');
+  t.is(after.size, 1, 'the torn batch is dropped whole');
   await after.close();
   await store.close();
 });
