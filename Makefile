@@ -92,7 +92,7 @@ fuzz: install
 soak: build
 	$(TSX) bench/soak.ts
 
-.PHONY: bench bench-store bench-store-replicas
+.PHONY: bench bench-store bench-store-replicas bench-state-file
 ## bench: ours vs ours on Node.js 20 vs the npm soap server vs a bare Koa ceiling, autocannon on loopback,
 ##        interleaved rounds, then ours under perf (~35 min); writes bench/RESULTS.md, results.json, cpu-per-request.svg
 ##        BENCH_ROUNDS=3 BENCH_CONNECTIONS=50 BENCH_WARMUP=2 BENCH_DURATION=8 BENCH_FRESH_DURATION=60
@@ -107,6 +107,10 @@ bench: build
 ##        (Debian's redis-server, redis-sentinel; REPLICAS_BENCH_SECONDS=5 REPLICAS_BENCH_ROUNDS=2 REPLICAS_BENCH_CLIENTS=16)
 bench-store-replicas: install
 	$(TSX) bench/store-replicas.ts
+
+## bench-state-file: keeping the embedded store in its state directory: µs per call against volatile, disk use, start-up time (STORE_BENCH_ENTRIES=100000)
+bench-state-file: install
+	$(TSX) bench/state-file.ts
 
 ## bench-store: the embedded store alone: µs per call as it fills and evicts, bytes per entry (STORE_BENCH_ENTRIES=100000)
 bench-store: install

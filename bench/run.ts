@@ -124,10 +124,16 @@ function plans(o: Options, oursDir: string, before: Before | undefined, tls: Ben
     const add = (server: ServerKind, label: string, command: Plan['command'], driftWindow = 1) => {
       if (wanted(server, label)) out.push({ scenario: s.id, server, label, command: { ...command, label }, driftWindow, seconds });
     };
-    const ours = (args: string[] = []) => builtService('ours', oursDir, [...args, ...o.oursArgs]);
+    const ours = (args: string[] = []) => ({ ...builtService('ours', oursDir, [...args, ...o.oursArgs]), freshStateDir: true });
     const validate = s.operation === 'ValidatePin';
-    if (before && validate) add('before', 'ours (before)', builtService('ours (before)', before.dir, o.oursArgs, [], before.node));
+    if (before && validate) {
+      // A revision of before the kept store knows no --state-dir.
+      const built = builtService('ours (before)', before.dir, o.oursArgs, [], before.node);
+      add('before', 'ours (before)', before.revision ? built : { ...built, freshStateDir: true });
+    }
     add('ours', 'ours', ours());
+    // The kept store's cost, where it writes most: a new secret on every call, against the volatile store.
+    if (s.id === 'soap11-validate-fresh') add('ours', 'ours --store memory', ours(['--store', 'memory']));
     // Other settings of ours, with the reused secrets only (the fresh workload is long, and these are comparisons of their own).
     if (s.secrets === 'reused') {
       if (s.id === 'soap11-validate') add('ours', 'ours --drift-window 10', ours(['--drift-window', '10']), 10);

@@ -12,7 +12,8 @@
  * server's process tree.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { get, type IncomingMessage } from 'node:http';
 import { get as getHttps } from 'node:https';
 import { join, resolve } from 'node:path';
@@ -34,6 +35,8 @@ export interface Command {
   https?: boolean;
   /** The Node.js that runs it (default: the bench's own). */
   node?: string;
+  /** Ours with its embedded store kept on disk: each start gets a new, empty --state-dir (removed at stop), so no run loads another's records. */
+  freshStateDir?: boolean;
 }
 
 /**
@@ -88,7 +91,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => 
 
 export async function startServer(command: Command, readyTimeoutMs = 20_000): Promise<Server> {
   const port = await freePort();
-  const child = spawn(command.node ?? process.execPath, [...command.argv, '--port', String(port)], {
+  const stateDir = command.freshStateDir ? mkdtempSync(join(tmpdir(), 'pin-bench-state-')) : undefined;
+  const stateArgs = stateDir === undefined ? [] : ['--state-dir', stateDir];
+  const child = spawn(command.node ?? process.execPath, [...command.argv, ...stateArgs, '--port', String(port)], {
     cwd: command.cwd,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -110,6 +115,7 @@ export async function startServer(command: Command, readyTimeoutMs = 20_000): Pr
       await Promise.race([exited, sleep(2_000)]);
     }
     children.delete(child);
+    if (stateDir !== undefined) rmSync(stateDir, { recursive: true, force: true });
   };
   const deadline = Date.now() + readyTimeoutMs;
   for (;;) {

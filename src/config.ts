@@ -102,15 +102,23 @@ const listenHost: ValueType<string> = {
 };
 
 const storeUrl: ValueType<string> = {
-  values: 'memory|redis://…',
+  values: 'embedded|memory|redis://…',
   parse(text) {
-    if (text === 'memory') return text;
+    if (text === 'embedded' || text === 'memory') return text;
     if (!text.includes('://')) throw new ConfigError(`must be ${STORE_URL_FORMS}`);
     try {
       parseStoreUrl(text);
     } catch (error) {
       throw new ConfigError((error as Error).message);
     }
+    return text;
+  },
+};
+
+const directoryPath: ValueType<string> = {
+  values: 'directory',
+  parse(text) {
+    if (text.trim() === '' || text.includes('\0')) throw new ConfigError('must be a directory path');
     return text;
   },
 };
@@ -324,9 +332,9 @@ const TABLE = {
   store: setting({
     flag: '--store',
     env: 'PIN_STORE',
-    default: 'memory',
+    default: 'embedded',
     type: storeUrl,
-    help: 'where replay and throttle state lives: embedded memory, or a shared Redis: redis://host:port/db, rediss://… (TLS), redis+sentinel://host:port[,host:port…]/mastername or redis+cluster://host:port[,host:port…]',
+    help: 'where replay and throttle state lives: embedded (in memory, kept in --state-dir across restarts), memory (embedded, forgotten when the process ends), or a shared Redis: redis://host:port/db, rediss://… (TLS), redis+sentinel://host:port[,host:port…]/mastername or redis+cluster://host:port[,host:port…]',
   }),
   storeMaxEntries: setting({
     flag: '--store-max-entries',
@@ -368,7 +376,14 @@ const TABLE = {
     env: 'PIN_STATE_KEY',
     default: undefined,
     type: optional(longText(32)),
-    help: 'key of the keyed hash that names state entries (default: random per process; instances sharing a store need the same)',
+    help: 'key of the keyed hash that names state entries (default: with --store embedded, one made once in --state-dir; else random per process; instances sharing a store need the same)',
+  }),
+  stateDir: setting({
+    flag: '--state-dir',
+    env: 'PIN_STATE_DIR',
+    default: undefined,
+    type: optional(directoryPath),
+    help: "the embedded store's directory (its records and state key; made mode 0700 if missing). Default: systemd's $STATE_DIRECTORY, else ./state",
   }),
   qr: setting({
     flag: '--qr',
@@ -464,7 +479,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
   if (config.qr === 'link' && config.publicUrl === undefined) {
     throw new ConfigError('--qr link needs --public-url: the QR link must be absolute for pages that embed the Html');
   }
-  if (config.storeReplicas !== 0 && config.store === 'memory') {
+  if (config.storeReplicas !== 0 && (config.store === 'embedded' || config.store === 'memory')) {
     throw new ConfigError('--store-replicas needs a Redis store (--store redis://…, redis+sentinel://… or redis+cluster://…)');
   }
   if ((config.tlsCert === undefined) !== (config.tlsKey === undefined)) {

@@ -23,6 +23,8 @@ export class ServiceError extends Error {
     message: string,
     /** Seconds, for the Retry-After header. */
     readonly retryAfter?: number,
+    /** What the log line says caused it (a store's failure); never sent to the client, never a secret. */
+    readonly logCause?: string,
   ) {
     super(message);
   }

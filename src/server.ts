@@ -81,7 +81,7 @@ export async function startService(config: Config, logger: Logger, clock: Clock 
   const readTls = () => (config.tlsCert && config.tlsKey ? loadTlsIdentity(config.tlsCert, config.tlsKey) : undefined);
   const tls = readTls();
   const metrics = createMetrics({ processMetrics: true, clusterWorker: cluster.isWorker });
-  const store = createStore(config, {
+  const { store, stateKey } = createStore(config, {
     clusterWorker: cluster.isWorker,
     observe: () => storePressure(metrics.registry, logger, config),
     now: () => clock.now(),
@@ -93,7 +93,7 @@ export async function startService(config: Config, logger: Logger, clock: Clock 
     for (const warning of await store.warnings().catch(() => [])) logger.warn({ event: 'store-warning' }, warning);
   }
   await loadXmlEngine(); // before createApp, which compiles the schemas
-  const app = createApp(config, { logger, clock, store, metrics });
+  const app = createApp({ ...config, stateKey }, { logger, clock, store, metrics });
   const handle = app.callback();
   let draining = false;
   const answering = new Set<ServerResponse>();

@@ -8,6 +8,8 @@
 import test from 'ava';
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { encodeBase32 } from '../src/otp/base32';
@@ -17,9 +19,15 @@ import { call, pinFor, validatePin } from './support/requests';
 const ROOT = join(__dirname, '..');
 const MAIN = 'src/main.ts';
 
+/** The caller's environment without its PIN_* variables, and a state directory of its own (never the repository's ./state). */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PIN_')));
+  return { ...env, PIN_STATE_DIR: mkdtempSync(join(tmpdir(), 'pin-state-')) };
+}
+
 /** Runs the command line to completion; PIN_* variables of the caller are left out. */
 function run(...args: string[]): SpawnSyncReturns<string> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PIN_')));
+  const env = cleanEnv();
   const result = spawnSync(process.execPath, ['--import=tsx', MAIN, ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 30_000 });
   if (result.error) throw result.error;
   return result;
@@ -107,7 +115,7 @@ test('usage mistakes exit 2 with one line on stderr and no stack trace', (t) => 
 
 test('serve runs the service until SIGTERM, then exits 0', async (t) => {
   const port = await freePort();
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PIN_')));
+  const env = cleanEnv();
   const child = spawn(process.execPath, ['--import=tsx', MAIN, '--port', String(port), '--host', '127.0.0.1'], {
     cwd: ROOT,
     env,

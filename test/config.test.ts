@@ -5,9 +5,12 @@
  */
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { helpText } from '../src/cli/help';
 import { ConfigError, SETTINGS, parseConfig, type Config } from '../src/config';
+import { stateDirectoryPath } from '../src/state/state-directory';
 
 const ROOT = path.join(__dirname, '..');
 
@@ -48,11 +51,31 @@ test('defaults', (t) => {
   t.is(c.driftWindow, 1);
   t.is(c.minSecretBytes, 10);
   t.is(c.maxBodyBytes, 64 * 1024);
-  // §2: replay protection on, 5 failures / 5 minutes, embedded memory store.
+  // §2: replay protection on, 5 failures / 5 minutes, the embedded store kept in a state directory.
   t.true(c.replayProtection);
   t.is(c.throttleAttempts, 5);
   t.is(c.throttleWindowSeconds, 300);
-  t.is(c.store, 'memory');
+  t.is(c.store, 'embedded');
+  t.is(c.stateDir, undefined);
+});
+
+test("the state directory: --state-dir, else PIN_STATE_DIR, else systemd's $STATE_DIRECTORY, else ./state", (t) => {
+  t.is(stateDirectoryPath(parseConfig(['--state-dir', '/var/lib/a'], { PIN_STATE_DIR: '/var/lib/b' }).stateDir, {}), '/var/lib/a');
+  t.is(stateDirectoryPath(parseConfig([], { PIN_STATE_DIR: '/var/lib/b' }).stateDir, { STATE_DIRECTORY: '/var/lib/c' }), '/var/lib/b');
+  t.is(stateDirectoryPath(undefined, { STATE_DIRECTORY: '/var/lib/c:/var/lib/d' }), '/var/lib/c');
+  t.is(stateDirectoryPath(undefined, {}), path.resolve('state'));
+});
+
+test('--store names the kept embedded store, the volatile one, or a Redis URL; --store-replicas needs Redis', (t) => {
+  t.is(parseConfig(['--store', 'memory'], {}).store, 'memory');
+  t.is(parseConfig(['--store', 'embedded'], {}).store, 'embedded');
+  t.throws(() => parseConfig(['--store', 'disk'], {}), { instanceOf: ConfigError, message: /invalid --store/ });
+  for (const store of ['embedded', 'memory']) {
+    t.throws(() => parseConfig(['--store', store, '--store-replicas', '1'], {}), {
+      instanceOf: ConfigError,
+      message: /--store-replicas needs a Redis store/,
+    });
+  }
 });
 
 test('environment variables that are not PIN_* are ignored; an empty PIN_* variable means the default', (t) => {
@@ -188,7 +211,8 @@ test('helpText lists every flag and variable of the settings table, with its def
 /** The environment without any PIN_* variable of whoever runs the tests. */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PIN_')));
-  return { ...env, ...extra };
+  // A state directory of its own: never the repository's ./state.
+  return { ...env, PIN_STATE_DIR: mkdtempSync(path.join(tmpdir(), 'pin-state-')), ...extra };
 }
 
 function run(args: string[], env: Record<string, string> = {}) {

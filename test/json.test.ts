@@ -277,7 +277,7 @@ test('the store unreachable: 503 (System.Exception); an internal failure: 500 (S
   };
   const logs: string[] = [];
   const app = createApp(
-    { ...defaultConfig(), host: '127.0.0.1', port: 0 },
+    { ...defaultConfig(), host: '127.0.0.1', port: 0, store: 'memory' },
     {
       logger: createLogger('info', { write: (line: string) => void logs.push(line) }),
       clock: { now: () => Date.now() },

@@ -258,6 +258,13 @@ test('a store that cannot be reached: ValidatePin fails closed, pin_store_errors
     t.is(delta('pin_requests_total', { operation: 'ValidatePin', variant: 'httpGet', outcome: 'unavailable' }), 1);
     t.is(delta('pin_requests_total', { operation: 'ValidatePin', variant: 'soap12', outcome: 'unavailable' }), 1);
     t.regex(broken.logs(), /"event":"store-unreachable"/);
+    // Each fail-closed error line names its cause.
+    const errors = broken
+      .logs()
+      .split('\n')
+      .filter((line) => line.includes('"kind":"unavailable"'));
+    t.is(errors.length, 2);
+    for (const line of errors) t.regex(line, /"cause":"not connected to the Redis store \((connecting|reconnecting|close|end|wait)\)"/);
     t.false(broken.logs().includes(secret));
   } finally {
     await broken.close({ idleGraceMs: 0 });

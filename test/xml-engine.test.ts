@@ -53,7 +53,7 @@ test('a request in a namespace that differs only where escaping matters is refus
 
 for (const namespace of ['urn:été/', 'http://exämple.com/ns/', 'urn:50%/']) {
   test(`a namespace libxml2 refuses as a schema target (${namespace}) is a one-line start-up error`, async (t) => {
-    const config = { ...defaultConfig(), host: '127.0.0.1', port: 0, namespace };
+    const config = { ...defaultConfig(), host: '127.0.0.1', port: 0, namespace, store: 'memory' };
     const error = await t.throwsAsync(startService(config, createLogger('silent')));
     t.true(error!.message.includes(JSON.stringify(namespace)), error!.message);
     t.regex(error!.message, /not a valid URI/);

@@ -44,6 +44,7 @@ export function errorResponse(logger: Logger) {
             event: 'error',
             id: ctx.state.requestId,
             kind: error.kind,
+            cause: error.logCause,
             type: unexpected?.name,
             stack: unexpected && stackFrames(unexpected),
           },

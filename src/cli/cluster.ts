@@ -9,7 +9,8 @@ import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
-import { createMemoryStore } from '../state';
+import { createStore, isEmbedded } from '../state';
+import type { StateStore } from '../state/store';
 import { serveStoreTo } from '../state/ipc-store';
 import { AggregatorRegistry, Registry } from 'prom-client';
 import { answerMetricsRequests } from '../observability/metrics';
@@ -19,9 +20,11 @@ import { exitAfterFlush } from '../observability/logger';
 export function runPrimary(config: Config, argv: string[], logger: Logger): void {
   // The primary's own metrics: those of the embedded store it holds, added to every worker's scrape.
   const registry = new Registry();
-  const store = config.store === 'memory' ? createMemoryStore(config, storePressure(registry, logger, config)) : undefined;
-  // Every worker must name state alike: one state key for all, random unless configured.
-  const env = { PIN_STATE_KEY: config.stateKey ?? randomBytes(32).toString('base64url') };
+  let store: StateStore | undefined;
+  let stateKey = config.stateKey;
+  if (isEmbedded(config.store)) ({ store, stateKey } = createStore(config, { observe: () => storePressure(registry, logger, config) }));
+  // Every worker must name state alike: one state key for all (the state directory's, configured, or random).
+  const env = { PIN_STATE_KEY: stateKey ?? randomBytes(32).toString('base64url') };
   cluster.setupPrimary({ args: argv });
   let stopping = false;
   // /metrics of a worker is the sum over all workers, collected here (observability/metrics.ts).
@@ -38,8 +41,17 @@ export function runPrimary(config: Config, argv: string[], logger: Logger): void
       // A worker that could not finish its calls in time exits 1; the primary then does too.
       if (code !== 0) failedStops++;
       if (Object.keys(cluster.workers ?? {}).length === 0) {
-        logger.info({ event: 'stopped', failedStops }, 'all workers stopped');
-        exitAfterFlush(logger, failedStops === 0 ? 0 : 1);
+        // The embedded store writes what is left before the primary exits.
+        void (store?.close() ?? Promise.resolve()).then(
+          () => {
+            logger.info({ event: 'stopped', failedStops }, 'all workers stopped');
+            exitAfterFlush(logger, failedStops === 0 ? 0 : 1);
+          },
+          () => {
+            logger.error({ event: 'stop-failed' }, 'the state store did not close cleanly');
+            exitAfterFlush(logger, 1);
+          },
+        );
       }
       return;
     }
@@ -47,7 +59,10 @@ export function runPrimary(config: Config, argv: string[], logger: Logger): void
     setTimeout(fork, 500).unref();
   });
   for (let i = 0; i < config.workers; i++) fork();
-  logger.info({ event: 'primary', workers: config.workers, store: store ? 'memory (shared by the primary)' : 'redis' }, 'cluster started');
+  logger.info(
+    { event: 'primary', workers: config.workers, store: store ? `${config.store} (held by the primary)` : 'redis' },
+    'cluster started',
+  );
 
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
@@ -58,7 +73,7 @@ export function runPrimary(config: Config, argv: string[], logger: Logger): void
       logger.error({ event: 'stop-timeout' }, 'workers did not stop in time');
       exitAfterFlush(logger, 1);
     }, 15_000).unref();
-    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+    if (Object.keys(cluster.workers ?? {}).length === 0) void (store?.close() ?? Promise.resolve()).finally(() => process.exit(0));
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

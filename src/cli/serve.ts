@@ -11,6 +11,7 @@ import { startService } from '../server';
 import { loadTlsIdentity, type TlsIdentity } from '../tls';
 import { addressToOpen } from './commands';
 import { runPrimary } from './cluster';
+import { isEmbedded } from '../state';
 
 export async function serve(args: string[]): Promise<void> {
   const config = parseConfig(args, process.env);
@@ -27,7 +28,7 @@ export async function serve(args: string[]): Promise<void> {
       event: 'listening',
       url,
       namespace: config.namespace,
-      store: config.store === 'memory' ? 'memory' : 'redis',
+      store: isEmbedded(config.store) ? config.store : 'redis',
       ...(service.redirectUrl && { redirectingToHttps: addressToOpen(service.redirectUrl) }),
     },
     `service started: ${url}`,

@@ -18,7 +18,7 @@ export function createHandlers(config: Config, clock: Clock, state: ValidationSt
   const failClosed = (error: unknown): never => {
     if (error instanceof StoreUnavailableError) {
       onStoreError();
-      throw new ServiceError('unavailable', 'The service cannot validate PINs right now; try again later.');
+      throw new ServiceError('unavailable', 'The service cannot validate PINs right now; try again later.', undefined, error.message);
     }
     throw error;
   };

@@ -71,7 +71,24 @@ export function storePressure(
     else pending = setTimeout(warn, wait).unref();
   };
 
+  const writeFailures = new Counter({
+    name: 'pin_store_write_failures_total',
+    help: 'Times the embedded store began failing to write its state file (a full disk, say); while it fails, ValidatePin fails closed',
+    registers: [registry],
+  });
+  writeFailures.inc(0);
+
   return {
+    writeFailed(reason) {
+      writeFailures.inc();
+      logger.error(
+        { event: 'store-write-failed', reason },
+        'the embedded store cannot write its state file: ValidatePin fails closed until it can (free space in the state directory)',
+      );
+    },
+    writeRecovered() {
+      logger.warn({ event: 'store-write-recovered' }, 'the embedded store writes its state file again');
+    },
     watchSize(read) {
       size = read;
     },

@@ -20,6 +20,8 @@ interface StoreReply {
   id: number;
   ok: boolean;
   value?: unknown;
+  /** Why the primary's store failed (a StoreUnavailableError's message). */
+  cause?: string;
 }
 
 const isRequest = (m: unknown): m is StoreRequest => (m as StoreRequest)?.kind === 'pin-store';
@@ -32,7 +34,14 @@ export function serveStoreTo(worker: Worker, store: StateStore): void {
     const call = store[message.op] as (...args: (string | number)[]) => Promise<unknown>;
     call.apply(store, message.args).then(
       (value) => worker.isConnected() && worker.send({ kind: 'pin-store-reply', id: message.id, ok: true, value } satisfies StoreReply),
-      () => worker.isConnected() && worker.send({ kind: 'pin-store-reply', id: message.id, ok: false } satisfies StoreReply),
+      (error: unknown) =>
+        worker.isConnected() &&
+        worker.send({
+          kind: 'pin-store-reply',
+          id: message.id,
+          ok: false,
+          cause: error instanceof StoreUnavailableError ? error.message : undefined,
+        } satisfies StoreReply),
     );
   });
 }
@@ -51,7 +60,7 @@ export class IpcStore implements StateStore {
       this.pending.delete(message.id);
       clearTimeout(waiter.timer);
       if (message.ok) waiter.resolve(message.value);
-      else waiter.reject(new StoreUnavailableError('The state store failed.'));
+      else waiter.reject(new StoreUnavailableError(message.cause ?? 'the primary process failed'));
     });
   }
 
@@ -68,7 +77,7 @@ export class IpcStore implements StateStore {
   }
 
   async ping(): Promise<void> {
-    if (!process.connected) throw new StoreUnavailableError('The primary process is gone.');
+    if (!process.connected) throw new StoreUnavailableError('the primary process is gone');
   }
 
   /** The primary's embedded store has nothing to warn of at start-up; its pressure is logged and counted there. */
@@ -83,18 +92,18 @@ export class IpcStore implements StateStore {
   async close(): Promise<void> {
     for (const waiter of this.pending.values()) {
       clearTimeout(waiter.timer);
-      waiter.reject(new StoreUnavailableError('The state store was closed.'));
+      waiter.reject(new StoreUnavailableError('the state store was closed'));
     }
     this.pending.clear();
   }
 
   private call(op: Operation, args: (string | number)[]): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      if (!process.connected || !process.send) return reject(new StoreUnavailableError('The primary process is gone.'));
+      if (!process.connected || !process.send) return reject(new StoreUnavailableError('the primary process is gone'));
       const id = this.nextId++;
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new StoreUnavailableError('The state store did not answer in time.'));
+        reject(new StoreUnavailableError(`the primary process did not answer within ${this.timeoutMs} ms (--store-timeout)`));
       }, this.timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
       process.send({ kind: 'pin-store', id, op, args } satisfies StoreRequest);

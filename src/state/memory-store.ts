@@ -19,9 +19,16 @@ const OPEN = 0;
 const REPLAY = 1;
 const LOCKED = 2;
 const LISTS = 3;
+/** The list mark of a slot that holds no entry (freed, or never handed out). */
+const FREE = 3;
 
+/** An entry's fields, in this order, as read() writes them and restore() takes them. */
+export const ENTRY_FIELDS = 5;
+export type EntryFields = Float64Array;
+
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const SIXBITS = new Int8Array(128).fill(-1);
-for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'].entries()) SIXBITS[c.charCodeAt(0)] = i;
+for (const [i, c] of [...BASE64URL].entries()) SIXBITS[c.charCodeAt(0)] = i;
 
 export interface MemoryStoreOptions {
   /** When every entry left protects someone: drop the one whose protection ends first (evict), or refuse new secrets (refuse). */
@@ -129,6 +136,61 @@ export class MemoryStore implements StateStore {
     this.place(slot, now);
   }
 
+  /**
+   * Writes the key's fields into `out` (step, its record's end, attempts,
+   * their window's end, the lock's end) and answers true, or answers false
+   * when the store holds nothing unexpired for it. For the write-behind
+   * (persistent-store.ts): it changes nothing, not even the eviction order.
+   */
+  read(key: string, out: EntryFields): boolean {
+    const position = this.locate(this.encode(key));
+    if (position < 0) return false;
+    const slot = this.table[position] - 1;
+    const now = this.now();
+    if (this.stepEnds[slot] <= now && this.attemptEnds[slot] <= now) return false;
+    this.fieldsOf(slot, out);
+    return true;
+  }
+
+  /**
+   * Sets the key's fields as read() wrote them (loading saved state): a new
+   * entry is made room for by the same rules as a call's; fields that have
+   * all expired drop the entry.
+   */
+  restore(key: string, fields: EntryFields): void {
+    const hash = this.encode(key);
+    const now = this.now();
+    const position = this.locate(hash);
+    if (fields[1] <= now && fields[3] <= now) {
+      if (position >= 0) this.remove(position);
+      return;
+    }
+    const slot = position >= 0 ? this.table[position] - 1 : this.add(hash, now);
+    [this.steps[slot], this.stepEnds[slot], this.attempts[slot], this.attemptEnds[slot], this.lockEnds[slot]] = fields;
+    this.place(slot, now);
+  }
+
+  /** Slots handed out so far: entryAt() takes 0 to this, less one. */
+  get slots(): number {
+    return this.handedOut;
+  }
+
+  /** The key of the entry in `slot`, its fields written into `out`; undefined when the slot holds nothing unexpired. */
+  entryAt(slot: number, out: EntryFields): string | undefined {
+    if (slot >= this.handedOut || this.lists[slot] === FREE) return undefined;
+    const now = this.now();
+    if (this.stepEnds[slot] <= now && this.attemptEnds[slot] <= now) return undefined;
+    this.fieldsOf(slot, out);
+    const base = slot * RECORD;
+    const length = this.records[base];
+    let key = '';
+    for (let lane = 0; lane < LANES && key.length < length; lane++) {
+      const bits = this.records[base + 1 + lane];
+      for (let shift = 24; shift >= 0 && key.length < length; shift -= 6) key += BASE64URL[(bits >>> shift) & 63];
+    }
+    return key;
+  }
+
   async ping(): Promise<void> {}
 
   async waitUntilReady(): Promise<boolean> {
@@ -141,6 +203,14 @@ export class MemoryStore implements StateStore {
 
   async close(): Promise<void> {
     this.reset();
+  }
+
+  private fieldsOf(slot: number, out: EntryFields): void {
+    out[0] = this.steps[slot];
+    out[1] = this.stepEnds[slot];
+    out[2] = this.attempts[slot];
+    out[3] = this.attemptEnds[slot];
+    out[4] = this.lockEnds[slot];
   }
 
   /** Writes the key in `probe` and answers its hash. */
@@ -251,7 +321,7 @@ export class MemoryStore implements StateStore {
     }
     if (this.whenFull === 'refuse') {
       this.events?.refused();
-      throw new StoreFullError('The state store is full of records that still protect someone.');
+      throw new StoreFullError('the embedded store is full of records that still protect someone (--store-when-full refuse)');
     }
     this.evict(first, true);
   }
@@ -290,6 +360,7 @@ export class MemoryStore implements StateStore {
     }
     table[hole] = 0;
     this.unlink(slot);
+    this.lists[slot] = FREE;
     this.free[this.freeCount++] = slot;
     this.count--;
   }

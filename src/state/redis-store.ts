@@ -18,6 +18,9 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {n, ttl}`;
 
+/** The rejection of a command that outlived --store-timeout. */
+const TIMED_OUT = new Error('timed out');
+
 type ScriptedRedis = (Redis | Cluster) & {
   acceptStep(key: string, step: number, ttlMs: number): Promise<number>;
   countAttempt(key: string, windowMs: number): Promise<[number, number]>;
@@ -105,10 +108,19 @@ export class RedisStore implements StateStore {
     const waitMs = Math.max(1, Math.floor(this.timeoutMs * 0.8));
     const results = await this.writer.pipeline().eval(ACCEPT_STEP, 1, key, step, ttlMs).wait(this.replicas, waitMs).exec();
     const [accepted, acknowledged] = results ?? [];
-    if (!accepted || accepted[0] || !acknowledged || acknowledged[0]) throw new StoreUnavailableError('The state store failed.');
+    const failed = accepted?.[0] ?? acknowledged?.[0];
+    if (!accepted || !acknowledged || failed) throw new StoreUnavailableError(this.causeOf(failed ?? new Error('no answer')));
     if (accepted[1] !== 1) return false;
-    if (Number(acknowledged[1]) < this.replicas) throw new StoreUnavailableError('Too few replicas acknowledged the write in time.');
+    this.checkAcknowledged(Number(acknowledged[1]), waitMs);
     return true;
+  }
+
+  private checkAcknowledged(acknowledged: number, waitMs: number): void {
+    if (acknowledged < this.replicas) {
+      throw new StoreUnavailableError(
+        `${acknowledged} of ${this.replicas} Redis replicas acknowledged the write within ${waitMs} ms (--store-replicas)`,
+      );
+    }
   }
 
   /** Redis keeps every record until it expires (see warnings() on the eviction policy), so the lock needs no mark. */
@@ -121,10 +133,16 @@ export class RedisStore implements StateStore {
     await this.call(() => this.redis.del(this.key('attempts', key)));
   }
 
-  /** One server or Sentinel: the master answers. A Cluster: every slot has a master, and each answers that the cluster is ok. */
+  /**
+   * One server or Sentinel: the master answers. A Cluster: every slot has a
+   * master, and each answers that the cluster is ok. With `replicas` > 0, a
+   * write is also acknowledged by that many replicas (WAIT), as an accepted
+   * PIN must be: ready then means a ValidatePin would succeed.
+   */
   async ping(): Promise<void> {
     await this.call(async () => {
-      if (this.writer.status !== 'ready') throw new Error('not ready');
+      if (this.writer.status !== 'ready') throw new StoreUnavailableError(`not connected to the Redis store (${this.writer.status})`);
+      if (this.replicas > 0) await this.probeReplicas();
       if (!this.tagged) return void (await this.redis.ping());
       const cluster = this.redis as Cluster;
       if (cluster.status !== 'ready') throw new Error('not ready');
@@ -138,6 +156,16 @@ export class RedisStore implements StateStore {
         }),
       );
     });
+  }
+
+  /** A short-lived write to the readiness key, answered once `replicas` replicas hold it. */
+  private async probeReplicas(): Promise<void> {
+    const waitMs = Math.max(1, Math.floor(this.timeoutMs * 0.8));
+    const results = await this.writer.pipeline().set('ready-probe', String(Date.now()), 'PX', 60_000).wait(this.replicas, waitMs).exec();
+    const [written, acknowledged] = results ?? [];
+    const failed = written?.[0] ?? acknowledged?.[0];
+    if (!written || !acknowledged || failed) throw new StoreUnavailableError(this.causeOf(failed ?? new Error('no answer')));
+    this.checkAcknowledged(Number(acknowledged[1]), waitMs);
   }
 
   /**
@@ -208,21 +236,37 @@ export class RedisStore implements StateStore {
     if (this.writer !== this.redis) this.writer.disconnect();
   }
 
-  /** Runs a command, bounded by the timeout; any failure is StoreUnavailableError. */
+  /** Runs a command, bounded by the timeout; any failure is StoreUnavailableError, naming its cause. */
   private async call<T>(command: () => Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     try {
       return await Promise.race([
         command(),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error('timed out')), this.timeoutMs);
+          timer = setTimeout(() => reject(TIMED_OUT), this.timeoutMs);
         }),
       ]);
     } catch (error) {
       if (error instanceof StoreUnavailableError) throw error;
-      throw new StoreUnavailableError('The state store cannot be reached.');
+      throw new StoreUnavailableError(this.causeOf(error));
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Why a command failed, in words for the log line: never a key or an argument, only Redis's error code. */
+  private causeOf(error: unknown): string {
+    // ioredis's own commandTimeout ends a command at the same moment, with its own error.
+    if (error === TIMED_OUT || (error as Error)?.message === 'Command timed out')
+      return `the Redis store did not answer within ${this.timeoutMs} ms (--store-timeout)`;
+    for (const client of new Set([this.redis, this.writer])) {
+      if (client.status !== 'ready') return `not connected to the Redis store (${client.status})`;
+    }
+    if ((error as Error)?.message === 'Connection is closed.') return 'the connection to the Redis store closed';
+    if ((error as Error)?.name === 'ReplyError') {
+      const code = /^[A-Z]+/.exec((error as Error).message)?.[0] ?? 'ERR';
+      return `the Redis store refused the command (${code})`;
+    }
+    return `the Redis store failed (${(error as Error)?.name ?? 'error'})`;
   }
 }

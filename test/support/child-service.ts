@@ -5,7 +5,8 @@
  * is killed by `kill()` (tests call it in `after.always`/`finally`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { getHttps } from './https';
@@ -36,6 +37,8 @@ export interface ChildServiceOptions {
   /** The Node.js to run it on (default: this process's). */
   node?: string;
   env?: Record<string, string>;
+  /** The embedded store's directory (--store embedded, the default). Default: a new temporary one, removed after the exit. */
+  stateDir?: string;
   port?: number;
   /** Log lines with `"event":"listening"` to wait for (one per worker; needs log level info) besides /healthz. Default 1. */
   listening?: number;
@@ -55,12 +58,14 @@ export async function startChildService(options: ChildServiceOptions = {}): Prom
   const port = options.port ?? (await freePort());
   if (options.built && !existsSync(BUILT_MAIN)) throw new Error(`${BUILT_MAIN} is missing: run make build (make test-all does)`);
   const entry = options.built ? [BUILT_MAIN] : ['--import=tsx', MAIN];
+  // Never the repository's ./state: each child keeps its state where the test says, or in a directory of its own.
+  const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'pin-state-'));
   const child = spawn(
     options.node ?? process.execPath,
     [...entry, ...(options.args ?? []), '--port', String(port), '--host', '127.0.0.1'],
     {
       cwd: REPO,
-      env: { ...process.env, ...options.env },
+      env: { ...process.env, PIN_STATE_DIR: stateDir, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -76,7 +81,10 @@ export async function startChildService(options: ChildServiceOptions = {}): Prom
   else if (options.stdout !== 'unread') child.stdout!.setEncoding('utf8').on('data', keep);
   child.stderr!.setEncoding('utf8').on('data', keep);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
+    child.once('exit', (code, signal) => {
+      if (options.stateDir === undefined) rmSync(stateDir, { recursive: true, force: true });
+      resolve({ code, signal });
+    }),
   );
   const alive = () => child.exitCode === null && child.signalCode === null;
   const kill = async () => {

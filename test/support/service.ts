@@ -13,7 +13,8 @@ export interface TestService extends RunningService {
 }
 
 export async function startTestService(overrides: Partial<Config> = {}): Promise<TestService> {
-  const config: Config = { ...defaultConfig(), host: '127.0.0.1', port: 0, logLevel: 'info', ...overrides };
+  // The volatile store unless a test names another: in-process services never write a state directory.
+  const config: Config = { ...defaultConfig(), host: '127.0.0.1', port: 0, logLevel: 'info', store: 'memory', ...overrides };
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {

@@ -146,6 +146,9 @@ test.serial('the unit file: systemd-analyze verify (when present), and the keys 
     ['Service.PrivateTmp', 'yes'],
     ['Service.CapabilityBoundingSet', ''],
     ['Service.SystemCallFilter', '@system-service'],
+    // The embedded store's directory: pin-service, or pin-service@NAME per template instance.
+    ['Service.StateDirectory', '%N'],
+    ['Service.StateDirectoryMode', '0700'],
   ]) {
     t.deepEqual(keys.get(key), [value], key);
   }

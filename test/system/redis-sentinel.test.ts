@@ -334,7 +334,7 @@ test.serial(
   'failover under load behind nginx, --store-replicas 1: the same, and no PIN accepted before the kill is accepted again',
   async (t) => {
     t.timeout(110_000);
-    await failover(t, 1, 0, async ({ set: own, nginx }) => {
+    await failover(t, 1, 0, async ({ set: own, nginx, instances }) => {
       // No replica left: an accepted PIN fails closed once --store-timeout has passed; a wrong PIN is still false.
       const master = await own.master();
       await Promise.all(own.servers.filter((s) => s !== master && s.alive()).map((s) => s.kill()));
@@ -343,6 +343,12 @@ test.serial(
       const right = await validateOutcome(nginx.base, 'httpGet', pinAt(secret), secret);
       const waited = Date.now() - started;
       t.is(right.outcome, 'failed-closed');
+      // Its error line names the cause: the instance nginx sent it to says how many replicas acknowledged it.
+      const cause = /"kind":"unavailable","cause":"0 of 1 Redis replicas acknowledged the write within 800 ms \(--store-replicas\)"/;
+      const logged = await waitFor('the error line', 5000, async () =>
+        instances.some((instance) => cause.test(instance.output())) ? true : undefined,
+      ).catch(() => false);
+      t.true(logged, 'the error line names the replicas that acknowledged');
       // WAIT gives up at 4/5 of --store-timeout (redis-store.ts).
       t.true(waited >= STORE_TIMEOUT_MS * 0.8 - 50 && waited < STORE_TIMEOUT_MS + 4000, `failed closed after ${waited} ms`);
       t.is((await validateOutcome(nginx.base, 'httpPost', wrongPinOf(secret), secret)).outcome, 'false');
@@ -353,3 +359,37 @@ test.serial(
     });
   },
 );
+
+test.serial('--store-replicas 1, a fresh start: the first ValidatePin after /readyz answers 200 succeeds (three starts)', async (t) => {
+  t.timeout(110_000);
+  for (let run = 0; run < 3; run++) {
+    const instance = await startChildService({
+      args: ['--store', set.url, '--state-key', STATE_KEY, '--store-replicas', '1', '--store-timeout', String(STORE_TIMEOUT_MS)],
+      env: { PIN_LOG_LEVEL: 'warn' },
+      keepOutputChars: 100_000,
+    });
+    try {
+      await waitFor(
+        '/readyz to answer 200',
+        20_000,
+        async () =>
+          (await fetch(`${instance.url}/readyz`).then(
+            (r) => r.status,
+            () => 0,
+          )) === 200
+            ? true
+            : undefined,
+        20,
+      );
+      const secret = `sentinel-first-call-${run}-${randomBytes(4).toString('hex')}`;
+      const first = await validateOutcome(instance.url, 'httpGet', pinAt(secret), secret);
+      t.is(
+        first.outcome,
+        'true',
+        `start ${run + 1}: ${first.outcome} ${first.status} ${first.detail ?? ''}\n${instance.output().slice(-2000)}`,
+      );
+    } finally {
+      await instance.kill();
+    }
+  }
+});

@@ -4,6 +4,7 @@
  * not ready, and both recover by themselves when Redis comes back.
  */
 import test from 'ava';
+import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startRedis, type TestRedis } from '../support/redis';
 import { call, pinFor, validatePin } from '../support/requests';
@@ -57,6 +58,21 @@ test.serial('Redis stopped: ValidatePin fails closed and /readyz is not ready; R
   const back = await validate(a, secret, pinFor(a, secret));
   t.is(back.status, 200);
   t.true(isTrue(back.body));
+});
+
+test.serial('Redis that stops answering: ValidatePin fails closed after --store-timeout, and its error line says so', async (t) => {
+  const secret = 'shared-paused-secret-1';
+  // The server holds every command for 2 s (CLIENT PAUSE): the connection stays up, nothing is answered.
+  const paused = spawnSync('redis-cli', ['-p', String(redis.port), 'CLIENT', 'PAUSE', '2000', 'ALL'], { encoding: 'utf8' });
+  t.is(paused.stdout.trim(), 'OK', paused.stderr);
+  const answer = await validate(a, secret, pinFor(a, secret));
+  t.is(answer.status, 503);
+  t.regex(
+    a.logs(),
+    new RegExp(`"kind":"unavailable","cause":"the Redis store did not answer within ${a.config.storeTimeoutMs} ms \\(--store-timeout\\)"`),
+  );
+  t.false(a.logs().includes(secret));
+  await sleep(1500);
 });
 
 // With the Redis store, a closed stdout kept the service alive after SIGTERM 2 times in 6 (issue 10).
