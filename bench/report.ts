@@ -301,7 +301,8 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
   for (const s of SCENARIOS) compare(s.id, 'ours --workers 2', '1 → 2 workers');
   compare('soap11-validate', 'ours --drift-window 10', 'drift window 1 → 10');
   compare('soap11-validate', 'ours over HTTPS', 'plain HTTP → HTTPS (--tls-cert), connections kept alive');
-  compare('soap11-validate-fresh', 'ours --store memory', 'embedded store kept on disk (the default) → volatile (--store memory)');
+  for (const id of ['soap11-validate', 'get-validate', 'soap11-validate-fresh'] as const)
+    compare(id, 'ours --store memory', 'embedded store kept on disk (the default) → volatile (--store memory)');
   if (comparisons.length) {
     out.push('## Several cores, the drift window, HTTPS and the kept store', '');
     out.push(
