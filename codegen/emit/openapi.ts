@@ -33,7 +33,7 @@ const pathOf = (op: OperationModel) => op.http?.location ?? `/${op.name}`;
 
 type Schema = Record<string, unknown>;
 
-/** Names of the components every document has; a contract type of one of these names is refused. */
+/** The component of the JSON variant's error, beside the contract's types: a contract type of this name is refused. */
 const JSON_ERROR = 'JsonError';
 /** The XML form of a type is `xml.Name`, beside its JSON form `Name`: the two differ (dates, enums, arrays). */
 const xmlName = (name: string) => `xml.${name}`;
