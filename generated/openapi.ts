@@ -8,7 +8,8 @@ import type { OperationName } from './routes';
  * The OpenAPI 3.1 description of the HTTP GET, HTTP POST and JSON variants,
  * as JSON text. The namespace and the endpoint's address are settings, filled
  * in at run time; `throttled` names the operations whose handlers refuse with
- * 429 and Retry-After, which the contract cannot tell.
+ * 429 and Retry-After, which the contract cannot tell: their GET and POST
+ * answer the document's Throttled and ThrottledPost responses.
  */
 export function renderOpenApi(namespace: string, address: string, throttled: readonly OperationName[]): string {
   const ns = jsonString(namespace).slice(1, -1);
@@ -32,24 +33,13 @@ export function renderOpenApi(namespace: string, address: string, throttled: rea
     ns +
     "\"}}},\"xml\":{\"name\":\"PairingInfo\",\"namespace\":\"" +
     ns +
-    "\"}},\"JsonError\":{\"type\":\"object\",\"description\":\"The error of the JSON variant (header `jsonerror: true`), as ASP.NET AJAX script services write it.\",\"required\":[\"Message\",\"StackTrace\",\"ExceptionType\"],\"properties\":{\"Message\":{\"type\":\"string\",\"description\":\"One sentence: never a stack trace, a secret or a PIN.\"},\"StackTrace\":{\"type\":\"string\",\"const\":\"\"},\"ExceptionType\":{\"type\":\"string\",\"description\":\"The kind of error as a .NET exception type, e.g. System.ArgumentException.\"}}}}}}" +
+    "\"}},\"JsonError\":{\"type\":\"object\",\"description\":\"The error of the JSON variant (header `jsonerror: true`), as ASP.NET AJAX script services write it.\",\"required\":[\"Message\",\"StackTrace\",\"ExceptionType\"],\"properties\":{\"Message\":{\"type\":\"string\",\"description\":\"One sentence: never a stack trace, a secret or a PIN.\"},\"StackTrace\":{\"type\":\"string\",\"const\":\"\"},\"ExceptionType\":{\"type\":\"string\",\"description\":\"The kind of error as a .NET exception type, e.g. System.ArgumentException.\"}}}},\"responses\":{\"Throttled\":{\"description\":\"Too many failed calls for this secret: refused until Retry-After seconds have passed.\",\"headers\":{\"Retry-After\":{\"description\":\"Seconds until the secret is checked again.\",\"required\":true,\"schema\":{\"type\":\"integer\",\"minimum\":0}}},\"content\":{\"text/plain\":{\"schema\":{\"type\":\"string\"}}}},\"ThrottledPost\":{\"description\":\"Too many failed calls for this secret: refused until Retry-After seconds have passed.\",\"headers\":{\"Retry-After\":{\"description\":\"Seconds until the secret is checked again.\",\"required\":true,\"schema\":{\"type\":\"integer\",\"minimum\":0}},\"jsonerror\":{\"description\":\"`true` on an error of the JSON variant.\",\"schema\":{\"type\":\"string\",\"const\":\"true\"}}},\"content\":{\"text/plain\":{\"schema\":{\"type\":\"string\"}},\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/JsonError\"}}}}}}}" +
     '',
   );
   for (const operation of throttled) {
-    for (const method of Object.values(document.paths[OPENAPI_PATHS[operation]])) {
-      const json = (method as { operationId: string }).operationId === operation;
-      (method as { responses: Record<string, unknown> }).responses['429'] = {
-        description: 'Too many failed calls for this secret: refused until Retry-After seconds have passed.',
-        headers: {
-          'Retry-After': { description: 'Seconds until the secret is checked again.', required: true, schema: { type: 'integer', minimum: 0 } },
-          ...(json ? { jsonerror: { description: '`true` on an error of the JSON variant.', schema: { type: 'string', const: 'true' } } } : {}),
-        },
-        content: {
-          'text/plain': { schema: { type: 'string' } },
-          ...(json ? { 'application/json': { schema: { $ref: '#/components/schemas/JsonError' } } } : {}),
-        },
-      };
-    }
+    const item = document.paths[OPENAPI_PATHS[operation]];
+    if (item.get) item.get.responses['429'] = { $ref: '#/components/responses/Throttled' };
+    item.post.responses['429'] = { $ref: '#/components/responses/ThrottledPost' };
   }
   return JSON.stringify(document, null, 2);
 }

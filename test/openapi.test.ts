@@ -32,7 +32,7 @@ type OpenApi = {
   openapi: string;
   servers: { url: string }[];
   paths: Record<string, Record<string, { operationId: string; responses: Record<string, Response> }>>;
-  components: { schemas: Record<string, Schema> };
+  components: { schemas: Record<string, Schema>; responses: Record<string, Response> };
 };
 type Response = { headers?: Record<string, unknown>; content?: Record<string, { schema: Schema }> };
 type Schema = Record<string, unknown> & { properties?: Record<string, Schema>; required?: string[] };
@@ -58,8 +58,13 @@ async function validate(t: ExecutionContext, document: OpenApi): Promise<void> {
   const result = await validator.validate(document as unknown as Record<string, unknown>);
   t.is(validator.version, '3.1', 'read as OpenAPI 3.1');
   t.true(result.valid, JSON.stringify(result.errors));
-  const refs = JSON.stringify(document).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g);
-  const dangling = [...refs].map((m) => m[1]).filter((name) => !(name in document.components.schemas));
+  const refs = JSON.stringify(document).matchAll(/"\$ref":"#\/components\/(schemas|responses)\/([^"]+)"/g);
+  const dangling = [...refs]
+    .map((m) => `${m[1]}/${m[2]}`)
+    .filter((path) => {
+      const [kind, name] = path.split('/') as ['schemas' | 'responses', string];
+      return !(name in document.components[kind]);
+    });
   t.deepEqual(dangling, [], 'every $ref resolves');
 }
 
@@ -105,11 +110,14 @@ test('each variant’s errors are described: text/plain for GET and POST, JsonEr
       t.truthy(post.responses[status].headers?.jsonerror, `${path} POST ${status}: the jsonerror header`);
     }
     const throttles = path === '/ValidatePin';
-    for (const method of [get, post]) {
-      t.is(method.responses['429'] !== undefined, throttles, `${path} ${method.operationId}: 429`);
-      if (throttles) t.truthy(method.responses['429'].headers?.['Retry-After'], 'with Retry-After');
-    }
+    t.deepEqual(get.responses['429'], throttles ? { $ref: '#/components/responses/Throttled' } : undefined, `${path} GET: 429`);
+    t.deepEqual(post.responses['429'], throttles ? { $ref: '#/components/responses/ThrottledPost' } : undefined, `${path} POST: 429`);
   }
+  const { Throttled, ThrottledPost } = document.components.responses;
+  t.deepEqual(Object.keys(Throttled.headers ?? {}), ['Retry-After']);
+  t.deepEqual(Object.keys(Throttled.content ?? {}), ['text/plain']);
+  t.deepEqual(Object.keys(ThrottledPost.headers ?? {}), ['Retry-After', 'jsonerror']);
+  t.deepEqual(Object.keys(ThrottledPost.content ?? {}), ['text/plain', 'application/json']);
   const error = document.components.schemas.JsonError;
   t.deepEqual(error.required, ['Message', 'StackTrace', 'ExceptionType']);
 

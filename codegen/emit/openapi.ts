@@ -93,7 +93,7 @@ export function openApiDocument(model: ContractModel): Schema {
     },
     servers: [{ url: ADDRESS_MARKER, description: 'This deployment’s endpoint.' }],
     paths,
-    components: { schemas },
+    components: { schemas, responses: throttledResponses() },
   };
 }
 
@@ -206,14 +206,7 @@ function xmlAnswer(model: ContractModel, op: OperationModel): Schema {
  * cannot tell.
  */
 function errors(json: boolean): Record<string, Schema> {
-  const content = (): Schema => ({
-    'text/plain': { schema: { type: 'string' } },
-    ...(json ? { 'application/json': { schema: ref(JSON_ERROR) } } : {}),
-  });
-  const jsonHeader = json
-    ? { headers: { jsonerror: { description: '`true` on an error of the JSON variant.', schema: { type: 'string', const: 'true' } } } }
-    : {};
-  const answer = (description: string): Schema => ({ description, ...jsonHeader, content: content() });
+  const answer = (description: string): Schema => errorResponse(description, json, {});
   return {
     '400': answer('A missing or invalid field (JSON: malformed JSON, not one object, an array or object for a field).'),
     '413': answer('The body is over the size limit.'),
@@ -221,6 +214,33 @@ function errors(json: boolean): Record<string, Schema> {
     '500': answer('An internal failure.'),
     '503': answer('The state store cannot be reached.'),
   };
+}
+
+/** An error answer: one line of text/plain, and for JSON a JsonError with the header `jsonerror: true`. */
+function errorResponse(description: string, json: boolean, headers: Record<string, Schema>): Schema {
+  const jsonError = { jsonerror: { description: '`true` on an error of the JSON variant.', schema: { type: 'string', const: 'true' } } };
+  const all = { ...headers, ...(json ? jsonError : {}) };
+  return {
+    description,
+    ...(Object.keys(all).length > 0 ? { headers: all } : {}),
+    content: {
+      'text/plain': { schema: { type: 'string' } },
+      ...(json ? { 'application/json': { schema: ref(JSON_ERROR) } } : {}),
+    },
+  };
+}
+
+/**
+ * The answers of a throttled secret, which generated/openapi.ts adds to the
+ * operations whose handler throttles: `Throttled` for HTTP GET,
+ * `ThrottledPost` for a form or JSON.
+ */
+function throttledResponses(): Record<string, Schema> {
+  const description = 'Too many failed calls for this secret: refused until Retry-After seconds have passed.';
+  const retryAfter = {
+    'Retry-After': { description: 'Seconds until the secret is checked again.', required: true, schema: { type: 'integer', minimum: 0 } },
+  };
+  return { Throttled: errorResponse(description, false, retryAfter), ThrottledPost: errorResponse(description, true, retryAfter) };
 }
 
 const INTEGER_BOUNDS: Partial<Record<Primitive, [number, number]>> = {
