@@ -100,6 +100,28 @@ test('the public URL is its server, and the configured namespace its XML answers
   t.false(JSON.stringify(document).includes('http://authenticatorapi.com/'), 'the default namespace appears nowhere');
 });
 
+test('with --trust-proxy, the server is the address the proxy says the caller used', async (t) => {
+  const proxied = await startTestService({ trustProxy: true });
+  try {
+    const answer = await send(`${proxied.url}/openapi.json`, {
+      headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'pins.example.org' },
+    });
+    const document = JSON.parse(answer.body) as OpenApi;
+    t.deepEqual(
+      document.servers.map((s) => s.url),
+      ['https://pins.example.org/api.asmx'],
+    );
+    const direct = JSON.parse((await send(`${proxied.url}/openapi.json`, {})).body) as OpenApi;
+    t.deepEqual(
+      direct.servers.map((s) => s.url),
+      [`${proxied.url}/api.asmx`],
+      'and its own address without the headers',
+    );
+  } finally {
+    await proxied.close();
+  }
+});
+
 test('each variant’s errors are described: text/plain for GET and POST, JsonError with jsonerror for JSON, 429 only where ValidatePin throttles', async (t) => {
   const { document } = await openApiOf(service.url);
   for (const path of ['/Pair', '/ValidatePin']) {
