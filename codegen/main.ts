@@ -14,6 +14,7 @@ import { emitClient } from './emit/client';
 import { emitJson } from './emit/json';
 import { emitDocuments } from './emit/documents';
 import { GENERATED_HEADER } from './emit/header';
+import { emitOpenApi } from './emit/openapi';
 import { emitRoutes } from './emit/routes';
 import { readContract } from './read/contract';
 import { writeSettingsTable } from './settings-table';
@@ -37,6 +38,7 @@ export async function generate(
     'documents.ts': emitDocuments(model),
     'client.ts': emitClient(model),
     'json.ts': emitJson(model),
+    'openapi.ts': emitOpenApi(model),
   };
   if (standalone) {
     for (const name of Object.keys(files)) files[name] = forStandaloneFolder(files[name], wsdlPath, outDir);
@@ -82,7 +84,7 @@ function standaloneTsconfig(outDir: string): string {
       skipLibCheck: true,
       noEmit: true,
     },
-    files: ['types.ts', 'routes.ts', 'documents.ts', 'client.ts', 'json.ts'],
+    files: ['types.ts', 'routes.ts', 'documents.ts', 'client.ts', 'json.ts', 'openapi.ts'],
   };
   return JSON.stringify(config, null, 2);
 }

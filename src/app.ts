@@ -15,6 +15,7 @@ import { errorResponse } from './bindings/error-response';
 import { ENDPOINT_PATH, SCRIPT_PROXY_PATHS, endpointCalls } from './bindings/endpoint';
 import { scriptProxy } from './pages/script-proxy';
 import { pairPage, qrPage, validatePage } from './pages/plain-pages';
+import { openApiDescription } from './pages/openapi';
 import { serviceDescription, toServicePage } from './pages/service-description';
 import { liveness, readiness } from './observability/health';
 import { metricsEndpoint } from './observability/metrics-endpoint';
@@ -55,6 +56,7 @@ export function createApp(config: Config, deps: AppDependencies): Koa {
   router.get('/', toServicePage(config));
   const calls = endpointCalls(contract, handlers);
   router.get(ENDPOINT_PATH, serviceDescription(contract, config));
+  router.get('/openapi.json', openApiDescription(config));
   router.post(ENDPOINT_PATH, calls.soap);
   router.get(SCRIPT_PROXY_PATHS, scriptProxy(config));
   router.get(`${ENDPOINT_PATH}/:operation`, calls.get);

@@ -207,8 +207,8 @@ const linksWork = test.macro({
           const url = resolve(seenAt(path), href);
           t.regex(
             url.pathname.slice(prefix.length).toLowerCase(),
-            /^\/api\.asmx(\/js|\/jsdebug)?$/,
-            `${path}: ${href} leads to the endpoint or its script proxy`,
+            /^\/(api\.asmx(\/js|\/jsdebug)?|openapi\.json)$/,
+            `${path}: ${href} leads to the endpoint, its script proxy or the OpenAPI description`,
           );
           const answer = await get(servedAt(url));
           t.is(answer.status, 200, `${path}: ${href} (${url.pathname}${url.search}) answers`);

@@ -91,7 +91,15 @@ export function createHelpPages(contract: Contract) {
       const operations = OPERATION_NAMES.map((name) => ({ name, documentation: ROUTES[name].documentation }));
       return page(
         SERVICE_NAME,
-        index({ service: SERVICE_NAME, operations, endpoint: site.endpointLink, address: site.address, namespace: contract.namespace }),
+        index({
+          service: SERVICE_NAME,
+          operations,
+          endpoint: site.endpointLink,
+          // /openapi.json is the endpoint's sibling, so the link is relative to it the same way.
+          openApi: site.endpointLink.replace(/[^/]*$/, 'openapi.json'),
+          address: site.address,
+          namespace: contract.namespace,
+        }),
       );
     },
     operation(name: OperationName, site: HelpSite): string {
