@@ -142,6 +142,9 @@ export function answerThenDrain(ctx: CallContext, answer: string | Buffer): void
   const idle = setTimeout(end, UNREAD_BODY_DRAIN_IDLE_MS);
   req.on('data', onData).once('end', end).once('close', end);
   ctx.res.once('close', end);
+  // A compressed body is still piped into its decoder, which nobody reads once the limit is passed: its backpressure
+  // would pause the request and stall the drain until the idle bound closes the connection on a client still writing.
+  req.unpipe();
   req.resume();
   ctx.set('Connection', 'close');
   ctx.body = body;
