@@ -123,16 +123,20 @@ const directoryPath: ValueType<string> = {
   },
 };
 
+/** A PEM file's text; a path that cannot be read is a one-line ConfigError naming it. */
+function readPem(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
 /** A file of PEM certificates, read now so that a wrong path stops start-up rather than the first TLS connection. */
 const pemFile: ValueType<string> = {
   values: 'PEM file',
   parse(text) {
-    let pem: string;
-    try {
-      pem = readFileSync(text, 'utf8');
-    } catch (error) {
-      throw new ConfigError(`cannot read ${text} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
+    const pem = readPem(text);
     if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`${text} holds no PEM certificate`);
     return text;
   },
@@ -142,12 +146,7 @@ const pemFile: ValueType<string> = {
 const pemKeyFile: ValueType<string> = {
   values: 'PEM file',
   parse(text) {
-    let pem: string;
-    try {
-      pem = readFileSync(text, 'utf8');
-    } catch (error) {
-      throw new ConfigError(`cannot read ${text} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
+    const pem = readPem(text);
     if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem)) throw new ConfigError(`${text} holds no PEM private key`);
     return text;
   },

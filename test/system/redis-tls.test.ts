@@ -7,11 +7,9 @@
  */
 import test from 'ava';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createOpensslCa, type OpensslCa } from '../support/openssl-ca';
 import { freePort } from '../support/ports';
 import { requireRedisServer } from '../support/redis';
 import { pinFor } from '../support/requests';
@@ -19,7 +17,7 @@ import { startTestService, type TestService } from '../support/service';
 import { isTrue, validate } from '../support/store-conformance';
 
 const run = promisify(execFile);
-let dir: string;
+let caMade: OpensslCa | undefined;
 let redis: ChildProcess | undefined;
 let port: number;
 let ca: string;
@@ -27,47 +25,10 @@ const services: TestService[] = [];
 
 test.before(async () => {
   requireRedisServer();
-  // Fails loudly when openssl is missing: `make test-all` needs it (installed by .ci/run).
-  await run('openssl', ['version']).catch(() => {
-    throw new Error('openssl is not installed: run `apt-get install -y openssl` (see .ci/run)');
-  });
-  dir = mkdtempSync(join(tmpdir(), 'pin-tls-'));
-  ca = join(dir, 'ca.pem');
-  const openssl = (...args: string[]) => run('openssl', args, { cwd: dir });
-  await openssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    'ca.key',
-    '-out',
-    'ca.pem',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=pin-service test CA',
-  );
-  await openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1');
-  writeFileSync(join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
-  await openssl(
-    'x509',
-    '-req',
-    '-in',
-    'server.csr',
-    '-CA',
-    'ca.pem',
-    '-CAkey',
-    'ca.key',
-    '-CAcreateserial',
-    '-out',
-    'server.pem',
-    '-days',
-    '1',
-    '-extfile',
-    'san.ext',
-  );
+  const made = createOpensslCa();
+  caMade = made;
+  ca = made.caFile;
+  const server = made.issue('server');
   port = await freePort();
   redis = spawn(
     'redis-server',
@@ -79,11 +40,11 @@ test.before(async () => {
       '--bind',
       '127.0.0.1',
       '--tls-cert-file',
-      'server.pem',
+      server.certFile,
       '--tls-key-file',
-      'server.key',
+      server.keyFile,
       '--tls-ca-cert-file',
-      'ca.pem',
+      ca,
       '--tls-auth-clients',
       'no',
       '--save',
@@ -91,7 +52,7 @@ test.before(async () => {
       '--appendonly',
       'no',
     ],
-    { cwd: dir, stdio: 'ignore' },
+    { cwd: made.dir, stdio: 'ignore' },
   );
   for (let i = 0; i < 100; i++) {
     const ping = await run('redis-cli', ['--tls', '--cacert', ca, '-p', String(port), 'ping']).then(
@@ -107,7 +68,7 @@ test.before(async () => {
 test.after.always(async () => {
   for (const service of services) await service.close();
   redis?.kill('SIGKILL');
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  caMade?.remove();
 });
 
 test.serial('rediss:// with --store-tls-ca: the store works over TLS', async (t) => {
