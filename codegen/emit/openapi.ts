@@ -7,6 +7,7 @@ import {
   type Primitive,
   type TypeRef,
 } from '../model';
+import { INTEGER_BOUNDS } from '../../src/xml/xsd-values';
 import { segments } from './documents';
 import { GENERATED_HEADER } from './header';
 import { render } from './render';
@@ -243,14 +244,6 @@ function throttledResponses(): Record<string, Schema> {
   return { Throttled: errorResponse(description, false, retryAfter), ThrottledPost: errorResponse(description, true, retryAfter) };
 }
 
-const INTEGER_BOUNDS: Partial<Record<Primitive, [number, number]>> = {
-  int: [-2147483648, 2147483647],
-  short: [-32768, 32767],
-  byte: [-128, 127],
-  unsignedInt: [0, 4294967295],
-  unsignedShort: [0, 65535],
-  unsignedByte: [0, 255],
-};
 const FORMATS: Partial<Record<Primitive, string>> = { int: 'int32', long: 'int64', float: 'float', double: 'double' };
 // The lexical forms src/xml/xsd-values.ts checks, as JSON Schema patterns.
 const DECIMAL_PATTERN = '^[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)$';
@@ -258,7 +251,7 @@ const GUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{
 const JSON_DATE_PATTERN = '^/Date\\(-?[0-9]+\\)/$';
 
 function integer(primitive: Primitive): Schema {
-  const bounds = INTEGER_BOUNDS[primitive];
+  const bounds = Object.hasOwn(INTEGER_BOUNDS, primitive) ? INTEGER_BOUNDS[primitive as keyof typeof INTEGER_BOUNDS] : undefined;
   const schema: Schema = { type: 'integer' };
   if (FORMATS[primitive]) schema.format = FORMATS[primitive];
   if (bounds) Object.assign(schema, { minimum: bounds[0], maximum: bounds[1] });

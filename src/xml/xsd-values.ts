@@ -9,8 +9,8 @@ import { DecodeError } from './xml-codec';
 /** XML Schema's white space "collapse", which every type below applies before reading. */
 const collapse = (text: string) => text.replace(/[\t\n\r ]+/g, ' ').trim();
 
-/** The integer types held as a JavaScript number, with their bounds. */
-const INTEGER_BOUNDS = {
+/** The integer types held as a JavaScript number, with their bounds (also the bounds codegen's OpenAPI description gives). */
+export const INTEGER_BOUNDS = {
   int: [-2147483648, 2147483647],
   short: [-32768, 32767],
   byte: [-128, 127],
