@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BUILT_MAIN, startChildService, type ChildService } from '../support/child-service';
+import { BUILT_MAIN, startChildService, watchOutput, type ChildService } from '../support/child-service';
 import { pinFor, readBoolean, validatePin, wrongPinFor } from '../support/requests';
 import { loadXmlEngine } from '../../src/xml/xml-engine';
 
@@ -144,10 +144,12 @@ test.serial('--workers 2: a worker SIGKILLed under load loses nothing answered, 
     const load = Promise.all(Array.from({ length: CLIENTS }, client));
     await new Promise((resolve) => setTimeout(resolve, LOAD_MS / 2));
     const [victim] = workers();
+    // Watched as it arrives: the load's request lines that follow it would push it out of the output's kept tail.
+    const workerExit = watchOutput(service, /"event":"worker-exit".*"signal":"SIGKILL"/);
     process.kill(victim, 'SIGKILL');
     await load;
     t.true(answered.length > 200, `load: ${answered.length} PINs accepted`);
-    t.true(await logged(service, /"event":"worker-exit".*"signal":"SIGKILL"/), 'the primary saw the worker die');
+    t.true(await workerExit.seen(), 'the primary saw the worker die');
     let again = 0;
     for (const { secret, pin } of answered) if (await validate(service, pin, secret).catch(() => true)) again++;
     t.is(again, 0, 'no PIN answered before or after the kill is accepted again');
