@@ -124,7 +124,9 @@ function plans(o: Options, oursDir: string, before: Before | undefined, tls: Ben
     const add = (server: ServerKind, label: string, command: Plan['command'], driftWindow = 1) => {
       if (wanted(server, label)) out.push({ scenario: s.id, server, label, command: { ...command, label }, driftWindow, seconds });
     };
-    const ours = (args: string[] = []) => ({ ...builtService('ours', oursDir, [...args, ...o.oursArgs]), freshStateDir: true });
+    // A revision from before the kept store (BENCH_OURS) knows no --state-dir, and keeps nothing.
+    const keeps = existsSync(join(oursDir, 'dist', 'src', 'state', 'state-directory.js'));
+    const ours = (args: string[] = []) => ({ ...builtService('ours', oursDir, [...args, ...o.oursArgs]), freshStateDir: keeps });
     const validate = s.operation === 'ValidatePin';
     if (before && validate) {
       // A revision of before the kept store knows no --state-dir; Node.js 20 has no node:sqlite, so this build runs

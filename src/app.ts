@@ -12,7 +12,7 @@ import { loadContract } from './contract';
 import { createHandlers, type Clock } from './handlers';
 import { bodyReader } from './bindings/body';
 import { errorResponse } from './bindings/error-response';
-import { ENDPOINT_PATH, SCRIPT_PROXY_PATHS, endpointCalls } from './bindings/endpoint';
+import { ENDPOINT_PATH, SCRIPT_PROXY_PATHS, endpointCalls, operationPaths } from './bindings/endpoint';
 import { scriptProxy } from './pages/script-proxy';
 import { pairPage, qrPage, validatePage } from './pages/plain-pages';
 import { openApiDescription } from './pages/openapi';
@@ -21,6 +21,7 @@ import { liveness, readiness } from './observability/health';
 import { metricsEndpoint } from './observability/metrics-endpoint';
 import type { Metrics } from './observability/metrics';
 import { observeRequests } from './observability/observe-requests';
+import { routesWithLookup } from './route-lookup';
 import { createStateKeyHasher } from './state/keyed-hash';
 import type { StateStore } from './state/store';
 
@@ -70,7 +71,8 @@ export function createApp(config: Config, deps: AppDependencies): Koa {
   app.use(errorResponse(deps.logger));
   // Bodies are read as bytes and parsed by the binding: XML by libxml2 (libxml2-wasm), forms by form.ts, JSON by JSON.parse.
   app.use(bodyReader(config.maxBodyBytes));
-  app.use(router.routes());
+  // The router, with its answer for the usual paths (its routes without parameters, the operations') worked out at start.
+  app.use(routesWithLookup(router, operationPaths()));
   app.use(router.allowedMethods());
   return app;
 }

@@ -15,6 +15,11 @@ export const ENDPOINT_PATH = '/api.asmx';
 /** The paths under the endpoint that are not operations (the script proxy's). */
 export const SCRIPT_PROXY_PATHS = [`${ENDPOINT_PATH}/js`, `${ENDPOINT_PATH}/jsdebug`];
 
+/** The paths of the operations' HTTP GET, HTTP POST and JSON calls, as the contract spells them. */
+export function operationPaths(): string[] {
+  return OPERATION_NAMES.map((name) => `${ENDPOINT_PATH}/${ROUTES[name].httpOperation}`);
+}
+
 type OperationContext = CallContext & { params: Record<string, string> };
 type Call = (ctx: OperationContext) => Promise<void>;
 
