@@ -104,5 +104,10 @@ test('the lookup sets what the router sets and answers as it does, for known pat
     withLookup.server.close();
   }
   // The known paths never reach the router's per-request match; the others do.
-  t.deepEqual(routed.sort(), CALLS.slice(9).map(([method, path]) => `${method} ${path}`).sort());
+  t.deepEqual(
+    routed.sort(),
+    CALLS.slice(9)
+      .map(([method, path]) => `${method} ${path}`)
+      .sort(),
+  );
 });

@@ -35,7 +35,11 @@ export function bodyReader(limit: number) {
     },
   });
   return function readBody(ctx: CallContext, next: Next): Promise<void> {
-    if (ctx.req.headers['content-encoding'] !== undefined) guardDecoder(ctx.req);
+    const headers = ctx.req.headers;
+    // A request without a body (no Content-Length, no Transfer-Encoding, as type-is's hasBody has it: most GET
+    // calls) has nothing to read; koa-bodyparser would find no type to read it as after two awaits.
+    if (headers['transfer-encoding'] === undefined && Number.isNaN(Number(headers['content-length']))) return next();
+    if (headers['content-encoding'] !== undefined) guardDecoder(ctx.req);
     return parse(ctx, next);
   };
 }
