@@ -40,6 +40,7 @@ test('a graceful restart keeps an accepted step refused, a lock locked, a count 
   t.is((await after.countAttempt(keyOf(2), 300_000, 5)).attempts, 6, 'the locked count goes on');
   t.is((await after.countAttempt(keyOf(3), 300_000, 5)).attempts, 2, 'the open count goes on');
   t.is((await after.countAttempt(keyOf(4), 300_000, 5)).attempts, 1, 'the cleared count starts again');
+  t.deepEqual(await after.warnings(), [], 'a closed file: nothing missing, nothing said');
   await after.close();
 });
 
@@ -69,6 +70,7 @@ test('a crash loses nothing flushed: a copy of the files taken after a flush, th
   for (const name of readdirSync(dir)) copyFileSync(join(dir, name), join(copy, name));
   const after = open(copy, now);
   t.is(after.size, 2);
+  t.regex((await after.warnings()).join('\n'), /was not closed by the run before this one .* 2 entries were loaded/);
   t.false(await after.acceptStep(keyOf(1), 10, 90_000));
   t.is((await after.countAttempt(keyOf(2), 300_000, 5)).attempts, 2);
   await after.close();
@@ -92,8 +94,15 @@ test('a batch torn by a crash mid-write: the batches before it are kept, the tor
   const after = open(copy, now);
   t.false(await after.acceptStep(keyOf(1), 10, 90_000), 'the first batch is kept');
   t.is(after.size, 1, 'the torn batch is dropped whole');
+  const warnings = await after.warnings();
+  t.is(warnings.length, 1, 'one line says so');
+  t.regex(warnings[0], /state\.db was not closed by the run before this one .*torn mid-write was dropped whole.*; 1 entries were loaded$/);
   await after.close();
   await store.close();
+  // Closed now: the next start has nothing to say.
+  const again = open(copy, now);
+  t.deepEqual(await again.warnings(), []);
+  await again.close();
 });
 
 test('a second store on the same state directory stops at start with a line naming the file', async (t) => {

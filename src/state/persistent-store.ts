@@ -10,7 +10,10 @@
  * past twice the entries, so the file stays bounded by the store's bound.
  * At start the snapshot, then the log, are replayed into the table in
  * order, dropping what has expired. A crash loses at most the batch not yet
- * written; a batch torn mid-write is rolled back by SQLite, whole.
+ * written; a batch torn mid-write is rolled back by SQLite, whole (the
+ * batches before it are kept). The file says whether its last run closed it:
+ * a start after one that did not (a crash, SIGKILL, a power cut) says so
+ * in one warning line, with what may be missing and what was loaded.
  */
 import { createHmac } from 'node:crypto';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
@@ -57,6 +60,10 @@ export class PersistentStore implements StateStore {
   private folding: { slot: number; upToRow: number } | undefined;
   private failing: string | undefined;
   private closed = false;
+  /** The last run did not close the file: its last batch may be missing. */
+  private readonly uncleanStop: boolean;
+  /** Entries in memory once the file was loaded. */
+  private loaded = 0;
 
   /**
    * Opens (or creates) the state file at `path` and loads it into `memory`.
@@ -114,7 +121,16 @@ export class PersistentStore implements StateStore {
         `the state file ${path} was written under another state key: start with that key (--state-key, or the state-key file beside it), or move the file away`,
       );
     }
+    this.uncleanStop = meta.get('open') === '1';
     this.load();
+    this.loaded = memory.size;
+    // Until close() sets it back: a run that ends without closing leaves it set for the next start to see.
+    try {
+      db.prepare('INSERT OR REPLACE INTO meta VALUES (?, ?)').run('open', '1');
+    } catch (error) {
+      db.close();
+      throw new StateFileError(`cannot write the state file ${path}: ${oneLine(error)}; make room on its disk, or name another with --state-dir`);
+    }
     this.logRows = (db.prepare('SELECT count(*) AS n FROM log').get() as { n: number }).n;
     this.append = db.prepare('INSERT INTO log VALUES (?, ?, ?, ?, ?, ?)');
     this.timer = setInterval(() => this.flush(), FLUSH_INTERVAL_MS).unref();
@@ -146,7 +162,12 @@ export class PersistentStore implements StateStore {
   }
 
   async warnings(): Promise<string[]> {
-    return [];
+    if (!this.uncleanStop) return [];
+    return [
+      `the state file ${this.path} was not closed by the run before this one (a crash, SIGKILL or power cut): ` +
+        `what that run answered in its last ${FLUSH_INTERVAL_MS} ms may be missing, a batch torn mid-write was dropped whole ` +
+        `and those before it kept; ${this.loaded} entries were loaded`,
+    ];
   }
 
   async waitUntilReady(): Promise<boolean> {
@@ -159,6 +180,12 @@ export class PersistentStore implements StateStore {
     this.closed = true;
     clearInterval(this.timer);
     this.flush();
+    // Only once everything is written: the next start knows nothing is missing.
+    try {
+      if (this.failing === undefined) this.db.prepare('INSERT OR REPLACE INTO meta VALUES (?, ?)').run('open', '0');
+    } catch {
+      // Left set: the next start says the last batch may be missing, which is then true.
+    }
     this.db.close();
     await this.memory.close();
   }
