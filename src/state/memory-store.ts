@@ -100,6 +100,19 @@ export class MemoryStore implements StateStore {
   }
 
   async acceptStep(key: string, step: number, ttlMs: number): Promise<boolean> {
+    return this.acceptStepNow(key, step, ttlMs);
+  }
+
+  async countAttempt(key: string, windowMs: number, lockAt: number): Promise<AttemptCount> {
+    return this.countAttemptNow(key, windowMs, lockAt);
+  }
+
+  async clearAttempts(key: string): Promise<void> {
+    this.clearAttemptsNow(key);
+  }
+
+  /** acceptStep, answered at once (the stores built on this table call it without a promise of their own). */
+  acceptStepNow(key: string, step: number, ttlMs: number): boolean {
     const hash = this.encode(key);
     const now = this.now();
     let slot = this.live(hash, now);
@@ -111,7 +124,8 @@ export class MemoryStore implements StateStore {
     return true;
   }
 
-  async countAttempt(key: string, windowMs: number, lockAt: number): Promise<AttemptCount> {
+  /** countAttempt, answered at once. */
+  countAttemptNow(key: string, windowMs: number, lockAt: number): AttemptCount {
     const hash = this.encode(key);
     const now = this.now();
     let slot = this.live(hash, now);
@@ -126,7 +140,8 @@ export class MemoryStore implements StateStore {
     return { attempts: this.attempts[slot], resetInMs: this.attemptEnds[slot] - now };
   }
 
-  async clearAttempts(key: string): Promise<void> {
+  /** clearAttempts, done at once. */
+  clearAttemptsNow(key: string): void {
     const position = this.locate(this.encode(key));
     if (position < 0) return;
     const slot = this.table[position] - 1;
