@@ -23,6 +23,13 @@ export function runPrimary(config: Config, argv: string[], logger: Logger): void
   let store: StateStore | undefined;
   let stateKey = config.stateKey;
   if (isEmbedded(config.store)) ({ store, stateKey } = createStore(config, { observe: () => storePressure(registry, logger, config) }));
+  // What the store found at start (a state file its last run did not close), said once, by the process that holds it.
+  void store
+    ?.warnings()
+    .then((warnings) => {
+      for (const warning of warnings) logger.warn({ event: 'store-warning' }, warning);
+    })
+    .catch(() => {});
   // Every worker must name state alike: one state key for all (the state directory's, configured, or random).
   const env = { PIN_STATE_KEY: stateKey ?? randomBytes(32).toString('base64url') };
   cluster.setupPrimary({ args: argv });
