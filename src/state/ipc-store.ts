@@ -1,48 +1,59 @@
 /**
  * Several worker processes (node:cluster) with the embedded store: the
- * primary holds the one MemoryStore and answers each worker's operations
- * over the cluster IPC channel. Each operation runs whole on the primary's
- * single thread, so replay protection and throttling stay exact across
- * workers, as with Redis.
+ * primary holds the one store and answers each worker's operations over
+ * the cluster IPC channel. Each operation runs whole on the primary's single
+ * thread, so replay protection and throttling stay exact across workers, as
+ * with Redis. A worker sends the operations its calls make in one turn of
+ * its event loop as one message, and gets their answers in one: under load,
+ * many calls share each hop.
  */
 import type { Worker } from 'node:cluster';
 import { type AttemptCount, type StateStore, StoreUnavailableError } from './store';
 
 type Operation = 'acceptStep' | 'countAttempt' | 'clearAttempts';
-interface StoreRequest {
-  kind: 'pin-store';
+interface StoreCall {
   id: number;
   op: Operation;
   args: (string | number)[];
 }
-interface StoreReply {
-  kind: 'pin-store-reply';
+/** The calls a worker made in one turn of its event loop, sent together. */
+interface StoreRequest {
+  kind: 'pin-store';
+  calls: StoreCall[];
+}
+interface StoreAnswer {
   id: number;
   ok: boolean;
   value?: unknown;
   /** Why the primary's store failed (a StoreUnavailableError's message). */
   cause?: string;
 }
+/** The answers to one request's calls, in its order, sent together. */
+interface StoreReply {
+  kind: 'pin-store-reply';
+  answers: StoreAnswer[];
+}
 
 const isRequest = (m: unknown): m is StoreRequest => (m as StoreRequest)?.kind === 'pin-store';
 const isReply = (m: unknown): m is StoreReply => (m as StoreReply)?.kind === 'pin-store-reply';
 
-/** In the primary: answers one worker's store operations from the shared store. */
+/**
+ * In the primary: answers one worker's store operations from the shared
+ * store, in the order the worker made them, all the answers to one message
+ * in one message back.
+ */
 export function serveStoreTo(worker: Worker, store: StateStore): void {
   worker.on('message', (message: unknown) => {
     if (!isRequest(message)) return;
-    const call = store[message.op] as (...args: (string | number)[]) => Promise<unknown>;
-    call.apply(store, message.args).then(
-      (value) => worker.isConnected() && worker.send({ kind: 'pin-store-reply', id: message.id, ok: true, value } satisfies StoreReply),
-      (error: unknown) =>
-        worker.isConnected() &&
-        worker.send({
-          kind: 'pin-store-reply',
-          id: message.id,
-          ok: false,
-          cause: error instanceof StoreUnavailableError ? error.message : undefined,
-        } satisfies StoreReply),
+    const answers = message.calls.map(({ id, op, args }) =>
+      (store[op] as (...a: (string | number)[]) => Promise<unknown>).apply(store, args).then(
+        (value): StoreAnswer => ({ id, ok: true, value }),
+        (error: unknown): StoreAnswer => ({ id, ok: false, cause: error instanceof StoreUnavailableError ? error.message : undefined }),
+      ),
     );
+    void Promise.all(answers).then((settled) => {
+      if (worker.isConnected()) worker.send({ kind: 'pin-store-reply', answers: settled } satisfies StoreReply);
+    });
   });
 }
 
@@ -55,12 +66,14 @@ export class IpcStore implements StateStore {
     if (!process.send) throw new Error('IpcStore runs only in a worker process');
     process.on('message', (message: unknown) => {
       if (!isReply(message)) return;
-      const waiter = this.pending.get(message.id);
-      if (!waiter) return;
-      this.pending.delete(message.id);
-      clearTimeout(waiter.timer);
-      if (message.ok) waiter.resolve(message.value);
-      else waiter.reject(new StoreUnavailableError(message.cause ?? 'the primary process failed'));
+      for (const answer of message.answers) {
+        const waiter = this.pending.get(answer.id);
+        if (!waiter) continue;
+        this.pending.delete(answer.id);
+        clearTimeout(waiter.timer);
+        if (answer.ok) waiter.resolve(answer.value);
+        else waiter.reject(new StoreUnavailableError(answer.cause ?? 'the primary process failed'));
+      }
     });
   }
 
@@ -95,6 +108,7 @@ export class IpcStore implements StateStore {
       waiter.reject(new StoreUnavailableError('the state store was closed'));
     }
     this.pending.clear();
+    this.queued = [];
   }
 
   private call(op: Operation, args: (string | number)[]): Promise<unknown> {
@@ -106,7 +120,28 @@ export class IpcStore implements StateStore {
         reject(new StoreUnavailableError(`the primary process did not answer within ${this.timeoutMs} ms (--store-timeout)`));
       }, this.timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
-      process.send({ kind: 'pin-store', id, op, args } satisfies StoreRequest);
+      if (this.queued.length === 0) setImmediate(this.sendQueued);
+      this.queued.push({ id, op, args });
     });
+  }
+
+  /** The calls made since the last message, sent as one once this turn of the event loop has made them all. */
+  private queued: StoreCall[] = [];
+  private readonly sendQueued = () => {
+    const calls = this.queued;
+    this.queued = [];
+    if (!process.connected || !process.send) {
+      for (const { id } of calls) this.fail(id, 'the primary process is gone');
+      return;
+    }
+    process.send({ kind: 'pin-store', calls } satisfies StoreRequest);
+  };
+
+  private fail(id: number, why: string): void {
+    const waiter = this.pending.get(id);
+    if (!waiter) return;
+    this.pending.delete(id);
+    clearTimeout(waiter.timer);
+    waiter.reject(new StoreUnavailableError(why));
   }
 }
