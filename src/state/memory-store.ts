@@ -146,7 +146,10 @@ export class MemoryStore implements StateStore {
     if (position < 0) return;
     const slot = this.table[position] - 1;
     const now = this.now();
-    if (this.stepEnds[slot] <= now) return this.remove(position);
+    if (this.stepEnds[slot] <= now) {
+      this.remove(position);
+      return;
+    }
     this.attempts[slot] = this.attemptEnds[slot] = this.lockEnds[slot] = 0;
     this.place(slot, now);
   }
