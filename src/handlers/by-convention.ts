@@ -62,8 +62,12 @@ export function handlerExportName(operation: string): string {
   return operation.charAt(0).toLowerCase() + operation.slice(1);
 }
 
-/** The handler module of each operation given, loaded by its conventional path. */
-export function loadHandlerModules(operations: readonly OperationName[]): Record<string, unknown> {
+/**
+ * The handler module's function of each operation given, loaded by its
+ * conventional path: what HandlerModules declares, when each module declared
+ * itself in its own file (a function missing at the path fails here).
+ */
+export function loadHandlerModules(operations: readonly OperationName[]): HandlerModules {
   const found: Record<string, unknown> = {};
   for (const operation of operations) {
     const file = handlerModuleName(operation);
@@ -77,5 +81,5 @@ export function loadHandlerModules(operations: readonly OperationName[]): Record
     if (typeof module[name] !== 'function') throw new Error(`${operation}: src/handlers/${file}.ts does not export a function ${name}`);
     found[operation] = module[name];
   }
-  return found;
+  return found as unknown as HandlerModules;
 }
