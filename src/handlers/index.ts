@@ -46,6 +46,6 @@ export function createHandlers(config: Config, clock: Clock, state: ValidationSt
   return {
     Pair: async (request) => pair(request, config),
     ValidatePin: (request) => validatePin(request, config, clock.now(), state).catch(failClosed),
-    ...conventionalHandlers(loadHandlerModules(others) as HandlerModules, { config, clock }),
+    ...conventionalHandlers(loadHandlerModules(others), { config, clock }),
   };
 }
