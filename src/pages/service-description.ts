@@ -5,13 +5,16 @@
  * in any case.
  */
 import type { CallContext } from '../call-state';
-import { PORTS } from '../../generated/routes';
+import { OPERATION_NAMES, PORTS } from '../../generated/routes';
 import type { Config } from '../config';
 import type { Contract } from '../contract';
 import { ServiceError, clientError } from '../errors';
 import { createHelpPages, HELP_CSP, type HelpSite } from '../help/pages';
 import { XML_DECLARATION, XSD_NAMESPACE, XSI_NAMESPACE, escapeXmlAttribute } from '../xml/xml-codec';
 import { parseUrlEncoded } from '../bindings/form';
+
+/** The answer to a query that names no document or operation: what it may name. */
+const NOT_FOUND = `Use ?WSDL, ?disco or ${OPERATION_NAMES.map((name) => `?op=${name}`).join(' / ')}.`;
 
 /**
  * The base URL of this deployment: the configured public URL, or the
@@ -66,7 +69,7 @@ export function serviceDescription(contract: Contract, config: Config) {
       const op = parseUrlEncoded(ctx.querystring);
       const name = [...op].find(([key]) => key.toLowerCase() === 'op')?.[1];
       const route = name?.length === 1 ? contract.routeByHttpOperation(name[0]) : undefined;
-      if (!route || op.size !== 1) throw new ServiceError('not-found', 'Use ?WSDL, ?disco or ?op=Pair / ?op=ValidatePin.');
+      if (!route || op.size !== 1) throw new ServiceError('not-found', NOT_FOUND);
       html = help.operation(route.operation, site);
     }
     ctx.set('Content-Type', 'text/html; charset=utf-8');

@@ -34,6 +34,8 @@ export interface ChildServiceOptions {
   args?: string[];
   /** Run the built service (dist/, `make build`; make test-all builds it) instead of the sources under tsx. */
   built?: boolean;
+  /** Run the sources of this checkout (a copy of the repository, say) instead of this one's. */
+  repo?: string;
   /** The Node.js to run it on (default: this process's). */
   node?: string;
   env?: Record<string, string>;
@@ -57,14 +59,15 @@ export interface ChildServiceOptions {
 export async function startChildService(options: ChildServiceOptions = {}): Promise<ChildService> {
   const port = options.port ?? (await freePort());
   if (options.built && !existsSync(BUILT_MAIN)) throw new Error(`${BUILT_MAIN} is missing: run make build (make test-all does)`);
-  const entry = options.built ? [BUILT_MAIN] : ['--import=tsx', MAIN];
+  const repo = options.repo ?? REPO;
+  const entry = options.built ? [BUILT_MAIN] : ['--import=tsx', options.repo === undefined ? MAIN : join(repo, 'src', 'main.ts')];
   // Never the repository's ./state: each child keeps its state where the test says, or in a directory of its own.
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'pin-state-'));
   const child = spawn(
     options.node ?? process.execPath,
     [...entry, ...(options.args ?? []), '--port', String(port), '--host', '127.0.0.1'],
     {
-      cwd: REPO,
+      cwd: repo,
       env: { ...process.env, PIN_STATE_DIR: stateDir, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
