@@ -124,15 +124,17 @@ function plans(o: Options, oursDir: string, before: Before | undefined, tls: Ben
     const add = (server: ServerKind, label: string, command: Plan['command'], driftWindow = 1) => {
       if (wanted(server, label)) out.push({ scenario: s.id, server, label, command: { ...command, label }, driftWindow, seconds });
     };
-    // A revision from before the kept store (BENCH_OURS) knows no --state-dir, and keeps nothing.
-    const keeps = existsSync(join(oursDir, 'dist', 'src', 'state', 'state-directory.js'));
-    const ours = (args: string[] = []) => ({ ...builtService('ours', oursDir, [...args, ...o.oursArgs]), freshStateDir: keeps });
+    // A revision from before the kept store (BENCH_OURS, BENCH_BEFORE) knows no --state-dir, and keeps nothing.
+    const keeps = (dir: string) => existsSync(join(dir, 'dist', 'src', 'state', 'state-directory.js'));
+    const ours = (args: string[] = []) => ({ ...builtService('ours', oursDir, [...args, ...o.oursArgs]), freshStateDir: keeps(oursDir) });
     const validate = s.operation === 'ValidatePin';
     if (before && validate) {
       // A revision of before the kept store knows no --state-dir; Node.js 20 has no node:sqlite, so this build runs
       // there with the volatile store (compare it with "ours --store memory" where that row is measured).
       const args = before.revision ? o.oursArgs : [...o.oursArgs, '--store', 'memory'];
-      add('before', 'ours (before)', builtService('ours (before)', before.dir, args, [], before.node));
+      // A revision that keeps its store gets a new state directory each start, as ours does.
+      const command = builtService('ours (before)', before.dir, args, [], before.node);
+      add('before', 'ours (before)', { ...command, freshStateDir: before.revision !== undefined && keeps(before.dir) });
     }
     add('ours', 'ours', ours());
     // The kept store's cost against the volatile one (most where a new secret comes with every call), and ours with
