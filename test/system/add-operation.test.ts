@@ -10,82 +10,28 @@
  * pages, script proxy and /openapi.json, and still answer Pair and ValidatePin.
  */
 import test from 'ava';
-import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
-import type { XsdValidator } from '../../src/xml/xml-engine';
-import { loadXmlEngine } from '../../src/xml/xml-engine';
-import { compileSchema, firstLibxmlMessage } from '../../src/xml/xml-schema';
-import { addToWsdl, addToXsd } from '../fixtures/add-operation/schema';
-import { REPO, startChildService, type ChildService } from '../support/child-service';
-import { childElements, elementAt, loadReaders, readXml, standaloneXml, textOf, type XmlElement } from '../support/readers';
+import { startAddedOperation, NS, type AddedOperation } from '../support/added-operation';
+import { childElements, elementAt, readXml, textOf, type XmlElement } from '../support/readers';
 
-const run = promisify(execFile);
-const NS = 'http://authenticatorapi.com/';
-const HANDLER = join(REPO, 'test', 'fixtures', 'add-operation', 'src', 'handlers', 'generate-secret.ts');
 /** xsd:dateTime as the service writes it (UTC). */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
-let copy: string;
-let service: ChildService | undefined;
-let schema: XsdValidator;
-
-/** A command in the copy, bounded; its output when it fails. */
-async function inCopy(args: string[], timeoutMs: number): Promise<void> {
-  try {
-    await run(process.execPath, args, { cwd: copy, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 });
-  } catch (error) {
-    const { stdout = '', stderr = '', message } = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${args.join(' ')} failed in the copy: ${message}\n${stdout}${stderr}`);
-  }
-}
+let added: AddedOperation | undefined;
 
 test.before(async (t) => {
   t.timeout(420_000, 'copy, generate, type-check and start the copy');
-  copy = mkdtempSync(join(tmpdir(), 'pin-add-operation-'));
-  const { stdout } = await run('git', ['ls-files', '-z'], { cwd: REPO, timeout: 30_000, maxBuffer: 16 * 1024 * 1024 });
-  for (const file of stdout.split('\0').filter(Boolean)) {
-    if (!existsSync(join(REPO, file))) continue; // deleted in the work tree
-    mkdirSync(dirname(join(copy, file)), { recursive: true });
-    copyFileSync(join(REPO, file), join(copy, file));
-  }
-  symlinkSync(realpathSync(join(REPO, 'node_modules')), join(copy, 'node_modules'));
-
-  // schema/ and one handler module: the whole change.
-  const wsdl = join(copy, 'schema', 'api.wsdl');
-  const xsd = join(copy, 'schema', 'api.xsd');
-  writeFileSync(wsdl, addToWsdl(readFileSync(wsdl, 'utf8')));
-  writeFileSync(xsd, addToXsd(readFileSync(xsd, 'utf8')));
-  copyFileSync(HANDLER, join(copy, 'src', 'handlers', 'generate-secret.ts'));
-
-  await inCopy(['--import=tsx', 'codegen/main.ts'], 120_000); // npm run generate
-  await inCopy([join('node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', 'tsconfig.json'], 300_000); // npm run typecheck
-
-  await Promise.all([loadXmlEngine(), loadReaders()]);
-  schema = compileSchema(readFileSync(xsd, 'utf8'));
-  service = await startChildService({ repo: copy, args: ['--store', 'memory'], readyTimeoutMs: 60_000 });
+  added = await startAddedOperation(); // test/support/added-operation.ts
 });
 
 test.after.always(async () => {
-  await service?.kill();
-  if (copy) rmSync(copy, { recursive: true, force: true });
+  await added?.close();
 });
 
-function valid(element: XmlElement): string[] {
-  return readXml(standaloneXml(element), (doc) => {
-    try {
-      schema.validate(doc);
-      return [];
-    } catch (error) {
-      return [firstLibxmlMessage(error)];
-    }
-  });
-}
+/** libxml2's complaint when `element` is invalid against the copy's schema/api.xsd; [] when valid. */
+const valid = (element: XmlElement): string[] => added!.schemaErrors(element);
 
 async function send(path: string, init: RequestInit = {}): Promise<{ status: number; text: string }> {
-  const response = await fetch(`${service!.url}${path}`, { ...init, signal: AbortSignal.timeout(15_000) });
+  const response = await fetch(`${added!.url}${path}`, { ...init, signal: AbortSignal.timeout(15_000) });
   return { status: response.status, text: await response.text() };
 }
 
