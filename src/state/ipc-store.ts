@@ -19,6 +19,8 @@ interface StoreCall {
 /** The calls a worker made in one turn of its event loop, sent together. */
 interface StoreRequest {
   kind: 'pin-store';
+  /** Which of the worker's messages this is: its reply names it. */
+  batch: number;
   calls: StoreCall[];
 }
 interface StoreAnswer {
@@ -31,6 +33,7 @@ interface StoreAnswer {
 /** The answers to one request's calls, in its order, sent together. */
 interface StoreReply {
   kind: 'pin-store-reply';
+  batch: number;
   answers: StoreAnswer[];
 }
 
@@ -52,7 +55,7 @@ export function serveStoreTo(worker: Worker, store: StateStore): void {
       ),
     );
     void Promise.all(answers).then((settled) => {
-      if (worker.isConnected()) worker.send({ kind: 'pin-store-reply', answers: settled } satisfies StoreReply);
+      if (worker.isConnected()) worker.send({ kind: 'pin-store-reply', batch: message.batch, answers: settled } satisfies StoreReply);
     });
   });
 }
@@ -60,17 +63,21 @@ export function serveStoreTo(worker: Worker, store: StateStore): void {
 /** In a worker: the store, reached through the primary. */
 export class IpcStore implements StateStore {
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout }>();
+  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  private nextBatch = 1;
+  /** The timer of each message not answered yet: one for all its calls, not one a call. */
+  private readonly deadlines = new Map<number, NodeJS.Timeout>();
 
   constructor(private readonly timeoutMs: number) {
     if (!process.send) throw new Error('IpcStore runs only in a worker process');
     process.on('message', (message: unknown) => {
       if (!isReply(message)) return;
+      clearTimeout(this.deadlines.get(message.batch));
+      this.deadlines.delete(message.batch);
       for (const answer of message.answers) {
         const waiter = this.pending.get(answer.id);
         if (!waiter) continue;
         this.pending.delete(answer.id);
-        clearTimeout(waiter.timer);
         if (answer.ok) waiter.resolve(answer.value);
         else waiter.reject(new StoreUnavailableError(answer.cause ?? 'the primary process failed'));
       }
@@ -103,10 +110,9 @@ export class IpcStore implements StateStore {
   }
 
   async close(): Promise<void> {
-    for (const waiter of this.pending.values()) {
-      clearTimeout(waiter.timer);
-      waiter.reject(new StoreUnavailableError('the state store was closed'));
-    }
+    for (const timer of this.deadlines.values()) clearTimeout(timer);
+    this.deadlines.clear();
+    for (const waiter of this.pending.values()) waiter.reject(new StoreUnavailableError('the state store was closed'));
     this.pending.clear();
     this.queued = [];
   }
@@ -115,11 +121,7 @@ export class IpcStore implements StateStore {
     return new Promise((resolve, reject) => {
       if (!process.connected || !process.send) return reject(new StoreUnavailableError('the primary process is gone'));
       const id = this.nextId++;
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new StoreUnavailableError(`the primary process did not answer within ${this.timeoutMs} ms (--store-timeout)`));
-      }, this.timeoutMs);
-      this.pending.set(id, { resolve, reject, timer });
+      this.pending.set(id, { resolve, reject });
       if (this.queued.length === 0) setImmediate(this.sendQueued);
       this.queued.push({ id, op, args });
     });
@@ -134,14 +136,20 @@ export class IpcStore implements StateStore {
       for (const { id } of calls) this.fail(id, 'the primary process is gone');
       return;
     }
-    process.send({ kind: 'pin-store', calls } satisfies StoreRequest);
+    const batch = this.nextBatch++;
+    // From the message's sending, at most one turn of the event loop after its calls were made.
+    const deadline = setTimeout(() => {
+      this.deadlines.delete(batch);
+      for (const { id } of calls) this.fail(id, `the primary process did not answer within ${this.timeoutMs} ms (--store-timeout)`);
+    }, this.timeoutMs);
+    this.deadlines.set(batch, deadline);
+    process.send({ kind: 'pin-store', batch, calls } satisfies StoreRequest);
   };
 
   private fail(id: number, why: string): void {
     const waiter = this.pending.get(id);
     if (!waiter) return;
     this.pending.delete(id);
-    clearTimeout(waiter.timer);
     waiter.reject(new StoreUnavailableError(why));
   }
 }
