@@ -36,7 +36,9 @@ test.serial(
   async (t) => {
     t.is(await (await fetch(`${service.url}/readyz`)).text(), 'ready\n', 'noeviction: nothing to warn of');
     const accepted = 'redis-full-accepted-secret';
-    t.is((await validatePin(service, 'httpGet', pinFor(service, accepted), accepted)).status, 200);
+    // Sent again as it was, not worked out again: a step may begin during the flood.
+    const acceptedPin = pinFor(service, accepted);
+    t.is((await validatePin(service, 'httpGet', acceptedPin, accepted)).status, 200);
 
     redisCli('config', 'set', 'maxmemory', String(usedMemory() + 256 * 1024));
     let failedAt = -1;
@@ -65,7 +67,7 @@ test.serial(
     const back = await validatePin(service, 'httpGet', pinFor(service, secret), secret);
     t.is(back.status, 200);
     t.regex(back.body, />true</);
-    t.regex((await validatePin(service, 'httpGet', pinFor(service, accepted), accepted)).body, />false</, 'the replay record survived');
+    t.regex((await validatePin(service, 'httpGet', acceptedPin, accepted)).body, />false</, 'the replay record survived');
   },
 );
 

@@ -42,9 +42,11 @@ test.serial('a graceful restart keeps an accepted PIN refused, a lock locked and
   const accepted = `accepted-${randomBytes(8).toString('hex')}`;
   const locked = `locked-${randomBytes(8).toString('hex')}`;
   const counted = `counted-${randomBytes(8).toString('hex')}`;
+  // The PIN is sent again as it was, not worked out again: a step may begin between the two.
+  const acceptedPin = pinFor(CLOCK, accepted);
   const first = await startChildService({ built: true, stateDir });
   try {
-    t.true(await validate(first, pinFor(CLOCK, accepted), accepted));
+    t.true(await validate(first, acceptedPin, accepted));
     for (let i = 0; i < 5; i++) t.false(await validate(first, wrongPinFor(CLOCK, locked), locked));
     for (let i = 0; i < 4; i++) t.false(await validate(first, wrongPinFor(CLOCK, counted), counted));
     t.deepEqual(await stop(first), { code: 0, signal: null });
@@ -54,7 +56,7 @@ test.serial('a graceful restart keeps an accepted PIN refused, a lock locked and
   const second = await startChildService({ built: true, stateDir });
   try {
     t.notRegex(second.output(), /"event":"store-warning"/, 'a graceful stop closed the file: nothing to warn of');
-    t.false(await validate(second, pinFor(CLOCK, accepted), accepted), 'the accepted PIN is a replay');
+    t.false(await validate(second, acceptedPin, accepted), 'the accepted PIN is a replay');
     t.is((await validatePin(second.url, 'httpGet', pinFor(CLOCK, locked), locked)).status, 429, 'the lock holds');
     t.false(await validate(second, wrongPinFor(CLOCK, counted), counted), 'the fifth failure');
     t.is(
@@ -235,8 +237,10 @@ test.serial(
     const service = await startChildService({ built: true, stateDir: join(mount, 'state') });
     const filler = join(mount, 'filler');
     let restarted: ChildService | undefined;
+    // PINs are sent again as they were, not worked out again: a step may begin in the meantime.
+    const firstPin = pinFor(CLOCK, 'before-the-disk-fills');
     try {
-      t.true(await validate(service, pinFor(CLOCK, 'before-the-disk-fills'), 'before-the-disk-fills'));
+      t.true(await validate(service, firstPin, 'before-the-disk-fills'));
       // Fill the disk: write until the file system says it is full (bounded by its 2 MiB).
       const fd = openSync(filler, 'w');
       const block = Buffer.alloc(4096, 1);
@@ -260,19 +264,20 @@ test.serial(
       const metrics = await (await fetch(`${service.url}/metrics`)).text();
       t.regex(metrics, /^pin_store_write_failures_total 1$/m);
       rmSync(filler);
-      let answeredAgain: string | undefined;
+      let answeredAgain: { secret: string; pin: string } | undefined;
       for (let i = 0; i < 100 && answeredAgain === undefined; i++) {
         await new Promise((resolve) => setTimeout(resolve, 50));
         const secret = `after-${i}-${randomBytes(16).toString('hex')}`;
-        if ((await validatePin(service.url, 'httpGet', pinFor(CLOCK, secret), secret)).status === 200) answeredAgain = secret;
+        const pin = pinFor(CLOCK, secret);
+        if ((await validatePin(service.url, 'httpGet', pin, secret)).status === 200) answeredAgain = { secret, pin };
       }
       t.truthy(answeredAgain, 'answered again once there is room');
       t.true(await logged(service, /"event":"store-write-recovered"/));
       t.deepEqual(await stop(service), { code: 0, signal: null });
       // Nothing accepted before the disk filled, nor once it had room again, is lost.
       restarted = await startChildService({ built: true, stateDir: join(mount, 'state') });
-      t.false(await validate(restarted, pinFor(CLOCK, 'before-the-disk-fills'), 'before-the-disk-fills'));
-      if (answeredAgain) t.false(await validate(restarted, pinFor(CLOCK, answeredAgain), answeredAgain));
+      t.false(await validate(restarted, firstPin, 'before-the-disk-fills'));
+      if (answeredAgain) t.false(await validate(restarted, answeredAgain.pin, answeredAgain.secret));
     } finally {
       await service.kill();
       await restarted?.kill();
