@@ -40,6 +40,8 @@ interface Step {
 
 export function routesWithLookup<S, C>(router: Router<S, C>, knownPaths: readonly string[]): Middleware<S, C> {
   const routes = router.routes() as unknown as Middleware<S, C>;
+  // Routed by host too, or one layer chosen per request: the router decides each time.
+  if ((router.host !== undefined && router.host !== '') || router.exclusive) return routes;
   const paths = new Set(knownPaths);
   for (const layer of router.stack) if (typeof layer.path === 'string' && layer.paramNames.length === 0) paths.add(layer.path);
   const methods = new Set(router.stack.flatMap((layer) => layer.methods));
@@ -60,11 +62,9 @@ export function routesWithLookup<S, C>(router: Router<S, C>, knownPaths: readonl
 
 /** The router's answer for `path` and `method`, as its middleware would work it out for each request; undefined for none. */
 function chainOf<S, C>(router: Router<S, C>, path: string, method: string): Middleware<S, C> | undefined {
-  if (router.host !== undefined && router.host !== '') return undefined; // routed by host too: the router decides each time
   const match = router.match(path, method);
   if (!match.route) return undefined;
   const layers = match.pathAndMethod;
-  if (router.exclusive) return undefined; // one layer chosen per request: left to the router
   const matched = match.path;
   const routeLayer = [...layers].reverse().find((layer) => layer.methods.length > 0)!;
   const middleware: Middleware<S, C>[] = [];

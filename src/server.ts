@@ -8,7 +8,7 @@ import { announcedTooLarge } from './bindings/body';
 import type { Config } from './config';
 import { systemClock, type Clock } from './handlers';
 import { createMetrics } from './observability/metrics';
-import { storePressure } from './observability/store-pressure';
+import { logStoreWarnings, storePressure } from './observability/store-pressure';
 import { tlsCertificateExpiry } from './observability/tls-certificate';
 import { listenForHttpsRedirects } from './https-redirect';
 import { loadTlsIdentity, secureContextOptions, type TlsIdentity } from './tls';
@@ -90,7 +90,7 @@ export async function startService(config: Config, logger: Logger, clock: Clock 
     // Start anyway: /readyz says not ready and ValidatePin fails closed until the store is reached.
     logger.warn({ event: 'store-unreachable' }, 'the state store cannot be reached yet');
   } else {
-    for (const warning of await store.warnings().catch(() => [])) logger.warn({ event: 'store-warning' }, warning);
+    await logStoreWarnings(store, logger);
   }
   await loadXmlEngine(); // before createApp, which compiles the schemas
   const app = createApp({ ...config, stateKey }, { logger, clock, store, metrics });

@@ -19,6 +19,13 @@ function directory(): string {
   return mkdtempSync(join(tmpdir(), 'pin-state-test-'));
 }
 
+/** What a SIGKILL leaves: a copy of the directory's files as they are, nothing closed. */
+function crashCopy(dir: string): string {
+  const copy = directory();
+  for (const name of readdirSync(dir)) copyFileSync(join(dir, name), join(copy, name));
+  return copy;
+}
+
 function open(stateDir: string, now: () => number, settings: { stateKey?: string; storeMaxEntries?: number } = {}) {
   return openPersistentStore({ storeMaxEntries: 1000, storeWhenFull: 'evict', stateDir, stateKey: KEY, ...settings }, undefined, now).store;
 }
@@ -65,10 +72,7 @@ test('a crash loses nothing flushed: a copy of the files taken after a flush, th
   await store.acceptStep(keyOf(1), 10, 90_000);
   await store.countAttempt(keyOf(2), 300_000, 5);
   store.flush();
-  // What a SIGKILL leaves: the files as they are, nothing closed.
-  const copy = directory();
-  for (const name of readdirSync(dir)) copyFileSync(join(dir, name), join(copy, name));
-  const after = open(copy, now);
+  const after = open(crashCopy(dir), now);
   t.is(after.size, 2);
   t.regex((await after.warnings()).join('\n'), /was not closed by the run before this one .* 2 entries were loaded/);
   t.false(await after.acceptStep(keyOf(1), 10, 90_000));
@@ -86,8 +90,7 @@ test('a batch torn by a crash mid-write: the batches before it are kept, the tor
   for (let n = 2; n < 200; n++) await store.acceptStep(keyOf(n), 10, 90_000);
   store.flush();
   // The files as a crash mid-write leaves them: the write-ahead log cut inside its last frame.
-  const copy = directory();
-  for (const name of readdirSync(dir)) copyFileSync(join(dir, name), join(copy, name));
+  const copy = crashCopy(dir);
   const wal = join(copy, 'state.db-wal');
   t.true(statSync(wal).size > 4096, 'both batches are in the write-ahead log');
   truncateSync(wal, statSync(wal).size - 100);

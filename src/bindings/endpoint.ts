@@ -33,8 +33,7 @@ export interface EndpointCalls {
 }
 
 export function endpointCalls(contract: Contract, handlers: Handlers): EndpointCalls {
-  for (const name of OPERATION_NAMES) {
-    const path = `${ENDPOINT_PATH}/${ROUTES[name].httpOperation}`.toLowerCase();
+  for (const path of operationPaths().map((p) => p.toLowerCase())) {
     if (SCRIPT_PROXY_PATHS.some((proxy) => proxy.toLowerCase() === path))
       throw new Error(`An operation's path ${path} is the script proxy's.`);
   }

@@ -14,7 +14,7 @@ import type { StateStore } from '../state/store';
 import { serveStoreTo } from '../state/ipc-store';
 import { AggregatorRegistry, Registry } from 'prom-client';
 import { answerMetricsRequests } from '../observability/metrics';
-import { storePressure } from '../observability/store-pressure';
+import { logStoreWarnings, storePressure } from '../observability/store-pressure';
 import { exitAfterFlush } from '../observability/logger';
 
 export function runPrimary(config: Config, argv: string[], logger: Logger): void {
@@ -24,12 +24,7 @@ export function runPrimary(config: Config, argv: string[], logger: Logger): void
   let stateKey = config.stateKey;
   if (isEmbedded(config.store)) ({ store, stateKey } = createStore(config, { observe: () => storePressure(registry, logger, config) }));
   // What the store found at start (a state file its last run did not close), said once, by the process that holds it.
-  void store
-    ?.warnings()
-    .then((warnings) => {
-      for (const warning of warnings) logger.warn({ event: 'store-warning' }, warning);
-    })
-    .catch(() => {});
+  if (store) void logStoreWarnings(store, logger);
   // Every worker must name state alike: one state key for all (the state directory's, configured, or random).
   const env = { PIN_STATE_KEY: stateKey ?? randomBytes(32).toString('base64url') };
   cluster.setupPrimary({ args: argv });

@@ -3,12 +3,18 @@
  * it evicted (records that protected nobody, or ones that did), and the new
  * secrets it refused. Protective evictions and refusals also make one
  * warning log line, at most one a minute with the counts since the last,
- * never one per call.
+ * never one per call. What a store found at start is a warning line each.
  */
 import type { Logger } from 'pino';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Config } from '../config';
 import type { StoreObserver } from '../state';
+import type { StateStore } from '../state/store';
+
+/** What the store found at start (a state file its last run did not close, a Redis that evicts): a warning line each. */
+export async function logStoreWarnings(store: StateStore, logger: Logger): Promise<void> {
+  for (const warning of await store.warnings().catch(() => [])) logger.warn({ event: 'store-warning' }, warning);
+}
 
 export function storePressure(
   registry: Registry,
