@@ -216,8 +216,11 @@ async function sigtermUnderLoad(t: ExecutionContext, args: string[], listening: 
     const answered = results.filter((r): r is Extract<Result, { kind: 'answered' }> => r.kind === 'answered');
     const allFailed = results.filter((r): r is Extract<Result, { kind: 'failed' }> => r.kind === 'failed');
     // A connection opened after SIGTERM carried no call in flight: with --workers, the primary still
-    // accepts until the last worker has stopped listening, and may then close such a connection.
-    const lateConnections = allFailed.filter((f) => f.connectedAt !== undefined && f.connectedAt >= sigtermAt && f.code === 'ECONNRESET');
+    // accepts until the last worker has stopped listening, and may then close such a connection. A call
+    // begun after SIGTERM whose new connection was reset before it connected never sent its request either.
+    const lateConnections = allFailed.filter(
+      (f) => f.code === 'ECONNRESET' && (f.sent ? f.connectedAt !== undefined && f.connectedAt >= sigtermAt : f.startedAt >= sigtermAt),
+    );
     const failed = allFailed.filter((f) => !lateConnections.includes(f));
     const refused = results.filter((r) => r.kind === 'refused');
     const inFlightAtSigterm = answered.filter((r) => r.startedAt < sigtermAt && r.finishedAt >= sigtermAt);
