@@ -354,7 +354,7 @@ const TABLE = {
     env: 'PIN_STORE_TIMEOUT',
     default: 1000,
     type: integer(50, 60000),
-    help: 'milliseconds ValidatePin waits for the state store (Redis, or the primary with --workers) before failing closed',
+    help: 'milliseconds ValidatePin waits for a Redis state store before failing closed',
   }),
   storeReplicas: setting({
     flag: '--store-replicas',
@@ -396,7 +396,7 @@ const TABLE = {
     env: 'PIN_WORKERS',
     default: 1,
     type: integer(1, 64),
-    help: 'processes serving requests (node:cluster); state stays exact across them',
+    help: 'threads serving requests, on one port (SO_REUSEPORT); the embedded store is shared between them in memory, so state stays exact',
   }),
   logLevel: setting({
     flag: '--log-level',

@@ -15,12 +15,13 @@ export function httpsLocation(host: string | undefined, path: string, httpsPort:
   return `https://${name}${httpsPort === 443 ? '' : `:${httpsPort}`}${path}`;
 }
 
-/** Listens on `host`:`httpPort` (the service's connection limits apply) and redirects every request to `httpsPort`. */
+/** Listens on `host`:`httpPort` (the service's connection limits apply; `reusePort`: beside other worker threads) and redirects every request to `httpsPort`. */
 export async function listenForHttpsRedirects(
   limits: ServerOptions,
   host: string,
   httpPort: number,
   httpsPort: number,
+  reusePort = false,
 ): Promise<{ server: Server; port: number }> {
   const server = createServer(limits, (req: IncomingMessage, res: ServerResponse) => {
     // One answer per connection: nothing to drain when the service stops.
@@ -42,7 +43,7 @@ export async function listenForHttpsRedirects(
         reject(new ConfigError(`--http-port ${httpPort}: not allowed for this user (ports below 1024 need privileges)`));
       else reject(error);
     });
-    server.listen(httpPort, host, () => resolve());
+    server.listen({ port: httpPort, host, reusePort }, () => resolve());
   });
   return { server, port: (server.address() as AddressInfo).port };
 }

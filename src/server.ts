@@ -1,4 +1,3 @@
-import cluster from 'node:cluster';
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { Server as NetServer, type AddressInfo } from 'node:net';
@@ -13,7 +12,7 @@ import { tlsCertificateExpiry } from './observability/tls-certificate';
 import { listenForHttpsRedirects } from './https-redirect';
 import { loadTlsIdentity, secureContextOptions, type TlsIdentity } from './tls';
 import { loadXmlEngine } from './xml/xml-engine';
-import { createStore } from './state';
+import { createStore, type SharedStore } from './state';
 import type { StateStore } from './state/store';
 
 export interface CloseOptions {
@@ -23,6 +22,17 @@ export interface CloseOptions {
    * it is closed. Default 1000 ms.
    */
   idleGraceMs?: number;
+}
+
+/**
+ * A worker thread of `--workers N` (cli/workers.ts): it uses the embedded
+ * store its main thread holds, in shared memory, and listens with
+ * SO_REUSEPORT on the port its siblings listen on (the kernel spreads
+ * connections over them).
+ */
+export interface WorkerThreadContext {
+  /** The main thread's embedded store; none with Redis. */
+  shared?: SharedStore;
 }
 
 export interface RunningService {
@@ -76,13 +86,19 @@ export function inactivityTimeout(config: Pick<Config, 'requestTimeoutMs' | 'sto
  * each connection after its answer, then the idle ones, then the store; it
  * resolves once every connection is gone.
  */
-export async function startService(config: Config, logger: Logger, clock: Clock = systemClock): Promise<RunningService> {
+export async function startService(
+  config: Config,
+  logger: Logger,
+  clock: Clock = systemClock,
+  thread?: WorkerThreadContext,
+): Promise<RunningService> {
   // First: a wrong certificate or key stops start-up before anything else is opened.
   const readTls = () => (config.tlsCert && config.tlsKey ? loadTlsIdentity(config.tlsCert, config.tlsKey) : undefined);
   const tls = readTls();
-  const metrics = createMetrics({ processMetrics: true, clusterWorker: cluster.isWorker });
+  // A worker thread's process metrics are the main thread's, given once for the whole process.
+  const metrics = createMetrics({ processMetrics: !thread, workerThread: thread !== undefined });
   const { store, stateKey } = createStore(config, {
-    clusterWorker: cluster.isWorker,
+    shared: thread?.shared,
     observe: () => storePressure(metrics.registry, logger, config),
     now: () => clock.now(),
   });
@@ -118,17 +134,19 @@ export async function startService(config: Config, logger: Logger, clock: Clock 
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
+    server.listen({ port: config.port, host: config.host, reusePort: thread !== undefined }, () => resolve());
   });
   const { address, port } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
   const redirector =
     tls && config.httpPort !== undefined
-      ? await listenForHttpsRedirects(connectionLimits(config), config.host, config.httpPort, port).catch(async (error: unknown) => {
-          server.close();
-          await store.close();
-          throw error;
-        })
+      ? await listenForHttpsRedirects(connectionLimits(config), config.host, config.httpPort, port, thread !== undefined).catch(
+          async (error: unknown) => {
+            server.close();
+            await store.close();
+            throw error;
+          },
+        )
       : undefined;
   let closing: Promise<void> | undefined;
   const close = async ({ idleGraceMs = 1000 }: CloseOptions = {}): Promise<void> => {

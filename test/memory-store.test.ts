@@ -499,43 +499,48 @@ for (const [max, keyCount, seed, whenFull, reaches] of [
   [2000, 5000, 14, 'refuse', ['unprotective']],
   [5000, 4000, 5, 'evict', []],
 ] as const) {
-  test(`the store answers as the model does: 60 000 random operations, bound ${max}, ${keyCount} keys, ${whenFull} when full`, async (t) => {
-    const next = random(seed);
-    const c = clock();
-    const { seen, events } = counting();
-    const store = new MemoryStore(max, c.now, { whenFull, events });
-    const model = new ModelStore(max, c.now, whenFull);
-    const hash = createStateKeyHasher(STATE_KEY);
-    // Real keyed hashes and short keys of every length, which share table runs.
-    const keys = Array.from({ length: keyCount }, (_, i) => (i % 2 ? hash(Buffer.from(`s${i}`)) : i.toString(36)));
-    let mismatches = 0;
-    for (let op = 0; op < 60_000 && mismatches === 0; op++) {
-      const key = keys[Math.floor(next() * keyCount)];
-      const choice = next();
-      let ours: string;
-      let theirs: string;
-      if (choice < 0.3) {
-        const step = Math.floor(next() * 6);
-        // Two lifetimes, so that replay records do not expire in write order.
-        const ttl = next() < 0.5 ? 1_000 : 3_000;
-        [ours, theirs] = [await outcome(() => store.acceptStep(key, step, ttl)), await outcome(() => model.acceptStep(key, step, ttl))];
-      } else if (choice < 0.85) {
-        [ours, theirs] = [await outcome(() => store.countAttempt(key, 2_000, 3)), await outcome(() => model.countAttempt(key, 2_000, 3))];
-      } else {
-        [ours, theirs] = [await outcome(() => store.clearAttempts(key)), await outcome(() => model.clearAttempts(key))];
+  for (const shared of [false, true]) {
+    // Shared (--workers' worker threads): the table made at its bound in a SharedArrayBuffer, used through a second view of it.
+    const table = shared ? ' (shared table)' : '';
+    test(`the store answers as the model does: 60 000 random operations, bound ${max}, ${keyCount} keys, ${whenFull} when full${table}`, async (t) => {
+      const next = random(seed);
+      const c = clock();
+      const { seen, events } = counting();
+      const maker = shared ? new MemoryStore(max, c.now, { whenFull, share: true }) : undefined;
+      const store = new MemoryStore(max, c.now, { whenFull, events, ...(maker && { share: maker.sharedTable }) });
+      const model = new ModelStore(max, c.now, whenFull);
+      const hash = createStateKeyHasher(STATE_KEY);
+      // Real keyed hashes and short keys of every length, which share table runs.
+      const keys = Array.from({ length: keyCount }, (_, i) => (i % 2 ? hash(Buffer.from(`s${i}`)) : i.toString(36)));
+      let mismatches = 0;
+      for (let op = 0; op < 60_000 && mismatches === 0; op++) {
+        const key = keys[Math.floor(next() * keyCount)];
+        const choice = next();
+        let ours: string;
+        let theirs: string;
+        if (choice < 0.3) {
+          const step = Math.floor(next() * 6);
+          // Two lifetimes, so that replay records do not expire in write order.
+          const ttl = next() < 0.5 ? 1_000 : 3_000;
+          [ours, theirs] = [await outcome(() => store.acceptStep(key, step, ttl)), await outcome(() => model.acceptStep(key, step, ttl))];
+        } else if (choice < 0.85) {
+          [ours, theirs] = [await outcome(() => store.countAttempt(key, 2_000, 3)), await outcome(() => model.countAttempt(key, 2_000, 3))];
+        } else {
+          [ours, theirs] = [await outcome(() => store.clearAttempts(key)), await outcome(() => model.clearAttempts(key))];
+        }
+        if (ours !== theirs || store.size !== model.size || JSON.stringify(seen) !== JSON.stringify(model.seen)) {
+          mismatches++;
+          t.fail(
+            `operation ${op} on ${key}: ${ours} (size ${store.size}, ${JSON.stringify(seen)}) against ${theirs} (size ${model.size}, ${JSON.stringify(model.seen)})`,
+          );
+        }
+        c.advance(Math.floor(next() * 3));
       }
-      if (ours !== theirs || store.size !== model.size || JSON.stringify(seen) !== JSON.stringify(model.seen)) {
-        mismatches++;
-        t.fail(
-          `operation ${op} on ${key}: ${ours} (size ${store.size}, ${JSON.stringify(seen)}) against ${theirs} (size ${model.size}, ${JSON.stringify(model.seen)})`,
-        );
-      }
-      c.advance(Math.floor(next() * 3));
-    }
-    t.is(mismatches, 0);
-    t.true(store.size <= max);
-    for (const kind of reaches) t.true(seen[kind] > 0, `the run reached: ${kind}`);
-  });
+      t.is(mismatches, 0);
+      t.true(store.size <= max);
+      for (const kind of reaches) t.true(seen[kind] > 0, `the run reached: ${kind}`);
+    });
+  }
 }
 
 test('a key that is not 1 to 45 base64url characters is refused with a TypeError, and the store is left as it was', async (t) => {

@@ -1,27 +1,41 @@
 /**
- * `pin-service serve`: the service, or with `--workers N` the primary of N
- * workers, until SIGTERM or SIGINT; SIGHUP reads the TLS certificate and
- * key again (with --tls-cert).
+ * `pin-service serve`: the service, or with `--workers N` the main thread of
+ * N worker threads (workers.ts), until SIGTERM or SIGINT; SIGHUP reads the
+ * TLS certificate and key again (with --tls-cert). A worker thread is told
+ * the same by its main thread, in messages.
  */
-import cluster from 'node:cluster';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { ConfigError, parseConfig } from '../config';
 import { createLogger, exitAfterFlush } from '../observability/logger';
 import { startService } from '../server';
 import { loadTlsIdentity, type TlsIdentity } from '../tls';
 import { addressToOpen } from './commands';
-import { runPrimary } from './cluster';
+import { runWorkerThreads, type FromWorkerThread, type ToWorkerThread, type WorkerThreadData } from './workers';
 import { isEmbedded } from '../state';
 
-export async function serve(args: string[]): Promise<void> {
-  const config = parseConfig(args, process.env);
+/** This thread is a worker thread of `--workers`: what its main thread gave it. */
+export const workerThread: WorkerThreadData | undefined =
+  !isMainThread && (workerData as WorkerThreadData | undefined)?.kind === 'pin-worker' ? (workerData as WorkerThreadData) : undefined;
+
+export async function serve(args: string[], entry: string): Promise<void> {
+  const thread = workerThread;
+  let config = parseConfig(args, process.env);
   const logger = createLogger(config.logLevel);
-  if (config.workers > 1 && cluster.isPrimary) {
-    // Checked here too: workers refused their certificate would be restarted without end.
+  if (config.workers > 1 && !thread) {
+    // Checked here too: worker threads refused their certificate would be restarted without end.
     if (config.tlsCert && config.tlsKey) loadTlsIdentity(config.tlsCert, config.tlsKey);
-    return runPrimary(config, args, logger);
+    return runWorkerThreads(config, args, entry, logger);
   }
-  const service = await startService(config, logger);
+  // The ports the first worker thread was given, for the others.
+  if (thread?.port !== undefined)
+    config = { ...config, port: thread.port, ...(thread.httpPort !== undefined && { httpPort: thread.httpPort }) };
+  const service = await startService(config, logger, undefined, thread && { shared: thread.shared });
+  if (thread) {
+    const port = Number(new URL(service.url).port);
+    const httpPort = service.redirectUrl ? Number(new URL(service.redirectUrl).port) : undefined;
+    parentPort?.postMessage({ kind: 'pin-listening', port, ...(httpPort !== undefined && { httpPort }) } satisfies FromWorkerThread);
+  }
   const url = `${addressToOpen(service.url)}/api.asmx`;
   logger.info(
     {
@@ -60,12 +74,18 @@ export async function serve(args: string[]): Promise<void> {
       },
     );
   };
+  if (thread) {
+    // Signals reach the main thread only: it passes them on.
+    parentPort?.on('message', (message: ToWorkerThread) => {
+      if (message?.kind === 'pin-stop') stop('SIGTERM');
+      else if (message?.kind === 'pin-reload') reloadCertificate(service.reloadTls, logger);
+    });
+    return;
+  }
   process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
   // Handled even without TLS: SIGHUP (`systemctl reload`) must never stop the service.
   process.on('SIGHUP', () => reloadCertificate(service.reloadTls, logger));
-  // A worker's SIGINT comes with the primary's (same terminal): the primary decides.
-  if (cluster.isPrimary) process.on('SIGINT', () => stop('SIGINT'));
-  else process.on('SIGINT', () => {});
 }
 
 /** SIGHUP (what a certificate renewal hook sends): the new pair for new connections, or the old one kept and why. */

@@ -3,7 +3,8 @@
  * from the service's own vocabulary (operation, variant, outcome), never from
  * the request, so their number is bounded and no secret can become a label.
  */
-import { AggregatorRegistry, Counter, Histogram, Registry, collectDefaultMetrics, type RegistryContentType } from 'prom-client';
+import { parentPort, type Worker } from 'node:worker_threads';
+import { AggregatorRegistry, Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** The request duration histogram's bucket bounds, in seconds. */
 export const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
@@ -16,21 +17,17 @@ export interface Metrics {
   replayRejections: Counter;
   throttled: Counter;
   storeErrors: Counter;
-  /** A cluster worker's metrics are scraped through the primary, summed over all workers. */
-  clusterWorker?: boolean;
+  /** A worker thread's metrics are scraped through the main thread, summed over all worker threads. */
+  workerThread?: boolean;
 }
 
-export function createMetrics(options: { processMetrics?: boolean; clusterWorker?: boolean } = {}): Metrics {
+export function createMetrics(options: { processMetrics?: boolean; workerThread?: boolean } = {}): Metrics {
   const registry = new Registry();
   if (options.processMetrics) collectDefaultMetrics({ register: registry, prefix: 'pin_' });
-  if (options.clusterWorker) {
-    // prom-client's worker side of AggregatorRegistry: the primary collects this registry (scrapeText).
-    new AggregatorRegistry();
-    AggregatorRegistry.setRegistries([registry]);
-  }
+  if (options.workerThread) answerCollections(registry);
   return {
     registry,
-    clusterWorker: options.clusterWorker,
+    workerThread: options.workerThread,
     requests: new Counter({
       name: 'pin_requests_total',
       help: 'Requests answered, by operation (none: not an operation call), variant and outcome',
@@ -62,64 +59,116 @@ export function createMetrics(options: { processMetrics?: boolean; clusterWorker
   };
 }
 
-interface MetricsRequest {
+/** A registry's metrics as getMetricsAsJSON() gives them, as they cross between threads. */
+type MetricsJson = Awaited<ReturnType<Registry['getMetricsAsJSON']>>;
+
+/** A worker thread's /metrics asks the main thread for the whole process's text. */
+interface ScrapeRequest {
   kind: 'pin-metrics';
   id: number;
 }
-interface MetricsReply {
+interface ScrapeReply {
   kind: 'pin-metrics-reply';
   id: number;
   text?: string;
 }
-const isMetricsReply = (m: unknown): m is MetricsReply => (m as MetricsReply)?.kind === 'pin-metrics-reply';
-export const isMetricsRequest = (m: unknown): m is MetricsRequest => (m as MetricsRequest)?.kind === 'pin-metrics';
+/** The main thread asks each worker thread for its registry. */
+interface Collection {
+  kind: 'pin-metrics-collect';
+  id: number;
+}
+interface Collected {
+  kind: 'pin-metrics-collected';
+  id: number;
+  metrics: MetricsJson;
+}
+const isScrapeReply = (m: unknown): m is ScrapeReply => (m as ScrapeReply)?.kind === 'pin-metrics-reply';
+const isScrapeRequest = (m: unknown): m is ScrapeRequest => (m as ScrapeRequest)?.kind === 'pin-metrics';
+const isCollection = (m: unknown): m is Collection => (m as Collection)?.kind === 'pin-metrics-collect';
+const isCollected = (m: unknown): m is Collected => (m as Collected)?.kind === 'pin-metrics-collected';
 
-let nextScrape = 1;
+/** How long a scrape waits for the threads' registries. */
+const SCRAPE_TIMEOUT_MS = 5000;
+let nextId = 1;
 
 /**
- * The text /metrics answers. In a cluster worker (`--workers N`), the
- * counters of every worker summed by the primary (cluster.ts answers with
- * prom-client's AggregatorRegistry), so a scrape never shows one worker's
- * share only; elsewhere, this process's registry.
+ * The text /metrics answers. In a worker thread of `--workers N`, the
+ * counters of every worker thread summed by the main thread (prom-client's
+ * AggregatorRegistry.aggregate, each metric by its own rule), so a scrape
+ * never shows one thread's share only; elsewhere, this registry's.
  */
-export function scrapeText(metrics: Metrics, clusterWorker: boolean): Promise<string> {
-  if (!clusterWorker || !process.send) return metrics.registry.metrics();
+export function scrapeText(metrics: Metrics): Promise<string> {
+  if (!metrics.workerThread || !parentPort) return metrics.registry.metrics();
+  const port = parentPort;
   return new Promise((resolve, reject) => {
-    const id = nextScrape++;
+    const id = nextId++;
     const onMessage = (message: unknown) => {
-      if (!isMetricsReply(message) || message.id !== id) return;
+      if (!isScrapeReply(message) || message.id !== id) return;
       done();
       if (message.text !== undefined) resolve(message.text);
-      else reject(new Error('the primary could not collect the workers’ metrics'));
+      else reject(new Error('the main thread could not collect the worker threads’ metrics'));
     };
     const timer = setTimeout(() => {
       done();
-      reject(new Error('the primary did not answer the metrics request in time'));
-    }, 6000);
+      reject(new Error('the main thread did not answer the metrics request in time'));
+    }, SCRAPE_TIMEOUT_MS + 1000);
     const done = () => {
       clearTimeout(timer);
-      process.off('message', onMessage);
+      port.off('message', onMessage);
     };
-    process.on('message', onMessage);
-    process.send!({ kind: 'pin-metrics', id } satisfies MetricsRequest);
+    port.on('message', onMessage);
+    port.postMessage({ kind: 'pin-metrics', id } satisfies ScrapeRequest);
+  });
+}
+
+/** In a worker thread: answers the main thread's collections with this registry. */
+function answerCollections(registry: Registry): void {
+  parentPort?.on('message', (message: unknown) => {
+    if (!isCollection(message)) return;
+    void registry
+      .getMetricsAsJSON()
+      .then((metrics) => parentPort?.postMessage({ kind: 'pin-metrics-collected', id: message.id, metrics } satisfies Collected));
   });
 }
 
 /**
- * In the cluster primary: answers a worker's metrics request with the sum
- * over all workers, followed by the primary's own metrics (those of the
- * embedded store it holds for them), whose names no worker uses.
+ * In the main thread of `--workers`: answers a worker thread's scrape
+ * request with the metrics of every worker thread and of `shared` (the
+ * embedded store's, held here), aggregated, then `own` (the process's:
+ * CPU, memory, the runtime), which exist once for the whole process.
  */
-export function answerMetricsRequests(
-  aggregator: AggregatorRegistry<RegistryContentType>,
-  primary: Registry,
-  worker: { send(m: unknown): boolean; isConnected(): boolean },
-  message: unknown,
-): void {
-  if (!isMetricsRequest(message)) return;
-  Promise.all([aggregator.clusterMetrics(), primary.metrics()]).then(
-    ([workers, own]) =>
-      worker.isConnected() && worker.send({ kind: 'pin-metrics-reply', id: message.id, text: workers + own } satisfies MetricsReply),
-    () => worker.isConnected() && worker.send({ kind: 'pin-metrics-reply', id: message.id } satisfies MetricsReply),
-  );
+export function answerScrapeRequests(requester: Worker, message: unknown, workers: () => Worker[], shared: Registry, own: Registry): void {
+  if (!isScrapeRequest(message)) return;
+  const collections = workers().map((worker) => collect(worker));
+  Promise.all([...collections, shared.getMetricsAsJSON(), own.metrics()])
+    .then((results) => {
+      const text = results.pop() as string;
+      const summed = AggregatorRegistry.aggregate(results as MetricsJson[]);
+      return summed
+        .metrics()
+        .then((sum) => requester.postMessage({ kind: 'pin-metrics-reply', id: message.id, text: sum + text } satisfies ScrapeReply));
+    })
+    .catch(() => requester.postMessage({ kind: 'pin-metrics-reply', id: message.id } satisfies ScrapeReply));
+}
+
+/** One worker thread's registry, or a rejection after SCRAPE_TIMEOUT_MS. */
+function collect(worker: Worker): Promise<MetricsJson> {
+  return new Promise((resolve, reject) => {
+    const id = nextId++;
+    const onMessage = (message: unknown) => {
+      if (!isCollected(message) || message.id !== id) return;
+      done();
+      resolve(message.metrics);
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error('a worker thread did not give its metrics in time'));
+    }, SCRAPE_TIMEOUT_MS);
+    const done = () => {
+      clearTimeout(timer);
+      worker.off('message', onMessage);
+    };
+    worker.on('message', onMessage);
+    worker.postMessage({ kind: 'pin-metrics-collect', id } satisfies Collection);
+  });
 }

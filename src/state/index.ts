@@ -1,6 +1,5 @@
-import { MemoryStore } from './memory-store';
-import { IpcStore } from './ipc-store';
-import { type PersistenceEvents, PersistentStore } from './persistent-store';
+import { MemoryStore, type MemoryStoreOptions } from './memory-store';
+import { KeptStore, type PersistenceEvents, PersistentStore } from './persistent-store';
 import { openStateDirectory, stateDirectoryPath } from './state-directory';
 import type { StateStore, StoreEvents, WhenFull } from './store';
 
@@ -30,14 +29,21 @@ export function createMemoryStore(
   config: Pick<StoreSettings, 'storeMaxEntries' | 'storeWhenFull'>,
   observer?: StoreObserver,
   now?: () => number,
+  table: Pick<MemoryStoreOptions, 'share' | 'trackChanges'> = {},
 ): MemoryStore {
-  const store = new MemoryStore(config.storeMaxEntries, now, { whenFull: config.storeWhenFull, events: observer });
+  const store = new MemoryStore(config.storeMaxEntries, now, { whenFull: config.storeWhenFull, events: observer, ...table });
   observer?.watchSize(() => store.size);
   return store;
 }
 
 /** The stores held in this process's memory: the embedded one, kept or volatile. */
 export const isEmbedded = (store: string): boolean => store === 'embedded' || store === 'memory';
+
+/** What the main thread of `--workers` hands each worker thread: the table they share, and the file it is kept in (none: volatile). */
+export interface SharedStore {
+  table: SharedArrayBuffer;
+  file?: string;
+}
 
 /**
  * The kept embedded store of the settings: its state directory opened (the
@@ -48,16 +54,21 @@ export function openPersistentStore(
   config: Pick<StoreSettings, 'storeMaxEntries' | 'storeWhenFull' | 'stateDir' | 'stateKey'>,
   observer?: StoreObserver,
   now?: () => number,
-): { store: PersistentStore; stateKey: string } {
+  share = false,
+): { store: PersistentStore; stateKey: string; shares?: SharedStore } {
   const directory = openStateDirectory(stateDirectoryPath(config.stateDir), config.stateKey);
-  const store = new PersistentStore(createMemoryStore(config, observer, now), directory.file, directory.stateKey, observer);
-  return { store, stateKey: directory.stateKey };
+  const memory = createMemoryStore(config, observer, now, { trackChanges: true, ...(share && { share: true }) });
+  const store = new PersistentStore(memory, directory.file, directory.stateKey, observer);
+  const table = memory.sharedTable;
+  return { store, stateKey: directory.stateKey, ...(table && { shares: { table, file: directory.file } }) };
 }
 
 export interface StoreContext {
-  /** This process is a worker of `--workers N`: it shares the embedded store its primary holds (ipc-store.ts). */
-  clusterWorker?: boolean;
-  /** Called only when this process holds an embedded store. */
+  /** This thread is a worker thread of `--workers N`: it uses the embedded store its main thread holds, in shared memory. */
+  shared?: SharedStore;
+  /** This thread holds the embedded store for worker threads: it is made in shared memory (`shares` in the answer). */
+  share?: boolean;
+  /** Called only when this thread uses an embedded store. */
   observe?: () => StoreObserver;
   now?: () => number;
 }
@@ -69,12 +80,20 @@ export interface StoreContext {
  */
 export function createStore(
   config: StoreSettings,
-  { clusterWorker = false, observe, now }: StoreContext = {},
-): { store: StateStore; stateKey: string | undefined } {
+  { shared, share = false, observe, now }: StoreContext = {},
+): { store: StateStore; stateKey: string | undefined; shares?: SharedStore } {
   const { stateKey } = config;
-  if (isEmbedded(config.store) && clusterWorker) return { store: new IpcStore(config.storeTimeoutMs), stateKey };
-  if (config.store === 'embedded') return openPersistentStore(config, observe?.(), now);
-  if (config.store === 'memory') return { store: createMemoryStore(config, observe?.(), now), stateKey };
+  if (isEmbedded(config.store) && shared) {
+    // The main thread loaded the file into the table and writes it behind; this thread reads and changes the table.
+    const memory = createMemoryStore(config, observe?.(), now, { share: shared.table });
+    return { store: shared.file === undefined ? memory : new KeptStore(memory, shared.file), stateKey };
+  }
+  if (config.store === 'embedded') return openPersistentStore(config, observe?.(), now, share);
+  if (config.store === 'memory') {
+    const memory = createMemoryStore(config, observe?.(), now, share ? { share: true } : {});
+    const table = memory.sharedTable;
+    return { store: memory, stateKey, ...(table && { shares: { table } }) };
+  }
   // The Redis client is loaded only when configured: it is the largest module the service has
   // (about 6 MB of resident memory at start), and the embedded store needs none of it.
   const { RedisStore } = require('./redis-store') as typeof import('./redis-store');

@@ -30,10 +30,110 @@ const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 const SIXBITS = new Int8Array(128).fill(-1);
 for (const [i, c] of [...BASE64URL].entries()) SIXBITS[c.charCodeAt(0)] = i;
 
+/** The table's counters, kept in an Int32Array so that threads sharing the table share them. */
+const LOCK = 0;
+const CAPACITY = 1;
+const COUNT = 2;
+const HANDED_OUT = 3;
+const FREE_COUNT = 4;
+const MASK = 5;
+/** Slots in the list of changed entries (takeChanges). */
+const CHANGED = 6;
+/** 1 when changes are listed (a kept store), for every thread that attaches. */
+const TRACKING = 7;
+/** 1 while the kept store cannot write its file: new protective records are refused (persistent-store.ts). */
+const REFUSING = 8;
+const OLDEST = 9;
+const NEWEST = OLDEST + LISTS;
+const HEADER = NEWEST + LISTS;
+/** Lock states: free, held, held with threads waiting for it. */
+const HELD = 1;
+const CONTENDED = 2;
+/** Tries for a held lock before a thread sleeps on it (an operation holds it for about a microsecond). */
+const SPINS = 64;
+
 export interface MemoryStoreOptions {
   /** When every entry left protects someone: drop the one whose protection ends first (evict), or refuse new secrets (refuse). */
   whenFull?: WhenFull;
   events?: StoreEvents;
+  /** List the slots whose entries change, for a write-behind (persistent-store.ts takes them with takeChanges). */
+  trackChanges?: boolean;
+  /**
+   * Hold the table in shared memory, sized for `maxEntries` at once, so that
+   * worker threads can use it too: `true` makes one; a table's `sharedTable`
+   * attaches another thread to it. Every operation then holds the table's
+   * lock (Atomics) while it runs, so it stays atomic across threads.
+   */
+  share?: true | SharedArrayBuffer;
+}
+
+/** The table's arrays, carved out of one buffer. */
+interface Arrays {
+  header: Int32Array;
+  records: Int32Array;
+  hashes: Int32Array;
+  steps: Float64Array;
+  stepEnds: Float64Array;
+  attempts: Float64Array;
+  attemptEnds: Float64Array;
+  lockEnds: Float64Array;
+  lists: Uint8Array;
+  /** 1 while the slot is in the changed list. */
+  marks: Uint8Array;
+  older: Int32Array;
+  newer: Int32Array;
+  free: Int32Array;
+  changed: Int32Array;
+  table: Int32Array;
+}
+
+/** Hash table positions for `capacity` slots: a power of two, at least twice as many. */
+function positionsFor(capacity: number): number {
+  let positions = 2;
+  while (positions < 2 * capacity) positions *= 2;
+  return positions;
+}
+
+/** Bytes of a buffer holding a table of `capacity` slots. */
+function bytesFor(capacity: number): number {
+  return 8 * 5 * capacity + 4 * (HEADER + capacity * (RECORD + 5) + positionsFor(capacity)) + 2 * capacity;
+}
+
+/** The arrays of a table of `capacity` slots in `buffer` (of bytesFor(capacity) bytes). */
+function carve(buffer: ArrayBufferLike, capacity: number): Arrays {
+  let at = 0;
+  const f64 = (length: number) => {
+    const array = new Float64Array(buffer, at, length);
+    at += 8 * length;
+    return array;
+  };
+  const i32 = (length: number) => {
+    const array = new Int32Array(buffer, at, length);
+    at += 4 * length;
+    return array;
+  };
+  const u8 = (length: number) => {
+    const array = new Uint8Array(buffer, at, length);
+    at += length;
+    return array;
+  };
+  return {
+    steps: f64(capacity),
+    stepEnds: f64(capacity),
+    attempts: f64(capacity),
+    attemptEnds: f64(capacity),
+    lockEnds: f64(capacity),
+    header: i32(HEADER),
+    records: i32(capacity * RECORD),
+    hashes: i32(capacity),
+    older: i32(capacity),
+    newer: i32(capacity),
+    free: i32(capacity),
+    changed: i32(capacity),
+    table: i32(positionsFor(capacity)),
+    lists: u8(capacity),
+    marks: u8(capacity),
+  };
 }
 
 /**
@@ -54,34 +154,20 @@ export interface MemoryStoreOptions {
  * bound (bench/store.ts measures both). Keys are keyed hashes
  * (keyed-hash.ts) that no caller can choose, so no caller can crowd one part
  * of the table either.
+ *
+ * All of it, counters included, is carved out of one buffer. Shared
+ * (`share`), the buffer is a SharedArrayBuffer of the bound's size, made
+ * once, that the worker threads of `--workers` attach to: each operation
+ * takes the table's lock (a futex-style Atomics mutex: one compare-exchange
+ * when free), so the threads see one store, exact, with no hop between them.
  */
 export class MemoryStore implements StateStore {
-  private capacity = 0;
-  private count = 0;
-  private handedOut = 0;
-  private freeCount = 0;
-  private mask = 0;
-  private records = new Int32Array(0);
-  private hashes = new Int32Array(0);
-  /** The last accepted step, and when its record expires (0: none). */
-  private steps = new Float64Array(0);
-  private stepEnds = new Float64Array(0);
-  /** Attempts in the window, when the window ends (0: none), and the same end once the count has reached the lock (else 0). */
-  private attempts = new Float64Array(0);
-  private attemptEnds = new Float64Array(0);
-  private lockEnds = new Float64Array(0);
-  private lists = new Uint8Array(0);
-  private older = new Int32Array(0);
-  private newer = new Int32Array(0);
-  private free = new Int32Array(0);
-  /** Slot + 1 per position; 0 is empty. */
-  private table = new Int32Array(0);
-  private readonly oldest = new Int32Array(LISTS).fill(-1);
-  private readonly newest = new Int32Array(LISTS).fill(-1);
-  /** The record of the key being looked up. */
+  private a: Arrays;
+  /** The record of the key being looked up (this thread's own). */
   private readonly probe = new Int32Array(RECORD);
   private readonly whenFull: WhenFull;
   private readonly events: StoreEvents | undefined;
+  private readonly shared: SharedArrayBuffer | undefined;
 
   constructor(
     private readonly maxEntries: number,
@@ -91,12 +177,41 @@ export class MemoryStore implements StateStore {
     if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError('maxEntries must be a positive integer');
     this.whenFull = options.whenFull ?? 'evict';
     this.events = options.events;
-    this.reset();
+    if (options.share instanceof SharedArrayBuffer) {
+      if (options.share.byteLength !== bytesFor(maxEntries)) throw new RangeError('the shared table was made for another bound');
+      this.shared = options.share;
+      this.a = carve(this.shared, maxEntries);
+      return;
+    }
+    if (options.share) {
+      this.shared = new SharedArrayBuffer(bytesFor(maxEntries));
+      this.a = carve(this.shared, maxEntries);
+      this.initialise(maxEntries);
+    } else {
+      this.a = carve(new ArrayBuffer(bytesFor(0)), 0);
+      this.reset();
+    }
+    this.a.header[TRACKING] = options.trackChanges ? 1 : 0;
+  }
+
+  /** The most entries the table holds. */
+  get bound(): number {
+    return this.maxEntries;
+  }
+
+  /** Whether the table lists its changed entries (takeChanges). */
+  get tracksChanges(): boolean {
+    return this.a.header[TRACKING] === 1;
+  }
+
+  /** The shared table, for another thread's MemoryStore (`share`); undefined when this one is not shared. */
+  get sharedTable(): SharedArrayBuffer | undefined {
+    return this.shared;
   }
 
   /** Entries held: one per secret with a replay record or an attempt count. */
   get size(): number {
-    return this.count;
+    return this.a.header[COUNT];
   }
 
   async acceptStep(key: string, step: number, ttlMs: number): Promise<boolean> {
@@ -114,60 +229,125 @@ export class MemoryStore implements StateStore {
   /** acceptStep, answered at once (the stores built on this table call it without a promise of their own). */
   acceptStepNow(key: string, step: number, ttlMs: number): boolean {
     const hash = this.encode(key);
-    const now = this.now();
-    let slot = this.live(hash, now);
-    if (slot >= 0 && this.stepEnds[slot] > now && this.steps[slot] >= step) return false;
-    if (slot < 0) slot = this.add(hash, now);
-    this.steps[slot] = step;
-    this.stepEnds[slot] = now + ttlMs;
-    this.place(slot, now);
-    return true;
+    this.lock();
+    try {
+      const now = this.now();
+      let slot = this.live(hash, now);
+      if (slot >= 0 && this.a.stepEnds[slot] > now && this.a.steps[slot] >= step) return false;
+      if (slot < 0) slot = this.add(hash, now);
+      // Read after add(), which may have moved an own table into larger arrays.
+      const a = this.a;
+      a.steps[slot] = step;
+      a.stepEnds[slot] = now + ttlMs;
+      this.place(slot, now);
+      this.changedSlot(slot);
+      return true;
+    } finally {
+      this.unlock();
+    }
   }
 
   /** countAttempt, answered at once. */
   countAttemptNow(key: string, windowMs: number, lockAt: number): AttemptCount {
     const hash = this.encode(key);
-    const now = this.now();
-    let slot = this.live(hash, now);
-    if (slot < 0) slot = this.add(hash, now);
-    if (this.attemptEnds[slot] > now) this.attempts[slot]++;
-    else {
-      this.attempts[slot] = 1;
-      this.attemptEnds[slot] = now + windowMs;
+    this.lock();
+    try {
+      const now = this.now();
+      let slot = this.live(hash, now);
+      if (slot < 0) slot = this.add(hash, now);
+      const a = this.a;
+      if (a.attemptEnds[slot] > now) a.attempts[slot]++;
+      else {
+        a.attempts[slot] = 1;
+        a.attemptEnds[slot] = now + windowMs;
+      }
+      a.lockEnds[slot] = a.attempts[slot] >= lockAt ? a.attemptEnds[slot] : 0;
+      this.place(slot, now);
+      this.changedSlot(slot);
+      return { attempts: a.attempts[slot], resetInMs: a.attemptEnds[slot] - now };
+    } finally {
+      this.unlock();
     }
-    this.lockEnds[slot] = this.attempts[slot] >= lockAt ? this.attemptEnds[slot] : 0;
-    this.place(slot, now);
-    return { attempts: this.attempts[slot], resetInMs: this.attemptEnds[slot] - now };
   }
 
   /** clearAttempts, done at once. */
   clearAttemptsNow(key: string): void {
-    const position = this.locate(this.encode(key));
-    if (position < 0) return;
-    const slot = this.table[position] - 1;
-    const now = this.now();
-    if (this.stepEnds[slot] <= now) {
-      this.remove(position);
-      return;
+    const hash = this.encode(key);
+    this.lock();
+    try {
+      const a = this.a;
+      const position = this.locate(hash);
+      if (position < 0) return;
+      const slot = a.table[position] - 1;
+      const now = this.now();
+      // A listed change keeps its entry, expired, until it has been written (the write-behind drops it from the file too).
+      if (a.stepEnds[slot] <= now && a.header[TRACKING] === 0) {
+        this.remove(position);
+        return;
+      }
+      a.attempts[slot] = a.attemptEnds[slot] = a.lockEnds[slot] = 0;
+      this.place(slot, now);
+      this.changedSlot(slot);
+    } finally {
+      this.unlock();
     }
-    this.attempts[slot] = this.attemptEnds[slot] = this.lockEnds[slot] = 0;
-    this.place(slot, now);
   }
 
   /**
-   * Writes the key's fields into `out` (step, its record's end, attempts,
-   * their window's end, the lock's end) and answers true, or answers false
-   * when the store holds nothing unexpired for it. For the write-behind
-   * (persistent-store.ts): it changes nothing, not even the eviction order.
+   * Moves the slots of the entries changed since the last call into `into`
+   * (sized for the bound) and answers how many; each slot once, however
+   * often its entry changed. For the write-behind (persistent-store.ts),
+   * which reads each with changedEntry().
    */
-  read(key: string, out: EntryFields): boolean {
-    const position = this.locate(this.encode(key));
-    if (position < 0) return false;
-    const slot = this.table[position] - 1;
-    const now = this.now();
-    if (this.stepEnds[slot] <= now && this.attemptEnds[slot] <= now) return false;
-    this.fieldsOf(slot, out);
-    return true;
+  takeChanges(into: Int32Array): number {
+    this.lock();
+    try {
+      const a = this.a;
+      const count = a.header[CHANGED];
+      for (let i = 0; i < count; i++) {
+        const slot = a.changed[i];
+        into[i] = slot;
+        a.marks[slot] = 0;
+      }
+      a.header[CHANGED] = 0;
+      return count;
+    } finally {
+      this.unlock();
+    }
+  }
+
+  /** Lists the slots again (a write of them failed): the next takeChanges() answers them too. */
+  putBackChanges(slots: Int32Array, count: number): void {
+    this.lock();
+    try {
+      for (let i = 0; i < count; i++) if (slots[i] < this.a.header[HANDED_OUT]) this.changedSlot(slots[i]);
+    } finally {
+      this.unlock();
+    }
+  }
+
+  /**
+   * The key of the entry in `slot`, its fields written into `out`, expired
+   * or not (a row that loading drops); undefined when the slot holds no entry.
+   */
+  changedEntry(slot: number, out: EntryFields): string | undefined {
+    this.lock();
+    try {
+      if (slot >= this.a.header[HANDED_OUT] || this.a.lists[slot] === FREE) return undefined;
+      this.fieldsOf(slot, out);
+      return this.keyOf(slot);
+    } finally {
+      this.unlock();
+    }
+  }
+
+  /** While set, acceptStep and countAttempt are refused (the kept store cannot write its file), in every thread. */
+  get refusing(): boolean {
+    return Atomics.load(this.a.header, REFUSING) === 1;
+  }
+
+  set refusing(refusing: boolean) {
+    Atomics.store(this.a.header, REFUSING, refusing ? 1 : 0);
   }
 
   /**
@@ -177,36 +357,58 @@ export class MemoryStore implements StateStore {
    */
   restore(key: string, fields: EntryFields): void {
     const hash = this.encode(key);
-    const now = this.now();
-    const position = this.locate(hash);
-    if (fields[1] <= now && fields[3] <= now) {
-      if (position >= 0) this.remove(position);
-      return;
+    this.lock();
+    try {
+      const now = this.now();
+      const position = this.locate(hash);
+      if (fields[1] <= now && fields[3] <= now) {
+        if (position >= 0) this.remove(position);
+        return;
+      }
+      const slot = position >= 0 ? this.a.table[position] - 1 : this.add(hash, now);
+      const a = this.a;
+      [a.steps[slot], a.stepEnds[slot], a.attempts[slot], a.attemptEnds[slot], a.lockEnds[slot]] = fields;
+      this.place(slot, now);
+    } finally {
+      this.unlock();
     }
-    const slot = position >= 0 ? this.table[position] - 1 : this.add(hash, now);
-    [this.steps[slot], this.stepEnds[slot], this.attempts[slot], this.attemptEnds[slot], this.lockEnds[slot]] = fields;
-    this.place(slot, now);
+  }
+
+  /** Writes the key's fields into `out` and answers true, or false when the store holds nothing unexpired for it (tests). */
+  read(key: string, out: EntryFields): boolean {
+    const hash = this.encode(key);
+    this.lock();
+    try {
+      const position = this.locate(hash);
+      if (position < 0) return false;
+      const slot = this.a.table[position] - 1;
+      const now = this.now();
+      if (this.a.stepEnds[slot] <= now && this.a.attemptEnds[slot] <= now) return false;
+      this.fieldsOf(slot, out);
+      return true;
+    } finally {
+      this.unlock();
+    }
   }
 
   /** Slots handed out so far: entryAt() takes 0 to this, less one. */
   get slots(): number {
-    return this.handedOut;
+    return this.a.header[HANDED_OUT];
   }
 
   /** The key of the entry in `slot`, its fields written into `out`; undefined when the slot holds nothing unexpired. */
   entryAt(slot: number, out: EntryFields): string | undefined {
-    if (slot >= this.handedOut || this.lists[slot] === FREE) return undefined;
-    const now = this.now();
-    if (this.stepEnds[slot] <= now && this.attemptEnds[slot] <= now) return undefined;
-    this.fieldsOf(slot, out);
-    const base = slot * RECORD;
-    const length = this.records[base];
-    let key = '';
-    for (let lane = 0; lane < LANES && key.length < length; lane++) {
-      const bits = this.records[base + 1 + lane];
-      for (let shift = 24; shift >= 0 && key.length < length; shift -= 6) key += BASE64URL[(bits >>> shift) & 63];
+    this.lock();
+    try {
+      const a = this.a;
+      if (slot >= a.header[HANDED_OUT] || a.lists[slot] === FREE) return undefined;
+      const now = this.now();
+      if (a.stepEnds[slot] <= now && a.attemptEnds[slot] <= now) return undefined;
+      this.fieldsOf(slot, out);
+      return this.keyOf(slot);
+    } finally {
+      this.unlock();
     }
-    return key;
   }
 
   async ping(): Promise<void> {}
@@ -219,16 +421,52 @@ export class MemoryStore implements StateStore {
     return [];
   }
 
+  /** Empties an own table; a shared one stays as it is for the threads still using it. */
   async close(): Promise<void> {
-    this.reset();
+    if (!this.shared) this.reset();
+  }
+
+  private lock(): void {
+    if (this.shared !== undefined && Atomics.compareExchange(this.a.header, LOCK, 0, HELD) !== 0) this.waitForLock();
+  }
+
+  private waitForLock(): void {
+    const header = this.a.header;
+    for (let spin = 0; spin < SPINS; spin++) if (Atomics.compareExchange(header, LOCK, 0, HELD) === 0) return;
+    while (Atomics.exchange(header, LOCK, CONTENDED) !== 0) Atomics.wait(header, LOCK, CONTENDED);
+  }
+
+  private unlock(): void {
+    if (this.shared !== undefined && Atomics.exchange(this.a.header, LOCK, 0) === CONTENDED) Atomics.notify(this.a.header, LOCK, 1);
+  }
+
+  /** Lists a changed slot for the write-behind (once until it is taken). */
+  private changedSlot(slot: number): void {
+    const a = this.a;
+    if (a.header[TRACKING] === 0 || a.marks[slot] === 1) return;
+    a.marks[slot] = 1;
+    a.changed[a.header[CHANGED]++] = slot;
+  }
+
+  private keyOf(slot: number): string {
+    const records = this.a.records;
+    const base = slot * RECORD;
+    const length = records[base];
+    let key = '';
+    for (let lane = 0; lane < LANES && key.length < length; lane++) {
+      const bits = records[base + 1 + lane];
+      for (let shift = 24; shift >= 0 && key.length < length; shift -= 6) key += BASE64URL[(bits >>> shift) & 63];
+    }
+    return key;
   }
 
   private fieldsOf(slot: number, out: EntryFields): void {
-    out[0] = this.steps[slot];
-    out[1] = this.stepEnds[slot];
-    out[2] = this.attempts[slot];
-    out[3] = this.attemptEnds[slot];
-    out[4] = this.lockEnds[slot];
+    const a = this.a;
+    out[0] = a.steps[slot];
+    out[1] = a.stepEnds[slot];
+    out[2] = a.attempts[slot];
+    out[3] = a.attemptEnds[slot];
+    out[4] = a.lockEnds[slot];
   }
 
   /** Writes the key in `probe` and answers its hash. */
@@ -255,7 +493,9 @@ export class MemoryStore implements StateStore {
 
   /** The table position of the key in `probe`, or -1. */
   private locate(hash: number): number {
-    const { table, hashes, records, probe, mask } = this;
+    const { table, hashes, records, header } = this.a;
+    const probe = this.probe;
+    const mask = header[MASK];
     for (let position = hash & mask; ; position = (position + 1) & mask) {
       const reference = table[position];
       if (reference === 0) return -1;
@@ -272,8 +512,9 @@ export class MemoryStore implements StateStore {
   private live(hash: number, now: number): number {
     const position = this.locate(hash);
     if (position < 0) return -1;
-    const slot = this.table[position] - 1;
-    if (this.stepEnds[slot] > now || this.attemptEnds[slot] > now) return slot;
+    const a = this.a;
+    const slot = a.table[position] - 1;
+    if (a.stepEnds[slot] > now || a.attemptEnds[slot] > now) return slot;
     this.remove(position);
     return -1;
   }
@@ -281,38 +522,41 @@ export class MemoryStore implements StateStore {
   /** A new, empty entry for the key in `probe`; makes room first when the store is full. */
   private add(hash: number, now: number): number {
     const slot = this.allocate(now);
-    this.records.set(this.probe, slot * RECORD);
-    this.hashes[slot] = hash;
-    this.steps[slot] = this.stepEnds[slot] = this.attempts[slot] = this.attemptEnds[slot] = this.lockEnds[slot] = 0;
-    this.lists[slot] = OPEN;
+    const a = this.a;
+    a.records.set(this.probe, slot * RECORD);
+    a.hashes[slot] = hash;
+    a.steps[slot] = a.stepEnds[slot] = a.attempts[slot] = a.attemptEnds[slot] = a.lockEnds[slot] = 0;
+    a.lists[slot] = OPEN;
     this.append(slot, OPEN);
     this.insert(slot);
-    this.count++;
+    a.header[COUNT]++;
     return slot;
   }
 
   /** Makes a slot the newest of the list its protection puts it in. */
   private place(slot: number, now: number): void {
-    const list = this.lockEnds[slot] > now ? LOCKED : this.stepEnds[slot] > now ? REPLAY : OPEN;
+    const a = this.a;
+    const list = a.lockEnds[slot] > now ? LOCKED : a.stepEnds[slot] > now ? REPLAY : OPEN;
     this.unlink(slot);
-    this.lists[slot] = list;
+    a.lists[slot] = list;
     this.append(slot, list);
   }
 
   /** When the entry stops protecting anyone: its replay record and its lock have both expired. */
   private protectedUntil(slot: number): number {
-    return Math.max(this.stepEnds[slot], this.lockEnds[slot]);
+    return Math.max(this.a.stepEnds[slot], this.a.lockEnds[slot]);
   }
 
   private allocate(now: number): number {
-    if (this.freeCount > 0) return this.free[--this.freeCount];
-    if (this.handedOut < this.capacity) return this.handedOut++;
-    if (this.capacity < this.maxEntries) {
-      this.grow(Math.min(this.maxEntries, this.capacity * 2));
-      return this.handedOut++;
+    const header = this.a.header;
+    if (header[FREE_COUNT] > 0) return this.a.free[--header[FREE_COUNT]];
+    if (header[HANDED_OUT] < header[CAPACITY]) return header[HANDED_OUT]++;
+    if (header[CAPACITY] < this.maxEntries) {
+      this.grow(Math.min(this.maxEntries, header[CAPACITY] * 2));
+      return this.a.header[HANDED_OUT]++;
     }
     this.makeRoom(now);
-    return this.free[--this.freeCount];
+    return this.a.free[--header[FREE_COUNT]];
   }
 
   /**
@@ -322,14 +566,15 @@ export class MemoryStore implements StateStore {
    * first, or nothing (StoreFullError).
    */
   private makeRoom(now: number): void {
-    if (this.oldest[OPEN] >= 0) {
-      this.evict(this.oldest[OPEN], false);
+    const { header, newer } = this.a;
+    if (header[OLDEST + OPEN] >= 0) {
+      this.evict(header[OLDEST + OPEN], false);
       return;
     }
     let first = -1;
     for (let list = REPLAY; list < LISTS; list++) {
-      let slot = this.oldest[list];
-      for (let seen = 0; slot >= 0 && seen < LAPSED_LOOKAHEAD; seen++, slot = this.newer[slot]) {
+      let slot = header[OLDEST + list];
+      for (let seen = 0; slot >= 0 && seen < LAPSED_LOOKAHEAD; seen++, slot = newer[slot]) {
         if (this.protectedUntil(slot) <= now) {
           this.evict(slot, false);
           return;
@@ -350,22 +595,25 @@ export class MemoryStore implements StateStore {
   }
 
   private insert(slot: number): void {
-    const { table, mask } = this;
-    let position = this.hashes[slot] & mask;
+    const { table, header } = this.a;
+    const mask = header[MASK];
+    let position = this.a.hashes[slot] & mask;
     while (table[position] !== 0) position = (position + 1) & mask;
     table[position] = slot + 1;
   }
 
   private positionOf(slot: number): number {
-    const { table, mask } = this;
-    let position = this.hashes[slot] & mask;
+    const { table, header } = this.a;
+    const mask = header[MASK];
+    let position = this.a.hashes[slot] & mask;
     while (table[position] !== slot + 1) position = (position + 1) & mask;
     return position;
   }
 
   /** Drops the entry at a table position; the entries after it in its run move back (no tombstones). */
   private remove(position: number): void {
-    const { table, hashes, mask } = this;
+    const { table, hashes, header, lists, free } = this.a;
+    const mask = header[MASK];
     const slot = table[position] - 1;
     let hole = position;
     for (let next = (hole + 1) & mask; table[next] !== 0; next = (next + 1) & mask) {
@@ -378,70 +626,57 @@ export class MemoryStore implements StateStore {
     }
     table[hole] = 0;
     this.unlink(slot);
-    this.lists[slot] = FREE;
-    this.free[this.freeCount++] = slot;
-    this.count--;
+    lists[slot] = FREE;
+    free[header[FREE_COUNT]++] = slot;
+    header[COUNT]--;
   }
 
   private unlink(slot: number): void {
-    const list = this.lists[slot];
-    const before = this.older[slot];
-    const after = this.newer[slot];
-    if (before >= 0) this.newer[before] = after;
-    else this.oldest[list] = after;
-    if (after >= 0) this.older[after] = before;
-    else this.newest[list] = before;
+    const { header, older, newer, lists } = this.a;
+    const list = lists[slot];
+    const before = older[slot];
+    const after = newer[slot];
+    if (before >= 0) newer[before] = after;
+    else header[OLDEST + list] = after;
+    if (after >= 0) older[after] = before;
+    else header[NEWEST + list] = before;
   }
 
   private append(slot: number, list: number): void {
-    const last = this.newest[list];
-    this.older[slot] = last;
-    this.newer[slot] = -1;
-    if (last >= 0) this.newer[last] = slot;
-    else this.oldest[list] = slot;
-    this.newest[list] = slot;
+    const { header, older, newer } = this.a;
+    const last = header[NEWEST + list];
+    older[slot] = last;
+    newer[slot] = -1;
+    if (last >= 0) newer[last] = slot;
+    else header[OLDEST + list] = slot;
+    header[NEWEST + list] = slot;
   }
 
+  /** An own table, moved into arrays for `capacity` slots (a shared one is made at its bound and never grows). */
   private grow(capacity: number): void {
-    const grown = <T extends Int32Array | Float64Array | Uint8Array>(old: T, length: number): T => {
-      const array = new (old.constructor as new (length: number) => T)(length);
-      array.set(old);
-      return array;
-    };
-    this.records = grown(this.records, capacity * RECORD);
-    this.hashes = grown(this.hashes, capacity);
-    this.steps = grown(this.steps, capacity);
-    this.stepEnds = grown(this.stepEnds, capacity);
-    this.attempts = grown(this.attempts, capacity);
-    this.attemptEnds = grown(this.attemptEnds, capacity);
-    this.lockEnds = grown(this.lockEnds, capacity);
-    this.lists = grown(this.lists, capacity);
-    this.older = grown(this.older, capacity);
-    this.newer = grown(this.newer, capacity);
-    this.free = grown(this.free, capacity);
-    this.capacity = capacity;
-    let positions = 2;
-    while (positions < 2 * capacity) positions *= 2;
-    this.table = new Int32Array(positions);
-    this.mask = positions - 1;
-    for (let list = 0; list < LISTS; list++) for (let slot = this.oldest[list]; slot >= 0; slot = this.newer[slot]) this.insert(slot);
+    const old = this.a;
+    const a = carve(new ArrayBuffer(bytesFor(capacity)), capacity);
+    for (const name of Object.keys(a) as (keyof Arrays)[]) if (name !== 'table') (a[name] as Int32Array).set(old[name] as Int32Array);
+    a.header[CAPACITY] = capacity;
+    a.header[MASK] = a.table.length - 1;
+    this.a = a;
+    for (let list = 0; list < LISTS; list++) for (let slot = a.header[OLDEST + list]; slot >= 0; slot = a.newer[slot]) this.insert(slot);
+  }
+
+  /** Sets up an empty table in the arrays as carved for `capacity` slots. */
+  private initialise(capacity: number): void {
+    const header = this.a.header;
+    header.fill(0, 0, OLDEST);
+    header.fill(-1, OLDEST);
+    header[CAPACITY] = capacity;
+    header[MASK] = this.a.table.length - 1;
   }
 
   private reset(): void {
-    this.capacity = this.count = this.handedOut = this.freeCount = 0;
-    this.oldest.fill(-1);
-    this.newest.fill(-1);
-    this.records = new Int32Array(0);
-    this.hashes = new Int32Array(0);
-    this.steps = new Float64Array(0);
-    this.stepEnds = new Float64Array(0);
-    this.attempts = new Float64Array(0);
-    this.attemptEnds = new Float64Array(0);
-    this.lockEnds = new Float64Array(0);
-    this.lists = new Uint8Array(0);
-    this.older = new Int32Array(0);
-    this.newer = new Int32Array(0);
-    this.free = new Int32Array(0);
+    const tracking = this.a.header[TRACKING];
+    this.a = carve(new ArrayBuffer(bytesFor(0)), 0);
+    this.initialise(0);
+    this.a.header[TRACKING] = tracking;
     this.grow(Math.min(this.maxEntries, FIRST_CAPACITY));
   }
 }

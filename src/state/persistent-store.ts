@@ -55,8 +55,64 @@ function keyCheckOf(stateKey: string): string {
 
 const COLUMNS = 'key TEXT NOT NULL, step REAL, stepEnd REAL, attempts REAL, attemptEnd REAL, lockEnd REAL';
 
-export class PersistentStore implements StateStore {
-  private readonly dirty = new Set<string>();
+/**
+ * The kept store's request path: the shared table, whose changes the file's
+ * writer (PersistentStore, in the thread that owns the file) takes and
+ * writes behind. A worker thread of `--workers` uses this over the table it
+ * shares with the main thread; while the writer cannot write, new protective
+ * records are refused in every thread.
+ */
+export class KeptStore implements StateStore {
+  constructor(
+    protected readonly memory: MemoryStore,
+    protected readonly path: string,
+  ) {}
+
+  async acceptStep(key: string, step: number, ttlMs: number): Promise<boolean> {
+    this.refuseWhileFailing();
+    return this.memory.acceptStepNow(key, step, ttlMs);
+  }
+
+  async countAttempt(key: string, windowMs: number, lockAt: number): Promise<AttemptCount> {
+    this.refuseWhileFailing();
+    return this.memory.countAttemptNow(key, windowMs, lockAt);
+  }
+
+  async clearAttempts(key: string): Promise<void> {
+    this.memory.clearAttemptsNow(key);
+  }
+
+  async ping(): Promise<void> {
+    this.refuseWhileFailing();
+  }
+
+  async warnings(): Promise<string[]> {
+    return [];
+  }
+
+  async waitUntilReady(): Promise<boolean> {
+    return !this.memory.refusing;
+  }
+
+  /** The thread that owns the file closes it; a worker thread's view has nothing to close. */
+  async close(): Promise<void> {}
+
+  /** Why the file cannot be written, when this thread knows (the writer's does). */
+  protected failureReason(): string | undefined {
+    return undefined;
+  }
+
+  private refuseWhileFailing(): void {
+    if (this.memory.refusing) {
+      const reason = this.failureReason();
+      throw new StoreUnavailableError(`the state file ${this.path} cannot be written${reason ? ` (${reason})` : ''}`);
+    }
+  }
+}
+
+export class PersistentStore extends KeptStore {
+  /** The slots of the changed entries being written. */
+  private readonly taken: Int32Array;
   private readonly fields = new Float64Array(ENTRY_FIELDS);
   private readonly append: StatementSync;
   /** ROWS_PER_INSERT rows in one statement: half the cost of a row by itself. */
@@ -79,11 +135,14 @@ export class PersistentStore implements StateStore {
    * Throws StateFileError, with the path and what to do, when it cannot.
    */
   constructor(
-    private readonly memory: MemoryStore,
-    private readonly path: string,
+    memory: MemoryStore,
+    path: string,
     stateKey: string,
     private readonly events: PersistenceEvents = { writeFailed() {}, writeRecovered() {} },
   ) {
+    super(memory, path);
+    if (!memory.tracksChanges) throw new TypeError('a kept store needs a table that lists its changes');
+    this.taken = new Int32Array(memory.bound);
     const { DatabaseSync } = require('node:sqlite') as typeof import('node:sqlite');
     let db: DatabaseSync;
     try {
@@ -150,30 +209,7 @@ export class PersistentStore implements StateStore {
 
   private readonly db: DatabaseSync;
 
-  async acceptStep(key: string, step: number, ttlMs: number): Promise<boolean> {
-    this.refuseWhileFailing();
-    const accepted = this.memory.acceptStepNow(key, step, ttlMs);
-    if (accepted) this.dirty.add(key);
-    return accepted;
-  }
-
-  async countAttempt(key: string, windowMs: number, lockAt: number): Promise<AttemptCount> {
-    this.refuseWhileFailing();
-    const count = this.memory.countAttemptNow(key, windowMs, lockAt);
-    this.dirty.add(key);
-    return count;
-  }
-
-  async clearAttempts(key: string): Promise<void> {
-    this.memory.clearAttemptsNow(key);
-    this.dirty.add(key);
-  }
-
-  async ping(): Promise<void> {
-    this.refuseWhileFailing();
-  }
-
-  async warnings(): Promise<string[]> {
+  override async warnings(): Promise<string[]> {
     if (!this.uncleanStop) return [];
     return [
       `the state file ${this.path} was not closed by the run before this one (a crash, SIGKILL or power cut): ` +
@@ -182,12 +218,12 @@ export class PersistentStore implements StateStore {
     ];
   }
 
-  async waitUntilReady(): Promise<boolean> {
-    return this.failing === undefined;
+  protected override failureReason(): string | undefined {
+    return this.failing;
   }
 
   /** Writes what is left and closes the file: a graceful stop loses nothing. */
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.timer);
@@ -213,18 +249,24 @@ export class PersistentStore implements StateStore {
    * memory: the batch stays dirty and is written again on the next tick.
    */
   flush(): void {
-    if (this.dirty.size === 0 && this.folding === undefined && this.failing === undefined) return;
+    const memory = this.memory;
+    const taken = this.taken;
+    const changes = memory.takeChanges(taken);
+    if (changes === 0 && this.folding === undefined && this.failing === undefined) return;
     const logRows = this.logRows;
     try {
       this.db.exec('BEGIN');
       const rows = this.rows;
       let held = 0;
-      for (const key of this.dirty) {
-        // Gone from memory (expired, cleared): a row of zeros, so that loading drops it too.
-        if (!this.memory.read(key, this.fields)) this.fields.fill(0);
+      let written = 0;
+      for (let i = 0; i < changes; i++) {
+        // An entry gone since (evicted, or expired and its slot freed) has nothing to add to what the file holds.
+        const key = memory.changedEntry(taken[i], this.fields);
+        if (key === undefined) continue;
         const at = held * ROW_VALUES;
         rows[at] = key;
-        for (let i = 0; i < ENTRY_FIELDS; i++) rows[at + 1 + i] = this.fields[i];
+        for (let f = 0; f < ENTRY_FIELDS; f++) rows[at + 1 + f] = this.fields[f];
+        written++;
         if (++held === ROWS_PER_INSERT) {
           this.appendMany.run(...rows);
           held = 0;
@@ -232,29 +274,26 @@ export class PersistentStore implements StateStore {
       }
       for (let row = 0; row < held; row++) this.append.run(...rows.slice(row * ROW_VALUES, (row + 1) * ROW_VALUES));
       // Counted before folding, which counts the log again when it ends.
-      this.logRows += this.dirty.size;
+      this.logRows += written;
       this.foldChunk();
       this.db.exec('COMMIT');
     } catch (error) {
       if (this.db.isTransaction) this.db.exec('ROLLBACK');
       this.logRows = logRows;
       this.folding = undefined;
+      // Nothing is lost from memory: the entries are listed again and written on the next tick.
+      memory.putBackChanges(taken, changes);
       if (this.failing === undefined) {
         this.failing = oneLine(error);
+        memory.refusing = true;
         this.events.writeFailed(this.failing);
       }
       return;
     }
-    this.dirty.clear();
     if (this.failing !== undefined) {
       this.failing = undefined;
+      memory.refusing = false;
       this.events.writeRecovered();
-    }
-  }
-
-  private refuseWhileFailing(): void {
-    if (this.failing !== undefined) {
-      throw new StoreUnavailableError(`the state file ${this.path} cannot be written (${this.failing})`);
     }
   }
 
