@@ -142,7 +142,9 @@ export async function measure(plan: Plan, settings: LoadSettings, round: number,
     const verified = defaults && plan.scenario === 'soap11-validate' ? await verifyProtections(server.url) : undefined;
     // Warm-up and measurement draw from one source: no secret is ever reused across them.
     const source = requestSource(plan.scenario, tag, plan.driftWindow);
-    await cannon(server.url, source, settings.warmup, settings);
+    // Every event loop gets the same warm-up: with --workers N, each thread sees 1/N of the requests, and its JIT (its
+    // own, one per isolate) needs N times as long to see as many as one process does.
+    await cannon(server.url, source, settings.warmup * threadsOf(plan.command.argv), settings);
     const checker = plan.server === 'ceiling' ? undefined : new AnswerChecker(plan.driftWindow);
     const cpuBefore = cpuSeconds(server.pid);
     const loadBefore = process.cpuUsage();
@@ -187,4 +189,10 @@ export async function measure(plan: Plan, settings: LoadSettings, round: number,
   } finally {
     await server.stop();
   }
+}
+
+/** The event loops a server command runs: its --workers, else 1. */
+export function threadsOf(argv: string[]): number {
+  const at = argv.indexOf('--workers');
+  return at < 0 ? 1 : Number(argv[at + 1]) || 1;
 }

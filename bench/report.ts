@@ -105,7 +105,7 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
   );
   out.push(
     `- Settings, the same for every server: ${info.settings.connections} connections, pipelining ${info.settings.pipelining}, keep-alive, loopback (127.0.0.1); ` +
-      `each measurement ${info.settings.warmup} s of warm-up, then ${info.settings.duration} s measured (${info.settings.freshDuration} s for the fresh-secrets workload); ` +
+      `each measurement ${info.settings.warmup} s of warm-up (times N with --workers N: each of the N event loops, with a JIT of its own, sees as many warm-up requests as one process), then ${info.settings.duration} s measured (${info.settings.freshDuration} s for the fresh-secrets workload); ` +
       `${rounds} round${rounds === 1 ? '' : 's'}; the whole run took ${(info.wallSeconds / 60).toFixed(0)} min`,
   );
   out.push(
@@ -288,17 +288,20 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
   out.push(keptSection(previous, 'analysis'), '');
 
   const comparisons: string[] = [];
-  const compare = (id: ScenarioId, label: string, what: string) => {
-    const base = find(id, 'ours');
+  const compare = (id: ScenarioId, label: string, what: string, baseLabel = 'ours') => {
+    const base = find(id, baseLabel);
     const other = find(id, label);
     if (!base || !other) return;
     const [b, o] = [base.median, other.median];
     comparisons.push(
       `| ${title(id)} | ${what} | ${b.rps.toFixed(0)} → ${o.rps.toFixed(0)} | ${b.serverCpuUsPerRequest.toFixed(0)} → ${o.serverCpuUsPerRequest.toFixed(0)} | ` +
-        `${range(cpuRatio(ms, id, label, 'ours'))} | ${b.p99} → ${o.p99} | ${b.peakRssMb.toFixed(0)} → ${o.peakRssMb.toFixed(0)} |`,
+        `${range(cpuRatio(ms, id, label, baseLabel))} | ${b.p99} → ${o.p99} | ${b.peakRssMb.toFixed(0)} → ${o.peakRssMb.toFixed(0)} |`,
     );
   };
-  for (const s of SCENARIOS) compare(s.id, 'ours --workers 2', '1 → 2 workers');
+  for (const s of SCENARIOS) {
+    compare(s.id, 'ours --workers 2', '1 → 2 worker threads');
+    compare(s.id, 'ceiling --workers 2', 'ceiling: 1 → 2 threads (no service work)', 'ceiling');
+  }
   compare('soap11-validate', 'ours --drift-window 10', 'drift window 1 → 10');
   compare('soap11-validate', 'ours over HTTPS', 'plain HTTP → HTTPS (--tls-cert), connections kept alive');
   for (const id of ['soap11-validate', 'get-validate', 'soap11-validate-fresh'] as const)

@@ -38,7 +38,7 @@ import { join } from 'node:path';
 import { node20, versionOf } from './node-20';
 import { buildRevision, type RevisionBuild } from './revision-build';
 import { renderChart } from './chart';
-import { measure, type LoadSettings, type Measurement, type Plan, type ServerKind } from './measure';
+import { measure, threadsOf, type LoadSettings, type Measurement, type Plan, type ServerKind } from './measure';
 import { profileStages, requirePerf, type StageProfile } from './perf-profile';
 import { CHART_FILE, renderResults, type RunInfo } from './report';
 import { schedule, summarize } from './rounds';
@@ -151,6 +151,9 @@ function plans(o: Options, oursDir: string, before: Before | undefined, tls: Ben
     }
     if (s.variant === 'soap11' || s.variant === 'soap12') add('peer', 'peer', peerCommand(s.variant === 'soap12' ? ['--soap12'] : []));
     add('ceiling', 'ceiling', ceilingCommand());
+    // What two event loops cost here with no service work: the floor under "ours --workers 2".
+    if (s.secrets === 'reused' && (s.id === 'soap11-validate' || s.id === 'get-validate'))
+      add('ceiling', 'ceiling --workers 2', ceilingCommand(['--workers', '2']));
     return out;
   });
 }
@@ -198,7 +201,7 @@ async function main(): Promise<void> {
   }
   try {
     const rounds = schedule(plans(o, oursBuild?.dir ?? ROOT, before, await benchCertificate()), o.rounds);
-    const seconds = rounds[0].reduce((n, p) => n + o.load.warmup + p.seconds + 1.5, 0) * o.rounds;
+    const seconds = rounds[0].reduce((n, p) => n + o.load.warmup * threadsOf(p.command.argv) + p.seconds + 1.5, 0) * o.rounds;
     console.log(
       `bench: ${o.rounds} rounds of ${rounds[0].length} measurements, ${o.load.connections} connections, ${o.load.warmup} s warm-up + ${o.duration} s ` +
         `(fresh secrets ${o.freshDuration} s) each, about ${Math.ceil(seconds / 60)} min; load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')}`,

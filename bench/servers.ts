@@ -52,8 +52,8 @@ export function peerCommand(args: string[] = []): Command {
   return { label: 'peer', cwd: ROOT, argv: ['--import=tsx', 'bench/peers/soap-peer.ts', ...args], readyPath: '/api.asmx?wsdl' };
 }
 
-export function ceilingCommand(): Command {
-  return { label: 'ceiling', cwd: ROOT, argv: ['--import=tsx', 'bench/peers/ceiling.ts'], readyPath: '/' };
+export function ceilingCommand(args: string[] = []): Command {
+  return { label: 'ceiling', cwd: ROOT, argv: ['--import=tsx', 'bench/peers/ceiling.ts', ...args], readyPath: '/' };
 }
 
 export interface Server {

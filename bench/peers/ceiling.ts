@@ -4,13 +4,22 @@
  * no body reading, no parsing, no logging: what this HTTP stack and this
  * load generator can do on this machine at best.
  *
- *   node --import=tsx bench/peers/ceiling.ts --port P
+ * With `--workers N`, N worker threads answer, each listening on the port
+ * with SO_REUSEPORT as ours does with `--workers N`: what running N event
+ * loops costs on this machine with no service work at all.
+ *
+ *   node --import=tsx bench/peers/ceiling.ts --port P [--workers N]
  */
 import { createServer } from 'node:http';
+import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import Koa from 'koa';
 
-const i = process.argv.indexOf('--port');
-const port = Number(i < 0 ? 8082 : process.argv[i + 1]);
+const option = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(name);
+  return Number(i < 0 ? fallback : process.argv[i + 1]);
+};
+const port = option('--port', 8082);
+const workers = option('--workers', 1);
 
 const RESPONSE = Buffer.from(
   '<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" ' +
@@ -26,6 +35,20 @@ app.use((ctx) => {
   ctx.body = RESPONSE;
 });
 
-const server = createServer(app.callback());
-server.listen(port, '127.0.0.1', () => process.stdout.write(`ceiling listening on ${port}\n`));
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
+if (workers > 1 && isMainThread) {
+  let listening = 0;
+  for (let n = 0; n < workers; n++) {
+    const worker = new Worker(__filename, { argv: process.argv.slice(2) });
+    worker.on('message', () => {
+      if (++listening === workers) process.stdout.write(`ceiling listening on ${port} (${workers} threads)\n`);
+    });
+  }
+  process.on('SIGTERM', () => process.exit(0));
+} else {
+  const server = createServer(app.callback());
+  server.listen({ port, host: '127.0.0.1', reusePort: workers > 1 }, () => {
+    if (isMainThread) process.stdout.write(`ceiling listening on ${port}\n`);
+    else parentPort?.postMessage('listening');
+  });
+  process.on('SIGTERM', () => server.close(() => process.exit(0)));
+}

@@ -1,3 +1,4 @@
+import { isMainThread, threadId } from 'node:worker_threads';
 import pino, { type Logger } from 'pino';
 import type { Config } from '../config';
 import { openLogDestination, type LogDestination } from './log-destination';
@@ -17,7 +18,9 @@ export function createLogger(
   level: Config['logLevel'],
   destination: pino.DestinationStream & Partial<LogDestination> = openLogDestination(1),
 ): Logger {
-  const logger = pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, destination);
+  // A worker thread of --workers names itself in each line (the main thread's lines have no `thread`).
+  const base = isMainThread ? undefined : { thread: threadId };
+  const logger = pino({ level, base, timestamp: pino.stdTimeFunctions.isoTime }, destination);
   destinations.set(logger, destination);
   return logger;
 }

@@ -32,7 +32,8 @@ export function createMemoryStore(
   table: Pick<MemoryStoreOptions, 'share' | 'trackChanges'> = {},
 ): MemoryStore {
   const store = new MemoryStore(config.storeMaxEntries, now, { whenFull: config.storeWhenFull, events: observer, ...table });
-  observer?.watchSize(() => store.size);
+  // A shared table's size is reported once, by the thread that made it (the worker threads' registries are summed).
+  if (!(table.share instanceof SharedArrayBuffer)) observer?.watchSize(() => store.size);
   return store;
 }
 

@@ -116,27 +116,3 @@ export async function startChildService(options: ChildServiceOptions = {}): Prom
   await kill();
   throw new Error(`the service did not start within the time allowed:\n${output()}`);
 }
-
-/**
- * Watches the child's output from now on for a line matching `pattern`, however
- * much output follows it (output() may keep only a tail): resolves true when
- * such a line arrives, false after `withinMs`.
- */
-export function watchOutput(service: ChildService, pattern: RegExp, withinMs = 5000): { seen(): Promise<boolean> } {
-  let found = false;
-  let partial = '';
-  const look = (d: string) => {
-    const lines = (partial + d).split('\n');
-    partial = lines.pop() ?? '';
-    if (lines.some((line) => pattern.test(line))) found = true;
-  };
-  for (const stream of [service.child.stdout, service.child.stderr]) stream?.on('data', look);
-  return {
-    async seen() {
-      const deadline = Date.now() + withinMs;
-      while (!found && Date.now() < deadline) await sleep(50);
-      for (const stream of [service.child.stdout, service.child.stderr]) stream?.off('data', look);
-      return found || pattern.test(partial);
-    },
-  };
-}

@@ -4,15 +4,18 @@
  * graceful restart, what a SIGKILL under load may lose (at most the records
  * answered in the last 100 ms before it), each state directory it cannot
  * use (one start-up line naming the path), and a disk that fills while it
- * runs (a small tmpfs, mounted here: the tests run as root).
+ * runs (a small tmpfs, mounted here: the tests run as root). The restart and
+ * the SIGKILL run with one process and with --workers 2, whose worker
+ * threads share the table the main thread writes behind (a worker thread
+ * that dies loses nothing it answered: test/shared-store.test.ts).
  */
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BUILT_MAIN, startChildService, watchOutput, type ChildService } from '../support/child-service';
+import { BUILT_MAIN, startChildService, type ChildService } from '../support/child-service';
 import { pinFor, readBoolean, validatePin, wrongPinFor } from '../support/requests';
 import { loadXmlEngine } from '../../src/xml/xml-engine';
 
@@ -37,142 +40,105 @@ async function stop(service: ChildService): Promise<{ code: number | null; signa
   return service.exited;
 }
 
-test.serial('a graceful restart keeps an accepted PIN refused, a lock locked and a count counted', async (t) => {
-  const stateDir = stateDirectory();
-  const accepted = `accepted-${randomBytes(8).toString('hex')}`;
-  const locked = `locked-${randomBytes(8).toString('hex')}`;
-  const counted = `counted-${randomBytes(8).toString('hex')}`;
-  // The PIN is sent again as it was, not worked out again: a step may begin between the two.
-  const acceptedPin = pinFor(CLOCK, accepted);
-  const first = await startChildService({ built: true, stateDir });
-  try {
-    t.true(await validate(first, acceptedPin, accepted));
-    for (let i = 0; i < 5; i++) t.false(await validate(first, wrongPinFor(CLOCK, locked), locked));
-    for (let i = 0; i < 4; i++) t.false(await validate(first, wrongPinFor(CLOCK, counted), counted));
-    t.deepEqual(await stop(first), { code: 0, signal: null });
-  } finally {
-    await first.kill();
-  }
-  const second = await startChildService({ built: true, stateDir });
-  try {
-    t.notRegex(second.output(), /"event":"store-warning"/, 'a graceful stop closed the file: nothing to warn of');
-    t.false(await validate(second, acceptedPin, accepted), 'the accepted PIN is a replay');
-    t.is((await validatePin(second.url, 'httpGet', pinFor(CLOCK, locked), locked)).status, 429, 'the lock holds');
-    t.false(await validate(second, wrongPinFor(CLOCK, counted), counted), 'the fifth failure');
-    t.is(
-      (await validatePin(second.url, 'httpGet', pinFor(CLOCK, counted), counted)).status,
-      429,
-      'four before the restart and one after lock it',
-    );
-  } finally {
-    await second.kill();
-    rmSync(stateDir, { recursive: true, force: true });
-  }
-});
+/** One process, and --workers 2 (worker threads that share the store's table, which the main thread writes behind). */
+const LAYOUTS = [
+  { name: '', args: [] as string[], listening: 1 },
+  { name: '--workers 2: ', args: ['--workers', '2'], listening: 2 },
+];
 
-test.serial(`SIGKILL under load loses at most the PINs answered in the last ${CRASH_WINDOW_MS} ms before it`, async (t) => {
-  const stateDir = stateDirectory();
-  const first = await startChildService({ built: true, stateDir, args: ['--log-level', 'warn'] });
-  const answered: { secret: string; pin: string; at: number }[] = [];
-  let killedAt = 0;
-  try {
-    const until = Date.now() + LOAD_MS;
-    const client = async () => {
-      while (Date.now() < until) {
-        const secret = randomBytes(12).toString('hex');
-        const pin = pinFor(CLOCK, secret);
-        if (await validate(first, pin, secret)) answered.push({ secret, pin, at: Date.now() });
-      }
-    };
-    await Promise.all(Array.from({ length: CLIENTS }, client));
-    // Calls keep coming until the kill: its window holds answers, as a real crash's does.
-    const last = Array.from({ length: CLIENTS }, async () => {
-      for (let i = 0; i < 20 && first.alive(); i++) {
-        const secret = randomBytes(12).toString('hex');
-        const pin = pinFor(CLOCK, secret);
-        const ok = await validate(first, pin, secret).catch(() => false);
-        if (ok && killedAt === 0) answered.push({ secret, pin, at: Date.now() });
-      }
-    });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    killedAt = Date.now();
-    first.child.kill('SIGKILL');
-    await Promise.all(last);
-    t.is((await first.exited).signal, 'SIGKILL');
-  } finally {
-    await first.kill();
-  }
-  const second = await startChildService({ built: true, stateDir, args: ['--log-level', 'warn'] });
-  const acceptedAgain: number[] = [];
-  try {
-    t.regex(
-      second.output(),
-      /"level":40.*"event":"store-warning".*was not closed by the run before this one.*\d+ entries were loaded/,
-      'the start after the kill says in one line what may be missing',
-    );
-    for (let i = 0; i < answered.length; i += CLIENTS) {
-      await Promise.all(
-        answered.slice(i, i + CLIENTS).map(async ({ secret, pin, at }) => {
-          if (await validate(second, pin, secret)) acceptedAgain.push(killedAt - at);
-        }),
-      );
+for (const { name, args, listening } of LAYOUTS) {
+  test.serial(`${name}a graceful restart keeps an accepted PIN refused, a lock locked and a count counted`, async (t) => {
+    const stateDir = stateDirectory();
+    const accepted = `accepted-${randomBytes(8).toString('hex')}`;
+    const locked = `locked-${randomBytes(8).toString('hex')}`;
+    const counted = `counted-${randomBytes(8).toString('hex')}`;
+    // The PIN is sent again as it was, not worked out again: a step may begin between the two.
+    const acceptedPin = pinFor(CLOCK, accepted);
+    const first = await startChildService({ built: true, stateDir, args, listening });
+    try {
+      t.true(await validate(first, acceptedPin, accepted));
+      for (let i = 0; i < 5; i++) t.false(await validate(first, wrongPinFor(CLOCK, locked), locked));
+      for (let i = 0; i < 4; i++) t.false(await validate(first, wrongPinFor(CLOCK, counted), counted));
+      t.deepEqual(await stop(first), { code: 0, signal: null });
+    } finally {
+      await first.kill();
     }
-  } finally {
-    await second.kill();
-    rmSync(stateDir, { recursive: true, force: true });
-  }
-  const oldest = acceptedAgain.length === 0 ? 0 : Math.max(...acceptedAgain);
-  t.log(
-    `${answered.length} PINs accepted by ${CLIENTS} clients in ${LOAD_MS} ms; after SIGKILL and a restart ${acceptedAgain.length} were accepted again, answered at most ${oldest} ms before the kill`,
-  );
-  t.true(answered.length > 500, `load: ${answered.length} PINs accepted`);
-  t.true(oldest <= CRASH_WINDOW_MS, `a PIN answered ${oldest} ms before the kill was lost`);
-});
+    const second = await startChildService({ built: true, stateDir, args, listening });
+    try {
+      t.notRegex(second.output(), /"event":"store-warning"/, 'a graceful stop closed the file: nothing to warn of');
+      t.false(await validate(second, acceptedPin, accepted), 'the accepted PIN is a replay');
+      t.is((await validatePin(second.url, 'httpGet', pinFor(CLOCK, locked), locked)).status, 429, 'the lock holds');
+      t.false(await validate(second, wrongPinFor(CLOCK, counted), counted), 'the fifth failure');
+      t.is(
+        (await validatePin(second.url, 'httpGet', pinFor(CLOCK, counted), counted)).status,
+        429,
+        'four before the restart and one after lock it',
+      );
+    } finally {
+      await second.kill();
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  });
 
-test.serial('--workers 2: a worker SIGKILLed under load loses nothing answered, and a graceful restart keeps it all', async (t) => {
-  const stateDir = stateDirectory();
-  const args = ['--workers', '2'];
-  // Started once both workers have logged that they listen.
-  const service = await startChildService({ built: true, stateDir, args, listening: 2, keepOutputChars: 200_000 });
-  const answered: { secret: string; pin: string }[] = [];
-  let restarted: ChildService | undefined;
-  try {
-    const workers = () =>
-      readFileSync(`/proc/${service.child.pid}/task/${service.child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-    t.is(workers().length, 2, 'two workers');
-    const until = Date.now() + LOAD_MS;
-    const client = async () => {
-      while (Date.now() < until) {
-        const secret = randomBytes(12).toString('hex');
-        const pin = pinFor(CLOCK, secret);
-        // A call the killed worker was serving gets no answer: only answered PINs count.
-        if (await validate(service, pin, secret).catch(() => false)) answered.push({ secret, pin });
+  test.serial(`${name}SIGKILL under load loses at most the PINs answered in the last ${CRASH_WINDOW_MS} ms before it`, async (t) => {
+    const stateDir = stateDirectory();
+    const first = await startChildService({ built: true, stateDir, args: [...args, '--log-level', 'warn'] });
+    const answered: { secret: string; pin: string; at: number }[] = [];
+    let killedAt = 0;
+    try {
+      const until = Date.now() + LOAD_MS;
+      const client = async () => {
+        while (Date.now() < until) {
+          const secret = randomBytes(12).toString('hex');
+          const pin = pinFor(CLOCK, secret);
+          if (await validate(first, pin, secret)) answered.push({ secret, pin, at: Date.now() });
+        }
+      };
+      await Promise.all(Array.from({ length: CLIENTS }, client));
+      // Calls keep coming until the kill: its window holds answers, as a real crash's does.
+      const last = Array.from({ length: CLIENTS }, async () => {
+        for (let i = 0; i < 20 && first.alive(); i++) {
+          const secret = randomBytes(12).toString('hex');
+          const pin = pinFor(CLOCK, secret);
+          const ok = await validate(first, pin, secret).catch(() => false);
+          if (ok && killedAt === 0) answered.push({ secret, pin, at: Date.now() });
+        }
+      });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      killedAt = Date.now();
+      first.child.kill('SIGKILL');
+      await Promise.all(last);
+      t.is((await first.exited).signal, 'SIGKILL');
+    } finally {
+      await first.kill();
+    }
+    const second = await startChildService({ built: true, stateDir, args: [...args, '--log-level', 'warn'] });
+    const acceptedAgain: number[] = [];
+    try {
+      t.regex(
+        second.output(),
+        /"level":40.*"event":"store-warning".*was not closed by the run before this one.*\d+ entries were loaded/,
+        'the start after the kill says in one line what may be missing',
+      );
+      for (let i = 0; i < answered.length; i += CLIENTS) {
+        await Promise.all(
+          answered.slice(i, i + CLIENTS).map(async ({ secret, pin, at }) => {
+            if (await validate(second, pin, secret)) acceptedAgain.push(killedAt - at);
+          }),
+        );
       }
-    };
-    const load = Promise.all(Array.from({ length: CLIENTS }, client));
-    await new Promise((resolve) => setTimeout(resolve, LOAD_MS / 2));
-    const [victim] = workers();
-    // Watched as it arrives: the load's request lines that follow it would push it out of the output's kept tail.
-    const workerExit = watchOutput(service, /"event":"worker-exit".*"signal":"SIGKILL"/);
-    process.kill(victim, 'SIGKILL');
-    await load;
-    t.true(answered.length > 200, `load: ${answered.length} PINs accepted`);
-    t.true(await workerExit.seen(), 'the primary saw the worker die');
-    let again = 0;
-    for (const { secret, pin } of answered) if (await validate(service, pin, secret).catch(() => true)) again++;
-    t.is(again, 0, 'no PIN answered before or after the kill is accepted again');
-    t.deepEqual(await stop(service), { code: 0, signal: null });
-    restarted = await startChildService({ built: true, stateDir, args, listening: 2, keepOutputChars: 200_000 });
-    t.notRegex(restarted.output(), /"event":"store-warning"/, 'the primary closed the file at the graceful stop');
-    for (const { secret, pin } of answered) if (await validate(restarted, pin, secret)) again++;
-    t.is(again, 0, 'nor after a graceful restart');
-    t.log(`${answered.length} PINs accepted by ${CLIENTS} clients over ${LOAD_MS} ms, a worker SIGKILLed halfway: none accepted again`);
-  } finally {
-    await service.kill();
-    await restarted?.kill();
-    rmSync(stateDir, { recursive: true, force: true });
-  }
-});
+    } finally {
+      await second.kill();
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+    const oldest = acceptedAgain.length === 0 ? 0 : Math.max(...acceptedAgain);
+    t.log(
+      `${answered.length} PINs accepted by ${CLIENTS} clients in ${LOAD_MS} ms; after SIGKILL and a restart ${acceptedAgain.length} were accepted again, answered at most ${oldest} ms before the kill`,
+    );
+    t.true(answered.length > 500, `load: ${answered.length} PINs accepted`);
+    t.true(oldest <= CRASH_WINDOW_MS, `a PIN answered ${oldest} ms before the kill was lost`);
+  });
+}
 
 /** Runs the built service to its exit (it must stop at start-up): its exit code and stderr. */
 function startUp(stateDir: string, ...args: string[]): { status: number | null; stderr: string } {
