@@ -95,7 +95,7 @@ soak: build
 .PHONY: bench bench-store bench-store-replicas bench-state-file
 ## bench: ours vs ours on Node.js 20 vs the npm soap server vs a bare Koa ceiling, autocannon on loopback,
 ##        interleaved rounds, then ours under perf (~35 min); writes bench/RESULTS.md, results.json, cpu-per-request.svg
-##        BENCH_ROUNDS=3 BENCH_CONNECTIONS=50 BENCH_WARMUP=2 BENCH_DURATION=8 BENCH_FRESH_DURATION=60
+##        BENCH_ROUNDS=3 BENCH_CONNECTIONS=50 BENCH_WARMUP=5 BENCH_DURATION=8 BENCH_FRESH_DURATION=60
 ##        BENCH_BEFORE=<revision> (default: this build on Node.js 20; empty: no before row), BENCH_OURS=<revision> (A/B)
 ##        BENCH_PROFILES=0 skips the perf step (which needs Debian's linux-perf)
 ##        subsets: BENCH_SCENARIOS=soap11-validate,... BENCH_SERVERS=ours,before,peer,ceiling (RESULTS.md untouched

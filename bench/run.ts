@@ -14,7 +14,7 @@
  * Settings (environment):
  *   BENCH_ROUNDS           rounds; every server of every scenario is measured once a round (3)
  *   BENCH_CONNECTIONS      autocannon connections (50)
- *   BENCH_WARMUP           seconds of warm-up before each measurement (2)
+ *   BENCH_WARMUP           seconds of warm-up before each measurement (5; times N for a server of N threads)
  *   BENCH_DURATION         seconds measured, reused-secrets workload (8)
  *   BENCH_FRESH_DURATION   seconds measured, fresh-secrets workload (60)
  *   BENCH_BEFORE           git revision measured as "ours (before)" in the ValidatePin scenarios, on this Node.js;
@@ -93,7 +93,7 @@ function options(): Options {
   if (ours && !scenarios && !servers)
     throw new Error('BENCH_OURS is for a subset (BENCH_SCENARIOS or BENCH_SERVERS): a full run measures this checkout');
   return {
-    load: { connections: number('BENCH_CONNECTIONS', 50), warmup: number('BENCH_WARMUP', 2), pipelining: 1 },
+    load: { connections: number('BENCH_CONNECTIONS', 50), warmup: number('BENCH_WARMUP', 5), pipelining: 1 },
     rounds: Math.round(number('BENCH_ROUNDS', 3)),
     duration: number('BENCH_DURATION', 8),
     freshDuration: number('BENCH_FRESH_DURATION', 60),
