@@ -137,7 +137,7 @@ test('stdout a pipe nobody reads (full): the service keeps answering, and SIGTER
   await sigtermWithStdout(t, 'unread');
 });
 
-test('--workers 2, stdout a closed pipe: the primary and both workers end on SIGTERM with exit 0 within the grace period', async (t) => {
+test('--workers 2, stdout a closed pipe: the main thread and both worker threads end on SIGTERM with exit 0 within the grace period', async (t) => {
   await sigtermWithStdout(t, 'closed', ['--workers', '2']);
 });
 

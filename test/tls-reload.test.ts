@@ -72,7 +72,7 @@ test('SIGHUP: a new connection sees the new certificate, one opened before still
   t.is((await getHttps(service.url, '/healthz', { ca: ca.cert })).serialNumber, second.serialNumber, 'the previous pair is still served');
 });
 
-test('with --workers 2, SIGHUP to the primary reaches every worker', async (t) => {
+test('with --workers 2, SIGHUP reaches every worker thread', async (t) => {
   const { service, folder } = await startWithCertificate(['--workers', '2'], 2);
   t.teardown(() => service.kill());
   const second = await ca.issue({ notAfter: new Date(Date.now() + 90 * DAY_MS) });
@@ -80,9 +80,9 @@ test('with --workers 2, SIGHUP to the primary reaches every worker', async (t) =
   folder.write('key.pem', second.key);
   service.child.kill('SIGHUP');
   const reloaded = await logLines(service, 'tls-reloaded', 2);
-  // Only workers log this line, each once per SIGHUP.
-  t.is(reloaded.length, 2, 'each worker read it again');
-  // The primary hands new connections to the workers in turn: each serves the new certificate.
+  // Only worker threads log this line, each once per SIGHUP.
+  t.is(reloaded.length, 2, 'each worker thread read it again');
+  // The kernel spreads new connections over the threads' listeners: each serves the new certificate.
   for (let i = 0; i < 4; i++) t.is((await getHttps(service.url, '/healthz', { ca: ca.cert })).serialNumber, second.serialNumber);
   // The expiry metric over both workers: the earliest, here the new certificate's in each.
   const notAfter = Math.floor(new Date(new X509Certificate(second.cert).validTo).getTime() / 1000);
