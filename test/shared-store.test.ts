@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import test from 'ava';
 import { createStore, openPersistentStore, type SharedStore } from '../src/state';
-import { MemoryStore } from '../src/state/memory-store';
+import { lockHolderOf, MemoryStore } from '../src/state/memory-store';
 
 const THREAD = join(__dirname, 'support', 'shared-table-thread.ts');
 const KEY = 'a-state-key-of-at-least-thirty-two-characters';
@@ -92,4 +92,18 @@ test('kept: what a thread answered reaches the state file though the thread dies
 test('a table shared for one bound cannot be attached under another', (t) => {
   const maker = new MemoryStore(100, Date.now, { share: true });
   t.throws(() => new MemoryStore(200, Date.now, { share: maker.sharedTable }), { instanceOf: RangeError });
+});
+
+test('a thread that ends holding the table’s lock is named by lockHolderOf (the main thread then stops, as after a crash)', async (t) => {
+  const maker = new MemoryStore(100, Date.now, { share: true });
+  const table = maker.sharedTable!;
+  t.is(lockHolderOf(table, 100), undefined, 'free');
+  // A thread that takes the lock the way an operation does, and ends before releasing it.
+  const worker = new Worker(join(__dirname, 'support', 'lock-holding-thread.ts'), {
+    execArgv: ['--import=tsx'],
+    workerData: { table, maxEntries: 100 },
+  });
+  const threadId = worker.threadId;
+  await new Promise((resolve) => worker.on('exit', resolve));
+  t.is(lockHolderOf(table, 100), threadId);
 });

@@ -16,6 +16,7 @@ import type { Logger } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { Config } from '../config';
 import { createStore, isEmbedded, type SharedStore } from '../state';
+import { lockHolderOf } from '../state/memory-store';
 import type { StateStore } from '../state/store';
 import { answerScrapeRequests } from '../observability/metrics';
 import { logStoreWarnings, storePressure } from '../observability/store-pressure';
@@ -93,6 +94,13 @@ export function runWorkerThreads(config: Config, argv: string[], entry: string, 
     const threadId = worker.threadId;
     worker.on('exit', (code) => {
       workers.delete(worker);
+      if (shares && lockHolderOf(shares.table, config.storeMaxEntries) === threadId) {
+        // Ended mid-operation (out of memory, say): the table is half-changed and its lock held for good. Stop as a
+        // crash does, without writing that table: the state file holds what was written up to the last batch.
+        logger.fatal({ event: 'store-lock-lost', threadId, code }, 'a worker thread ended inside a store operation: stopping');
+        exitAfterFlush(logger, 1);
+        return;
+      }
       if (stopping) {
         // A worker thread that could not finish its calls in time exits 1; the process then does too.
         if (code !== 0) failedStops++;

@@ -1,3 +1,4 @@
+import { threadId } from 'node:worker_threads';
 import { type AttemptCount, type StateStore, type StoreEvents, StoreFullError, type WhenFull } from './store';
 
 /*
@@ -43,7 +44,9 @@ const CHANGED = 6;
 const TRACKING = 7;
 /** 1 while the kept store cannot write its file: new protective records are refused (persistent-store.ts). */
 const REFUSING = 8;
-const OLDEST = 9;
+/** The threadId + 1 of the thread holding the lock (0: none), so that a thread that died holding it is known. */
+const OWNER = 9;
+const OLDEST = 10;
 const NEWEST = OLDEST + LISTS;
 const HEADER = NEWEST + LISTS;
 /** Lock states: free, held, held with threads waiting for it. */
@@ -51,6 +54,19 @@ const HELD = 1;
 const CONTENDED = 2;
 /** Tries for a held lock before a thread sleeps on it (an operation holds it for about a microsecond). */
 const SPINS = 64;
+
+const THIS_THREAD = threadId + 1;
+
+/**
+ * The threadId of the thread holding a shared table's lock, or undefined.
+ * A thread that ended while holding it (killed mid-operation: out of
+ * memory, terminate()) left the table half-changed and every other thread
+ * waiting: the process must stop (cli/workers.ts), as after a crash.
+ */
+export function lockHolderOf(table: SharedArrayBuffer, maxEntries: number): number | undefined {
+  const owner = Atomics.load(carve(table, maxEntries).header, OWNER);
+  return owner === 0 ? undefined : owner - 1;
+}
 
 export interface MemoryStoreOptions {
   /** When every entry left protects someone: drop the one whose protection ends first (evict), or refuse new secrets (refuse). */
@@ -427,7 +443,9 @@ export class MemoryStore implements StateStore {
   }
 
   private lock(): void {
-    if (this.shared !== undefined && Atomics.compareExchange(this.a.header, LOCK, 0, HELD) !== 0) this.waitForLock();
+    if (this.shared === undefined) return;
+    if (Atomics.compareExchange(this.a.header, LOCK, 0, HELD) !== 0) this.waitForLock();
+    this.a.header[OWNER] = THIS_THREAD;
   }
 
   private waitForLock(): void {
@@ -437,7 +455,9 @@ export class MemoryStore implements StateStore {
   }
 
   private unlock(): void {
-    if (this.shared !== undefined && Atomics.exchange(this.a.header, LOCK, 0) === CONTENDED) Atomics.notify(this.a.header, LOCK, 1);
+    if (this.shared === undefined) return;
+    this.a.header[OWNER] = 0;
+    if (Atomics.exchange(this.a.header, LOCK, 0) === CONTENDED) Atomics.notify(this.a.header, LOCK, 1);
   }
 
   /** Lists a changed slot for the write-behind (once until it is taken). */
