@@ -64,6 +64,8 @@ export function runWorkerThreads(config: Config, argv: string[], entry: string, 
   const workers = new Set<Worker>();
   let ports: { port: number; httpPort?: number } | undefined;
   let stopping = false;
+  /** A start failed: every thread is being ended at once (stopAll), and the process exits with the thread's code. */
+  let aborting = false;
   let failedStops = 0;
 
   const start = (): Worker => {
@@ -94,6 +96,7 @@ export function runWorkerThreads(config: Config, argv: string[], entry: string, 
     const threadId = worker.threadId;
     worker.on('exit', (code) => {
       workers.delete(worker);
+      if (aborting) return;
       if (shares && lockHolderOf(shares.table, config.storeMaxEntries) === threadId) {
         // Ended mid-operation (out of memory, say): the table is half-changed and its lock held for good. Stop as a
         // crash does, without writing that table: the state file holds what was written up to the last batch.
@@ -130,7 +133,8 @@ export function runWorkerThreads(config: Config, argv: string[], entry: string, 
 
   /** Ends every thread at once, then the process (a start that failed). */
   const stopAll = (code: number) => {
-    stopping = true;
+    if (aborting) return;
+    aborting = stopping = true;
     void Promise.all([...workers].map((worker) => worker.terminate())).finally(() =>
       (store?.close() ?? Promise.resolve()).finally(() => exitAfterFlush(logger, code)),
     );
