@@ -190,6 +190,10 @@ test('an address or port the service cannot listen on: one line naming the setti
     t.is(result.status, 2, `${args.join(' ')}: ${result.stderr}`);
     t.is(result.stderr, `${message}\n`, args.join(' '));
   }
+  // With --workers, the worker thread that cannot listen says so through the main thread, which stops the rest.
+  const workers = run('--host', '127.0.0.1', '--port', String(busy), '--workers', '2', '--store', 'memory', '--log-level', 'silent');
+  t.is(workers.status, 2, workers.stderr);
+  t.is(workers.stderr, `pin-service: --port ${busy}: already in use on 127.0.0.1\n`);
 });
 
 test("pair names its own flags in the operation's errors", (t) => {
