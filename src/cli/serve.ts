@@ -11,7 +11,7 @@ import { createLogger, exitAfterFlush } from '../observability/logger';
 import { startService } from '../server';
 import { loadTlsIdentity, type TlsIdentity } from '../tls';
 import { addressToOpen } from './commands';
-import { runWorkerThreads, type FromWorkerThread, type ToWorkerThread, type WorkerThreadData } from './workers';
+import { isToWorkerThread, runWorkerThreads, type FromWorkerThread, type ToWorkerThread, type WorkerThreadData } from './workers';
 import { isEmbedded } from '../state';
 
 /** This thread is a worker thread of `--workers`: what its main thread gave it. */
@@ -27,6 +27,12 @@ export async function serve(args: string[], entry: string): Promise<void> {
     if (config.tlsCert && config.tlsKey) loadTlsIdentity(config.tlsCert, config.tlsKey);
     return runWorkerThreads(config, args, entry, logger);
   }
+  // A worker thread hears its main thread from the start: a stop sent while it is still starting is kept, not lost.
+  const early: ToWorkerThread[] = [];
+  let heard: (message: ToWorkerThread) => void = (message) => {
+    early.push(message);
+  };
+  if (thread) parentPort?.on('message', (message: ToWorkerThread) => (isToWorkerThread(message) ? heard(message) : undefined));
   // The ports the first worker thread was given, for the others.
   if (thread?.port !== undefined)
     config = { ...config, port: thread.port, ...(thread.httpPort !== undefined && { httpPort: thread.httpPort }) };
@@ -76,10 +82,8 @@ export async function serve(args: string[], entry: string): Promise<void> {
   };
   if (thread) {
     // Signals reach the main thread only: it passes them on.
-    parentPort?.on('message', (message: ToWorkerThread) => {
-      if (message?.kind === 'pin-stop') stop('SIGTERM');
-      else if (message?.kind === 'pin-reload') reloadCertificate(service.reloadTls, logger);
-    });
+    heard = (message) => (message.kind === 'pin-stop' ? stop('SIGTERM') : reloadCertificate(service.reloadTls, logger));
+    for (const message of early.splice(0)) heard(message);
     return;
   }
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -39,6 +39,8 @@ export type FromWorkerThread =
   | { kind: 'pin-listening'; port: number; httpPort?: number }
   | { kind: 'pin-start-failed'; text: string; code: number };
 
+export const isToWorkerThread = (m: unknown): m is ToWorkerThread =>
+  (m as ToWorkerThread)?.kind === 'pin-stop' || (m as ToWorkerThread)?.kind === 'pin-reload';
 const isFromWorkerThread = (m: unknown): m is FromWorkerThread =>
   (m as FromWorkerThread)?.kind === 'pin-listening' || (m as FromWorkerThread)?.kind === 'pin-start-failed';
 
@@ -80,8 +82,8 @@ export function runWorkerThreads(config: Config, argv: string[], entry: string, 
         listening = true;
         if (!ports) {
           ports = { port: message.port, ...(message.httpPort !== undefined && { httpPort: message.httpPort }) };
-          // The others listen beside the first, on the ports it was given.
-          for (let i = 1; i < config.workers; i++) start();
+          // The others listen beside the first, on the ports it was given (unless the service is stopping already).
+          if (!stopping) for (let i = 1; i < config.workers; i++) start();
         }
       } else {
         // A thread that cannot start (a port in use, say): the service cannot either.
