@@ -23,7 +23,7 @@ const LISTS = 3;
 /** The list mark of a slot that holds no entry (freed, or never handed out). */
 const FREE = 3;
 
-/** An entry's fields, in this order, as read() writes them and restore() takes them. */
+/** An entry's fields, in this order, as changedEntry() writes them and restore() takes them. */
 export const ENTRY_FIELDS = 5;
 export type EntryFields = Float64Array;
 
@@ -367,7 +367,7 @@ export class MemoryStore implements StateStore {
   }
 
   /**
-   * Sets the key's fields as read() wrote them (loading saved state): a new
+   * Sets the key's fields as changedEntry() wrote them (loading saved state): a new
    * entry is made room for by the same rules as a call's; fields that have
    * all expired drop the entry.
    */
@@ -390,41 +390,16 @@ export class MemoryStore implements StateStore {
     }
   }
 
-  /** Writes the key's fields into `out` and answers true, or false when the store holds nothing unexpired for it (tests). */
-  read(key: string, out: EntryFields): boolean {
-    const hash = this.encode(key);
-    this.lock();
-    try {
-      const position = this.locate(hash);
-      if (position < 0) return false;
-      const slot = this.a.table[position] - 1;
-      const now = this.now();
-      if (this.a.stepEnds[slot] <= now && this.a.attemptEnds[slot] <= now) return false;
-      this.fieldsOf(slot, out);
-      return true;
-    } finally {
-      this.unlock();
-    }
-  }
-
   /** Slots handed out so far: entryAt() takes 0 to this, less one. */
   get slots(): number {
     return this.a.header[HANDED_OUT];
   }
 
-  /** The key of the entry in `slot`, its fields written into `out`; undefined when the slot holds nothing unexpired. */
+  /** changedEntry(), but undefined when the slot holds nothing unexpired (the snapshot's entries). */
   entryAt(slot: number, out: EntryFields): string | undefined {
-    this.lock();
-    try {
-      const a = this.a;
-      if (slot >= a.header[HANDED_OUT] || a.lists[slot] === FREE) return undefined;
-      const now = this.now();
-      if (a.stepEnds[slot] <= now && a.attemptEnds[slot] <= now) return undefined;
-      this.fieldsOf(slot, out);
-      return this.keyOf(slot);
-    } finally {
-      this.unlock();
-    }
+    const key = this.changedEntry(slot, out);
+    const now = this.now();
+    return key !== undefined && (out[1] > now || out[3] > now) ? key : undefined;
   }
 
   async ping(): Promise<void> {}

@@ -246,7 +246,8 @@ export class PersistentStore extends KeptStore {
   /**
    * Writes the changed secrets in one transaction, and a chunk of the next
    * snapshot while the log is folded. On failure nothing is lost from
-   * memory: the batch stays dirty and is written again on the next tick.
+   * memory: the batch's entries are listed as changed again and written on
+   * the next tick.
    */
   flush(): void {
     const memory = this.memory;
@@ -281,7 +282,6 @@ export class PersistentStore extends KeptStore {
       if (this.db.isTransaction) this.db.exec('ROLLBACK');
       this.logRows = logRows;
       this.folding = undefined;
-      // Nothing is lost from memory: the entries are listed again and written on the next tick.
       memory.putBackChanges(taken, changes);
       if (this.failing === undefined) {
         this.failing = oneLine(error);
