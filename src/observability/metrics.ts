@@ -99,25 +99,47 @@ let nextId = 1;
  */
 export function scrapeText(metrics: Metrics): Promise<string> {
   if (!metrics.workerThread || !parentPort) return metrics.registry.metrics();
-  const port = parentPort;
+  const request: ScrapeRequest = { kind: 'pin-metrics', id: nextId++ };
+  return ask(
+    parentPort,
+    request,
+    isScrapeReply,
+    SCRAPE_TIMEOUT_MS + 1000,
+    'the main thread did not answer the metrics request in time',
+  ).then((reply) => reply.text ?? Promise.reject(new Error('the main thread could not collect the worker threads’ metrics')));
+}
+
+/** Either end of a thread's message channel: a worker thread's parentPort, or the main thread's Worker. */
+interface Channel {
+  on(event: 'message', listener: (message: unknown) => void): unknown;
+  off(event: 'message', listener: (message: unknown) => void): unknown;
+  postMessage(message: unknown): void;
+}
+
+/** Sends `request` and answers the reply with its id, or rejects with `late` after `timeoutMs`. */
+function ask<Reply extends { id: number }>(
+  channel: Channel,
+  request: { kind: string; id: number },
+  isReply: (message: unknown) => message is Reply,
+  timeoutMs: number,
+  late: string,
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const id = nextId++;
     const onMessage = (message: unknown) => {
-      if (!isScrapeReply(message) || message.id !== id) return;
+      if (!isReply(message) || message.id !== request.id) return;
       done();
-      if (message.text !== undefined) resolve(message.text);
-      else reject(new Error('the main thread could not collect the worker threads’ metrics'));
+      resolve(message);
     };
     const timer = setTimeout(() => {
       done();
-      reject(new Error('the main thread did not answer the metrics request in time'));
-    }, SCRAPE_TIMEOUT_MS + 1000);
+      reject(new Error(late));
+    }, timeoutMs);
     const done = () => {
       clearTimeout(timer);
-      port.off('message', onMessage);
+      channel.off('message', onMessage);
     };
-    port.on('message', onMessage);
-    port.postMessage({ kind: 'pin-metrics', id } satisfies ScrapeRequest);
+    channel.on('message', onMessage);
+    channel.postMessage(request);
   });
 }
 
@@ -139,36 +161,19 @@ function answerCollections(registry: Registry): void {
  */
 export function answerScrapeRequests(requester: Worker, message: unknown, workers: () => Worker[], shared: Registry, own: Registry): void {
   if (!isScrapeRequest(message)) return;
-  const collections = workers().map((worker) => collect(worker));
-  Promise.all([...collections, shared.getMetricsAsJSON(), own.metrics()])
-    .then((results) => {
-      const text = results.pop() as string;
-      const summed = AggregatorRegistry.aggregate(results as MetricsJson[]);
-      return summed
+  Promise.all([Promise.all(workers().map(collect)), shared.getMetricsAsJSON(), own.metrics()])
+    .then(([threads, store, processText]) =>
+      AggregatorRegistry.aggregate([...threads, store])
         .metrics()
-        .then((sum) => requester.postMessage({ kind: 'pin-metrics-reply', id: message.id, text: sum + text } satisfies ScrapeReply));
-    })
+        .then((sum) => requester.postMessage({ kind: 'pin-metrics-reply', id: message.id, text: sum + processText } satisfies ScrapeReply)),
+    )
     .catch(() => requester.postMessage({ kind: 'pin-metrics-reply', id: message.id } satisfies ScrapeReply));
 }
 
 /** One worker thread's registry, or a rejection after SCRAPE_TIMEOUT_MS. */
 function collect(worker: Worker): Promise<MetricsJson> {
-  return new Promise((resolve, reject) => {
-    const id = nextId++;
-    const onMessage = (message: unknown) => {
-      if (!isCollected(message) || message.id !== id) return;
-      done();
-      resolve(message.metrics);
-    };
-    const timer = setTimeout(() => {
-      done();
-      reject(new Error('a worker thread did not give its metrics in time'));
-    }, SCRAPE_TIMEOUT_MS);
-    const done = () => {
-      clearTimeout(timer);
-      worker.off('message', onMessage);
-    };
-    worker.on('message', onMessage);
-    worker.postMessage({ kind: 'pin-metrics-collect', id } satisfies Collection);
-  });
+  const request: Collection = { kind: 'pin-metrics-collect', id: nextId++ };
+  return ask(worker, request, isCollected, SCRAPE_TIMEOUT_MS, 'a worker thread did not give its metrics in time').then(
+    (reply) => reply.metrics,
+  );
 }
