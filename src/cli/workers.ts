@@ -69,6 +69,8 @@ export function runWorkerThreads(config: Config, argv: string[], entry: string, 
   /** A start failed: every thread is being ended at once (stopAll), and the process exits with the thread's code. */
   let aborting = false;
   let failedStops = 0;
+  /** Writes what the embedded store has left and closes its file (nothing to do with Redis). */
+  const closeStore = () => store?.close() ?? Promise.resolve();
 
   const start = (): Worker => {
     const workerData: WorkerThreadData = { kind: 'pin-worker', shared: shares, ...ports };
@@ -121,7 +123,7 @@ export function runWorkerThreads(config: Config, argv: string[], entry: string, 
 
   const finish = () => {
     // The embedded store writes what is left before the process exits.
-    void (store?.close() ?? Promise.resolve()).then(
+    void closeStore().then(
       () => {
         logger.info({ event: 'stopped', failedStops }, 'all worker threads stopped');
         exitAfterFlush(logger, failedStops === 0 ? 0 : 1);
@@ -138,7 +140,7 @@ export function runWorkerThreads(config: Config, argv: string[], entry: string, 
     if (aborting) return;
     aborting = stopping = true;
     void Promise.all([...workers].map((worker) => worker.terminate())).finally(() =>
-      (store?.close() ?? Promise.resolve()).finally(() => exitAfterFlush(logger, code)),
+      closeStore().finally(() => exitAfterFlush(logger, code)),
     );
   };
 
@@ -157,7 +159,7 @@ export function runWorkerThreads(config: Config, argv: string[], entry: string, 
     setTimeout(() => {
       logger.error({ event: 'stop-timeout' }, 'worker threads did not stop in time');
       // What the store holds is still written: the calls answered so far stay answered after a restart.
-      void (store?.close() ?? Promise.resolve()).finally(() => exitAfterFlush(logger, 1));
+      void closeStore().finally(() => exitAfterFlush(logger, 1));
     }, STOP_TIMEOUT_MS).unref();
     if (workers.size === 0) finish();
   };
