@@ -28,10 +28,10 @@ test.after.always(async () => {
 });
 
 // The subset every topology passes (test/support/store-conformance.ts); Sentinel and Cluster: redis-sentinel, redis-cluster.
-sharedStoreConformance(() => ({ store: redis.url, a, b }), 'shared');
+sharedStoreConformance(() => ({ store: redis.url, a, b }), 'redis');
 
 test.serial('Redis stopped: ValidatePin fails closed and /readyz is not ready; Redis back: both recover', async (t) => {
-  const secret = 'shared-outage-secret-1';
+  const secret = 'redis-outage-secret-1';
   t.is((await fetch(`${a.url}/readyz`)).status, 200);
   await redis.stop();
 
@@ -61,7 +61,7 @@ test.serial('Redis stopped: ValidatePin fails closed and /readyz is not ready; R
 });
 
 test.serial('Redis that stops answering: ValidatePin fails closed after --store-timeout, and its error line says so', async (t) => {
-  const secret = 'shared-paused-secret-1';
+  const secret = 'redis-paused-secret-1';
   // The server holds every command for 2 s (CLIENT PAUSE): the connection stays up, nothing is answered.
   const paused = spawnSync('redis-cli', ['-p', String(redis.port), 'CLIENT', 'PAUSE', '2000', 'ALL'], { encoding: 'utf8' });
   t.is(paused.stdout.trim(), 'OK', paused.stderr);
