@@ -154,6 +154,7 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
   return {
     service: wsdl.service,
     authoredNamespace: namespace,
+    endpointPath: wsdl.endpointPath,
     elements,
     types,
     enums,

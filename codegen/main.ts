@@ -1,11 +1,11 @@
 /**
- * `make generate`: schema/ → contract model → generated/, and the settings
+ * `make generate`: schema/ (its one .wsdl, and the schema files it names) → contract model → generated/, and the settings
  * table of docs/operations.md from src/config.ts. `--wsdl FILE --out DIR`
  * generates for any WSDL instead, into DIR, with a tsconfig.json that
  * type-checks DIR on its own (`npx tsc --noEmit -p DIR`).
  *   npm run generate [-- --wsdl FILE --out DIR]
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { loadXmlEngine } from '../src/xml/xml-engine';
 import { buildContractModel } from './build-model';
@@ -89,6 +89,17 @@ function standaloneTsconfig(outDir: string): string {
   return JSON.stringify(config, null, 2);
 }
 
+/** The one WSDL of a folder (schema/api.wsdl here; another contract's schema/ may name its own). */
+export function theWsdlOf(folder: string): string {
+  const found = readdirSync(folder).filter((name) => name.toLowerCase().endsWith('.wsdl'));
+  if (found.length !== 1) {
+    throw new Error(
+      `codegen: ${relative(ROOT, folder) || folder}/ must hold one .wsdl file (the contract), not ${found.length}${found.length ? `: ${found.join(', ')}` : ''}`,
+    );
+  }
+  return join(folder, found[0]);
+}
+
 function option(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i > 0 ? process.argv[i + 1] : undefined;
@@ -109,7 +120,13 @@ if (require.main === module) {
   const failed = (error: Error) => fail(error.message.startsWith('codegen: ') ? error.message : `codegen: ${error.message}`);
   if (wsdl && out) generate(wsdl, out).then(done, failed);
   else {
-    generate(join(ROOT, 'schema', 'api.wsdl'), out ?? join(ROOT, 'generated')).then((written) => {
+    let schemaWsdl: string;
+    try {
+      schemaWsdl = theWsdlOf(join(ROOT, 'schema'));
+    } catch (error) {
+      fail((error as Error).message);
+    }
+    generate(schemaWsdl, out ?? join(ROOT, 'generated')).then((written) => {
       const docs = join(ROOT, 'docs', 'operations.md');
       writeSettingsTable(docs);
       done([...written, docs]);

@@ -157,6 +157,8 @@ export interface ContractModel {
   service: string;
   /** The namespace written in the WSDL, and so in the texts below; generated/ takes it at run time. */
   authoredNamespace: string;
+  /** The path of the ports' address, e.g. `/api.asmx`: where every variant is served. */
+  endpointPath: string;
   elements: ElementModel[];
   /** Sorted by name: generated/ lists its classes in this order. */
   types: ComplexTypeModel[];

@@ -8,8 +8,15 @@ import { Pair, PairResponse, PairingInfo, ValidatePin, ValidatePinResponse } fro
 /** The service name of the WSDL. */
 export const SERVICE_NAME = 'AuthenticatorAPI';
 
-/** The variants of the WSDL: one per port. */
+/** The WSDL's target namespace: the service's default `--namespace`. */
+export const TARGET_NAMESPACE = "http://authenticatorapi.com/";
+
+/** The path of the WSDL's address: every variant is served there (SOAP) and under it (`/{operation}`). */
+export const ENDPOINT_PATH = "/api.asmx";
+
+/** The variants a WSDL of ASMX's shape can declare, one per port. */
 export type Variant = 'soap11' | 'soap12' | 'httpGet' | 'httpPost';
+/** The variants this WSDL declares: the ports it has. */
 export const VARIANTS: readonly Variant[] = ['soap11', 'soap12', 'httpGet', 'httpPost'];
 
 /** Every variant a call can use: the WSDL's, and JSON for browser scripts (not a WSDL binding). */
@@ -57,6 +64,8 @@ export interface Route<K extends OperationName> {
    * Decodes the request from its members' texts by name: HTTP GET query or POST form fields, JSON parameters,
    * or the children of a SOAP request element validated against the schema (every member is text: codegen checks it).
    */
+  /** Every member of the request is text (no complex, repeated or nillable member, no attribute): decodeFields can read it. */
+  fromFields: boolean;
   decodeFields(field: (name: string) => string | undefined): Operations[K]['request'];
   /** The SOAP body content; `namespace` is already escaped for an attribute. */
   encodeSoapBody(result: Operations[K]['result'], namespace: string): string;
@@ -79,6 +88,7 @@ export const ROUTES: { readonly [K in OperationName]: Route<K> } = {
     httpFields: ['appName', 'appInfo', 'secretCode'],
     httpResponseElement: 'PairingInfo',
     decodeXml: (element) => Pair.fromXml(element),
+    fromFields: true,
     decodeFields: (field) => Pair.fromFields(field),
     encodeSoapBody: (result, namespace) =>
       '<PairResponse xmlns="' + namespace + '">' + new PairResponse({ PairResult: result }).toXml() + '</PairResponse>',
@@ -100,6 +110,7 @@ export const ROUTES: { readonly [K in OperationName]: Route<K> } = {
     httpFields: ['pin', 'secretCode'],
     httpResponseElement: 'boolean',
     decodeXml: (element) => ValidatePin.fromXml(element),
+    fromFields: true,
     decodeFields: (field) => ValidatePin.fromFields(field),
     encodeSoapBody: (result, namespace) =>
       '<ValidatePinResponse xmlns="' + namespace + '">' + new ValidatePinResponse({ ValidatePinResult: result }).toXml() + '</ValidatePinResponse>',

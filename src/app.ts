@@ -1,20 +1,21 @@
 /**
  * The service, in order: request log and metrics → error answers → body reader →
  * routes (health, metrics, service description and help pages, SOAP, HTTP GET,
- * HTTP POST, JSON for browser scripts and its proxy, the plain .aspx pages).
+ * HTTP POST, JSON for browser scripts and its proxy, the plain pages of the
+ * operations' modules).
  */
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Logger } from 'pino';
 import type { CallState } from './call-state';
 import type { Config } from './config';
-import { loadContract } from './contract';
+import { contractNamespace, loadContract } from './contract';
 import { createHandlers, type Clock } from './handlers';
 import { bodyReader } from './bindings/body';
 import { errorResponse } from './bindings/error-response';
 import { ENDPOINT_PATH, SCRIPT_PROXY_PATHS, endpointCalls, operationPaths } from './bindings/endpoint';
 import { scriptProxy } from './pages/script-proxy';
-import { pairPage, qrPage, validatePage } from './pages/plain-pages';
+import { operationExtras, type BoundHandler, type OperationExtras } from './handlers/by-convention';
 import { openApiDescription } from './pages/openapi';
 import { serviceDescription, toServicePage } from './pages/service-description';
 import { liveness, readiness } from './observability/health';
@@ -34,18 +35,14 @@ export interface AppDependencies {
 
 /** Needs the XML engine loaded first (await loadXmlEngine()). */
 export function createApp(config: Config, deps: AppDependencies): Koa {
-  const contract = loadContract(config.namespace);
+  const contract = loadContract(contractNamespace(config));
   const { metrics } = deps;
-  const handlers = createHandlers(
-    config,
-    deps.clock,
-    {
-      store: deps.store,
-      stateKeyOf: createStateKeyHasher(config.stateKey),
-      events: { replayRejected: () => metrics.replayRejections.inc(), throttled: () => metrics.throttled.inc() },
-    },
-    () => metrics.storeErrors.inc(),
-  );
+  const handlers = createHandlers(config, deps.clock, {
+    store: deps.store,
+    stateKeyOf: createStateKeyHasher(config.stateKey),
+    events: { replayRejected: () => metrics.replayRejections.inc(), throttled: () => metrics.throttled.inc() },
+    unavailable: () => metrics.storeErrors.inc(),
+  });
   const app = new Koa<CallState>({ proxy: config.trustProxy });
   app.silent = true; // errors are answered and logged by errorResponse
 
@@ -56,15 +53,19 @@ export function createApp(config: Config, deps: AppDependencies): Koa {
   router.get('/metrics', metricsEndpoint(metrics));
   router.get('/', toServicePage(config));
   const calls = endpointCalls(contract, handlers);
-  router.get(ENDPOINT_PATH, serviceDescription(contract, config));
-  router.get('/openapi.json', openApiDescription(config));
+  const extras = operationExtras();
+  const having = (what: keyof OperationExtras) => [...extras].filter(([, e]) => e[what]).map(([operation]) => operation);
+  router.get(ENDPOINT_PATH, serviceDescription(contract, config, new Set(having('showsPairing'))));
+  router.get('/openapi.json', openApiDescription(config, having('throttles')));
   router.post(ENDPOINT_PATH, calls.soap);
   router.get(SCRIPT_PROXY_PATHS, scriptProxy(config));
   router.get(`${ENDPOINT_PATH}/:operation`, calls.get);
   router.post(`${ENDPOINT_PATH}/:operation`, calls.post);
-  router.get('/pair.aspx', pairPage(handlers));
-  router.get('/validate.aspx', validatePage(handlers));
-  router.get('/qr.aspx', qrPage);
+  // The plain pages the operations' modules add (/pair.aspx, /qr.aspx, /validate.aspx for schema/).
+  for (const [operation, { pages }] of extras) {
+    const call = handlers[operation] as BoundHandler<typeof operation>;
+    for (const [path, page] of Object.entries(pages ?? {})) router.get(path, page(call));
+  }
 
   app.use(observeRequests(deps.logger, metrics));
   // Inside the observation, which logs and counts the answer to an error too.

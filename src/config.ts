@@ -219,9 +219,9 @@ const TABLE = {
   namespace: setting({
     flag: '--namespace',
     env: 'PIN_NAMESPACE',
-    default: 'http://authenticatorapi.com/',
-    type: namespaceUri,
-    help: 'XML namespace of the contract (WSDL, validation, SOAPAction)',
+    default: undefined,
+    type: optional(namespaceUri),
+    help: "XML namespace of the contract (WSDL, validation, SOAPAction); default: the WSDL's targetNamespace (http://authenticatorapi.com/ for schema/)",
   }),
   publicUrl: setting({
     flag: '--public-url',

@@ -4,7 +4,9 @@
  * rendered per address. Everything namespace-dependent hangs off this object.
  */
 import { REQUEST_SCHEMAS, renderWsdl } from '../generated/documents';
-import { OPERATION_NAMES, ROUTES, type OperationName, type Route } from '../generated/routes';
+import { OPERATION_NAMES, ROUTES, TARGET_NAMESPACE, VARIANTS, type OperationName, type Route, type Variant } from '../generated/routes';
+import { ServiceError } from './errors';
+import type { Config } from './config';
 import { XML_DECLARATION, escapeXmlAttribute } from './xml/xml-codec';
 import type { XsdValidator } from './xml/xml-engine';
 import { compileSchema } from './xml/xml-schema';
@@ -18,6 +20,25 @@ export interface Contract {
   requestSchema(operation: OperationName): XsdValidator;
   soapAction(operation: OperationName): string;
   wsdl(address: string): string;
+}
+
+const VARIANT_NAMES: Record<Variant, string> = { soap11: 'SOAP 1.1', soap12: 'SOAP 1.2', httpGet: 'HTTP GET', httpPost: 'HTTP POST' };
+
+/**
+ * A call over a variant the WSDL declares no port for (ASMX's HTTP GET, off
+ * by default, say) is refused as ASMX refuses a protocol it has turned off:
+ * never served beside the description. SOAP of such a version is a media
+ * type the endpoint does not take (415); HTTP GET or POST, no such resource (404).
+ */
+export function refuseUndeclared(variant: Variant): void {
+  if (VARIANTS.includes(variant)) return;
+  const message = `This service's WSDL declares no ${VARIANT_NAMES[variant]} port; it is called over ${VARIANTS.map((v) => VARIANT_NAMES[v]).join(', ')}.`;
+  throw new ServiceError(variant === 'soap11' || variant === 'soap12' ? 'unsupported-media-type' : 'not-found', message);
+}
+
+/** The namespace the service speaks: `--namespace`, else the WSDL's own. */
+export function contractNamespace(config: Pick<Config, 'namespace'>): string {
+  return config.namespace ?? TARGET_NAMESPACE;
 }
 
 /** Needs the XML engine loaded (loadXmlEngine); a namespace libxml2 cannot compile as a schema target throws a one-line Error. */

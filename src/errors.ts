@@ -31,3 +31,8 @@ export class ServiceError extends Error {
 }
 
 export const clientError = (message: string) => new ServiceError('client', message);
+
+/** A mistake on the command line (src/cli/, an operation's terminal command): one line for the user, exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}

@@ -1,15 +1,10 @@
 /**
- * The package entry: the generated typed client and its error, and what an
- * application needs to embed the service itself.
+ * The package entry: the generated typed client, its error and the
+ * contract's types (AuthenticatorApiClient, PairingInfo… for schema/), and
+ * what an application needs to embed the service itself.
  */
-export {
-  AuthenticatorApiClient,
-  AuthenticatorApiError,
-  type AuthenticatorApiClientOptions,
-  type CallOptions,
-  type ClientVariant,
-} from '../generated/client';
-export { PairingInfo, type PairFields, type ValidatePinFields } from '../generated/types';
+export * from '../generated/client';
+export * from '../generated/types';
 export { CLIENT_VARIANTS } from './client/exchange';
 export { DEFAULT_NAMESPACE } from './client/defaults';
 

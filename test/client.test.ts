@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { AuthenticatorApiClient, AuthenticatorApiError, CLIENT_VARIANTS, DEFAULT_NAMESPACE, type ClientVariant } from '../src/index';
 import { retryAfterSeconds } from '../src/client/exchange';
 import { defaultConfig } from '../src/config';
+import { contractNamespace } from '../src/contract';
 import { encodeBase32 } from '../src/otp/base32';
 import { pinFor as pinAtClock } from './support/requests';
 import { startTestService, type TestService } from './support/service';
@@ -137,7 +138,8 @@ test('pair without appName pairs without an issuer', async (t) => {
 });
 
 test('the default namespace is the service default, and a trailing slash on the base URL is fine', async (t) => {
-  t.is(DEFAULT_NAMESPACE, defaultConfig().namespace);
+  t.is(defaultConfig().namespace, undefined, "no --namespace: the WSDL's own");
+  t.is(DEFAULT_NAMESPACE, contractNamespace(defaultConfig()));
   const client = new AuthenticatorApiClient({ baseUrl: `${service.url}/` });
   t.is(client.endpoint, `${service.url}/api.asmx`);
   t.is(client.namespace, DEFAULT_NAMESPACE);

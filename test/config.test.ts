@@ -41,7 +41,7 @@ function configError(t: import('ava').ExecutionContext, run: () => unknown, name
 test('defaults', (t) => {
   const c = parseConfig([], {});
   t.is(c.port, 8080);
-  t.is(c.namespace, 'http://authenticatorapi.com/');
+  t.is(c.namespace, undefined, "the WSDL's targetNamespace (contractNamespace)");
   t.is(c.publicUrl, undefined);
   t.false(c.trustProxy);
   t.is(c.secretEncoding, 'utf8');

@@ -7,9 +7,9 @@ import test, { type ExecutionContext } from 'ava';
 import { setupCodeVectors, totpVectors } from './support/vectors';
 import { defaultConfig, type Config } from '../src/config';
 import { ServiceError } from '../src/errors';
-import { pair } from '../src/handlers/pair';
+import { pairingInfo } from '../src/handlers/pair';
 import { encodeBase32 } from '../src/otp/base32';
-import { validatePin, type ValidationState } from '../src/handlers/validate-pin';
+import { checkPin, type ValidationState } from '../src/handlers/validate-pin';
 import { MemoryStore } from '../src/state/memory-store';
 import { createStateKeyHasher } from '../src/state/keyed-hash';
 import { Pair, ValidatePin } from '../generated/types';
@@ -35,7 +35,7 @@ async function check(
   nowMs: number,
   overrides: Partial<Config> = {},
 ): Promise<boolean> {
-  return validatePin(new ValidatePin({ pin, secretCode }), settings(overrides), nowMs, freshState());
+  return checkPin(new ValidatePin({ pin, secretCode }), settings(overrides), nowMs, freshState());
 }
 
 function assertClientError(t: ExecutionContext, error: unknown, secret: string | undefined, label: string): void {
@@ -48,12 +48,12 @@ function assertClientError(t: ExecutionContext, error: unknown, secret: string |
 }
 
 function pairError(t: ExecutionContext, request: Pair, overrides: Partial<Config>, label: string): void {
-  const error = t.throws(() => pair(request, settings(overrides)), undefined, label);
+  const error = t.throws(() => pairingInfo(request, settings(overrides)), undefined, label);
   assertClientError(t, error, request.secretCode, label);
 }
 
 async function validateError(t: ExecutionContext, request: ValidatePin, overrides: Partial<Config>, label: string): Promise<void> {
-  const error = await t.throwsAsync(validatePin(request, settings(overrides), 1_234_567_890_000, freshState()), undefined, label);
+  const error = await t.throwsAsync(checkPin(request, settings(overrides), 1_234_567_890_000, freshState()), undefined, label);
   assertClientError(t, error, request.secretCode, label);
 }
 
@@ -71,7 +71,7 @@ test('Pair: ManualSetupCode equals the reference for every vector secret of at l
     'a non-ASCII secret is among them',
   );
   for (const v of long) {
-    const result = pair(new Pair({ appName: 'Acme', appInfo: 'alice', secretCode: v.secretCode }), settings());
+    const result = pairingInfo(new Pair({ appName: 'Acme', appInfo: 'alice', secretCode: v.secretCode }), settings());
     t.is(result.ManualSetupCode, v.ManualSetupCode, JSON.stringify(v.secretCode));
   }
 });
@@ -83,7 +83,7 @@ test('Pair: vector secrets under 10 bytes are refused by default and pass with t
     const request = new Pair({ appName: 'Acme', appInfo: 'alice', secretCode: v.secretCode });
     pairError(t, request, {}, `${JSON.stringify(v.secretCode)} with the default minimum`);
     t.is(
-      pair(request, settings({ minSecretBytes: 1 })).ManualSetupCode,
+      pairingInfo(request, settings({ minSecretBytes: 1 })).ManualSetupCode,
       v.ManualSetupCode,
       `${JSON.stringify(v.secretCode)} with minimum 1`,
     );
@@ -93,7 +93,7 @@ test('Pair: vector secrets under 10 bytes are refused by default and pass with t
 test('Pair: the minimum counts bytes of the key, not characters', (t) => {
   // "éééé1" is 5 characters, 9 bytes; "ééééé" is 10 bytes.
   pairError(t, new Pair({ appInfo: 'alice', secretCode: 'éééé1' }), {}, '9 bytes');
-  t.is(pair(new Pair({ appInfo: 'alice', secretCode: 'ééééé' }), settings()).ManualSetupCode, 'YOU4HKODVHB2TQ5J');
+  t.is(pairingInfo(new Pair({ appInfo: 'alice', secretCode: 'ééééé' }), settings()).ManualSetupCode, 'YOU4HKODVHB2TQ5J');
   pairError(t, new Pair({ appInfo: 'alice', secretCode: 'abcdefghijk' }), { minSecretBytes: 12 }, 'minimum 12');
 });
 
@@ -128,7 +128,7 @@ function readHtmlParts(t: ExecutionContext, html: string, code: string, rawHref:
 }
 
 test('Pair: Html is the link and inline QR code of the otpauth URI, attribute values HTML-escaped', (t) => {
-  const result = pair(new Pair({ appName: 'Acme Corp', appInfo: 'alice smith', secretCode: '12345678BXYT' }), settings());
+  const result = pairingInfo(new Pair({ appName: 'Acme Corp', appInfo: 'alice smith', secretCode: '12345678BXYT' }), settings());
   const code = 'GEZDGNBVGY3TQQSYLFKA';
   t.is(result.ManualSetupCode, code);
   const uri = `otpauth://totp/Acme%20Corp:alice%20smith?secret=${code}&issuer=Acme%20Corp`;
@@ -142,7 +142,10 @@ test('Pair: Html is the link and inline QR code of the otpauth URI, attribute va
 });
 
 test('Pair: spaces are %20 and é, € are percent-encoded UTF-8, in the label and the issuer', (t) => {
-  const result = pair(new Pair({ appName: 'Société Générale €', appInfo: 'josé € dupont', secretCode: 'JBSWY3DPEHPK3PXP' }), settings());
+  const result = pairingInfo(
+    new Pair({ appName: 'Société Générale €', appInfo: 'josé € dupont', secretCode: 'JBSWY3DPEHPK3PXP' }),
+    settings(),
+  );
   const code = 'JJBFGV2ZGNCFARKIKBFTGUCYKA';
   const issuer = 'Soci%C3%A9t%C3%A9%20G%C3%A9n%C3%A9rale%20%E2%82%AC';
   const uri = `otpauth://totp/${issuer}:jos%C3%A9%20%E2%82%AC%20dupont?secret=${code}&issuer=${issuer}`;
@@ -156,7 +159,7 @@ test('Pair: spaces are %20 and é, € are percent-encoded UTF-8, in the label a
 test('Pair: characters special to HTML or to the URI never break out of the attribute', (t) => {
   const appName = `Tom & Jerry's <Co> "Ltd"`;
   const appInfo = `a'b"c<d>e&f`;
-  const result = pair(new Pair({ appName, appInfo, secretCode: '12345678BXYT' }), settings());
+  const result = pairingInfo(new Pair({ appName, appInfo, secretCode: '12345678BXYT' }), settings());
   const html = result.Html!;
   const parts = readHtmlParts(
     t,
@@ -189,7 +192,7 @@ function encode(text: string): string {
 
 test('Pair: without appName (absent or empty) there is no issuer, in the label or as a parameter', (t) => {
   for (const appName of [undefined, '']) {
-    const result = pair(new Pair({ appName, appInfo: 'alice smith', secretCode: '12345678BXYT' }), settings());
+    const result = pairingInfo(new Pair({ appName, appInfo: 'alice smith', secretCode: '12345678BXYT' }), settings());
     const uri = 'otpauth://totp/alice%20smith?secret=GEZDGNBVGY3TQQSYLFKA';
     const parts = readHtmlParts(t, result.Html!, 'GEZDGNBVGY3TQQSYLFKA', uri);
     t.is(parts.href, uri, `appName ${JSON.stringify(appName)}`);
@@ -205,7 +208,7 @@ test('Pair: an empty or blank appInfo is answered: the label is the issuer alone
     ['', '', 'otpauth://totp/AuthenticatorAPI?secret=GEZDGNBVGY3TQQSYLFKA'],
   ];
   for (const [appName, appInfo, uri] of cases) {
-    const result = pair(new Pair({ appName, appInfo, secretCode: '12345678BXYT' }), settings());
+    const result = pairingInfo(new Pair({ appName, appInfo, secretCode: '12345678BXYT' }), settings());
     t.is(result.ManualSetupCode, 'GEZDGNBVGY3TQQSYLFKA');
     const parts = readHtmlParts(t, result.Html!, 'GEZDGNBVGY3TQQSYLFKA', uri.replace(/&/g, '&amp;'));
     t.is(parts.href, uri, `${JSON.stringify(appName)}, ${JSON.stringify(appInfo)}`);
@@ -222,7 +225,7 @@ test('Pair: TOTP settings other than the defaults appear in the otpauth URI, the
     [{ algorithm: 'SHA512', digits: 8, period: 15 }, `${base}&algorithm=SHA512&digits=8&period=15`],
   ];
   for (const [overrides, uri] of cases) {
-    const parts = readHtmlParts(t, pair(request, settings(overrides)).Html!, 'GEZDGNBVGY3TQQSYLFKA', uri.replace(/&/g, '&amp;'));
+    const parts = readHtmlParts(t, pairingInfo(request, settings(overrides)).Html!, 'GEZDGNBVGY3TQQSYLFKA', uri.replace(/&/g, '&amp;'));
     t.is(parts.href, uri, JSON.stringify(overrides));
   }
 });
@@ -245,13 +248,14 @@ test('Pair: the field checks refuse with client errors that do not repeat the se
   for (const [label, request] of cases) pairError(t, request, {}, label);
   // The limits themselves pass.
   t.truthy(
-    pair(new Pair({ appName: 'é'.repeat(100), appInfo: 'x'.repeat(256), secretCode: secretCode + 'é'.repeat(117) }), settings()).Html,
+    pairingInfo(new Pair({ appName: 'é'.repeat(100), appInfo: 'x'.repeat(256), secretCode: secretCode + 'é'.repeat(117) }), settings())
+      .Html,
   );
 });
 
 test('Pair: tab, LF, CR, DEL and C1 characters are accepted: key bytes as given, percent-encoded in the URI, never raw in the Html', (t) => {
   const secretCode = 'a-secret-with-a-newline\r\n';
-  const info = pair(new Pair({ appName: 'Ac\tme\u007f', appInfo: 'alice\nsmith\u0085', secretCode }), settings());
+  const info = pairingInfo(new Pair({ appName: 'Ac\tme\u007f', appInfo: 'alice\nsmith\u0085', secretCode }), settings());
   const html = info.Html ?? '';
   t.is(info.ManualSetupCode, encodeBase32(Buffer.from(secretCode, 'utf8')));
   const href = /href='([^']*)'/.exec(html)![1];
@@ -263,12 +267,12 @@ test('Pair: tab, LF, CR, DEL and C1 characters are accepted: key bytes as given,
 test('Pair in base32 mode: the code is the normalised Base32 text, the minimum counts decoded bytes', (t) => {
   const base32 = { secretEncoding: 'base32' as const };
   for (const secretCode of ['JBSWY3DPEHPK3PXP', 'jbswy3dpehpk3pxp', 'JBSW Y3DP EHPK 3PXP', 'JBSWY3DPEHPK3PXP======']) {
-    t.is(pair(new Pair({ appInfo: 'alice', secretCode }), settings(base32)).ManualSetupCode, 'JBSWY3DPEHPK3PXP', secretCode);
+    t.is(pairingInfo(new Pair({ appInfo: 'alice', secretCode }), settings(base32)).ManualSetupCode, 'JBSWY3DPEHPK3PXP', secretCode);
   }
   // 8 Base32 characters are 5 bytes: under the minimum, though 8 characters long.
   pairError(t, new Pair({ appInfo: 'alice', secretCode: 'JBSWY3DP' }), base32, '5 decoded bytes');
   t.is(
-    pair(new Pair({ appInfo: 'alice', secretCode: 'JBSWY3DP' }), settings({ ...base32, minSecretBytes: 5 })).ManualSetupCode,
+    pairingInfo(new Pair({ appInfo: 'alice', secretCode: 'JBSWY3DP' }), settings({ ...base32, minSecretBytes: 5 })).ManualSetupCode,
     'JBSWY3DP',
   );
   for (const secretCode of ['S3cretLeakCanary-42xyz', 'JBSWY3DPEHPK3PX1', 'JBSWY3DPEHPK3PXPé', 'A']) {

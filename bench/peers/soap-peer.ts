@@ -20,7 +20,7 @@ import { defaultConfig, type Config } from '../../src/config';
 import { ServiceError } from '../../src/errors';
 import { LIMITS, optionalText, presentText, secretKey } from '../../src/handlers/fields';
 import { escapeHtml, pairingUri } from '../../src/handlers/pair';
-import { validatePin } from '../../src/handlers/validate-pin';
+import { checkPin } from '../../src/handlers/validate-pin';
 import { encodeBase32 } from '../../src/otp/base32';
 import { createStateKeyHasher } from '../../src/state/keyed-hash';
 import { MemoryStore } from '../../src/state/memory-store';
@@ -77,7 +77,7 @@ async function pair(args: PairArgs): Promise<object> {
 
 async function validate(args: { pin?: string; secretCode?: string }): Promise<object> {
   try {
-    const ok = await validatePin(new ValidatePin({ pin: args.pin, secretCode: args.secretCode }), config, Date.now(), state);
+    const ok = await checkPin(new ValidatePin({ pin: args.pin, secretCode: args.secretCode }), config, Date.now(), state);
     return { ValidatePinResult: ok };
   } catch (error) {
     throw fault(error);

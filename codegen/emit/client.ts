@@ -25,9 +25,15 @@ export function emitClient(model: ContractModel): string {
   const jsonDecoders = new Map<string, string>();
   const operations = model.operations.map((op) => clientOperation(model, op, jsonDecoders));
   const decoders = [...jsonDecoders.values()];
-  const code = [...operations.flatMap((op) => [op.httpDecode, op.jsonDecode, ...op.httpFields.map((f) => f.value)]), ...decoders].join(
-    '\n',
-  );
+  const code = [
+    ...operations.flatMap((op) => [
+      op.httpDecode,
+      op.jsonDecode,
+      ...op.httpFields.map((f) => f.value),
+      ...op.jsonParameters.map((p) => p.value),
+    ]),
+    ...decoders,
+  ].join('\n');
   const classNames = [
     ...new Set([
       ...operations.flatMap((op) => [op.requestClass, op.soapResponseClass, ...op.httpClasses]),
@@ -55,8 +61,14 @@ export function emitClient(model: ContractModel): string {
     // The service's namespace is a setting: a client of it names the default, never the text; another contract's is its WSDL's.
     namespaceDefault:
       model.authoredNamespace === DEFAULT_NAMESPACE
-        ? { doc: "the reference service's (`DEFAULT_NAMESPACE`)", value: 'DEFAULT_NAMESPACE' }
-        : { doc: `the WSDL's, ${model.authoredNamespace.replaceAll('*/', '*\\/')}`, value: JSON.stringify(model.authoredNamespace) },
+        ? { doc: "the reference service's (`DEFAULT_NAMESPACE`)", value: 'DEFAULT_NAMESPACE', imported: true }
+        : {
+            doc: `the WSDL's, ${model.authoredNamespace.replaceAll('*/', '*\\/')}`,
+            value: JSON.stringify(model.authoredNamespace),
+            imported: false,
+          },
+    // The path of the WSDL's address, where the service answers.
+    endpointPath: JSON.stringify(model.endpointPath),
   });
 }
 
@@ -88,6 +100,8 @@ function clientOperation(model: ContractModel, op: OperationModel, jsonDecoders:
     soapDecode: op.result ? `${op.response.type.name}.fromXml(element).${op.result.field}` : 'undefined',
     soapResponseClass: op.response.type.name,
     httpClasses: answer?.type.kind === 'complex' ? [answer.type.typeName] : [],
+    // An operation the WSDL's HTTP bindings leave out (none declared, or a request HTTP fields cannot carry) is refused before it is sent.
+    httpCallable: op.http !== undefined,
     httpDecode: answer ? httpDecode(model, answer) : 'undefined',
     jsonDecode: op.result ? jsonDecode(model, op.result, jsonDecoders) : 'undefined',
   };

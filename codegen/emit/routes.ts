@@ -15,6 +15,8 @@ export function emitRoutes(model: ContractModel): string {
   return render('routes.ts.hbs', {
     header: GENERATED_HEADER,
     service: model.service,
+    namespace: JSON.stringify(model.authoredNamespace),
+    endpointPath: JSON.stringify(model.endpointPath),
     ports: model.ports,
     operations,
     codecImports,

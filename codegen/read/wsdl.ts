@@ -21,6 +21,8 @@ export interface WsdlFacts {
   targetNamespace: string;
   service: string;
   ports: { name: string; binding: string; variant: Variant }[];
+  /** The path of the ports' address (`/api.asmx` of `http://localhost/api.asmx`): where the service answers. */
+  endpointPath: string;
   operations: WsdlOperationFacts[];
 }
 
@@ -103,7 +105,42 @@ export function readWsdl(wsdl: XmlDocument): WsdlFacts {
       http: http && httpOperation ? httpFacts(http, httpOperation, name, messageOf) : undefined,
     };
   });
-  return { targetNamespace: attr(root, 'targetNamespace'), service: attr(service, 'name'), ports, operations };
+  return {
+    targetNamespace: attr(root, 'targetNamespace'),
+    service: attr(service, 'name'),
+    ports,
+    endpointPath: endpointPathOf(service, ports),
+    operations,
+  };
+}
+
+/**
+ * The one path every port's address shares, as ASMX publishes them (the same
+ * .asmx for all four): the service answers there, whatever host it runs on.
+ */
+function endpointPathOf(service: XmlElement, ports: WsdlFacts['ports']): string {
+  const paths = new Map<string, XmlElement>();
+  for (const port of ports) {
+    const element = findOne(service, `wsdl:port[@name='${port.name}']`);
+    const address = findAll(element, 'soap:address | soap12:address | http:address')[0];
+    if (!address) refuseAt(element, `port ${port.name} has no address: codegen serves at the path of the ports' address`);
+    const location = attr(address, 'location');
+    let path: string;
+    try {
+      path = new URL(location).pathname;
+    } catch {
+      return refuseAt(address, `port ${port.name}: address ${location} is not an absolute URL`);
+    }
+    if (!/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/.test(path) || path === '/' || path.endsWith('/')) {
+      refuseAt(address, `port ${port.name}: address ${location} names no endpoint (a path such as /Service.asmx)`);
+    }
+    paths.set(path, address);
+  }
+  if (paths.size > 1) {
+    const [, second] = [...paths.values()];
+    refuseAt(second, `the ports have different address paths (${[...paths.keys()].join(', ')}); codegen serves all variants at one path`);
+  }
+  return [...paths.keys()][0];
 }
 
 /** The SOAP 1.1 and SOAP 1.2 bindings are one service's: generated code serves one operation table to both. */

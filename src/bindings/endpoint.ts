@@ -1,16 +1,17 @@
 /**
- * The service endpoint, /api.asmx: SOAP calls are POSTed to it; the other
- * variants call /api.asmx/{operation}, as JSON when the Content-Type says so
- * and as HTTP GET or POST (form) otherwise.
+ * The service endpoint, the path of the WSDL's address (/api.asmx for
+ * schema/): SOAP calls are POSTed to it; the other variants call
+ * /api.asmx/{operation}, as JSON when the Content-Type says so and as HTTP
+ * GET or POST (form) otherwise.
  */
 import type { CallContext } from '../call-state';
 import type { Contract } from '../contract';
-import { OPERATION_NAMES, ROUTES, type Handlers } from '../../generated/routes';
+import { ENDPOINT_PATH, OPERATION_NAMES, ROUTES, type Handlers } from '../../generated/routes';
 import { httpBinding } from './http';
 import { isJsonRequest, jsonBinding, refuseJsonGet } from './json';
 import { soapBinding } from './soap';
 
-export const ENDPOINT_PATH = '/api.asmx';
+export { ENDPOINT_PATH };
 
 /** The paths under the endpoint that are not operations (the script proxy's). */
 export const SCRIPT_PROXY_PATHS = [`${ENDPOINT_PATH}/js`, `${ENDPOINT_PATH}/jsdebug`];

@@ -4,7 +4,7 @@
  */
 import type { CallContext } from '../call-state';
 import { OPERATION_NAMES, ROUTES, type Handlers, type OperationName, type Route } from '../../generated/routes';
-import type { Contract } from '../contract';
+import { refuseUndeclared, type Contract } from '../contract';
 import { ServiceError, clientError } from '../errors';
 import { requestBody } from './body';
 import { parseUrlEncoded } from './form';
@@ -13,6 +13,7 @@ import { HTTP_CONTENT_TYPE } from '../wire/content-types';
 export function httpBinding(contract: Contract, handlers: Handlers, verb: 'GET' | 'POST') {
   return async function http(ctx: CallContext & { params: Record<string, string> }): Promise<void> {
     ctx.state.variant = verb === 'GET' ? 'httpGet' : 'httpPost';
+    refuseUndeclared(ctx.state.variant);
     const route = routeOfPath(contract, ctx);
     let fields: Map<string, string[]>;
     if (verb === 'GET') {

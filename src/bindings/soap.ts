@@ -13,7 +13,7 @@
  */
 import type { CallContext } from '../call-state';
 import { ROUTES, type Handlers, type OperationName, type Operations, type Route } from '../../generated/routes';
-import type { Contract } from '../contract';
+import { refuseUndeclared, type Contract } from '../contract';
 import { ServiceError, clientError } from '../errors';
 import { childElements } from '../xml/xml-codec';
 import type { XmlAttribute as Attribute, XmlElement as Element, XmlDocument, XsdValidator } from '../xml/xml-engine';
@@ -40,6 +40,7 @@ export function soapBinding(contract: Contract, handlers: Handlers) {
       throw new ServiceError('unsupported-media-type', 'POST a SOAP envelope as text/xml (SOAP 1.1) or application/soap+xml (SOAP 1.2).');
     }
     ctx.state.variant = version.variant;
+    refuseUndeclared(version.variant);
     const bytes = requestBytes(ctx);
     const call =
       readUsualCall(ctx, bytes, version, contract) ?? withUntrustedXml(bytes, (doc) => readCallInDetail(ctx, doc, version, contract));
@@ -87,11 +88,12 @@ export function readUsualCall(
     const [element, ...others] = tree.elementChildren(body);
     if (element === undefined || others.length > 0 || tree.namespaceUri(element) !== contract.namespace) return undefined;
     const route = contract.routeByRequestElement(tree.localName(element));
-    if (!route) return undefined;
+    // A request with complex or repeated members is read the detailed way, from libxml2's tree.
+    if (!route?.fromFields) return undefined;
     ctx.state.operation = route.operation;
     if (!tree.isValidElement(contract.requestSchema(route.operation), element)) return undefined;
     checkAction(ctx, version, contract.soapAction(route.operation));
-    // Valid, so its children are the request's members, each once, and every member is text (codegen's model checks it).
+    // Valid, so its children are the request's members, each once, and every member is text (route.fromFields).
     const fields = new Map<string, string>();
     for (const child of tree.elementChildren(element)) fields.set(tree.localName(child), tree.textContent(child));
     return { route, request: route.decodeFields((name) => fields.get(name)) };

@@ -1,35 +1,38 @@
 /**
  * The command line: `serve` (default) runs the service; `secret` prints a new
- * random Base32 secret; `pair` prints the manual setup code and a QR code in
- * the terminal. Each takes `--help`.
+ * random Base32 secret; the operations' modules add their own (`pair` prints
+ * the manual setup code and a QR code in the terminal). Each takes `--help`.
  */
 import { randomBytes } from 'node:crypto';
-import { toString as qrToString } from 'qrcode';
-import { qrSegments } from '../qr/matrix';
-import { ConfigError, parseConfig, type Config } from '../config';
+import { ConfigError } from '../config';
 import { helpText } from './help';
-import { ServiceError } from '../errors';
-import { pair, pairingUri } from '../handlers/pair';
+import { ServiceError, UsageError } from '../errors';
+import { operationExtras, type TerminalCommand } from '../handlers/by-convention';
 import { encodeBase32 } from '../otp/base32';
-import { Pair } from '../../generated/types';
+
+export { UsageError } from '../errors';
 
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
 }
 
-export class UsageError extends Error {
-  override name = 'UsageError';
+/** The commands the operations' modules add (OperationExtras.command), by name. */
+function operationCommands(): Map<string, TerminalCommand> {
+  const commands = new Map<string, TerminalCommand>();
+  for (const extras of operationExtras().values()) if (extras.command) commands.set(extras.command.name, extras.command);
+  return commands;
 }
 
-const COMMANDS = `Commands:
-  serve    run the service (the default)
-  secret   print a new random secret (160 bits, Base32)
-  pair     print the manual setup code and a pairing QR code for a secret
-
-Run pin-service COMMAND --help for the options of each.`;
-
-const COMMANDS_HELP = `Usage: pin-service [command] [options]\n\n${COMMANDS}`;
+function commandList(added: Map<string, TerminalCommand>): string {
+  const rows: [string, string][] = [
+    ['serve', 'run the service (the default)'],
+    ['secret', 'print a new random secret (160 bits, Base32)'],
+    ...[...added.values()].map((c): [string, string] => [c.name, c.summary]),
+  ];
+  const width = Math.max(...rows.map(([name]) => name.length)) + 3;
+  return `Commands:\n${rows.map(([name, summary]) => `  ${name.padEnd(width)}${summary}`).join('\n')}\n\nRun pin-service COMMAND --help for the options of each.`;
+}
 
 const SECRET_HELP = `Usage: pin-service secret [--bytes N]
 
@@ -37,24 +40,15 @@ Prints a new random secret from the operating system's CSPRNG, as Base32
 (RFC 4648, no padding): 20 bytes (160 bits, 32 characters) unless --bytes.
 It works as a secretCode in either secret encoding.`;
 
-const PAIR_HELP = `Usage: pin-service pair --app NAME --account ACCOUNT --secret SECRET [settings]
-
-Prints the ManualSetupCode and a QR code to scan with an authenticator app,
-exactly as the Pair operation would pair them. Settings that change the
-pairing (--secret-encoding, --algorithm, --digits, --period,
---min-secret-bytes) are those of the service; see pin-service serve --help.`;
-
-/** The flag of `pair` that gives each field of the Pair operation. */
-const PAIR_FLAGS: Record<string, string> = { appName: '--app', appInfo: '--account', secretCode: '--secret' };
-
 /** Runs a non-serving command; answers the exit code, or undefined for `serve`. */
 export async function runCommand(argv: string[], io: CliIo): Promise<number | undefined> {
   const [command, ...rest] = argv[0] && !argv[0].startsWith('-') ? argv : ['serve', ...argv];
   const wantsHelp = rest.includes('--help') || rest.includes('-h');
+  const added = operationCommands();
   switch (command) {
     case 'serve':
       if (wantsHelp) {
-        io.out(`${helpText()}\n\n${COMMANDS}`);
+        io.out(`${helpText()}\n\n${commandList(added)}`);
         return 0;
       }
       return undefined;
@@ -62,15 +56,16 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number | un
       if (!wantsHelp) return secretCommand(rest, io);
       io.out(SECRET_HELP);
       return 0;
-    case 'pair':
-      if (!wantsHelp) return pairCommand(rest, io);
-      io.out(PAIR_HELP);
-      return 0;
     case 'help':
-      io.out(COMMANDS_HELP);
+      io.out(`Usage: pin-service [command] [options]\n\n${commandList(added)}`);
       return 0;
-    default:
-      throw new UsageError(`unknown command ${command} (see --help)`);
+    default: {
+      const own = added.get(command);
+      if (!own) throw new UsageError(`unknown command ${command} (see --help)`);
+      if (!wantsHelp) return own.run(rest, io);
+      io.out(own.help);
+      return 0;
+    }
   }
 }
 
@@ -90,40 +85,6 @@ function secretCommand(args: string[], io: CliIo): number {
     bytes = Number(value);
   }
   io.out(encodeBase32(randomBytes(bytes)));
-  return 0;
-}
-
-async function pairCommand(args: string[], io: CliIo): Promise<number> {
-  const own: Record<string, string> = {};
-  const settings: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const [flag, inline] = args[i].includes('=')
-      ? [args[i].slice(0, args[i].indexOf('=')), args[i].slice(args[i].indexOf('=') + 1)]
-      : [args[i], undefined];
-    if (flag === '--app' || flag === '--account' || flag === '--secret') {
-      const value = inline ?? args[++i];
-      if (value === undefined) throw new UsageError(`${flag} needs a value`);
-      own[flag.slice(2)] = value;
-    } else {
-      settings.push(args[i]);
-      if (inline === undefined && args[i + 1] !== undefined && !args[i + 1].startsWith('--')) settings.push(args[++i]);
-    }
-  }
-  if (!own.account || !own.secret) throw new UsageError('pair needs --account and --secret (and usually --app)');
-  const config: Config = parseConfig(settings, {});
-  let info: ReturnType<typeof pair>;
-  try {
-    info = pair(new Pair({ appName: own.app, appInfo: own.account, secretCode: own.secret }), { ...config, qr: 'inline' });
-  } catch (error) {
-    // The operation's messages name its fields; here the user typed flags.
-    if (error instanceof ServiceError)
-      throw new UsageError(error.message.replace(/\b(appName|appInfo|secretCode)\b/g, (field) => PAIR_FLAGS[field]));
-    throw error;
-  }
-  const uri = pairingUri(own.app, own.account, info.ManualSetupCode!, config);
-  io.out(`ManualSetupCode: ${info.ManualSetupCode}`);
-  io.out(`URI: ${uri}`);
-  io.out(await qrToString(qrSegments(uri), { type: 'terminal', small: true, errorCorrectionLevel: 'M' }));
   return 0;
 }
 

@@ -13,6 +13,8 @@ import { loadTlsIdentity, type TlsIdentity } from '../tls';
 import { addressToOpen } from './commands';
 import { isToWorkerThread, runWorkerThreads, type FromWorkerThread, type ToWorkerThread, type WorkerThreadData } from './workers';
 import { isEmbedded } from '../state';
+import { contractNamespace } from '../contract';
+import { ENDPOINT_PATH } from '../../generated/routes';
 
 /** This thread is a worker thread of `--workers`: what its main thread gave it. */
 export const workerThread: WorkerThreadData | undefined =
@@ -42,12 +44,12 @@ export async function serve(args: string[], entry: string): Promise<void> {
     const httpPort = service.redirectUrl ? Number(new URL(service.redirectUrl).port) : undefined;
     parentPort?.postMessage({ kind: 'pin-listening', port, ...(httpPort !== undefined && { httpPort }) } satisfies FromWorkerThread);
   }
-  const url = `${addressToOpen(service.url)}/api.asmx`;
+  const url = `${addressToOpen(service.url)}${ENDPOINT_PATH}`;
   logger.info(
     {
       event: 'listening',
       url,
-      namespace: config.namespace,
+      namespace: contractNamespace(config),
       store: isEmbedded(config.store) ? config.store : 'redis',
       ...(service.redirectUrl && { redirectingToHttps: addressToOpen(service.redirectUrl) }),
     },

@@ -7,8 +7,5 @@
 /** The namespace of the reference service, and this service's default. */
 export const DEFAULT_NAMESPACE = 'http://authenticatorapi.com/';
 
-/** The one endpoint path of every operation and variant, on the service's base URL. */
-export const ENDPOINT_PATH = '/api.asmx';
-
 /** How long a call may take before the client gives up on it. */
 export const DEFAULT_TIMEOUT_MS = 30_000;

@@ -33,6 +33,7 @@ export interface OperationSpec {
   soapResponseElement: string;
   /** `http:operation location`, e.g. `/Pair`. */
   httpLocation: string;
+  /** The root element of an HTTP GET/POST answer; '' for a void operation, whose answer is empty. */
   httpResponseElement: string;
 }
 
@@ -187,6 +188,9 @@ function readHttpAnswer<T>(
   decode: Decode<T>,
 ): Outcome<T> {
   if (answer.status !== 200) return httpFault(answer);
+  // A void operation's HTTP answer is empty, as ASMX's is.
+  if (op.httpResponseElement === '')
+    return answer.text.trim() === '' ? { value: undefined as T } : protocol(answer, 'A void operation answered a body.');
   if (!doc) return protocol(answer, 'The answer is not well-formed XML.');
   return expected(connection, doc.root, op.httpResponseElement, answer, (element) => decode(false, element));
 }

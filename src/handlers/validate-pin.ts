@@ -1,8 +1,11 @@
+import type { CallContext } from '../call-state';
 import type { Config } from '../config';
 import { ServiceError } from '../errors';
 import { matchTotp } from '../otp/totp';
-import type { StateStore } from '../state/store';
-import type { ValidatePin } from '../../generated/types';
+import { query, required } from '../pages/plain-pages';
+import { StoreUnavailableError } from '../state/store';
+import { ValidatePin } from '../../generated/types';
+import type { BoundHandler, HandlerContext, OperationExtras, ServiceState } from './by-convention';
 import { secretKey } from './fields';
 
 export type ValidatePinSettings = Pick<
@@ -11,12 +14,7 @@ export type ValidatePinSettings = Pick<
 >;
 
 /** Where ValidatePin keeps what it must remember: replay and throttle state, keyed by a keyed hash. */
-export interface ValidationState {
-  store: StateStore;
-  stateKeyOf(secretKey: Uint8Array): string;
-  /** Told of refusals an operator wants to count (metrics). */
-  events?: { replayRejected(): void; throttled(): void };
-}
+export type ValidationState = ServiceState;
 
 /**
  * ValidatePin: true only for the PIN of a time step within the drift window,
@@ -28,7 +26,7 @@ export interface ValidationState {
  * however many calls race. Surrounding white space is ignored; anything but
  * exactly `digits` decimal digits is simply false.
  */
-export async function validatePin(
+export async function checkPin(
   request: ValidatePin,
   settings: ValidatePinSettings,
   nowMs: number,
@@ -59,3 +57,40 @@ export async function validatePin(
 function replayTtlMs(settings: Pick<Config, 'period' | 'driftWindow'>): number {
   return (2 * settings.driftWindow + 2) * settings.period * 1000;
 }
+
+/** The ValidatePin operation, failing closed: without its state, it cannot say true safely. */
+export async function validatePin(request: ValidatePin, { config, clock, state }: HandlerContext): Promise<boolean> {
+  try {
+    return await checkPin(request, config, clock.now(), state);
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) {
+      state.unavailable?.();
+      throw new ServiceError('unavailable', 'The service cannot validate PINs right now; try again later.', undefined, error.message);
+    }
+    throw error;
+  }
+}
+
+declare module './by-convention' {
+  interface HandlerModules {
+    ValidatePin: typeof validatePin;
+  }
+}
+
+/** /Validate.aspx: True or False as plain text, from query parameters named as the reference names them. */
+function validatePage(call: BoundHandler<'ValidatePin'>) {
+  return async function validateAspx(ctx: CallContext): Promise<void> {
+    ctx.state.variant = 'page';
+    ctx.state.operation = 'ValidatePin';
+    const get = query(ctx);
+    const valid = await call(new ValidatePin({ pin: required(get, 'Pin'), secretCode: required(get, 'SecretCode') }));
+    ctx.set('Content-Type', 'text/plain; charset=utf-8');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = valid ? 'True' : 'False';
+  };
+}
+
+export const extras: OperationExtras<'ValidatePin'> = {
+  pages: { '/validate.aspx': validatePage },
+  throttles: true,
+};

@@ -78,7 +78,8 @@ export interface HelpSite extends SampleSite {
   endpointLink: string;
 }
 
-export function createHelpPages(contract: Contract) {
+/** `showsPairing`: the operations whose Invoke shows the answer's QR code and setup code (Pair for schema/). */
+export function createHelpPages(contract: Contract, showsPairing: ReadonlySet<OperationName>) {
   const dir = join(__dirname, 'templates');
   const compile = (name: string) => Handlebars.compile(readFileSync(join(dir, `${name}.hbs`), 'utf8'), { strict: true });
   const layout = compile('layout');
@@ -114,7 +115,7 @@ export function createHelpPages(contract: Contract) {
           httpOperation: route.httpOperation,
           fields: route.httpFields,
           samples: samplesFor(route, contract, site),
-          pairing: name === 'Pair',
+          pairing: showsPairing.has(name),
           script: INVOKE_SCRIPT,
         }),
       );

@@ -7,18 +7,17 @@ import type { CallContext } from '../call-state';
 import { renderOpenApi } from '../../generated/openapi';
 import type { OperationName } from '../../generated/routes';
 import type { Config } from '../config';
+import { contractNamespace } from '../contract';
 import { endpointAddress } from './service-description';
 
-/** The operations whose handler refuses a throttled secret (429, Retry-After): ValidatePin's attempt counter. */
-const THROTTLED: readonly OperationName[] = ['ValidatePin'];
-
-export function openApiDescription(config: Pick<Config, 'publicUrl' | 'namespace'>) {
+/** `throttled`: the operations whose handler refuses a throttled caller (429, Retry-After), ValidatePin for schema/. */
+export function openApiDescription(config: Pick<Config, 'publicUrl' | 'namespace'>, throttled: readonly OperationName[]) {
   const byAddress = new Map<string, string>();
   return async function openApi(ctx: CallContext): Promise<void> {
     const address = endpointAddress(ctx, config);
     let text = byAddress.get(address);
     if (text === undefined) {
-      text = `${renderOpenApi(config.namespace, address, THROTTLED)}\n`;
+      text = `${renderOpenApi(contractNamespace(config), address, throttled)}\n`;
       // Bounded: addresses come from Host headers, which callers choose.
       if (byAddress.size >= 16) byAddress.clear();
       byAddress.set(address, text);

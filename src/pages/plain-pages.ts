@@ -1,13 +1,14 @@
 /**
- * The plain pages beside the web service that integration guides call:
- * /pair.aspx answers the Pair Html fragment, /Validate.aspx answers True or
- * False, /qr.aspx renders a QR code here (never a redirect to a third party).
- * Paths and parameter names match in any case. They share the handlers, and
- * so the settings, replay protection and throttling, of the web service.
+ * What the plain pages beside the web service share: their query reading and
+ * the reference's message for a missing parameter. The pages themselves come
+ * with their operations (OperationExtras.pages): /pair.aspx answers the Pair
+ * Html fragment and /qr.aspx renders a QR code here, never a redirect to a
+ * third party (src/handlers/pair.ts); /Validate.aspx answers True or False
+ * (src/handlers/validate-pin.ts). Paths and parameter names match in any
+ * case. They call the operations' handlers, and so share the settings,
+ * replay protection and throttling of the web service.
  */
 import type { CallContext } from '../call-state';
-import type { Handlers } from '../../generated/routes';
-import { Pair, ValidatePin } from '../../generated/types';
 import { clientError } from '../errors';
 import { QrCapacityError, qrSvg } from '../qr/svg';
 import { qrPng } from '../qr/png';
@@ -18,7 +19,7 @@ export const QR_MAX_PIXELS = 1000;
 const QR_MIN_PIXELS = 21;
 
 /** Query parameters by lower-case name; a parameter given twice is refused. */
-function query(ctx: CallContext): (name: string) => string | undefined {
+export function query(ctx: CallContext): (name: string) => string | undefined {
   const values = new Map<string, string>();
   for (const [name, given] of parseUrlEncoded(ctx.querystring)) {
     const key = name.toLowerCase();
@@ -29,40 +30,14 @@ function query(ctx: CallContext): (name: string) => string | undefined {
 }
 
 /** The reference's message for a missing parameter, with a 400 instead of its stack trace; `empty` allows `Name=`. */
-function required(get: (name: string) => string | undefined, name: string, empty: 'empty allowed' | 'not empty' = 'not empty'): string {
+export function required(
+  get: (name: string) => string | undefined,
+  name: string,
+  empty: 'empty allowed' | 'not empty' = 'not empty',
+): string {
   const value = get(name);
   if (value === undefined || (value === '' && empty === 'not empty')) throw clientError(`Pass '${name}' in QueryString`);
   return value;
-}
-
-export function pairPage(handlers: Handlers) {
-  return async function pairAspx(ctx: CallContext): Promise<void> {
-    ctx.state.variant = 'page';
-    ctx.state.operation = 'Pair';
-    const get = query(ctx);
-    const request = new Pair({
-      appName: required(get, 'AppName'),
-      appInfo: required(get, 'AppInfo', 'empty allowed'), // as Pair takes it
-      secretCode: required(get, 'SecretCode'),
-    });
-    const info = await handlers.Pair(request);
-    ctx.set('Content-Type', 'text/html; charset=utf-8');
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = info?.Html ?? '';
-  };
-}
-
-export function validatePage(handlers: Handlers) {
-  return async function validateAspx(ctx: CallContext): Promise<void> {
-    ctx.state.variant = 'page';
-    ctx.state.operation = 'ValidatePin';
-    const get = query(ctx);
-    const request = new ValidatePin({ pin: required(get, 'Pin'), secretCode: required(get, 'SecretCode') });
-    const valid = await handlers.ValidatePin(request);
-    ctx.set('Content-Type', 'text/plain; charset=utf-8');
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = valid ? 'True' : 'False';
-  };
 }
 
 export async function qrPage(ctx: CallContext): Promise<void> {

@@ -1,17 +1,20 @@
 /**
- * GET /api.asmx, as ASMX answers it: `?WSDL` the self-contained service
+ * GET /api.asmx (the endpoint path), as ASMX answers it: `?WSDL` the self-contained service
  * description, `?disco` the discovery document, `?op=Name` an operation's
  * help page, and no query the service's help page. The query keywords match
  * in any case.
  */
 import type { CallContext } from '../call-state';
-import { OPERATION_NAMES, PORTS } from '../../generated/routes';
+import { ENDPOINT_PATH, OPERATION_NAMES, PORTS, type OperationName } from '../../generated/routes';
 import type { Config } from '../config';
 import type { Contract } from '../contract';
 import { ServiceError, clientError } from '../errors';
 import { createHelpPages, HELP_CSP, type HelpSite } from '../help/pages';
 import { XML_DECLARATION, XSD_NAMESPACE, XSI_NAMESPACE, escapeXmlAttribute } from '../xml/xml-codec';
 import { parseUrlEncoded } from '../bindings/form';
+
+/** The endpoint path's last segment, e.g. `api.asmx`. */
+const ENDPOINT_NAME = ENDPOINT_PATH.slice(ENDPOINT_PATH.lastIndexOf('/') + 1);
 
 /** The answer to a query that names no document or operation: what it may name. */
 const NOT_FOUND = `Use ?WSDL, ?disco or ${OPERATION_NAMES.map((name) => `?op=${name}`).join(' / ')}.`;
@@ -29,7 +32,7 @@ export function publicBase(ctx: CallContext, config: Pick<Config, 'publicUrl'>):
 
 /** The endpoint's absolute address on this deployment, e.g. `https://pins.example.com/auth/api.asmx`. */
 export function endpointAddress(ctx: CallContext, config: Pick<Config, 'publicUrl'>): string {
-  return `${publicBase(ctx, config)}/api.asmx`;
+  return `${publicBase(ctx, config)}${ENDPOINT_PATH}`;
 }
 
 /** A host name or IPv4 address, or a bracketed IPv6 address, with an optional port: a Host header that makes a URL. */
@@ -41,12 +44,13 @@ export const HOST_HEADER = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|
  */
 export function toServicePage(config: Pick<Config, 'publicUrl'>) {
   return async function redirect(ctx: CallContext): Promise<void> {
-    ctx.redirect(config.publicUrl ? endpointAddress(ctx, config) : 'api.asmx');
+    ctx.redirect(config.publicUrl ? endpointAddress(ctx, config) : ENDPOINT_PATH.slice(1));
   };
 }
 
-export function serviceDescription(contract: Contract, config: Config) {
-  const help = createHelpPages(contract);
+/** `showsPairing`: see createHelpPages. */
+export function serviceDescription(contract: Contract, config: Config, showsPairing: ReadonlySet<OperationName>) {
+  const help = createHelpPages(contract, showsPairing);
   return async function description(ctx: CallContext): Promise<void> {
     const address = endpointAddress(ctx, config);
     const query = ctx.querystring.toLowerCase();
@@ -89,7 +93,7 @@ export function endpointLink(path: string): string {
   const trailingSlash = path.endsWith('/');
   const segment = path.replace(/\/+$/, '').split('/').pop() ?? '';
   // The router matched the path in any case; anything else (an escaped character) gets the plain name.
-  const name = segment.toLowerCase() === 'api.asmx' ? segment : 'api.asmx';
+  const name = segment.toLowerCase() === ENDPOINT_NAME.toLowerCase() ? segment : ENDPOINT_NAME;
   return trailingSlash ? `../${name}` : name;
 }
 

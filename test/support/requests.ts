@@ -175,7 +175,7 @@ export interface Answer {
 }
 
 /** The service called: its base URL, or a running service (whose namespace is then the default). */
-export type Target = string | { url: string; config?: { namespace: string } };
+export type Target = string | { url: string; config?: { namespace?: string } };
 
 const urlOf = (target: Target) => (typeof target === 'string' ? target : target.url);
 const namespaceOf = (target: Target) => (typeof target === 'string' ? NS : (target.config?.namespace ?? NS));
