@@ -4,7 +4,8 @@ HistoryPlugin), for the test to validate against the schema.
 
 Reads one JSON object on stdin:
   {"wsdl": URL, "port": "AuthenticatorAPISoap" | "AuthenticatorAPISoap12" | ...,
-   "calls": [{"op": NAME, "args": {...}}, ...]}
+   "service": NAME (default "AuthenticatorAPI"), "calls": [{"op": NAME, "args": {...}}, ...]}
+(zeep also speaks a WSDL's HTTP GET and POST ports; their calls have no envelopes: "sent" and "received" are null)
 and prints {"zeep": VERSION, "results": [...]} on stdout, one entry per call:
   {"ok": TYPED, "sent": XML, "received": XML}   TYPED: see typed() below
   {"fault": {"type", "code", "message"}, "sent": XML, "received": XML}   a zeep.exceptions.Fault
@@ -43,24 +44,33 @@ def typed(value):
 
 
 def envelope(entry):
-    if entry is None:  # no answer was read
+    if entry is None:  # no answer was read, or an HTTP GET/POST call (no envelope)
         return None
     return etree.tostring(entry["envelope"], encoding="unicode")
 
 
+def last(history, direction):
+    """The envelope the last call sent or received; None when it took none (HTTP GET/POST)."""
+    try:
+        return history.last_sent if direction == "sent" else history.last_received
+    except IndexError:
+        return None
+
+
 def main():
     request = json.load(sys.stdin)
-    history = HistoryPlugin(maxlen=1)  # the last call's envelopes only
-    client = zeep.Client(request["wsdl"], plugins=[history])
-    service = client.bind("AuthenticatorAPI", request["port"])
+    client = zeep.Client(request["wsdl"], plugins=[])
+    service = client.bind(request.get("service", "AuthenticatorAPI"), request["port"])
     results = []
     for call in request["calls"]:
+        history = HistoryPlugin(maxlen=1)  # a fresh one: an HTTP call leaves no entry, never the call before's
+        client.plugins[:] = [history]
         try:
             value = getattr(service, call["op"])(**call["args"])
-            results.append({"ok": typed(value), "sent": envelope(history.last_sent), "received": envelope(history.last_received)})
+            results.append({"ok": typed(value), "sent": envelope(last(history, "sent")), "received": envelope(last(history, "received"))})
         except Fault as fault:
             fault_entry = {"type": qualified_name(fault), "code": fault.code, "message": str(fault.message)}
-            results.append({"fault": fault_entry, "sent": envelope(history.last_sent), "received": envelope(history.last_received)})
+            results.append({"fault": fault_entry, "sent": envelope(last(history, "sent")), "received": envelope(last(history, "received"))})
         except Exception as error:  # reported, so the test says what went wrong instead of a traceback
             results.append({"error": {"type": qualified_name(error), "message": str(error)}})
     json.dump({"zeep": zeep.__version__, "results": results}, sys.stdout)
