@@ -60,12 +60,12 @@ export interface Route<K extends OperationName> {
   httpResponseElement: string;
   /** Decodes a request body element validated against the schema. */
   decodeXml(element: XmlElement): Operations[K]['request'];
-  /**
-   * Decodes the request from its members' texts by name: HTTP GET query or POST form fields, JSON parameters,
-   * or the children of a SOAP request element validated against the schema (every member is text: codegen checks it).
-   */
   /** Every member of the request is text (no complex, repeated or nillable member, no attribute): decodeFields can read it. */
   fromFields: boolean;
+  /**
+   * Decodes the request from its members' texts by name: HTTP GET query or POST form fields, JSON parameters,
+   * or the children of a SOAP request element validated against the schema (when fromFields; else it throws).
+   */
   decodeFields(field: (name: string) => string | undefined): Operations[K]['request'];
   /** The SOAP body content; `namespace` is already escaped for an attribute. */
   encodeSoapBody(result: Operations[K]['result'], namespace: string): string;

@@ -10,8 +10,6 @@ import { ServiceError, UsageError } from '../errors';
 import { operationExtras, type TerminalCommand } from '../handlers/by-convention';
 import { encodeBase32 } from '../otp/base32';
 
-export { UsageError } from '../errors';
-
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
