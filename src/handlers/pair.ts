@@ -1,12 +1,11 @@
 import { toString as qrToString } from 'qrcode';
-import type { CallContext } from '../call-state';
 import { parseConfig, type Config } from '../config';
 import { ServiceError, UsageError, clientError } from '../errors';
 import { encodeBase32 } from '../otp/base32';
 import { otpauthUri } from '../otp/uri';
 import { qrSegments } from '../qr/matrix';
 import { QrCapacityError, qrSvgDataUri, qrSymbol } from '../qr/svg';
-import { qrPage, query, required } from '../pages/plain-pages';
+import { operationPage, qrPage, required } from '../pages/plain-pages';
 import { Pair, PairingInfo } from '../../generated/types';
 import { SERVICE_NAME } from '../../generated/routes';
 import type { BoundHandler, HandlerContext, OperationExtras, TerminalCommand } from './by-convention';
@@ -94,20 +93,18 @@ declare module './by-convention' {
 
 /** /pair.aspx: the Html fragment of a pairing, from query parameters named as the reference names them. */
 function pairPage(call: BoundHandler<'Pair'>) {
-  return async function pairAspx(ctx: CallContext): Promise<void> {
-    ctx.state.variant = 'page';
-    ctx.state.operation = 'Pair';
-    const get = query(ctx);
-    const request = new Pair({
-      appName: required(get, 'AppName'),
-      appInfo: required(get, 'AppInfo', 'empty allowed'), // as Pair takes it
-      secretCode: required(get, 'SecretCode'),
-    });
-    const info = await call(request);
-    ctx.set('Content-Type', 'text/html; charset=utf-8');
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = info?.Html ?? '';
-  };
+  return operationPage(
+    'Pair',
+    (get) =>
+      new Pair({
+        appName: required(get, 'AppName'),
+        appInfo: required(get, 'AppInfo', 'empty allowed'), // as Pair takes it
+        secretCode: required(get, 'SecretCode'),
+      }),
+    call,
+    'text/html; charset=utf-8',
+    (info) => info?.Html ?? '',
+  );
 }
 
 /** The flag of `pair` that gives each field of the Pair operation. */

@@ -1,8 +1,7 @@
-import type { CallContext } from '../call-state';
 import type { Config } from '../config';
 import { ServiceError } from '../errors';
 import { matchTotp } from '../otp/totp';
-import { query, required } from '../pages/plain-pages';
+import { operationPage, required } from '../pages/plain-pages';
 import { StoreUnavailableError } from '../state/store';
 import { ValidatePin } from '../../generated/types';
 import type { BoundHandler, HandlerContext, OperationExtras, ServiceState } from './by-convention';
@@ -79,15 +78,13 @@ declare module './by-convention' {
 
 /** /Validate.aspx: True or False as plain text, from query parameters named as the reference names them. */
 function validatePage(call: BoundHandler<'ValidatePin'>) {
-  return async function validateAspx(ctx: CallContext): Promise<void> {
-    ctx.state.variant = 'page';
-    ctx.state.operation = 'ValidatePin';
-    const get = query(ctx);
-    const valid = await call(new ValidatePin({ pin: required(get, 'Pin'), secretCode: required(get, 'SecretCode') }));
-    ctx.set('Content-Type', 'text/plain; charset=utf-8');
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = valid ? 'True' : 'False';
-  };
+  return operationPage(
+    'ValidatePin',
+    (get) => new ValidatePin({ pin: required(get, 'Pin'), secretCode: required(get, 'SecretCode') }),
+    call,
+    'text/plain; charset=utf-8',
+    (valid) => (valid ? 'True' : 'False'),
+  );
 }
 
 export const extras: OperationExtras<'ValidatePin'> = {

@@ -8,6 +8,7 @@
  * case. They call the operations' handlers, and so share the settings,
  * replay protection and throttling of the web service.
  */
+import type { OperationName } from '../../generated/routes';
 import type { CallContext } from '../call-state';
 import { clientError } from '../errors';
 import { QrCapacityError, qrSvg } from '../qr/svg';
@@ -19,7 +20,7 @@ export const QR_MAX_PIXELS = 1000;
 const QR_MIN_PIXELS = 21;
 
 /** Query parameters by lower-case name; a parameter given twice is refused. */
-export function query(ctx: CallContext): (name: string) => string | undefined {
+function query(ctx: CallContext): (name: string) => string | undefined {
   const values = new Map<string, string>();
   for (const [name, given] of parseUrlEncoded(ctx.querystring)) {
     const key = name.toLowerCase();
@@ -38,6 +39,27 @@ export function required(
   const value = get(name);
   if (value === undefined || (value === '' && empty === 'not empty')) throw clientError(`Pass '${name}' in QueryString`);
   return value;
+}
+
+/**
+ * An operation's plain page: its request read from the query, the handler's
+ * answer written as `contentType`, kept by no cache (it may hold a secret).
+ */
+export function operationPage<Request, Result>(
+  operation: OperationName,
+  read: (get: (name: string) => string | undefined) => Request,
+  call: (request: Request) => Promise<Result>,
+  contentType: string,
+  write: (result: Result) => string,
+) {
+  return async function page(ctx: CallContext): Promise<void> {
+    ctx.state.variant = 'page';
+    ctx.state.operation = operation;
+    const result = await call(read(query(ctx)));
+    ctx.set('Content-Type', contentType);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = write(result);
+  };
 }
 
 export async function qrPage(ctx: CallContext): Promise<void> {
