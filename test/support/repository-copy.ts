@@ -4,7 +4,8 @@
  * commands run in it without blocking the test, bounded in time.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { REPO } from './child-service';
 
@@ -65,4 +66,32 @@ export function copyRepository(copy: string): string[] {
     cpSync(join(REPO, file), join(copy, file));
   }
   return files;
+}
+
+/**
+ * A new folder (`prefix` and a random suffix, under the temporary folder)
+ * holding a copy of the repository for a test to change: its files but
+ * node_modules and a work tree's .node (links git may not ignore), and a link
+ * to this checkout's node_modules.
+ */
+export function makeRepositoryCopy(prefix: string): string {
+  const copy = mkdtempSync(join(tmpdir(), prefix));
+  try {
+    for (const file of repositoryFiles().filter((f) => !/^(node_modules|\.node)(\/|$)/.test(f))) {
+      mkdirSync(dirname(join(copy, file)), { recursive: true });
+      cpSync(join(REPO, file), join(copy, file));
+    }
+    symlinkSync(realpathSync(join(REPO, 'node_modules')), join(copy, 'node_modules'));
+    return copy;
+  } catch (error) {
+    rmSync(copy, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** This Node.js run with `args` in the copy, bounded; its output, or an Error with the output's end when it fails. */
+export async function nodeInCopy(copy: string, args: string[], timeoutMs: number): Promise<string> {
+  const ran = await run(process.execPath, args, copy, timeoutMs);
+  if (ran.status !== 0) throw new Error(`${args.join(' ')} failed in the copy (exit ${ran.status}):\n${ran.output.slice(-8000)}`);
+  return ran.output;
 }

@@ -12,6 +12,7 @@ import type { XsdValidator } from '../../src/xml/xml-engine';
 import { compileSchema, firstLibxmlMessage } from '../../src/xml/xml-schema';
 import {
   childElements,
+  elementAt,
   htmlElements,
   htmlText,
   htmlAttribute,
@@ -206,4 +207,30 @@ export function readPairingHtml(html: string): PairingHtml {
     border: htmlAttribute(img, 'border'),
     images: images.length,
   };
+}
+
+/** What a compiled schema says of an element, and of a SOAP envelope's body: libxml2's first message when invalid, [] when valid. */
+export interface SchemaChecks {
+  /** `element`: a SOAP body's child or an HTTP answer's root. */
+  schemaErrors(element: XmlElement): string[];
+  /** The first child of the Body of `envelope` (the envelope's text). */
+  bodyErrors(envelope: string): string[];
+}
+
+export function schemaChecks(schema: XsdValidator): SchemaChecks {
+  const schemaErrors = (element: XmlElement): string[] =>
+    readXml(standaloneXml(element), (doc) => {
+      try {
+        schema.validate(doc);
+        return [];
+      } catch (error) {
+        return [firstLibxmlMessage(error)];
+      }
+    });
+  const bodyErrors = (envelope: string): string[] =>
+    readXml(envelope, (doc) => {
+      const body = elementAt(doc, '/*[local-name()="Envelope"]/*[local-name()="Body"]/*[1]');
+      return body ? schemaErrors(body) : [`no SOAP body in ${envelope.slice(0, 200)}`];
+    });
+  return { schemaErrors, bodyErrors };
 }

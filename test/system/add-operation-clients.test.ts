@@ -20,17 +20,14 @@
  * A missing client is a failure naming the Debian packages to install (.ci/run installs them).
  */
 import test, { type ExecutionContext } from 'ava';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
 import { startAddedOperation, type AddedOperation } from '../support/added-operation';
 import { pinFor, wrongPinFor } from '../support/requests';
-import { CLIENTS_DIR, PYTHON, requireTool, runJsonClient } from './clients/harness';
+import { CLIENTS_DIR, PYTHON, bounded, haveTool, runJsonClient } from './clients/harness';
 
-const execFileAsync = promisify(execFile);
 const REAL_CLOCK = { clock: { now: () => Date.now() } };
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 /** xsd:dateTime as the service writes it (UTC). */
@@ -51,17 +48,6 @@ test.after.always(async () => {
   await added?.close();
   if (work) rmSync(work, { recursive: true, force: true });
 });
-
-/** False, with a failed assertion naming the Debian packages, when a client tool is missing. */
-function haveTool(t: ExecutionContext, command: string, args: string[], packages: string): boolean {
-  try {
-    requireTool(command, args, packages);
-    return true;
-  } catch (error) {
-    t.fail((error as Error).message);
-    return false;
-  }
-}
 
 /** The calls every client makes: a secret of 20 of a given alphabet (no warnings), one of 12 of Base32's (one warning). */
 const GENERATE = [
@@ -274,33 +260,6 @@ const MONO_PROTOCOLS = [
   { protocol: 'SOAP', variant: 'soap11' },
   { protocol: 'SOAP12', variant: 'soap12' },
 ] as const;
-
-/** A tool run bounded in time (SIGKILL when over); its exit code and output, never a throw. */
-async function bounded(
-  command: string,
-  args: string[],
-  timeoutMs = 120_000,
-): Promise<{ code: number | string | null; out: string; err: string }> {
-  try {
-    const { stdout, stderr } = await execFileAsync(command, args, { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 << 20 });
-    return { code: 0, out: stdout, err: stderr };
-  } catch (error) {
-    const {
-      code,
-      signal,
-      stdout = '',
-      stderr = '',
-      message,
-    } = error as {
-      code?: number | string;
-      signal?: string;
-      stdout?: string;
-      stderr?: string;
-      message: string;
-    };
-    return { code: signal ?? code ?? null, out: stdout, err: `${stderr}\n${message}` };
-  }
-}
 
 test.serial(
   'Mono, a proxy class `wsdl` generated from the served WSDL (SOAP, SOAP12): GenerateSecret typed as .NET types it',

@@ -21,17 +21,13 @@
  * enumeration of 151 currencies, all four ports).
  * A missing client is a failure naming the Debian packages to install (.ci/run installs them).
  */
-import test, { type ExecutionContext } from 'ava';
-import { execFile } from 'node:child_process';
+import test from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { CONTRACTS, startOtherContract, type OtherContract } from '../support/other-contract';
 import { readXml } from '../support/readers';
-import { CLIENTS_DIR, PYTHON, requireTool, runJsonClient } from './clients/harness';
-
-const execFileAsync = promisify(execFile);
+import { CLIENTS_DIR, PYTHON, bounded, haveTool, runJsonClient } from './clients/harness';
 
 type Variant = 'soap11' | 'soap12' | 'httpGet' | 'httpPost';
 
@@ -141,17 +137,6 @@ test.after.always(async () => {
   for (const copy of started.values()) await copy.then((c) => c.close()).catch(() => {});
   if (work) rmSync(work, { recursive: true, force: true });
 });
-
-/** False, with a failed assertion naming the Debian packages, when a client tool is missing. */
-function haveTool(t: ExecutionContext, command: string, args: string[], packages: string): boolean {
-  try {
-    requireTool(command, args, packages);
-    return true;
-  } catch (error) {
-    t.fail((error as Error).message);
-    return false;
-  }
-}
 
 const PORT_SUFFIX: Record<Variant, string> = { soap11: 'Soap', soap12: 'Soap12', httpGet: 'HttpGet', httpPost: 'HttpPost' };
 const callsOver = (c: ContractCase, variant: Variant | 'json') =>
@@ -339,26 +324,6 @@ for (const c of CASES) {
 // --- .NET (Mono): proxies from `wsdl`, every declared protocol -----------------------------------------
 
 const MONO_PROTOCOL: Record<Variant, string> = { soap11: 'SOAP', soap12: 'SOAP12', httpGet: 'HttpGet', httpPost: 'HttpPost' };
-
-async function bounded(
-  command: string,
-  args: string[],
-  timeoutMs = 120_000,
-): Promise<{ code: number | string | null; out: string; err: string }> {
-  try {
-    const { stdout, stderr } = await execFileAsync(command, args, { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 << 20 });
-    return { code: 0, out: stdout, err: stderr };
-  } catch (error) {
-    const {
-      code,
-      signal,
-      stdout = '',
-      stderr = '',
-      message,
-    } = error as { code?: number | string; signal?: string; stdout?: string; stderr?: string; message: string };
-    return { code: signal ?? code ?? null, out: stdout, err: `${stderr}\n${message}` };
-  }
-}
 
 for (const c of CASES.filter((c) => c.name !== 'all-types')) {
   test.serial(`${c.name}: Mono proxies that wsdl generates for ${c.variants.map((v) => MONO_PROTOCOL[v]).join(', ')}`, async (t) => {

@@ -6,12 +6,15 @@
  * service's own clock (test/support/requests.ts); and the service's request
  * log, to see which variant each call really used.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import type { ExecutionContext } from 'ava';
 import type { Config } from '../../../src/config';
 import { pinFor, wrongPinFor, type Operation } from '../../support/requests';
 import { startTestService, type TestService } from '../../support/service';
 import { setupCodeVectors } from '../../support/vectors';
+
+const execFileAsync = promisify(execFile);
 
 export const CLIENTS_DIR = __dirname;
 
@@ -188,5 +191,43 @@ export async function runScenario(
     assertVariantSeen(t, service, calls, variant);
   } finally {
     await service.close();
+  }
+}
+
+/** False, with a failed assertion naming the Debian packages, when a client tool is missing (requireTool). */
+export function haveTool(t: ExecutionContext, command: string, args: string[], packages: string): boolean {
+  try {
+    requireTool(command, args, packages);
+    return true;
+  } catch (error) {
+    t.fail((error as Error).message);
+    return false;
+  }
+}
+
+/** A tool run bounded in time (SIGKILL when over): its exit code (or signal) and output, never a throw. */
+export async function bounded(
+  command: string,
+  args: string[],
+  timeoutMs = 120_000,
+): Promise<{ code: number | string | null; out: string; err: string }> {
+  try {
+    const { stdout, stderr } = await execFileAsync(command, args, { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 << 20 });
+    return { code: 0, out: stdout, err: stderr };
+  } catch (error) {
+    const {
+      code,
+      signal,
+      stdout = '',
+      stderr = '',
+      message,
+    } = error as {
+      code?: number | string;
+      signal?: string;
+      stdout?: string;
+      stderr?: string;
+      message: string;
+    };
+    return { code: signal ?? code ?? null, out: stdout, err: `${stderr}\n${message}` };
   }
 }
