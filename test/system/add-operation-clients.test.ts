@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startAddedOperation, type AddedOperation } from '../support/added-operation';
 import { pinFor, wrongPinFor } from '../support/requests';
-import { CLIENTS_DIR, PYTHON, bounded, haveTool, runJsonClient } from './clients/harness';
+import { CLIENTS_DIR, PYTHON, bounded, haveTool, runJsonClient, type Typed, type TypedResult } from './clients/harness';
 
 const REAL_CLOCK = { clock: { now: () => Date.now() } };
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
@@ -93,20 +93,6 @@ async function checkSeen(t: ExecutionContext, from: number, expected: string[]):
     expected.map((call) => `${call}: 200`),
     'the service saw each call over the variant under test and answered it',
   );
-}
-
-/** A client's result: the decoded value with its types, and the raw envelopes it sent and received. */
-interface Typed {
-  type: string;
-  value: unknown;
-  utcOffsetSeconds?: number | null;
-}
-interface TypedResult {
-  ok?: Typed;
-  fault?: { type: string; code: string | null; message: string };
-  error?: { type: string; message: string };
-  sent?: string | null;
-  received?: string | null;
 }
 
 /** The request a client sent and the answer it received, both valid against the copy's schema. */

@@ -27,7 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONTRACTS, startOtherContract, type OtherContract } from '../support/other-contract';
 import { readXml } from '../support/readers';
-import { CLIENTS_DIR, PYTHON, bounded, haveTool, runJsonClient } from './clients/harness';
+import { CLIENTS_DIR, PYTHON, bounded, haveTool, runJsonClient, type Typed, type TypedResult } from './clients/harness';
 
 type Variant = 'soap11' | 'soap12' | 'httpGet' | 'httpPost';
 
@@ -235,18 +235,6 @@ for (const c of CASES) {
 
 // --- Python zeep, every declared port ------------------------------------------------------------
 
-interface Typed {
-  type: string;
-  value: unknown;
-}
-interface ClientResult {
-  ok?: Typed;
-  fault?: { type: string; code: string | null; message: string };
-  error?: { type: string; message: string };
-  sent?: string | null;
-  received?: string | null;
-}
-
 /** A value a client decoded, as text; a PHP or zeep response object of one field (PHP's XResult) is that field. */
 function decodedText(typed: Typed | undefined): string | null {
   if (!typed || typed.value === null) return null;
@@ -265,7 +253,7 @@ for (const c of CASES) {
       if (!haveTool(t, PYTHON, ['-c', 'import zeep'], 'python3-zeep')) return;
       const served = await contract(c.name);
       const calls = callsOver(c, variant).filter((call) => !(call.notByZeepOverHttp && (variant === 'httpGet' || variant === 'httpPost')));
-      const { zeep, results } = await runJsonClient<{ zeep: string; results: ClientResult[] }>(
+      const { zeep, results } = await runJsonClient<{ zeep: string; results: TypedResult[] }>(
         PYTHON,
         [join(CLIENTS_DIR, 'zeep_typed_client.py')],
         {
@@ -297,7 +285,7 @@ for (const c of CASES) {
       if (!haveTool(t, 'php', ['-r', 'exit(extension_loaded("soap") ? 0 : 1);'], 'php-cli php-soap')) return;
       const served = await contract(c.name);
       const calls = callsOver(c, variant);
-      const { php, results } = await runJsonClient<{ php: string; results: ClientResult[] }>(
+      const { php, results } = await runJsonClient<{ php: string; results: TypedResult[] }>(
         'php',
         [join(CLIENTS_DIR, 'soapclient_typed.php')],
         {

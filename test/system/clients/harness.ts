@@ -34,6 +34,25 @@ export function requireTool(command: string, args: string[], packages: string): 
   return found.stdout.trim();
 }
 
+/**
+ * One value as a typed client script (zeep_typed_client.py, soapclient_typed.php) decoded it: the type the
+ * client gave it and its value (a response object's fields are themselves Typed); a zeep datetime's UTC offset.
+ */
+export interface Typed {
+  type: string;
+  value: unknown;
+  utcOffsetSeconds?: number | null;
+}
+
+/** A typed client script's result of one call: the decoded value, or the fault or error, and the raw envelopes. */
+export interface TypedResult {
+  ok?: Typed;
+  fault?: { type: string; code: string | null; message: string };
+  error?: { type: string; message: string };
+  sent?: string | null;
+  received?: string | null;
+}
+
 /** Runs a client program with `input` as JSON on stdin; resolves with the JSON it printed. */
 export function runJsonClient<T>(command: string, args: string[], input: unknown, timeoutMs = 90_000): Promise<T> {
   return new Promise((resolve, reject) => {
