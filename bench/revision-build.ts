@@ -45,7 +45,9 @@ export function buildRevision(revision: string): RevisionBuild {
         stdio: ['ignore', 'inherit', 'inherit'],
       },
     );
-    cpSync(join(dir, 'src/help/templates'), join(dir, 'dist/src/help/templates'), { recursive: true });
+    // The help pages' templates, where the revision keeps them (src/help/ before the runtime had a room of its own).
+    for (const templates of ['src/runtime/help/templates', 'src/help/templates'])
+      if (existsSync(join(dir, templates))) cpSync(join(dir, templates), join(dir, 'dist', templates), { recursive: true });
     if (!existsSync(join(dir, 'dist/src/main.js'))) throw new Error(`the build of ${revision} wrote no dist/src/main.js`);
   } catch (error) {
     cleanup();

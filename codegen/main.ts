@@ -7,7 +7,7 @@
  */
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { loadXmlEngine } from '../src/xml/xml-engine';
+import { loadXmlEngine } from '../src/runtime/xml/xml-engine';
 import { buildContractModel } from './build-model';
 import { emitTypes } from './emit/types';
 import { emitClient } from './emit/client';

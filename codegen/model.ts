@@ -8,7 +8,7 @@
 
 /**
  * The XML Schema built-in types of the XmlSerializer subset, and the
- * TypeScript type that holds each one's values (src/xml/xsd-values.ts reads
+ * TypeScript type that holds each one's values (src/runtime/xml/xsd-values.ts reads
  * and writes them). `guid` is ASMX's: a string restricted by a pattern, in
  * the namespace http://microsoft.com/wsdl/types/.
  */

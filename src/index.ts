@@ -5,12 +5,12 @@
  */
 export * from '../generated/client';
 export * from '../generated/types';
-export { CLIENT_VARIANTS } from './client/exchange';
-export { DEFAULT_NAMESPACE } from './client/defaults';
+export { CLIENT_VARIANTS } from './runtime/client/exchange';
+export { DEFAULT_NAMESPACE } from './runtime/client/defaults';
 
 export { createApp, type AppDependencies } from './app';
 /** Await once before createApp (startService does it itself). */
-export { loadXmlEngine } from './xml/xml-engine';
+export { loadXmlEngine } from './runtime/xml/xml-engine';
 export { startService, type RunningService } from './server';
 export { parseConfig, defaultConfig, ConfigError, type Config } from './config';
 export { createLogger } from './observability/logger';

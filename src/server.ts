@@ -3,7 +3,7 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import { Server as NetServer, type AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app';
-import { announcedTooLarge } from './bindings/body';
+import { announcedTooLarge } from './runtime/bindings/body';
 import type { Config } from './config';
 import { systemClock, type Clock } from './handlers';
 import { createMetrics } from './observability/metrics';
@@ -11,7 +11,7 @@ import { logStoreWarnings, storePressure } from './observability/store-pressure'
 import { tlsCertificateExpiry } from './observability/tls-certificate';
 import { listenForHttpsRedirects } from './https-redirect';
 import { loadTlsIdentity, secureContextOptions, type TlsIdentity } from './tls';
-import { loadXmlEngine } from './xml/xml-engine';
+import { loadXmlEngine } from './runtime/xml/xml-engine';
 import { createStore, type SharedStore } from './state';
 import type { StateStore } from './state/store';
 

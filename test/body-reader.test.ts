@@ -1,5 +1,5 @@
 /**
- * The body reader (src/bindings/body.ts, koa-bodyparser) in a bare Koa app with the
+ * The body reader (src/runtime/bindings/body.ts, koa-bodyparser) in a bare Koa app with the
  * service's error answers: the bytes it hands over, the limit counted in
  * decoded bytes, the encodings it decodes and refuses, and bodies that end
  * early. Each case is one raw HTTP exchange on loopback.
@@ -11,9 +11,9 @@ import { connect, type AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import Koa from 'koa';
 import pino from 'pino';
-import type { CallState } from '../src/call-state';
-import { bodyReader } from '../src/bindings/body';
-import { errorResponse } from '../src/bindings/error-response';
+import type { CallState } from '../src/runtime/call-state';
+import { bodyReader } from '../src/runtime/bindings/body';
+import { errorResponse } from '../src/runtime/bindings/error-response';
 
 const LIMIT = 1000;
 let server: Server;

@@ -15,8 +15,8 @@ import { buildContractModel } from '../codegen/build-model';
 import { generate } from '../codegen/main';
 import type { ContractModel } from '../codegen/model';
 import { readContract } from '../codegen/read/contract';
-import { loadXmlEngine, xml } from '../src/xml/xml-engine';
-import { compileSchema } from '../src/xml/xml-schema';
+import { loadXmlEngine, xml } from '../src/runtime/xml/xml-engine';
+import { compileSchema } from '../src/runtime/xml/xml-schema';
 
 const FIXTURES = join(__dirname, 'fixtures', 'contracts');
 const PUBLIC = join(__dirname, 'fixtures', 'public-wsdls');

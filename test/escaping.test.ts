@@ -1,10 +1,10 @@
 /**
- * The escapes of src/xml/xml-codec.ts and src/handlers/pair.ts: the same output
+ * The escapes of src/runtime/xml/xml-codec.ts and src/handlers/pair.ts: the same output
  * as a plain character-by-character escape, and XML that parses back to the
  * very text (end-of-line and attribute white space included).
  */
 import test from 'ava';
-import { escapeXmlAttribute, escapeXmlText } from '../src/xml/xml-codec';
+import { escapeXmlAttribute, escapeXmlText } from '../src/runtime/xml/xml-codec';
 import { escapeHtml } from '../src/handlers/pair';
 import { attributeOf, loadReaders, readXml, textOf } from './support/readers';
 

@@ -6,7 +6,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { setupCodeVectors, totpVectors } from './support/vectors';
 import { defaultConfig, type Config } from '../src/config';
-import { ServiceError } from '../src/errors';
+import { ServiceError } from '../src/runtime/errors';
 import { pairingInfo } from '../src/handlers/pair';
 import { encodeBase32 } from '../src/otp/base32';
 import { checkPin, type ValidationState } from '../src/handlers/validate-pin';

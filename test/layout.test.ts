@@ -1,7 +1,7 @@
 /**
  * Which room may import which (docs/architecture.md): no file imports itself
  * back through others, and no room of src/ does either; generated code
- * depends only on the XML engine (src/xml/) and the JSON text it is
+ * depends only on the XML engine (src/runtime/xml/) and the JSON text it is
  * generated against, the XML engine on libraries only, and the help pages and the typed client never on the
  * bindings.
  */
@@ -39,28 +39,28 @@ const inside = (target: string, dir: string) => target === dir || target.startsW
 test('the import reader sees relative imports, type-only ones and packages', (t) => {
   const imports = importsOf('generated/client.ts');
   t.true(imports.includes('generated/types'));
-  t.true(imports.some((target) => inside(target, 'src/xml')));
-  t.true(importsOf('src/xml/xml-engine.ts').includes('package:libxml2-wasm'), 'the type-only import of the engine');
+  t.true(imports.some((target) => inside(target, 'src/runtime/xml')));
+  t.true(importsOf('src/runtime/xml/xml-engine.ts').includes('package:libxml2-wasm'), 'the type-only import of the engine');
 });
 
-test('generated/ imports generated/, src/xml/ and the JSON text of src/wire/ only; the typed client also its transport, src/client/', (t) => {
+test('generated/ imports generated/, src/runtime/xml/ and the JSON text of src/runtime/wire/ only; the typed client also its transport, src/runtime/client/', (t) => {
   t.true(sourceFiles('generated').length >= 5);
   t.deepEqual(
     offending(
       'generated',
       (target, file) =>
         inside(target, 'generated') ||
-        inside(target, 'src/xml') ||
-        target === 'src/wire/json-text' ||
-        (file === 'generated/client.ts' && inside(target, 'src/client')),
+        inside(target, 'src/runtime/xml') ||
+        target === 'src/runtime/wire/json-text' ||
+        (file === 'generated/client.ts' && inside(target, 'src/runtime/client')),
     ),
     [],
   );
 });
 
-test('src/xml/ imports libraries and itself, nothing else of the project', (t) => {
+test('src/runtime/xml/ imports libraries and itself, nothing else of the project', (t) => {
   t.deepEqual(
-    offending('src/xml', (target) => target.startsWith('package:') || inside(target, 'src/xml')),
+    offending('src/runtime/xml', (target) => target.startsWith('package:') || inside(target, 'src/runtime/xml')),
     [],
   );
 });
@@ -68,17 +68,17 @@ test('src/xml/ imports libraries and itself, nothing else of the project', (t) =
 test('the help pages and the typed client do not import the bindings', (t) => {
   t.deepEqual(
     [
-      ...offending('src/help', (target) => !inside(target, 'src/bindings')),
-      ...offending('src/client', (target) => !inside(target, 'src/bindings')),
+      ...offending('src/runtime/help', (target) => !inside(target, 'src/runtime/bindings')),
+      ...offending('src/runtime/client', (target) => !inside(target, 'src/runtime/bindings')),
     ],
     [],
   );
 });
 
-test("only the XML engine, src/xml/xml-engine.ts, reaches into libxml2-wasm's internal module (the package's version is pinned for it)", (t) => {
+test("only the XML engine, src/runtime/xml/xml-engine.ts, reaches into libxml2-wasm's internal module (the package's version is pinned for it)", (t) => {
   const internal = (target: string) => target.startsWith('package:libxml2-wasm/');
   const reaching = ['src', 'generated', 'codegen', 'test', 'bench'].flatMap((dir) => offending(dir, (target) => !internal(target)));
-  t.deepEqual([...new Set(reaching)], ['src/xml/xml-engine.ts imports package:libxml2-wasm/lib/libxml2.mjs']);
+  t.deepEqual([...new Set(reaching)], ['src/runtime/xml/xml-engine.ts imports package:libxml2-wasm/lib/libxml2.mjs']);
   const pinned = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies[
     'libxml2-wasm'
   ];

@@ -1,5 +1,5 @@
 /**
- * The lookup of src/route-lookup.ts leaves on the context what @koa/router's
+ * The lookup of src/runtime/route-lookup.ts leaves on the context what @koa/router's
  * own middleware leaves, and runs the same route, for every path it knows
  * and for the spellings it leaves to the router.
  */
@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa, { type Middleware } from 'koa';
 import Router from '@koa/router';
-import { routesWithLookup } from '../src/route-lookup';
+import { routesWithLookup } from '../src/runtime/route-lookup';
 
 interface Seen {
   route: string;

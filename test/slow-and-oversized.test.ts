@@ -14,7 +14,7 @@ import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { ConfigError, parseConfig } from '../src/config';
-import { UNREAD_BODY_DRAIN_BYTES, UNREAD_BODY_DRAIN_IDLE_MS } from '../src/bindings/body';
+import { UNREAD_BODY_DRAIN_BYTES, UNREAD_BODY_DRAIN_IDLE_MS } from '../src/runtime/bindings/body';
 import { connectionLimits, inactivityTimeout } from '../src/server';
 import { loadReaders } from './support/readers';
 import { validatePinResult, wrongPinFor } from './support/requests';

@@ -1,5 +1,5 @@
 /**
- * The SOAP binding reads a call in one of two ways (src/bindings/soap.ts):
+ * The SOAP binding reads a call in one of two ways (src/runtime/bindings/soap.ts):
  * the usual envelope straight from libxml2's tree, anything else in detail
  * through libxml2-wasm's API. Whatever the first accepts, the second must
  * accept with the same operation and request, and the same refusal when the
@@ -8,13 +8,13 @@
  */
 import test from 'ava';
 import { isUtf8 } from 'node:buffer';
-import type { CallContext } from '../src/call-state';
-import { loadContract, type Contract } from '../src/contract';
-import { ServiceError } from '../src/errors';
-import { readCallInDetail, readUsualCall } from '../src/bindings/soap';
-import { withUntrustedXml } from '../src/bindings/untrusted-xml';
-import { loadXmlEngine } from '../src/xml/xml-engine';
-import { SOAP11, SOAP12, soapVersionOf, type SoapVersion } from '../src/wire/soap-envelope';
+import type { CallContext } from '../src/runtime/call-state';
+import { loadContract, type Contract } from '../src/runtime/contract';
+import { ServiceError } from '../src/runtime/errors';
+import { readCallInDetail, readUsualCall } from '../src/runtime/bindings/soap';
+import { withUntrustedXml } from '../src/runtime/bindings/untrusted-xml';
+import { loadXmlEngine } from '../src/runtime/xml/xml-engine';
+import { SOAP11, SOAP12, soapVersionOf, type SoapVersion } from '../src/runtime/wire/soap-envelope';
 import { generateCase } from './fuzz/generator';
 import { NS, operationElement, soapEnvelope } from './support/requests';
 

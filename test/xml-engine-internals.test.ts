@@ -8,7 +8,7 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { INTERNALS_CHECKED_FOR, loadXmlEngine, xml, xmlInternals } from '../src/xml/xml-engine';
+import { INTERNALS_CHECKED_FOR, loadXmlEngine, xml, xmlInternals } from '../src/runtime/xml/xml-engine';
 
 const ROOT = join(__dirname, '..');
 const PROCEDURE = 'follow docs/architecture.md, "Taking a libxml2 fix"';
@@ -46,7 +46,7 @@ test('the installed and pinned libxml2-wasm is the release the internals were ch
     'libxml2-wasm'
   ];
   const installed = (JSON.parse(readFileSync(join(ROOT, 'node_modules/libxml2-wasm/package.json'), 'utf8')) as { version: string }).version;
-  const advice = `src/xml/xml-engine.ts's INTERNALS_CHECKED_FOR is ${INTERNALS_CHECKED_FOR}: ${PROCEDURE}, then set it to the new release`;
+  const advice = `src/runtime/xml/xml-engine.ts's INTERNALS_CHECKED_FOR is ${INTERNALS_CHECKED_FOR}: ${PROCEDURE}, then set it to the new release`;
   t.is(pinned, INTERNALS_CHECKED_FOR, `package.json pins libxml2-wasm ${pinned}; ${advice}`);
   t.is(installed, INTERNALS_CHECKED_FOR, `node_modules holds libxml2-wasm ${installed} (run npm ci?); ${advice}`);
 });

@@ -5,12 +5,12 @@
  */
 import test from 'ava';
 import { AuthenticatorApiClient } from '../generated/client';
-import { loadContract } from '../src/contract';
+import { loadContract } from '../src/runtime/contract';
 import { defaultConfig } from '../src/config';
 import { createLogger } from '../src/observability/logger';
 import { startService } from '../src/server';
-import { escapeXmlAttribute } from '../src/xml/xml-codec';
-import { loadXmlEngine, xml } from '../src/xml/xml-engine';
+import { escapeXmlAttribute } from '../src/runtime/xml/xml-codec';
+import { loadXmlEngine, xml } from '../src/runtime/xml/xml-engine';
 import { VARIANTS } from '../generated/routes';
 import { postSoap, soapEnvelope } from './support/requests';
 import { startTestService } from './support/service';

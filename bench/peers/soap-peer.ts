@@ -17,7 +17,7 @@ import { createServer } from 'node:http';
 import * as QRCode from 'qrcode';
 import * as soap from 'soap';
 import { defaultConfig, type Config } from '../../src/config';
-import { ServiceError } from '../../src/errors';
+import { ServiceError } from '../../src/runtime/errors';
 import { LIMITS, optionalText, presentText, secretKey } from '../../src/handlers/fields';
 import { escapeHtml, pairingUri } from '../../src/handlers/pair';
 import { checkPin } from '../../src/handlers/validate-pin';

@@ -8,7 +8,7 @@ import {
   type ResultModel,
   type TypeRef,
 } from '../model';
-import { DEFAULT_NAMESPACE } from '../../src/client/defaults';
+import { DEFAULT_NAMESPACE } from '../../src/runtime/client/defaults';
 import { GENERATED_HEADER } from './header';
 import { render } from './render';
 import { firstValue } from './types';
@@ -18,7 +18,7 @@ import { helpersUsed, valueCode } from './values';
  * generated/client.ts: a typed client of the service, one method per
  * operation, over any of the four variants. Requests are encoded by the
  * generated classes' toXml(), answers decoded by their fromXml(); the wire
- * work (fetch, envelopes, faults) is src/client/exchange.ts.
+ * work (fetch, envelopes, faults) is src/runtime/client/exchange.ts.
  */
 export function emitClient(model: ContractModel): string {
   const base = pascalCase(model.service);

@@ -7,7 +7,7 @@ import {
   type Primitive,
   type TypeRef,
 } from '../model';
-import { INTEGER_BOUNDS } from '../../src/xml/xsd-values';
+import { INTEGER_BOUNDS } from '../../src/runtime/xml/xsd-values';
 import { segments } from './documents';
 import { GENERATED_HEADER } from './header';
 import { render } from './render';
@@ -245,7 +245,7 @@ function throttledResponses(): Record<string, Schema> {
 }
 
 const FORMATS: Partial<Record<Primitive, string>> = { int: 'int32', long: 'int64', float: 'float', double: 'double' };
-// The lexical forms src/xml/xsd-values.ts checks, as JSON Schema patterns.
+// The lexical forms src/runtime/xml/xsd-values.ts checks, as JSON Schema patterns.
 const DECIMAL_PATTERN = '^[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)$';
 const GUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 const JSON_DATE_PATTERN = '^/Date\\(-?[0-9]+\\)/$';

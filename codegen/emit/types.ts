@@ -35,9 +35,9 @@ export function emitTypes(model: ContractModel): string {
   ];
   const values = helpersUsed(body, 'xsd-values');
   const imports = [
-    'import type { XmlElement } from "../src/xml/xml-engine";',
-    `import { ${xmlCodec.sort(byLowerCase).join(', ')} } from "../src/xml/xml-codec";`,
-    ...(values.length ? [`import { ${values.join(', ')} } from "../src/xml/xsd-values";`] : []),
+    'import type { XmlElement } from "../src/runtime/xml/xml-engine";',
+    `import { ${xmlCodec.sort(byLowerCase).join(', ')} } from "../src/runtime/xml/xml-codec";`,
+    ...(values.length ? [`import { ${values.join(', ')} } from "../src/runtime/xml/xsd-values";`] : []),
   ];
   return `${GENERATED_HEADER}\n\n${imports.join('\n')}\n\n${body.trimStart()}`;
 }

@@ -7,7 +7,7 @@ export type SimpleTypeRef = Exclude<TypeRef, { kind: 'complex' }>;
  * How generated code handles a value of one simple type: TypeScript
  * expressions (over `x`) reading its XML text, writing it as XML text and as
  * ASP.NET AJAX's JSON, reading it from JSON, and a sample valid for the
- * schema. The helpers are src/xml/xsd-values.ts's and src/xml/xsd-json.ts's.
+ * schema. The helpers are src/runtime/xml/xsd-values.ts's and src/runtime/xml/xsd-json.ts's.
  */
 export interface ValueCode {
   parse(text: string): string;
@@ -123,7 +123,7 @@ export function valueCode(type: SimpleTypeRef, enumFirstValue?: string): ValueCo
   };
 }
 
-/** The helpers of src/xml/ that `code` (generated text) calls, found by name. */
+/** The helpers of src/runtime/xml/ that `code` (generated text) calls, found by name. */
 export function helpersUsed(code: string, module: 'xsd-values' | 'xsd-json'): string[] {
   const names =
     module === 'xsd-values'

@@ -1,5 +1,5 @@
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { loadXmlEngine, type XmlDocument } from '../../src/xml/xml-engine';
+import { loadXmlEngine, type XmlDocument } from '../../src/runtime/xml/xml-engine';
 import { attr, findAll, NS, optionalAttr, readXmlFile, refuseAt } from './documents';
 import { type ContractTexts, readTexts } from './texts';
 import { readWsdl, type WsdlFacts } from './wsdl';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { safeParseOptions, xml, type XmlDocument, type XmlElement, type XmlEngine } from '../../src/xml/xml-engine';
-import { firstLibxmlMessage } from '../../src/xml/xml-schema';
+import { safeParseOptions, xml, type XmlDocument, type XmlElement, type XmlEngine } from '../../src/runtime/xml/xml-engine';
+import { firstLibxmlMessage } from '../../src/runtime/xml/xml-schema';
 
 export type XmlNode = InstanceType<XmlEngine['XmlNode']>;
 

@@ -1,4 +1,4 @@
-import type { XmlDocument, XmlElement } from '../../src/xml/xml-engine';
+import type { XmlDocument, XmlElement } from '../../src/runtime/xml/xml-engine';
 import { ADDRESS_MARKER } from '../model';
 import {
   appendCopy,

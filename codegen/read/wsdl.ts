@@ -1,4 +1,4 @@
-import type { XmlDocument, XmlElement } from '../../src/xml/xml-engine';
+import type { XmlDocument, XmlElement } from '../../src/runtime/xml/xml-engine';
 import type { Variant } from '../model';
 import { attr, findAll, findOne, localName, optionalAttr, refuseAt } from './documents';
 

@@ -1,4 +1,4 @@
-import type { XmlElement } from '../../src/xml/xml-engine';
+import type { XmlElement } from '../../src/runtime/xml/xml-engine';
 import { PRIMITIVES, type Primitive, type SchemaTypeRef } from '../model';
 import { attr, findAll, localName, namespaceOfQName, NS, optionalAttr, type Refuse, refuser } from './documents';
 

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigError } from '../config';
 import { helpText } from './help';
-import { ServiceError, UsageError } from '../errors';
+import { ServiceError, UsageError } from '../runtime/errors';
 import { operationExtras, type TerminalCommand } from '../handlers/by-convention';
 import { encodeBase32 } from '../otp/base32';
 

@@ -13,7 +13,7 @@ import { loadTlsIdentity, type TlsIdentity } from '../tls';
 import { addressToOpen } from './commands';
 import { isToWorkerThread, runWorkerThreads, type FromWorkerThread, type ToWorkerThread, type WorkerThreadData } from './workers';
 import { isEmbedded } from '../state';
-import { contractNamespace } from '../contract';
+import { contractNamespace } from '../runtime/contract';
 import { ENDPOINT_PATH } from '../../generated/routes';
 
 /** This thread is a worker thread of `--workers`: what its main thread gave it. */

@@ -22,7 +22,7 @@
  * besides what the WSDL does. Pair's and ValidatePin's do.
  */
 import { OPERATION_NAMES, type OperationName, type Operations } from '../../generated/routes';
-import type { CallContext } from '../call-state';
+import type { CallContext } from '../runtime/call-state';
 import type { Config } from '../config';
 import type { StateStore } from '../state/store';
 
@@ -64,7 +64,7 @@ export interface TerminalCommand {
   summary: string;
   /** The text of `pin-service NAME --help`. */
   help: string;
-  /** Runs the command; answers the exit code. A mistake of the user throws UsageError (src/errors.ts). */
+  /** Runs the command; answers the exit code. A mistake of the user throws UsageError (src/runtime/errors.ts). */
   run(args: string[], io: { out(text: string): void }): Promise<number>;
 }
 

@@ -1,6 +1,6 @@
 import { toString as qrToString } from 'qrcode';
 import { parseConfig, type Config } from '../config';
-import { ServiceError, UsageError, clientError } from '../errors';
+import { ServiceError, UsageError, clientError } from '../runtime/errors';
 import { encodeBase32 } from '../otp/base32';
 import { otpauthUri } from '../otp/uri';
 import { qrSegments } from '../qr/matrix';
@@ -10,7 +10,7 @@ import { Pair, PairingInfo } from '../../generated/types';
 import { SERVICE_NAME } from '../../generated/routes';
 import type { BoundHandler, HandlerContext, OperationExtras, TerminalCommand } from './by-convention';
 import { LIMITS, optionalText, presentText, secretKey } from './fields';
-import { escapeEach } from '../xml/xml-codec';
+import { escapeEach } from '../runtime/xml/xml-codec';
 
 export type PairSettings = Pick<Config, 'secretEncoding' | 'minSecretBytes' | 'algorithm' | 'digits' | 'period' | 'qr' | 'publicUrl'>;
 

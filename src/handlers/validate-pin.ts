@@ -1,5 +1,5 @@
 import type { Config } from '../config';
-import { ServiceError } from '../errors';
+import { ServiceError } from '../runtime/errors';
 import { matchTotp } from '../otp/totp';
 import { operationPage, required } from '../pages/plain-pages';
 import { StoreUnavailableError } from '../state/store';

@@ -1,4 +1,4 @@
-import type { CallContext } from '../call-state';
+import type { CallContext } from '../runtime/call-state';
 import type { StateStore } from '../state/store';
 
 /** GET /healthz: the process answers. */

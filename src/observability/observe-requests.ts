@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Next } from 'koa';
-import type { CallContext } from '../call-state';
+import type { CallContext } from '../runtime/call-state';
 import type { Logger } from 'pino';
 import type { Metrics } from './metrics';
 import { requestLogger } from './request-log';

@@ -9,11 +9,11 @@
  * replay protection and throttling of the web service.
  */
 import type { OperationName } from '../../generated/routes';
-import type { CallContext } from '../call-state';
-import { clientError } from '../errors';
+import type { CallContext } from '../runtime/call-state';
+import { clientError } from '../runtime/errors';
 import { QrCapacityError, qrSvg } from '../qr/svg';
 import { qrPng } from '../qr/png';
-import { parseUrlEncoded } from '../bindings/form';
+import { parseUrlEncoded } from '../runtime/bindings/form';
 
 /** Largest QR image side, in pixels: bounds the work one request can ask for. */
 export const QR_MAX_PIXELS = 1000;

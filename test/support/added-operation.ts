@@ -10,9 +10,9 @@
  */
 import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { XsdValidator } from '../../src/xml/xml-engine';
-import { loadXmlEngine } from '../../src/xml/xml-engine';
-import { compileSchema } from '../../src/xml/xml-schema';
+import type { XsdValidator } from '../../src/runtime/xml/xml-engine';
+import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
+import { compileSchema } from '../../src/runtime/xml/xml-schema';
 import { addToWsdl, addToXsd } from '../fixtures/add-operation/schema';
 import { REPO, startChildService, type ChildService } from './child-service';
 import { loadReaders } from './readers';

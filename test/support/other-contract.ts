@@ -9,9 +9,9 @@
  */
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { XsdValidator } from '../../src/xml/xml-engine';
-import { loadXmlEngine } from '../../src/xml/xml-engine';
-import { compileSchema } from '../../src/xml/xml-schema';
+import type { XsdValidator } from '../../src/runtime/xml/xml-engine';
+import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
+import { compileSchema } from '../../src/runtime/xml/xml-schema';
 import { buildContractModel } from '../../codegen/build-model';
 import { theWsdlOf } from '../../codegen/main';
 import { readContract } from '../../codegen/read/contract';

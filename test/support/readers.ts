@@ -6,7 +6,7 @@
  * once with a real dynamic import: a test file that reads markup awaits
  * loadReaders() in test.before.
  */
-import { loadXmlEngine, xml, type XmlDocument, type XmlElement, type XmlEngine } from '../../src/xml/xml-engine';
+import { loadXmlEngine, xml, type XmlDocument, type XmlElement, type XmlEngine } from '../../src/runtime/xml/xml-engine';
 
 type Htmlparser2 = typeof import('htmlparser2', { with: { 'resolution-mode': 'import' }});
 export type HtmlDocument = ReturnType<Htmlparser2['parseDocument']>;

@@ -8,11 +8,11 @@
  * makes libxml2 write a report on stderr.
  */
 import type { Context } from 'koa';
-import { soapBinding } from '../../src/bindings/soap';
-import { loadContract } from '../../src/contract';
+import { soapBinding } from '../../src/runtime/bindings/soap';
+import { loadContract } from '../../src/runtime/contract';
 import type { Handlers } from '../../generated/routes';
 import { PairingInfo } from '../../generated/types';
-import { loadXmlEngine } from '../../src/xml/xml-engine';
+import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
 import { NS, operationElement, soapEnvelope } from './requests';
 
 /** The two operations this child calls (an operation added to schema/ is never called here). */

@@ -8,8 +8,8 @@
  */
 import type { ExecutionContext } from 'ava';
 import { renderSchema } from '../../generated/documents';
-import type { XsdValidator } from '../../src/xml/xml-engine';
-import { compileSchema, firstLibxmlMessage } from '../../src/xml/xml-schema';
+import type { XsdValidator } from '../../src/runtime/xml/xml-engine';
+import { compileSchema, firstLibxmlMessage } from '../../src/runtime/xml/xml-schema';
 import {
   childElements,
   elementAt,

@@ -43,7 +43,7 @@ test('a fresh copy: npm ci, npm run build and npm start serve the service, which
   const copy = join(parent, 'pin-service');
   const files = copyRepository(copy);
   t.true(
-    files.includes('package-lock.json') && files.includes('src/help/templates/layout.hbs'),
+    files.includes('package-lock.json') && files.includes('src/runtime/help/templates/layout.hbs'),
     'the copy has the lock file and the templates',
   );
   t.false(
@@ -55,7 +55,7 @@ test('a fresh copy: npm ci, npm run build and npm start serve the service, which
   t.is(install.status, 0, `npm ci:\n${install.output}`);
   const build = await run('npm', ['run', 'build'], copy, 5 * 60_000);
   t.is(build.status, 0, `npm run build:\n${build.output}`);
-  t.true(existsSync(join(copy, 'dist/src/help/templates/layout.hbs')), 'the help templates are in dist/');
+  t.true(existsSync(join(copy, 'dist/src/runtime/help/templates/layout.hbs')), 'the help templates are in dist/');
 
   const port = await freePort();
   const child = spawn('npm', ['start', '--', '--port', String(port), '--host', '127.0.0.1'], {

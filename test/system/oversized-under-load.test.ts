@@ -9,7 +9,7 @@
  */
 import test from 'ava';
 import { join } from 'node:path';
-import { UNREAD_BODY_DRAIN_BYTES } from '../../src/bindings/body';
+import { UNREAD_BODY_DRAIN_BYTES } from '../../src/runtime/bindings/body';
 import { startChildService, type ChildService } from '../support/child-service';
 import { loadReaders } from '../support/readers';
 import { validatePin, readBoolean, type Variant } from '../support/requests';

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUILT_MAIN, startChildService, type ChildService } from '../support/child-service';
 import { pinFor, readBoolean, validatePin, wrongPinFor } from '../support/requests';
-import { loadXmlEngine } from '../../src/xml/xml-engine';
+import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
 
 const CLOCK = { clock: { now: () => Date.now() } };
 /** The SIGKILL test's bound: records answered longer ago than this before the kill must survive it. */

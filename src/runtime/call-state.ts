@@ -5,7 +5,7 @@
  * log and the metrics read it back; it holds nothing from the request itself.
  */
 import type { ParameterizedContext } from 'koa';
-import type { CallVariant, OperationName } from '../generated/routes';
+import type { CallVariant, OperationName } from '../../generated/routes';
 import type { ErrorKind } from './errors';
 
 export interface CallState {

@@ -7,7 +7,7 @@
  * decoding of the element, are generated.
  */
 import { SOAP11, SOAP12, soapEnvelope, soapVersionOfVariant, type SoapVersion } from '../wire/soap-envelope';
-import { CALL_VARIANTS, type CallVariant } from '../../generated/routes';
+import { CALL_VARIANTS, type CallVariant } from '../../../generated/routes';
 import { XSI_NAMESPACE, childElements, escapeXmlAttribute } from '../xml/xml-codec';
 import {
   loadXmlEngine,
@@ -20,7 +20,7 @@ import {
 } from '../xml/xml-engine';
 import { firstLibxmlMessage } from '../xml/xml-schema';
 
-/** The four variants of the WSDL, and JSON for browser scripts (src/client/json-exchange.ts). */
+/** The four variants of the WSDL, and JSON for browser scripts (src/runtime/client/json-exchange.ts). */
 export type ClientVariant = CallVariant;
 export const CLIENT_VARIANTS: readonly ClientVariant[] = CALL_VARIANTS;
 

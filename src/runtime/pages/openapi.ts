@@ -4,9 +4,9 @@
  * deployment's endpoint as its server and the configured namespace.
  */
 import type { CallContext } from '../call-state';
-import { renderOpenApi } from '../../generated/openapi';
-import type { OperationName } from '../../generated/routes';
-import type { Config } from '../config';
+import { renderOpenApi } from '../../../generated/openapi';
+import type { OperationName } from '../../../generated/routes';
+import type { Config } from '../../config';
 import { contractNamespace } from '../contract';
 import { endpointAddress } from './service-description';
 

@@ -6,8 +6,8 @@
  * body limit and strict UTF-8 as the other variants; no XML.
  */
 import type { CallContext } from '../call-state';
-import { JSON_OPERATIONS } from '../../generated/json';
-import { ROUTES, type Handlers, type OperationName } from '../../generated/routes';
+import { JSON_OPERATIONS } from '../../../generated/json';
+import { ROUTES, type Handlers, type OperationName } from '../../../generated/routes';
 import type { Contract } from '../contract';
 import { ServiceError, clientError, type ErrorKind } from '../errors';
 import { requestBody } from './body';

@@ -12,13 +12,13 @@
  * read again in detail through libxml2-wasm's API, which names what is wrong.
  */
 import type { CallContext } from '../call-state';
-import { ROUTES, type Handlers, type OperationName, type Operations, type Route } from '../../generated/routes';
+import { ROUTES, type Handlers, type OperationName, type Operations, type Route } from '../../../generated/routes';
 import { refuseUndeclared, type Contract } from '../contract';
 import { ServiceError, clientError } from '../errors';
 import { childElements } from '../xml/xml-codec';
 import type { XmlAttribute as Attribute, XmlElement as Element, XmlDocument, XsdValidator } from '../xml/xml-engine';
 import { firstLibxmlMessage } from '../xml/xml-schema';
-import * as tree from '../bindings/xml-tree';
+import * as tree from './xml-tree';
 import { isUtf8Declaration, untrustedParseOptions, withUntrustedXml } from './untrusted-xml';
 import { SOAP11, SOAP12, type SoapVersion, soapEnvelope, soapVersionOf } from '../wire/soap-envelope';
 import { requestBytes } from './body';

@@ -6,7 +6,7 @@
  */
 import type { CallContext } from '../call-state';
 import type { Contract } from '../contract';
-import { ENDPOINT_PATH, OPERATION_NAMES, ROUTES, type Handlers } from '../../generated/routes';
+import { ENDPOINT_PATH, OPERATION_NAMES, ROUTES, type Handlers } from '../../../generated/routes';
 import { httpBinding } from './http';
 import { isJsonRequest, jsonBinding, refuseJsonGet } from './json';
 import { soapBinding } from './soap';

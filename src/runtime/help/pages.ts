@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Handlebars from 'handlebars';
-import { OPERATION_NAMES, ROUTES, SERVICE_NAME, type OperationName } from '../../generated/routes';
+import { OPERATION_NAMES, ROUTES, SERVICE_NAME, type OperationName } from '../../../generated/routes';
 import type { Contract } from '../contract';
 import { samplesFor, type SampleSite } from './samples';
 

@@ -3,7 +3,7 @@
  * as query parameters or form fields, the answer a bare XML element.
  */
 import type { CallContext } from '../call-state';
-import { OPERATION_NAMES, ROUTES, type Handlers, type OperationName, type Route } from '../../generated/routes';
+import { OPERATION_NAMES, ROUTES, type Handlers, type OperationName, type Route } from '../../../generated/routes';
 import { refuseUndeclared, type Contract } from '../contract';
 import { ServiceError, clientError } from '../errors';
 import { requestBody } from './body';

@@ -5,8 +5,8 @@
  * in any case.
  */
 import type { CallContext } from '../call-state';
-import { ENDPOINT_PATH, OPERATION_NAMES, PORTS, type OperationName } from '../../generated/routes';
-import type { Config } from '../config';
+import { ENDPOINT_PATH, OPERATION_NAMES, PORTS, type OperationName } from '../../../generated/routes';
+import type { Config } from '../../config';
 import type { Contract } from '../contract';
 import { ServiceError, clientError } from '../errors';
 import { createHelpPages, HELP_CSP, type HelpSite } from '../help/pages';

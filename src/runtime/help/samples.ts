@@ -4,11 +4,11 @@
  * generated placeholder values), so a sample is exactly what goes over the
  * wire and cannot drift from the contract. XML is indented for reading.
  */
-import type { OperationName, Operations, Route, Variant } from '../../generated/routes';
+import type { OperationName, Operations, Route, Variant } from '../../../generated/routes';
 import type { Contract } from '../contract';
 import { SOAP11, SOAP12, soapEnvelope } from '../wire/soap-envelope';
 import { HTTP_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../wire/content-types';
-import { JSON_OPERATIONS } from '../../generated/json';
+import { JSON_OPERATIONS } from '../../../generated/json';
 import { XML_DECLARATION } from '../xml/xml-codec';
 import { safeParseOptions, xml } from '../xml/xml-engine';
 

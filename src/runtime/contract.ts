@@ -3,10 +3,10 @@
  * schemas compiled once by libxml2, the namespace escaped once, the WSDL
  * rendered per address. Everything namespace-dependent hangs off this object.
  */
-import { REQUEST_SCHEMAS, renderWsdl } from '../generated/documents';
-import { OPERATION_NAMES, ROUTES, TARGET_NAMESPACE, VARIANTS, type OperationName, type Route, type Variant } from '../generated/routes';
+import { REQUEST_SCHEMAS, renderWsdl } from '../../generated/documents';
+import { OPERATION_NAMES, ROUTES, TARGET_NAMESPACE, VARIANTS, type OperationName, type Route, type Variant } from '../../generated/routes';
 import { ServiceError } from './errors';
-import type { Config } from './config';
+import type { Config } from '../config';
 import { XML_DECLARATION, escapeXmlAttribute } from './xml/xml-codec';
 import type { XsdValidator } from './xml/xml-engine';
 import { compileSchema } from './xml/xml-schema';

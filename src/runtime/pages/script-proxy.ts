@@ -4,8 +4,8 @@
  * on this deployment.
  */
 import type { CallContext } from '../call-state';
-import { renderScriptProxy } from '../../generated/documents';
-import type { Config } from '../config';
+import { renderScriptProxy } from '../../../generated/documents';
+import type { Config } from '../../config';
 import { endpointAddress } from './service-description';
 
 export const SCRIPT_CONTENT_TYPE = 'application/x-javascript; charset=utf-8';
