@@ -52,6 +52,7 @@ install: node_modules/.installed
 ## generate: schema/ -> generated/ (libxml2-wasm, ts-morph, handlebars); src/config.ts -> docs/operations.md's settings table
 generate: install
 	npm run generate
+	npm run generate:settings
 
 ## check-generated: fail when generated/ (or the settings table of docs/operations.md) differs from what codegen produces
 check-generated: generate

@@ -1,6 +1,5 @@
 /**
- * `make generate`: schema/ (its one .wsdl, and the schema files it names) → contract model → generated/, and the settings
- * table of docs/operations.md from src/config.ts. `--wsdl FILE --out DIR`
+ * `make generate`: schema/ (its one .wsdl, and the schema files it names) → contract model → generated/. `--wsdl FILE --out DIR`
  * generates for any WSDL instead, into DIR, with a tsconfig.json that
  * type-checks DIR on its own (`npx tsc --noEmit -p DIR`).
  *   npm run generate [-- --wsdl FILE --out DIR]
@@ -11,13 +10,13 @@ import { loadXmlEngine } from '../src/runtime/xml/xml-engine';
 import { buildContractModel } from './build-model';
 import { emitTypes } from './emit/types';
 import { emitClient } from './emit/client';
+import { emitContract } from './emit/contract';
 import { emitJson } from './emit/json';
 import { emitDocuments } from './emit/documents';
 import { GENERATED_HEADER } from './emit/header';
 import { emitOpenApi } from './emit/openapi';
 import { emitRoutes } from './emit/routes';
 import { readContract } from './read/contract';
-import { writeSettingsTable } from './settings-table';
 
 const ROOT = resolve(__dirname, '..');
 
@@ -39,6 +38,7 @@ export async function generate(
     'client.ts': emitClient(model),
     'json.ts': emitJson(model),
     'openapi.ts': emitOpenApi(model),
+    'contract.ts': emitContract(),
   };
   if (standalone) {
     for (const name of Object.keys(files)) files[name] = forStandaloneFolder(files[name], wsdlPath, outDir);
@@ -84,7 +84,7 @@ function standaloneTsconfig(outDir: string): string {
       skipLibCheck: true,
       noEmit: true,
     },
-    files: ['types.ts', 'routes.ts', 'documents.ts', 'client.ts', 'json.ts', 'openapi.ts'],
+    files: ['types.ts', 'routes.ts', 'documents.ts', 'client.ts', 'json.ts', 'openapi.ts', 'contract.ts'],
   };
   return JSON.stringify(config, null, 2);
 }
@@ -126,10 +126,6 @@ if (require.main === module) {
     } catch (error) {
       fail((error as Error).message);
     }
-    generate(schemaWsdl, out ?? join(ROOT, 'generated')).then((written) => {
-      const docs = join(ROOT, 'docs', 'operations.md');
-      writeSettingsTable(docs);
-      done([...written, docs]);
-    }, failed);
+    generate(schemaWsdl, out ?? join(ROOT, 'generated')).then(done, failed);
   }
 }

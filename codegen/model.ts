@@ -143,7 +143,7 @@ export interface OperationModel {
   /** Absent when no HTTP GET or POST binding has the operation (ASMX leaves out those with complex parameters). */
   http:
     | {
-        /** `http:operation location`, e.g. `/Pair`. */
+        /** `http:operation location`, e.g. `/Add`. */
         location: string;
         /** Input message parts, in order: the query or form field names, each a simple field of the request. */
         fields: string[];
@@ -157,7 +157,7 @@ export interface ContractModel {
   service: string;
   /** The namespace written in the WSDL, and so in the texts below; generated/ takes it at run time. */
   authoredNamespace: string;
-  /** The path of the ports' address, e.g. `/api.asmx`: where every variant is served. */
+  /** The path of the ports' address, e.g. `/Service.asmx`: where every variant is served. */
   endpointPath: string;
   elements: ElementModel[];
   /** Sorted by name: generated/ lists its classes in this order. */

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { TARGET_NAMESPACE } from '../generated/routes';
 import type { HashAlgorithm } from './otp/hmac';
 import { parseStoreUrl, STORE_URL_FORMS } from './state/redis-url';
 import type { WhenFull } from './state/store';
@@ -494,4 +495,9 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
     throw new ConfigError('--store-tls-ca needs a rediss:// store');
   }
   return config;
+}
+
+/** The namespace the service speaks: `--namespace`, else the WSDL's own. */
+export function contractNamespace(config: Pick<Config, 'namespace'>): string {
+  return config.namespace ?? TARGET_NAMESPACE;
 }

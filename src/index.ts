@@ -6,7 +6,8 @@
 export * from '../generated/client';
 export * from '../generated/types';
 export { CLIENT_VARIANTS } from './runtime/client/exchange';
-export { DEFAULT_NAMESPACE } from './runtime/client/defaults';
+/** The contract's namespace (the WSDL's targetNamespace), the client's and the service's default. */
+export { TARGET_NAMESPACE as DEFAULT_NAMESPACE } from '../generated/routes';
 
 export { createApp, type AppDependencies } from './app';
 /** Await once before createApp (startService does it itself). */

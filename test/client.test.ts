@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { AuthenticatorApiClient, AuthenticatorApiError, CLIENT_VARIANTS, DEFAULT_NAMESPACE, type ClientVariant } from '../src/index';
 import { retryAfterSeconds } from '../src/runtime/client/exchange';
 import { defaultConfig } from '../src/config';
-import { contractNamespace } from '../src/runtime/contract';
+import { contractNamespace } from '../src/config';
 import { encodeBase32 } from '../src/otp/base32';
 import { pinFor as pinAtClock } from './support/requests';
 import { startTestService, type TestService } from './support/service';

@@ -8,7 +8,8 @@
  * other accepted PIN, so that replay protection (docs/security.md) cannot interfere.
  */
 import test, { type ExecutionContext } from 'ava';
-import { VARIANTS, type OperationName as Operation, type Variant } from '../generated/routes';
+import { VARIANTS, type OperationName as Operation } from '../generated/routes';
+import type { Variant } from '../src/runtime/definition';
 import { setupCodeVectors } from './support/vectors';
 import {
   DEFAULT_TOTP,

@@ -8,7 +8,7 @@ import test from 'ava';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { SETTINGS } from '../src/config';
-import { settingsTable, withSettingsTable } from '../codegen/settings-table';
+import { settingsTable, withSettingsTable } from '../src/cli/settings-table';
 
 const ROOT = join(__dirname, '..');
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');

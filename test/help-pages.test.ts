@@ -11,7 +11,8 @@ import test, { type ExecutionContext } from 'ava';
 import { request } from 'node:http';
 import { encodeBase32 } from '../src/otp/base32';
 import { startTestService, type TestService } from './support/service';
-import { OPERATION_NAMES, ROUTES, VARIANTS, type OperationName as Operation, type Variant } from '../generated/routes';
+import { OPERATION_NAMES, ROUTES, VARIANTS, type OperationName as Operation } from '../generated/routes';
+import type { Variant } from '../src/runtime/definition';
 import { SOAP_VERSION, pinFor, send, type Answer } from './support/requests';
 import {
   DEFAULT_NAMESPACE,

@@ -20,7 +20,9 @@ import { PairingInfo } from '../generated/types';
 import { createApp } from '../src/app';
 import { AuthenticatorApiClient } from '../src/index';
 import { defaultConfig } from '../src/config';
-import { contractNamespace, loadContract } from '../src/runtime/contract';
+import { contractNamespace } from '../src/config';
+import { loadContract } from '../src/runtime/contract';
+import { CONTRACT } from '../generated/contract';
 import { samplesFor } from '../src/runtime/help/samples';
 import { encodeBase32 } from '../src/otp/base32';
 import { createLogger } from '../src/observability/logger';
@@ -393,7 +395,7 @@ test('the WSDL is unchanged by the JSON variant: four bindings, nothing of JSON'
 });
 
 test("each operation's help page shows the JSON sample request and answer; sent as it is, the request is answered in its shape", async (t) => {
-  const contract = loadContract(contractNamespace(service.config));
+  const contract = loadContract(CONTRACT, contractNamespace(service.config));
   const host = new URL(service.url).host;
   for (const operation of ['Pair', 'ValidatePin'] as const) {
     const sample = samplesFor(ROUTES[operation] as never, contract, { host, path: '/api.asmx' }).find((s) => s.variant === 'json');

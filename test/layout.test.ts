@@ -1,9 +1,10 @@
 /**
- * Which room may import which (docs/architecture.md): no file imports itself
- * back through others, and no room of src/ does either; generated code
- * depends only on the XML engine (src/runtime/xml/) and the JSON text it is
- * generated against, the XML engine on libraries only, and the help pages and the typed client never on the
- * bindings.
+ * Which room may import which (docs/architecture.md): the runtime, which
+ * serves any contract, imports nothing of the PIN service, of generated/ or
+ * of codegen/, and names none of the service's operations or concepts;
+ * generated/ and codegen/ import only the runtime; the service stands on it.
+ * No file imports itself back through others, and no room of src/ does
+ * either.
  */
 import test from 'ava';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -19,8 +20,8 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Each import of a file: the project path it resolves to (relative imports), or the package name. */
-function importsOf(file: string): string[] {
-  const { importedFiles } = ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true);
+function importsOf(file: string, text = readFileSync(join(ROOT, file), 'utf8')): string[] {
+  const { importedFiles } = ts.preProcessFile(text, true, true);
   return importedFiles.map(({ fileName }) =>
     fileName.startsWith('.') ? relative(ROOT, resolve(ROOT, dirname(file), fileName)) : `package:${fileName}`,
   );
@@ -43,24 +44,88 @@ test('the import reader sees relative imports, type-only ones and packages', (t)
   t.true(importsOf('src/runtime/xml/xml-engine.ts').includes('package:libxml2-wasm'), 'the type-only import of the engine');
 });
 
-test('generated/ imports generated/, src/runtime/xml/ and the JSON text of src/runtime/wire/ only; the typed client also its transport, src/runtime/client/', (t) => {
-  t.true(sourceFiles('generated').length >= 5);
+/** The rooms of the service: src/ less the runtime. */
+const SERVICE_ROOMS = ['src/handlers', 'src/pages', 'src/cli', 'src/state', 'src/otp', 'src/qr', 'src/observability', 'src/config'];
+
+/** Imports that leave the runtime for anything but a package or the runtime itself. */
+const leavingRuntime = (dir: string) => offending(dir, (target) => target.startsWith('package:') || inside(target, 'src/runtime'));
+
+test('the runtime imports packages and itself only: nothing of generated/, codegen/ or the service', (t) => {
+  t.true(sourceFiles('src/runtime').length >= 25, 'the runtime was read');
+  t.deepEqual(leavingRuntime('src/runtime'), []);
+});
+
+test('the import check sees a runtime file that imports the service or generated code', (t) => {
+  const leaving = (text: string) => importsOf('src/runtime/bindings/soap.ts', text).filter((target) => !inside(target, 'src/runtime'));
+  t.deepEqual(leaving("import { validatePin } from '../../handlers/validate-pin';"), ['src/handlers/validate-pin']);
+  t.deepEqual(leaving("import type { Operations } from '../../../generated/routes';"), ['generated/routes']);
+  t.deepEqual(leaving("import { loadContract } from '../contract';"), []);
+});
+
+test('generated/ and codegen/ import only themselves and the runtime', (t) => {
+  t.true(sourceFiles('generated').length >= 6);
   t.deepEqual(
-    offending(
-      'generated',
-      (target, file) =>
-        inside(target, 'generated') ||
-        inside(target, 'src/runtime/xml') ||
-        target === 'src/runtime/wire/json-text' ||
-        (file === 'generated/client.ts' && inside(target, 'src/runtime/client')),
-    ),
+    offending('generated', (target) => inside(target, 'generated') || inside(target, 'src/runtime')),
+    [],
+  );
+  t.deepEqual(
+    offending('codegen', (target) => target.startsWith('package:') || inside(target, 'codegen') || inside(target, 'src/runtime')),
     [],
   );
 });
 
-test('src/runtime/xml/ imports libraries and itself, nothing else of the project', (t) => {
+/** Words of the PIN service: its operations, its concepts, its contract's namespace and endpoint. */
+const SERVICE_WORDS = /\bPair\b|ValidatePin|\bPINs?\b|secret|\bTOTP\b|\bHOTP\b|otpauth|authenticator|api\.asmx/i;
+/** Case matters for these: `pair` (a name=value pair) and `pins` (a version pinned) are other words. */
+const CASE_SENSITIVE = new Set(['pair', 'pin', 'pins']);
+
+function serviceWordsIn(dir: string): string[] {
+  return sourceFilesAndTemplates(dir).flatMap((file) =>
+    readFileSync(join(ROOT, file), 'utf8')
+      .split('\n')
+      .flatMap((line, i) => {
+        const found = [...line.matchAll(new RegExp(SERVICE_WORDS.source, 'gi'))]
+          .map((m) => m[0])
+          .filter((word) => !CASE_SENSITIVE.has(word.toLowerCase()) || /^[A-Z]/.test(word));
+        return found.length ? [`${file}:${i + 1}: ${found.join(', ')}`] : [];
+      }),
+  );
+}
+
+function sourceFilesAndTemplates(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sourceFilesAndTemplates(join(dir, entry.name)) : /\.(ts|hbs)$/.test(entry.name) ? [join(dir, entry.name)] : [],
+  );
+}
+
+test('the runtime names no operation and no word of the PIN service', (t) => {
+  t.deepEqual(serviceWordsIn('src/runtime'), []);
+  t.deepEqual(serviceWordsIn('codegen'), []);
+});
+
+test('the word check finds the service in the service, and not a pair of words or a pinned version', (t) => {
+  t.true(serviceWordsIn('src/handlers').length > 5);
+  const words = (line: string) =>
+    [...line.matchAll(new RegExp(SERVICE_WORDS.source, 'gi'))]
+      .map((m) => m[0])
+      .filter((w) => !CASE_SENSITIVE.has(w.toLowerCase()) || /^[A-Z]/.test(w));
+  t.deepEqual(words('for (const pair of fields) // package.json pins it'), []);
+  t.deepEqual(words('Pair, ValidatePin, a PIN, secretCode'), ['Pair', 'ValidatePin', 'PIN', 'secret']);
+});
+
+test('the service stands on the runtime: no room of the runtime imports a room of the service, and the service rooms import the runtime', (t) => {
+  const importsOfRooms = SERVICE_ROOMS.flatMap((room) => (room.endsWith('config') ? [`${room}.ts`] : sourceFiles(room))).flatMap((file) =>
+    importsOf(file),
+  );
+  t.true(importsOfRooms.some((target) => inside(target, 'src/runtime')));
+});
+
+test("the runtime's XML engine imports libraries and itself, nothing else of the project", (t) => {
   t.deepEqual(
-    offending('src/runtime/xml', (target) => target.startsWith('package:') || inside(target, 'src/runtime/xml')),
+    offending(
+      'src/runtime/xml',
+      (target) => target.startsWith('package:') || inside(target, 'src/runtime/xml') || target === 'src/runtime/escape',
+    ),
     [],
   );
 });

@@ -9,6 +9,8 @@
 import test from 'ava';
 import { isUtf8 } from 'node:buffer';
 import type { CallContext } from '../src/runtime/call-state';
+import { CONTRACT } from '../generated/contract';
+import type { Operations } from '../generated/routes';
 import { loadContract, type Contract } from '../src/runtime/contract';
 import { ServiceError } from '../src/runtime/errors';
 import { readCallInDetail, readUsualCall } from '../src/runtime/bindings/soap';
@@ -18,11 +20,11 @@ import { SOAP11, SOAP12, soapVersionOf, type SoapVersion } from '../src/runtime/
 import { generateCase } from './fuzz/generator';
 import { NS, operationElement, soapEnvelope } from './support/requests';
 
-let contract: Contract;
+let contract: Contract<Operations>;
 
 test.before(async () => {
   await loadXmlEngine();
-  contract = loadContract(NS);
+  contract = loadContract(CONTRACT, NS);
 });
 
 /** The little of a Koa context the readers use: request headers and the call's state. */

@@ -5,6 +5,7 @@
  */
 import test from 'ava';
 import { AuthenticatorApiClient } from '../generated/client';
+import { CONTRACT } from '../generated/contract';
 import { loadContract } from '../src/runtime/contract';
 import { defaultConfig } from '../src/config';
 import { createLogger } from '../src/observability/logger';
@@ -63,7 +64,7 @@ for (const namespace of ['urn:été/', 'http://exämple.com/ns/', 'urn:50%/']) {
 
 test('loadContract compiles the schemas once the engine is loaded', async (t) => {
   await loadXmlEngine();
-  const contract = loadContract('urn:example:pins/');
+  const contract = loadContract(CONTRACT, 'urn:example:pins/');
   const doc = xml().XmlDocument.fromString('<ValidatePin xmlns="urn:example:pins/"><x/></ValidatePin>');
   t.teardown(() => doc.dispose());
   t.throws(() => contract.requestSchema('ValidatePin').validate(doc.root), {

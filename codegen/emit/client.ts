@@ -8,7 +8,6 @@ import {
   type ResultModel,
   type TypeRef,
 } from '../model';
-import { DEFAULT_NAMESPACE } from '../../src/runtime/client/defaults';
 import { GENERATED_HEADER } from './header';
 import { render } from './render';
 import { firstValue } from './types';
@@ -58,17 +57,9 @@ export function emitClient(model: ContractModel): string {
     jsonImports: helpersUsed(code, 'xsd-json'),
     jsonDecoders: decoders,
     usesReadJson: operations.some((op) => op.jsonDecode.includes('readJson(')),
-    // The service's namespace is a setting: a client of it names the default, never the text; another contract's is its WSDL's.
-    namespaceDefault:
-      model.authoredNamespace === DEFAULT_NAMESPACE
-        ? { doc: "the reference service's (`DEFAULT_NAMESPACE`)", value: 'DEFAULT_NAMESPACE', imported: true }
-        : {
-            doc: `the WSDL's, ${model.authoredNamespace.replaceAll('*/', '*\\/')}`,
-            value: JSON.stringify(model.authoredNamespace),
-            imported: false,
-          },
     // The path of the WSDL's address, where the service answers.
     endpointPath: JSON.stringify(model.endpointPath),
+    endpointPathText: model.endpointPath.replaceAll('*/', '*\\/'),
   });
 }
 
@@ -171,7 +162,7 @@ function httpDecode(model: ContractModel, answer: HttpAnswerModel): string {
   return answer.nillable ? `isNil(element) ? undefined : ${decode}` : decode;
 }
 
-/** `AuthenticatorAPI` → `AuthenticatorApi`: a run of capitals reads as one word. */
+/** `TempConvertAPI` → `TempConvertApi`: a run of capitals reads as one word. */
 function pascalCase(name: string): string {
   return name.replace(/([A-Z])([A-Z]+)(?=[A-Z][a-z]|$)/g, (_, first: string, rest: string) => first + rest.toLowerCase());
 }

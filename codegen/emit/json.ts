@@ -4,13 +4,13 @@ import { render } from './render';
 import { firstValue } from './types';
 import { helpersUsed, valueCode } from './values';
 
-/** The original's service class is `AuthenticatorAPI.AuthenticatorAPI`: the service name is its namespace too. */
+/** An ASMX service class is `Service.Service` (TempConvert.TempConvert): the service name is its namespace too. */
 const scriptNamespace = (model: ContractModel) => model.service;
 
 /** The JSON members of a call are the request element's children, as .NET names its method parameters. */
 const parametersOf = (op: OperationModel): string[] => op.request.type.fields.map((f) => f.name);
 
-/** Complex result types, as the proxy registers them (`AuthenticatorAPI.PairingInfo`). */
+/** Complex result types, as the proxy registers them (`TempConvert.Conversion`). */
 function complexTypesOf(model: ContractModel, type: TypeRef, into: Set<string>): Set<string> {
   if (type.kind !== 'complex') return into;
   // An ArrayOfX is a JSON array: no type of its own to register.
@@ -79,7 +79,7 @@ export function emitJson(model: ContractModel): string {
 const PATH_HOLE = '\u0000path\u0000';
 
 /**
- * The JavaScript proxy ASP.NET AJAX serves at /api.asmx/js, with a hole for
+ * The JavaScript proxy ASP.NET AJAX serves at {endpoint}/js, with a hole for
  * the endpoint's path (a JavaScript string literal, filled at run time).
  */
 export function scriptProxySegments(model: ContractModel): Segment[] {

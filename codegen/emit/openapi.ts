@@ -77,7 +77,7 @@ export function openApiDocument(model: ContractModel): Schema {
     description: 'The error of the JSON variant (header `jsonerror: true`), as ASP.NET AJAX script services write it.',
     required: ['Message', 'StackTrace', 'ExceptionType'],
     properties: {
-      Message: { type: 'string', description: 'One sentence: never a stack trace, a secret or a PIN.' },
+      Message: { type: 'string', description: 'One sentence: never a stack trace, never a value from the request.' },
       StackTrace: { type: 'string', const: '' },
       ExceptionType: { type: 'string', description: 'The kind of error as a .NET exception type, e.g. System.ArgumentException.' },
     },
@@ -232,14 +232,14 @@ function errorResponse(description: string, json: boolean, headers: Record<strin
 }
 
 /**
- * The answers of a throttled secret, which generated/openapi.ts adds to the
+ * The answers of a throttled caller, which generated/openapi.ts adds to the
  * operations whose handler throttles: `Throttled` for HTTP GET,
  * `ThrottledPost` for a form or JSON.
  */
 function throttledResponses(): Record<string, Schema> {
-  const description = 'Too many failed calls for this secret: refused until Retry-After seconds have passed.';
+  const description = 'Too many failed calls: refused until Retry-After seconds have passed.';
   const retryAfter = {
-    'Retry-After': { description: 'Seconds until the secret is checked again.', required: true, schema: { type: 'integer', minimum: 0 } },
+    'Retry-After': { description: 'Seconds until the call is taken again.', required: true, schema: { type: 'integer', minimum: 0 } },
   };
   return { Throttled: errorResponse(description, false, retryAfter), ThrottledPost: errorResponse(description, true, retryAfter) };
 }

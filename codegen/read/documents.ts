@@ -114,7 +114,7 @@ export function findOne(node: XmlDocument | XmlElement, xpath: string): XmlEleme
   return found[0];
 }
 
-/** `tns:Pair` → `Pair`: the contract has one target namespace, so local names identify. */
+/** `tns:Add` → `Add`: the contract has one target namespace, so local names identify. */
 export function localName(qname: string): string {
   return qname.slice(qname.indexOf(':') + 1);
 }

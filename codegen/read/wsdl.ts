@@ -21,7 +21,7 @@ export interface WsdlFacts {
   targetNamespace: string;
   service: string;
   ports: { name: string; binding: string; variant: Variant }[];
-  /** The path of the ports' address (`/api.asmx` of `http://localhost/api.asmx`): where the service answers. */
+  /** The path of the ports' address (`/Service.asmx` of `http://localhost/Service.asmx`): where the service answers. */
   endpointPath: string;
   operations: WsdlOperationFacts[];
 }

@@ -1,28 +1,25 @@
 /**
  * The command line: `serve` (default) runs the service; `secret` prints a new
- * random Base32 secret; the operations' modules add their own (`pair` prints
- * the manual setup code and a QR code in the terminal). Each takes `--help`.
+ * random Base32 secret; `pair` prints the manual setup code and a QR code in
+ * the terminal. Each takes `--help`.
  */
 import { randomBytes } from 'node:crypto';
 import { ConfigError } from '../config';
 import { helpText } from './help';
-import { ServiceError, UsageError } from '../runtime/errors';
-import { operationExtras, type TerminalCommand } from '../handlers/by-convention';
+import { ServiceError } from '../runtime/errors';
 import { encodeBase32 } from '../otp/base32';
+import { pairCommand, type TerminalCommand } from './pair-command';
+import { UsageError } from './usage-error';
 
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
 }
 
-/** The commands the operations' modules add (OperationExtras.command), by name. */
-function operationCommands(): Map<string, TerminalCommand> {
-  const commands = new Map<string, TerminalCommand>();
-  for (const extras of operationExtras().values()) if (extras.command) commands.set(extras.command.name, extras.command);
-  return commands;
-}
+/** The commands beside `serve`, `secret` and `help`, by name. */
+const COMMANDS: ReadonlyMap<string, TerminalCommand> = new Map([[pairCommand.name, pairCommand]]);
 
-function commandList(added: Map<string, TerminalCommand>): string {
+function commandList(added: ReadonlyMap<string, TerminalCommand>): string {
   const rows: [string, string][] = [
     ['serve', 'run the service (the default)'],
     ['secret', 'print a new random secret (160 bits, Base32)'],
@@ -42,7 +39,7 @@ It works as a secretCode in either secret encoding.`;
 export async function runCommand(argv: string[], io: CliIo): Promise<number | undefined> {
   const [command, ...rest] = argv[0] && !argv[0].startsWith('-') ? argv : ['serve', ...argv];
   const wantsHelp = rest.includes('--help') || rest.includes('-h');
-  const added = operationCommands();
+  const added = COMMANDS;
   switch (command) {
     case 'serve':
       if (wantsHelp) {

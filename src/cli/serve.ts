@@ -6,14 +6,13 @@
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import { ConfigError, parseConfig } from '../config';
+import { ConfigError, contractNamespace, parseConfig } from '../config';
 import { createLogger, exitAfterFlush } from '../observability/logger';
 import { startService } from '../server';
 import { loadTlsIdentity, type TlsIdentity } from '../tls';
 import { addressToOpen } from './commands';
 import { isToWorkerThread, runWorkerThreads, type FromWorkerThread, type ToWorkerThread, type WorkerThreadData } from './workers';
 import { isEmbedded } from '../state';
-import { contractNamespace } from '../runtime/contract';
 import { ENDPOINT_PATH } from '../../generated/routes';
 
 /** This thread is a worker thread of `--workers`: what its main thread gave it. */

@@ -1,17 +1,16 @@
+import { OPERATION_NAMES, type Handlers, type Operations } from '../../generated/routes';
 import type { Config } from '../config';
-import type { Handlers } from '../../generated/routes';
-import {
-  loadHandlerModules,
-  type Clock,
-  type EveryOperationHasItsHandlerModule,
-  type HandlerContext,
-  type HandlerModules,
-  type ServiceState,
-} from './by-convention';
+import { bindHandlers, loadHandlerModules } from '../runtime/handler-modules';
+import type { Clock, EveryOperationHasItsHandlerModule, HandlerContext, HandlerModules, ServiceState } from './by-convention';
 
-export type { Clock, ServiceState } from './by-convention';
+export type { Clock, HandlerContext, OperationHandler, ServiceState } from './by-convention';
 
 export const systemClock: Clock = { now: () => Date.now() };
+
+/** Each operation's module's function, loaded from this folder by its conventional path (by-convention.ts). */
+export function loadServiceHandlerModules(): HandlerModules {
+  return loadHandlerModules<HandlerModules>(OPERATION_NAMES, (file) => require(file), 'src/handlers');
+}
 
 /**
  * Every operation's handler (by-convention.ts), bound to the settings, a
@@ -23,13 +22,8 @@ export function createHandlers(
   config: Config,
   clock: Clock,
   state: ServiceState,
-  modules: HandlerModules = loadHandlerModules(),
+  modules: HandlerModules = loadServiceHandlerModules(),
 ): Handlers {
   const typed: EveryOperationHasItsHandlerModule = modules;
-  const context: HandlerContext = { config, clock, state };
-  const handlers: Partial<Record<string, unknown>> = {};
-  for (const [operation, handler] of Object.entries(typed) as [string, (request: unknown, context: HandlerContext) => unknown][]) {
-    handlers[operation] = (request: unknown) => handler(request, context);
-  }
-  return handlers as Handlers;
+  return bindHandlers<Operations, HandlerContext>(typed, { config, clock, state });
 }

@@ -1,16 +1,13 @@
-import { toString as qrToString } from 'qrcode';
-import { parseConfig, type Config } from '../config';
-import { ServiceError, UsageError, clientError } from '../runtime/errors';
+import type { Config } from '../config';
+import { clientError } from '../runtime/errors';
+import { escapeEach } from '../runtime/escape';
 import { encodeBase32 } from '../otp/base32';
 import { otpauthUri } from '../otp/uri';
-import { qrSegments } from '../qr/matrix';
 import { QrCapacityError, qrSvgDataUri, qrSymbol } from '../qr/svg';
-import { operationPage, qrPage, required } from '../pages/plain-pages';
-import { Pair, PairingInfo } from '../../generated/types';
+import { type Pair, PairingInfo } from '../../generated/types';
 import { SERVICE_NAME } from '../../generated/routes';
-import type { BoundHandler, HandlerContext, OperationExtras, TerminalCommand } from './by-convention';
+import type { HandlerContext } from './by-convention';
 import { LIMITS, optionalText, presentText, secretKey } from './fields';
-import { escapeEach } from '../runtime/xml/xml-codec';
 
 export type PairSettings = Pick<Config, 'secretEncoding' | 'minSecretBytes' | 'algorithm' | 'digits' | 'period' | 'qr' | 'publicUrl'>;
 
@@ -90,73 +87,3 @@ declare module './by-convention' {
     Pair: typeof pair;
   }
 }
-
-/** /pair.aspx: the Html fragment of a pairing, from query parameters named as the reference names them. */
-function pairPage(call: BoundHandler<'Pair'>) {
-  return operationPage(
-    'Pair',
-    (get) =>
-      new Pair({
-        appName: required(get, 'AppName'),
-        appInfo: required(get, 'AppInfo', 'empty allowed'), // as Pair takes it
-        secretCode: required(get, 'SecretCode'),
-      }),
-    call,
-    'text/html; charset=utf-8',
-    (info) => info?.Html ?? '',
-  );
-}
-
-/** The flag of `pair` that gives each field of the Pair operation. */
-const PAIR_FLAGS: Record<string, string> = { appName: '--app', appInfo: '--account', secretCode: '--secret' };
-
-/** `pin-service pair`: the manual setup code and a QR code in the terminal. */
-const pairCommand: TerminalCommand = {
-  name: 'pair',
-  summary: 'print the manual setup code and a pairing QR code for a secret',
-  help: `Usage: pin-service pair --app NAME --account ACCOUNT --secret SECRET [settings]
-
-Prints the ManualSetupCode and a QR code to scan with an authenticator app,
-exactly as the Pair operation would pair them. Settings that change the
-pairing (--secret-encoding, --algorithm, --digits, --period,
---min-secret-bytes) are those of the service; see pin-service serve --help.`,
-  async run(args, io) {
-    const own: Record<string, string> = {};
-    const settings: string[] = [];
-    for (let i = 0; i < args.length; i++) {
-      const [flag, inline] = args[i].includes('=')
-        ? [args[i].slice(0, args[i].indexOf('=')), args[i].slice(args[i].indexOf('=') + 1)]
-        : [args[i], undefined];
-      if (flag === '--app' || flag === '--account' || flag === '--secret') {
-        const value = inline ?? args[++i];
-        if (value === undefined) throw new UsageError(`${flag} needs a value`);
-        own[flag.slice(2)] = value;
-      } else {
-        settings.push(args[i]);
-        if (inline === undefined && args[i + 1] !== undefined && !args[i + 1].startsWith('--')) settings.push(args[++i]);
-      }
-    }
-    if (!own.account || !own.secret) throw new UsageError('pair needs --account and --secret (and usually --app)');
-    const config: Config = parseConfig(settings, {});
-    let info: PairingInfo;
-    try {
-      info = pairingInfo(new Pair({ appName: own.app, appInfo: own.account, secretCode: own.secret }), { ...config, qr: 'inline' });
-    } catch (error) {
-      // The operation's messages name its fields; here the user typed flags.
-      if (error instanceof ServiceError)
-        throw new UsageError(error.message.replace(/\b(appName|appInfo|secretCode)\b/g, (field) => PAIR_FLAGS[field]));
-      throw error;
-    }
-    const uri = pairingUri(own.app, own.account, info.ManualSetupCode!, config);
-    io.out(`ManualSetupCode: ${info.ManualSetupCode}`);
-    io.out(`URI: ${uri}`);
-    io.out(await qrToString(qrSegments(uri), { type: 'terminal', small: true, errorCorrectionLevel: 'M' }));
-    return 0;
-  },
-};
-
-export const extras: OperationExtras<'Pair'> = {
-  pages: { '/pair.aspx': pairPage, '/qr.aspx': () => qrPage },
-  command: pairCommand,
-  showsPairing: true,
-};

@@ -1,10 +1,9 @@
 import type { Config } from '../config';
 import { ServiceError } from '../runtime/errors';
 import { matchTotp } from '../otp/totp';
-import { operationPage, required } from '../pages/plain-pages';
 import { StoreUnavailableError } from '../state/store';
-import { ValidatePin } from '../../generated/types';
-import type { BoundHandler, HandlerContext, OperationExtras, ServiceState } from './by-convention';
+import type { ValidatePin } from '../../generated/types';
+import type { HandlerContext, ServiceState } from './by-convention';
 import { secretKey } from './fields';
 
 export type ValidatePinSettings = Pick<
@@ -75,19 +74,3 @@ declare module './by-convention' {
     ValidatePin: typeof validatePin;
   }
 }
-
-/** /Validate.aspx: True or False as plain text, from query parameters named as the reference names them. */
-function validatePage(call: BoundHandler<'ValidatePin'>) {
-  return operationPage(
-    'ValidatePin',
-    (get) => new ValidatePin({ pin: required(get, 'Pin'), secretCode: required(get, 'SecretCode') }),
-    call,
-    'text/plain; charset=utf-8',
-    (valid) => (valid ? 'True' : 'False'),
-  );
-}
-
-export const extras: OperationExtras<'ValidatePin'> = {
-  pages: { '/validate.aspx': validatePage },
-  throttles: true,
-};

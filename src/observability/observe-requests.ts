@@ -7,24 +7,6 @@ import { requestLogger } from './request-log';
 
 const CALLER_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
-/** What @koa/router leaves on the context: the route that answered, and the routes whose path matched. */
-interface RoutedContext {
-  _matchedRoute?: string | RegExp;
-  matched?: Array<{ path: string | RegExp }>;
-}
-
-/**
- * The path logged: the router's route that matched the request (its pattern,
- * as app.ts writes it, e.g. `/api.asmx/:operation`), the request's own path
- * never; `(other)` when no route matched, since a caller that lost the `?` of
- * a GET call sends its secret in the path.
- */
-function loggedPath(ctx: CallContext): string {
-  const routed = ctx as CallContext & RoutedContext;
-  const route = routed._matchedRoute ?? routed.matched?.at(-1)?.path;
-  return typeof route === 'string' ? route : '(other)';
-}
-
 /**
  * One log line and one metrics observation per request: request id, method,
  * the route the path matched (never the path itself nor the query string,
@@ -54,7 +36,9 @@ export function observeRequests(logger: Logger, metrics: Metrics) {
       logRequest({
         id,
         method: ctx.method,
-        path: loggedPath(ctx),
+        // The route that answered (its pattern, e.g. `/api.asmx/:operation`), never the request's own path; `(other)`
+        // when none did, since a caller that lost the `?` of a GET call sends its secret in the path.
+        path: ctx.state.route ?? '(other)',
         variant: ctx.state.variant,
         operation: ctx.state.operation,
         status: ctx.status,

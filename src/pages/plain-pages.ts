@@ -1,14 +1,13 @@
 /**
- * What the plain pages beside the web service share: their query reading and
- * the reference's message for a missing parameter. The pages themselves come
- * with their operations (OperationExtras.pages): /pair.aspx answers the Pair
- * Html fragment and /qr.aspx renders a QR code here, never a redirect to a
- * third party (src/handlers/pair.ts); /Validate.aspx answers True or False
- * (src/handlers/validate-pin.ts). Paths and parameter names match in any
- * case. They call the operations' handlers, and so share the settings,
- * replay protection and throttling of the web service.
+ * The plain pages beside the web service, as the reference serves them:
+ * /pair.aspx answers the Pair Html fragment, /Validate.aspx True or False,
+ * and /qr.aspx renders a QR code here, never a redirect to a third party.
+ * Paths and parameter names match in any case. They call the operations'
+ * handlers, and so share the settings, replay protection and throttling of
+ * the web service.
  */
-import type { OperationName } from '../../generated/routes';
+import type { Handlers, OperationName } from '../../generated/routes';
+import { Pair, ValidatePin } from '../../generated/types';
 import type { CallContext } from '../runtime/call-state';
 import { clientError } from '../runtime/errors';
 import { QrCapacityError, qrSvg } from '../qr/svg';
@@ -31,21 +30,43 @@ function query(ctx: CallContext): (name: string) => string | undefined {
 }
 
 /** The reference's message for a missing parameter, with a 400 instead of its stack trace; `empty` allows `Name=`. */
-export function required(
-  get: (name: string) => string | undefined,
-  name: string,
-  empty: 'empty allowed' | 'not empty' = 'not empty',
-): string {
+function required(get: (name: string) => string | undefined, name: string, empty: 'empty allowed' | 'not empty' = 'not empty'): string {
   const value = get(name);
   if (value === undefined || (value === '' && empty === 'not empty')) throw clientError(`Pass '${name}' in QueryString`);
   return value;
+}
+
+/** The pages by path (the router matches them in any case), each calling its operation's handler. */
+export function plainPages(handlers: Handlers): Record<string, (ctx: CallContext) => Promise<void>> {
+  return {
+    '/pair.aspx': operationPage(
+      'Pair',
+      (get) =>
+        new Pair({
+          appName: required(get, 'AppName'),
+          appInfo: required(get, 'AppInfo', 'empty allowed'), // as Pair takes it
+          secretCode: required(get, 'SecretCode'),
+        }),
+      handlers.Pair,
+      'text/html; charset=utf-8',
+      (info) => info?.Html ?? '',
+    ),
+    '/validate.aspx': operationPage(
+      'ValidatePin',
+      (get) => new ValidatePin({ pin: required(get, 'Pin'), secretCode: required(get, 'SecretCode') }),
+      handlers.ValidatePin,
+      'text/plain; charset=utf-8',
+      (valid) => (valid ? 'True' : 'False'),
+    ),
+    '/qr.aspx': qrPage,
+  };
 }
 
 /**
  * An operation's plain page: its request read from the query, the handler's
  * answer written as `contentType`, kept by no cache (it may hold a secret).
  */
-export function operationPage<Request, Result>(
+function operationPage<Request, Result>(
   operation: OperationName,
   read: (get: (name: string) => string | undefined) => Request,
   call: (request: Request) => Promise<Result>,
@@ -62,7 +83,7 @@ export function operationPage<Request, Result>(
   };
 }
 
-export async function qrPage(ctx: CallContext): Promise<void> {
+async function qrPage(ctx: CallContext): Promise<void> {
   ctx.state.variant = 'page';
   const get = query(ctx);
   const data = required(get, 'data');

@@ -5,14 +5,17 @@
  * log and the metrics read it back; it holds nothing from the request itself.
  */
 import type { ParameterizedContext } from 'koa';
-import type { CallVariant, OperationName } from '../../generated/routes';
+import type { CallVariant } from './definition';
 import type { ErrorKind } from './errors';
 
 export interface CallState {
   requestId?: string;
-  /** The WSDL variant, `json` for browser scripts, `page` for the plain .aspx pages. */
+  /** The WSDL variant, `json` for browser scripts, `page` for a plain page a service adds beside the endpoint. */
   variant?: CallVariant | 'page';
-  operation?: OperationName;
+  /** The operation the call names, once the binding has read it. */
+  operation?: string;
+  /** The pattern of the route that took the call (`/Service.asmx/:operation`), never the path itself: for logs and metrics. */
+  route?: string;
   outcome?: ErrorKind;
 }
 

@@ -1,77 +1,85 @@
 /**
- * The contract at run time, for one configured namespace: the request
- * schemas compiled once by libxml2, the namespace escaped once, the WSDL
- * rendered per address. Everything namespace-dependent hangs off this object.
+ * A contract at run time, for one namespace: its definition (what codegen
+ * wrote), the request schemas compiled once by libxml2, the namespace escaped
+ * once, the WSDL rendered per address. Everything namespace-dependent hangs
+ * off this object.
  */
-import { REQUEST_SCHEMAS, renderWsdl } from '../../generated/documents';
-import { OPERATION_NAMES, ROUTES, TARGET_NAMESPACE, VARIANTS, type OperationName, type Route, type Variant } from '../../generated/routes';
+import type { ContractDefinition, OperationName, OperationsOf, Route, Variant } from './definition';
 import { ServiceError } from './errors';
-import type { Config } from '../config';
 import { XML_DECLARATION, escapeXmlAttribute } from './xml/xml-codec';
 import type { XsdValidator } from './xml/xml-engine';
 import { compileSchema } from './xml/xml-schema';
 
-export interface Contract {
+export interface Contract<Ops extends OperationsOf<Ops>> {
+  definition: ContractDefinition<Ops>;
   namespace: string;
   /** The namespace, escaped for an attribute value. */
   namespaceAttribute: string;
-  routeByRequestElement(localName: string): Route<OperationName> | undefined;
-  routeByHttpOperation(segment: string): Route<OperationName> | undefined;
-  requestSchema(operation: OperationName): XsdValidator;
-  soapAction(operation: OperationName): string;
+  routeByRequestElement(localName: string): Route<Ops, OperationName<Ops>> | undefined;
+  routeByHttpOperation(segment: string): Route<Ops, OperationName<Ops>> | undefined;
+  requestSchema(operation: OperationName<Ops>): XsdValidator;
+  soapAction(operation: OperationName<Ops>): string;
   wsdl(address: string): string;
+  /**
+   * A call over a variant the WSDL declares no port for (ASMX's HTTP GET, off
+   * by default, say) is refused as ASMX refuses a protocol it has turned off:
+   * never served beside the description. SOAP of such a version is a media
+   * type the endpoint does not take (415); HTTP GET or POST, no such resource (404).
+   */
+  refuseUndeclared(variant: Variant): void;
 }
 
 const VARIANT_NAMES: Record<Variant, string> = { soap11: 'SOAP 1.1', soap12: 'SOAP 1.2', httpGet: 'HTTP GET', httpPost: 'HTTP POST' };
 
 /**
- * A call over a variant the WSDL declares no port for (ASMX's HTTP GET, off
- * by default, say) is refused as ASMX refuses a protocol it has turned off:
- * never served beside the description. SOAP of such a version is a media
- * type the endpoint does not take (415); HTTP GET or POST, no such resource (404).
+ * The contract in `namespace` (a service's setting; the WSDL's own by
+ * default). Needs the XML engine loaded (loadXmlEngine); a namespace libxml2
+ * cannot compile as a schema target throws a one-line Error.
  */
-export function refuseUndeclared(variant: Variant): void {
-  if (VARIANTS.includes(variant)) return;
-  const message = `This service's WSDL declares no ${VARIANT_NAMES[variant]} port; it is called over ${VARIANTS.map((v) => VARIANT_NAMES[v]).join(', ')}.`;
-  throw new ServiceError(variant === 'soap11' || variant === 'soap12' ? 'unsupported-media-type' : 'not-found', message);
-}
-
-/** The namespace the service speaks: `--namespace`, else the WSDL's own. */
-export function contractNamespace(config: Pick<Config, 'namespace'>): string {
-  return config.namespace ?? TARGET_NAMESPACE;
-}
-
-/** Needs the XML engine loaded (loadXmlEngine); a namespace libxml2 cannot compile as a schema target throws a one-line Error. */
-export function loadContract(namespace: string): Contract {
-  const routes: Route<OperationName>[] = OPERATION_NAMES.map((name) => ROUTES[name]);
+export function loadContract<Ops extends OperationsOf<Ops>>(
+  definition: ContractDefinition<Ops>,
+  namespace = definition.targetNamespace,
+): Contract<Ops> {
+  const routes: Route<Ops, OperationName<Ops>>[] = definition.operationNames.map((name) => definition.routes[name]);
   const byElement = new Map(routes.map((r) => [r.requestElement, r]));
   // The operation segment of the HTTP variants matches case-insensitively, as ASMX does.
   const byHttp = new Map(routes.map((r) => [r.httpOperation.toLowerCase(), r]));
-  const schemas = new Map(OPERATION_NAMES.map((name) => [name, compileRequestSchema(name, namespace)]));
+  const schemas = new Map(definition.operationNames.map((name) => [name, compileRequestSchema(definition, name, namespace)]));
   const wsdlByAddress = new Map<string, string>();
+  const declared = definition.variants;
   return {
+    definition,
     namespace,
     namespaceAttribute: escapeXmlAttribute(namespace),
     routeByRequestElement: (localName) => byElement.get(localName),
     routeByHttpOperation: (segment) => byHttp.get(segment.toLowerCase()),
     requestSchema: (operation) => schemas.get(operation)!,
-    soapAction: (operation) => namespace + ROUTES[operation].soapActionSuffix,
+    soapAction: (operation) => namespace + definition.routes[operation].soapActionSuffix,
     wsdl(address) {
       let text = wsdlByAddress.get(address);
       if (text === undefined) {
-        text = `${XML_DECLARATION}\n${renderWsdl(namespace, address)}\n`;
+        text = `${XML_DECLARATION}\n${definition.renderWsdl(namespace, address)}\n`;
         // Bounded: addresses come from Host headers, which callers choose.
         if (wsdlByAddress.size >= 16) wsdlByAddress.clear();
         wsdlByAddress.set(address, text);
       }
       return text;
     },
+    refuseUndeclared(variant) {
+      if (declared.includes(variant)) return;
+      const message = `This service's WSDL declares no ${VARIANT_NAMES[variant]} port; it is called over ${declared.map((v) => VARIANT_NAMES[v]).join(', ')}.`;
+      throw new ServiceError(variant === 'soap11' || variant === 'soap12' ? 'unsupported-media-type' : 'not-found', message);
+    },
   };
 }
 
-function compileRequestSchema(operation: OperationName, namespace: string): XsdValidator {
+function compileRequestSchema<Ops extends OperationsOf<Ops>>(
+  definition: ContractDefinition<Ops>,
+  operation: OperationName<Ops>,
+  namespace: string,
+): XsdValidator {
   try {
-    return compileSchema(REQUEST_SCHEMAS[operation](namespace));
+    return compileSchema(definition.requestSchemas[operation](namespace));
   } catch (error) {
     throw new Error(
       `The namespace ${JSON.stringify(namespace)} cannot be used: libxml2 refuses it as a schema target namespace (${(error as Error).message}).`,

@@ -1,7 +1,8 @@
 /**
- * The errors a call can end in (docs/clients.md, *Errors*). Each carries one human sentence
- * that is safe to send: never a stack trace, a secret or a PIN. The bindings
- * turn them into SOAP faults or plain HTTP answers.
+ * The errors a call can end in (docs/clients.md, *Errors*). Each carries one
+ * human sentence that is safe to send: never a stack trace, never a value
+ * from the request. The bindings turn them into SOAP faults or plain HTTP
+ * answers.
  */
 
 export type ErrorKind =
@@ -12,8 +13,8 @@ export type ErrorKind =
   | 'unsupported-media-type' // 415
   | 'not-found' // 404
   | 'method-not-allowed' // 405: a GET of the JSON variant, whose methods allow POST only
-  | 'throttled' // too many failures for a secret: soap:Client / soap:Sender or 429, Retry-After
-  | 'unavailable' // the state store cannot be reached: soap:Server / soap:Receiver or 503
+  | 'throttled' // the handler refuses the caller for a while: soap:Client / soap:Sender or 429, Retry-After
+  | 'unavailable' // something the handler needs cannot be reached: soap:Server / soap:Receiver or 503
   | 'server'; // our failure: soap:Server / soap:Receiver, HTTP 500
 
 export class ServiceError extends Error {
@@ -23,7 +24,7 @@ export class ServiceError extends Error {
     message: string,
     /** Seconds, for the Retry-After header. */
     readonly retryAfter?: number,
-    /** What the log line says caused it (a store's failure); never sent to the client, never a secret. */
+    /** What the log line says caused it (a dependency's failure); never sent to the client, never a value from the request. */
     readonly logCause?: string,
   ) {
     super(message);
@@ -31,8 +32,3 @@ export class ServiceError extends Error {
 }
 
 export const clientError = (message: string) => new ServiceError('client', message);
-
-/** A mistake on the command line (src/cli/, an operation's terminal command): one line for the user, exit code 2. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}

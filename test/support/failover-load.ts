@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CallVariant } from '../../generated/routes';
+import type { CallVariant } from '../../src/runtime/definition';
 import { postJson } from './json-calls';
 import { buildRequest, sendRequest } from './requests';
 

@@ -18,8 +18,10 @@ export const SOAP11_NS = SOAP_ENVELOPE_NAMESPACES['1.1'];
 export const SOAP12_NS = SOAP_ENVELOPE_NAMESPACES['1.2'];
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
-export { VARIANTS, type Variant, type OperationName as Operation } from '../../generated/routes';
-import type { OperationName as Operation, Variant } from '../../generated/routes';
+export { VARIANTS, type OperationName as Operation } from '../../generated/routes';
+export type { Variant } from '../../src/runtime/definition';
+import type { OperationName as Operation } from '../../generated/routes';
+import type { Variant } from '../../src/runtime/definition';
 export const isSoap = (variant: Variant): variant is 'soap11' | 'soap12' => variant === 'soap11' || variant === 'soap12';
 /** The SOAP version of each SOAP variant; none for the HTTP variants. */
 export const SOAP_VERSION: Readonly<Partial<Record<Variant, SoapVersionName>>> = { soap11: '1.1', soap12: '1.2' };

@@ -9,6 +9,7 @@
  */
 import type { Context } from 'koa';
 import { soapBinding } from '../../src/runtime/bindings/soap';
+import { CONTRACT } from '../../generated/contract';
 import { loadContract } from '../../src/runtime/contract';
 import type { Handlers } from '../../generated/routes';
 import { PairingInfo } from '../../generated/types';
@@ -36,7 +37,7 @@ const CONTENT_TYPES = ['text/xml', 'application/soap+xml'];
 
 async function main(): Promise<void> {
   await loadXmlEngine();
-  const soap = soapBinding(loadContract(NS), handlers);
+  const soap = soapBinding(loadContract(CONTRACT, NS), handlers);
   const calls = Number(process.argv[2] ?? 50000);
   const bodies = Array.from({ length: 300 }, (_, i) => envelope(i)); // 300: a multiple of 6, so call i is envelope i % 300's operation and version
   const started: { ctx: { body?: unknown }; done: Promise<void> }[] = [];

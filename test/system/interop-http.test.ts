@@ -10,7 +10,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { DEFAULT_NAMESPACE } from '../../src/runtime/client/defaults';
+import { DEFAULT_NAMESPACE } from '../support/xml-assertions';
 import { elementAt, loadReaders, namespaceOf, readXml, textOf } from '../support/readers';
 import {
   CLIENTS_DIR,

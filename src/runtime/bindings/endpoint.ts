@@ -1,42 +1,42 @@
 /**
- * The service endpoint, the path of the WSDL's address (/api.asmx for
- * schema/): SOAP calls are POSTed to it; the other variants call
- * /api.asmx/{operation}, as JSON when the Content-Type says so and as HTTP
+ * The service endpoint, the path of the WSDL's address (/Service.asmx, say):
+ * SOAP calls are POSTed to it; the other variants call
+ * {endpoint}/{operation}, as JSON when the Content-Type says so and as HTTP
  * GET or POST (form) otherwise.
  */
 import type { CallContext } from '../call-state';
 import type { Contract } from '../contract';
-import { ENDPOINT_PATH, OPERATION_NAMES, ROUTES, type Handlers } from '../../../generated/routes';
+import type { ContractDefinition, Handlers, OperationsOf } from '../definition';
 import { httpBinding } from './http';
 import { isJsonRequest, jsonBinding, refuseJsonGet } from './json';
 import { soapBinding } from './soap';
 
-export { ENDPOINT_PATH };
-
 /** The paths under the endpoint that are not operations (the script proxy's). */
-export const SCRIPT_PROXY_PATHS = [`${ENDPOINT_PATH}/js`, `${ENDPOINT_PATH}/jsdebug`];
+export function scriptProxyPaths(endpointPath: string): string[] {
+  return [`${endpointPath}/js`, `${endpointPath}/jsdebug`];
+}
 
 /** The paths of the operations' HTTP GET, HTTP POST and JSON calls, as the contract spells them. */
-export function operationPaths(): string[] {
-  return OPERATION_NAMES.map((name) => `${ENDPOINT_PATH}/${ROUTES[name].httpOperation}`);
+export function operationPaths<Ops extends OperationsOf<Ops>>(definition: ContractDefinition<Ops>): string[] {
+  return definition.operationNames.map((name) => `${definition.endpointPath}/${definition.routes[name].httpOperation}`);
 }
 
-type OperationContext = CallContext & { params: Record<string, string> };
-type Call = (ctx: OperationContext) => Promise<void>;
+/** A call of the endpoint: `segment` is the operation's path segment ({endpoint}/{segment}), as the caller spelt it. */
+type OperationCall = (ctx: CallContext, segment: string) => Promise<void>;
 
 export interface EndpointCalls {
-  /** POST /api.asmx */
-  soap: Call;
-  /** GET /api.asmx/{operation} */
-  get: Call;
-  /** POST /api.asmx/{operation} */
-  post: Call;
+  /** POST {endpoint} */
+  soap: (ctx: CallContext) => Promise<void>;
+  /** GET {endpoint}/{operation} */
+  get: OperationCall;
+  /** POST {endpoint}/{operation} */
+  post: OperationCall;
 }
 
-export function endpointCalls(contract: Contract, handlers: Handlers): EndpointCalls {
-  for (const path of operationPaths().map((p) => p.toLowerCase())) {
-    if (SCRIPT_PROXY_PATHS.some((proxy) => proxy.toLowerCase() === path))
-      throw new Error(`An operation's path ${path} is the script proxy's.`);
+export function endpointCalls<Ops extends OperationsOf<Ops>>(contract: Contract<Ops>, handlers: Handlers<Ops>): EndpointCalls {
+  const proxies = scriptProxyPaths(contract.definition.endpointPath).map((p) => p.toLowerCase());
+  for (const path of operationPaths(contract.definition).map((p) => p.toLowerCase())) {
+    if (proxies.includes(path)) throw new Error(`An operation's path ${path} is the script proxy's.`);
   }
   const jsonGet = refuseJsonGet(contract);
   const json = jsonBinding(contract, handlers);
@@ -44,7 +44,7 @@ export function endpointCalls(contract: Contract, handlers: Handlers): EndpointC
   const httpPost = httpBinding(contract, handlers, 'POST');
   return {
     soap: soapBinding(contract, handlers),
-    get: (ctx) => (isJsonRequest(ctx) ? jsonGet(ctx) : httpGet(ctx)),
-    post: (ctx) => (isJsonRequest(ctx) ? json(ctx) : httpPost(ctx)),
+    get: (ctx, segment) => (isJsonRequest(ctx) ? jsonGet(ctx, segment) : httpGet(ctx, segment)),
+    post: (ctx, segment) => (isJsonRequest(ctx) ? json(ctx, segment) : httpPost(ctx, segment)),
   };
 }

@@ -1,20 +1,27 @@
 /**
- * The HTTP GET and HTTP POST (form) bindings: /api.asmx/{operation}, fields
+ * The HTTP GET and HTTP POST (form) bindings: {endpoint}/{operation}, fields
  * as query parameters or form fields, the answer a bare XML element.
  */
 import type { CallContext } from '../call-state';
-import { OPERATION_NAMES, ROUTES, type Handlers, type OperationName, type Route } from '../../../generated/routes';
-import { refuseUndeclared, type Contract } from '../contract';
+import type { Contract } from '../contract';
+import type { Handlers, OperationName, OperationsOf, Route } from '../definition';
 import { ServiceError, clientError } from '../errors';
 import { requestBody } from './body';
 import { parseUrlEncoded } from './form';
 import { HTTP_CONTENT_TYPE } from '../wire/content-types';
 
-export function httpBinding(contract: Contract, handlers: Handlers, verb: 'GET' | 'POST') {
-  return async function http(ctx: CallContext & { params: Record<string, string> }): Promise<void> {
+export function httpBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Ops>, handlers: Handlers<Ops>, verb: 'GET' | 'POST') {
+  // Each operation's field names by their lower-case spelling.
+  const fieldNames = new Map(
+    contract.definition.operationNames.map((operation) => [
+      operation,
+      new Map(contract.definition.routes[operation].httpFields.map((f) => [f.toLowerCase(), f])),
+    ]),
+  );
+  return async function http(ctx: CallContext, segment: string): Promise<void> {
     ctx.state.variant = verb === 'GET' ? 'httpGet' : 'httpPost';
-    refuseUndeclared(ctx.state.variant);
-    const route = routeOfPath(contract, ctx);
+    contract.refuseUndeclared(ctx.state.variant);
+    const route = routeOfPath(contract, ctx, segment);
     let fields: Map<string, string[]>;
     if (verb === 'GET') {
       fields = parseUrlEncoded(ctx.querystring);
@@ -27,34 +34,37 @@ export function httpBinding(contract: Contract, handlers: Handlers, verb: 'GET' 
       }
       fields = parseUrlEncoded(requestBody(ctx));
     }
-    const body = await httpCall(ROUTES[route.operation], fieldReader(fields, route), handlers, contract.namespaceAttribute);
+    const body = await httpCall(route, fieldReader(fields, fieldNames.get(route.operation)!), handlers, contract.namespaceAttribute);
     ctx.set('Content-Type', HTTP_CONTENT_TYPE);
     ctx.body = body;
   };
 }
 
 /** The hop into the handler, typed by the operation K: fields decoded, the handler run, its result encoded. */
-async function httpCall<K extends OperationName>(
-  route: Route<K>,
+async function httpCall<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
+  route: Route<Ops, K>,
   field: (name: string) => string | undefined,
-  handlers: Handlers,
+  handlers: Handlers<Ops>,
   namespaceAttribute: string,
 ): Promise<string> {
   return route.encodeHttp(await handlers[route.operation](route.decodeFields(field)), namespaceAttribute);
 }
 
 /** The operation named by the path's segment (any case, as ASMX matches it), recorded on the call; 404 when none. */
-export function routeOfPath(contract: Contract, ctx: CallContext & { params: Record<string, string> }): Route<OperationName> {
-  const route = contract.routeByHttpOperation(ctx.params.operation ?? '');
+export function routeOfPath<Ops extends OperationsOf<Ops>>(
+  contract: Contract<Ops>,
+  ctx: CallContext,
+  segment: string,
+): Route<Ops, OperationName<Ops>> {
+  const route = contract.routeByHttpOperation(segment);
   if (!route) throw new ServiceError('not-found', 'There is no such operation.');
   ctx.state.operation = route.operation;
   return route;
 }
 
 /** Field names match case-insensitively, as ASP.NET's do; a field given twice is refused. */
-function fieldReader(fields: Map<string, string[]>, route: Route<OperationName>): (name: string) => string | undefined {
+function fieldReader(fields: Map<string, string[]>, wanted: ReadonlyMap<string, string>): (name: string) => string | undefined {
   const values = new Map<string, string>();
-  const wanted = FIELD_NAMES.get(route.operation)!;
   for (const [key, given] of fields) {
     const name = wanted.get(key.toLowerCase());
     if (!name) continue;
@@ -63,8 +73,3 @@ function fieldReader(fields: Map<string, string[]>, route: Route<OperationName>)
   }
   return (name) => values.get(name);
 }
-
-/** Each operation's field names by their lower-case spelling. */
-const FIELD_NAMES: ReadonlyMap<OperationName, ReadonlyMap<string, string>> = new Map(
-  OPERATION_NAMES.map((operation) => [operation, new Map(ROUTES[operation].httpFields.map((f) => [f.toLowerCase(), f]))]),
-);

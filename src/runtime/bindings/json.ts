@@ -1,14 +1,13 @@
 /**
  * The JSON variant for browser scripts, as an ASP.NET AJAX script service
- * answers it: POST /api.asmx/{operation} with a JSON object of the
+ * answers it: POST {endpoint}/{operation} with a JSON object of the
  * parameters, the answer `{"d": result}`, errors `{"Message", "StackTrace",
  * "ExceptionType"}` with the header `jsonerror: true`. The same handlers,
  * body limit and strict UTF-8 as the other variants; no XML.
  */
 import type { CallContext } from '../call-state';
-import { JSON_OPERATIONS } from '../../../generated/json';
-import { ROUTES, type Handlers, type OperationName } from '../../../generated/routes';
 import type { Contract } from '../contract';
+import type { Handlers, OperationName, OperationsOf } from '../definition';
 import { ServiceError, clientError, type ErrorKind } from '../errors';
 import { requestBody } from './body';
 import { byContentType } from './content-type';
@@ -22,31 +21,33 @@ export const isJsonRequest = byContentType(
 );
 
 /** POST with application/json (isJsonRequest). */
-export function jsonBinding(contract: Contract, handlers: Handlers) {
-  return async function json(ctx: CallContext & { params: Record<string, string> }): Promise<void> {
+export function jsonBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Ops>, handlers: Handlers<Ops>) {
+  return async function json(ctx: CallContext, segment: string): Promise<void> {
     ctx.state.variant = 'json';
-    const { operation } = routeOfPath(contract, ctx);
+    const { operation } = routeOfPath(contract, ctx, segment);
     const parameters = parseParameters(requestBody(ctx));
-    const body = await jsonCall(operation, (name) => parameterText(parameters, name), handlers);
+    const body = await jsonCall(contract, operation, (name) => parameterText(parameters, name), handlers);
     ctx.set('Content-Type', JSON_CONTENT_TYPE);
     ctx.body = body;
   };
 }
 
 /** The hop into the handler, typed by the operation K: parameters decoded, the handler run, `{"d": …}` encoded. */
-async function jsonCall<K extends OperationName>(
+async function jsonCall<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
+  contract: Contract<Ops>,
   operation: K,
   field: (name: string) => string | undefined,
-  handlers: Handlers,
+  handlers: Handlers<Ops>,
 ): Promise<string> {
-  return JSON_OPERATIONS[operation].encodeAnswer(await handlers[operation](ROUTES[operation].decodeFields(field)));
+  const { json, routes } = contract.definition;
+  return json[operation].encodeAnswer(await handlers[operation](routes[operation].decodeFields(field)));
 }
 
 /** GET with application/json (isJsonRequest) is refused as .NET refuses it: these methods do not allow GET. */
-export function refuseJsonGet(contract: Contract) {
-  return async function jsonGet(ctx: CallContext & { params: Record<string, string> }): Promise<void> {
+export function refuseJsonGet<Ops extends OperationsOf<Ops>>(contract: Contract<Ops>) {
+  return async function jsonGet(ctx: CallContext, segment: string): Promise<void> {
     ctx.state.variant = 'json';
-    const { operation } = routeOfPath(contract, ctx);
+    const { operation } = routeOfPath(contract, ctx, segment);
     ctx.set('Allow', 'POST');
     throw new ServiceError('method-not-allowed', `${operation} does not allow GET: POST its parameters as a JSON object.`);
   };

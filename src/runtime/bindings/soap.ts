@@ -1,5 +1,5 @@
 /**
- * The SOAP 1.1 and SOAP 1.2 bindings: POST /api.asmx. The operation is chosen
+ * The SOAP 1.1 and SOAP 1.2 bindings: POST to the endpoint. The operation is chosen
  * by the body element; SOAPAction (1.1) or the `action` parameter (1.2) must
  * agree when present. The body element is validated against its operation's
  * schema (compiled once, at start-up) before it is decoded, and the document
@@ -12,8 +12,8 @@
  * read again in detail through libxml2-wasm's API, which names what is wrong.
  */
 import type { CallContext } from '../call-state';
-import { ROUTES, type Handlers, type OperationName, type Operations, type Route } from '../../../generated/routes';
-import { refuseUndeclared, type Contract } from '../contract';
+import type { Contract } from '../contract';
+import type { Handlers, OperationName, OperationsOf, Route } from '../definition';
 import { ServiceError, clientError } from '../errors';
 import { childElements } from '../xml/xml-codec';
 import type { XmlAttribute as Attribute, XmlElement as Element, XmlDocument, XsdValidator } from '../xml/xml-engine';
@@ -25,22 +25,22 @@ import { requestBytes } from './body';
 import { byContentType } from './content-type';
 
 /** An operation call read from a SOAP request: its route and its decoded request. */
-interface SoapCall<K extends OperationName> {
-  route: Route<K>;
-  request: Operations[K]['request'];
+interface SoapCall<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>> {
+  route: Route<Ops, K>;
+  request: Ops[K]['request'];
 }
 
 /** The SOAP version a request's media type names, worked out once per distinct Content-Type. */
 const versionOf = byContentType((ctx) => soapVersionOf(ctx.request.type));
 
-export function soapBinding(contract: Contract, handlers: Handlers) {
+export function soapBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Ops>, handlers: Handlers<Ops>) {
   return async function soap(ctx: CallContext): Promise<void> {
     const version = versionOf(ctx);
     if (!version) {
       throw new ServiceError('unsupported-media-type', 'POST a SOAP envelope as text/xml (SOAP 1.1) or application/soap+xml (SOAP 1.2).');
     }
     ctx.state.variant = version.variant;
-    refuseUndeclared(version.variant);
+    contract.refuseUndeclared(version.variant);
     const bytes = requestBytes(ctx);
     const call =
       readUsualCall(ctx, bytes, version, contract) ?? withUntrustedXml(bytes, (doc) => readCallInDetail(ctx, doc, version, contract));
@@ -51,12 +51,19 @@ export function soapBinding(contract: Contract, handlers: Handlers) {
 }
 
 /** The hop into the handler, typed by the operation K (no async frame of its own: the binding awaits it). */
-function invoke<K extends OperationName>(call: SoapCall<K>, handlers: Handlers): Promise<Operations[K]['result']> {
+function invoke<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
+  call: SoapCall<Ops, K>,
+  handlers: Handlers<Ops>,
+): Promise<Ops[K]['result']> {
   return handlers[call.route.operation](call.request);
 }
 
 /** The handler's result as the SOAP body's content. */
-function encode<K extends OperationName>(call: SoapCall<K>, result: Operations[K]['result'], namespaceAttribute: string): string {
+function encode<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
+  call: SoapCall<Ops, K>,
+  result: Ops[K]['result'],
+  namespaceAttribute: string,
+): string {
   return call.route.encodeSoapBody(result, namespaceAttribute);
 }
 
@@ -65,12 +72,12 @@ function encode<K extends OperationName>(call: SoapCall<K>, result: Operations[K
  * (then readCallInDetail reads it, and says what is wrong if anything is).
  * What it accepts, readCallInDetail accepts too, with the same result.
  */
-export function readUsualCall(
+export function readUsualCall<Ops extends OperationsOf<Ops>>(
   ctx: CallContext,
   bytes: Uint8Array,
   version: SoapVersion,
-  contract: Contract,
-): SoapCall<OperationName> | undefined {
+  contract: Contract<Ops>,
+): SoapCall<Ops, OperationName<Ops>> | undefined {
   const doc = tree.parseDocument(bytes, untrustedParseOptions());
   if (doc === 0) return undefined;
   try {
@@ -103,12 +110,17 @@ export function readUsualCall(
 }
 
 /** Any envelope, checked step by step; the first thing wrong is the client error (or fault) the call gets. */
-export function readCallInDetail(ctx: CallContext, doc: XmlDocument, version: SoapVersion, contract: Contract): SoapCall<OperationName> {
+export function readCallInDetail<Ops extends OperationsOf<Ops>>(
+  ctx: CallContext,
+  doc: XmlDocument,
+  version: SoapVersion,
+  contract: Contract<Ops>,
+): SoapCall<Ops, OperationName<Ops>> {
   const element = singleChild(envelopeBody(doc.root, version));
   const route = operationOf(element, contract);
   ctx.state.operation = route.operation;
   checkAction(ctx, version, contract.soapAction(route.operation));
-  return decodeValidated(element, contract.requestSchema(route.operation), ROUTES[route.operation]);
+  return decodeValidated(element, contract.requestSchema(route.operation), route);
 }
 
 function envelopeBody(envelope: Element, version: SoapVersion): Element {
@@ -152,7 +164,7 @@ function singleChild(body: Element): Element {
   return children[0];
 }
 
-function operationOf(element: Element, contract: Contract): Route<OperationName> {
+function operationOf<Ops extends OperationsOf<Ops>>(element: Element, contract: Contract<Ops>): Route<Ops, OperationName<Ops>> {
   const ns = element.namespaceUri;
   const route = ns === contract.namespace ? contract.routeByRequestElement(element.name) : undefined;
   if (!route) {
@@ -180,7 +192,11 @@ function actionParameter(contentType: string): string {
   return '';
 }
 
-function decodeValidated<K extends OperationName>(element: Element, schema: XsdValidator, route: Route<K>): SoapCall<K> {
+function decodeValidated<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
+  element: Element,
+  schema: XsdValidator,
+  route: Route<Ops, K>,
+): SoapCall<Ops, K> {
   try {
     schema.validate(element);
   } catch (error) {

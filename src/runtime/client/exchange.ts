@@ -7,7 +7,7 @@
  * decoding of the element, are generated.
  */
 import { SOAP11, SOAP12, soapEnvelope, soapVersionOfVariant, type SoapVersion } from '../wire/soap-envelope';
-import { CALL_VARIANTS, type CallVariant } from '../../../generated/routes';
+import { CALL_VARIANTS, type CallVariant } from '../definition';
 import { XSI_NAMESPACE, childElements, escapeXmlAttribute } from '../xml/xml-codec';
 import {
   loadXmlEngine,
@@ -31,7 +31,7 @@ export interface OperationSpec {
   soapActionSuffix: string;
   requestElement: string;
   soapResponseElement: string;
-  /** `http:operation location`, e.g. `/Pair`. */
+  /** `http:operation location`, e.g. `/Add`. */
   httpLocation: string;
   /** The root element of an HTTP GET/POST answer; '' for a void operation, whose answer is empty. */
   httpResponseElement: string;
@@ -39,7 +39,7 @@ export interface OperationSpec {
 
 /** Where and how a client reaches the service. */
 export interface Connection {
-  /** `{baseUrl}/api.asmx`. */
+  /** `{baseUrl}/Service.asmx`. */
   endpoint: string;
   namespace: string;
   fetch: typeof fetch;

@@ -1,6 +1,6 @@
 /**
  * The JSON variant of the generated client (generated/client.ts): POSTs the
- * parameters as a JSON object to /api.asmx/{operation}, as browser scripts
+ * parameters as a JSON object to /Service.asmx/{operation}, as browser scripts
  * do, and reads `{"d": …}` or the JSON error (`Message`). No XML: the
  * generated decoders turn `d` into the contract's types, and anything else
  * is a `protocol` fault.
@@ -9,14 +9,14 @@ import { JSON_CONTENT_TYPE } from '../wire/content-types';
 import { httpFault, protocol, send, type Fault } from './exchange';
 
 export interface JsonConnection {
-  /** `{baseUrl}/api.asmx`. */
+  /** `{baseUrl}/Service.asmx`. */
   endpoint: string;
   fetch: typeof fetch;
   timeoutMs: number;
 }
 
 export interface JsonCall<T> {
-  /** `http:operation location`, e.g. `/Pair`. */
+  /** `http:operation location`, e.g. `/Add`. */
   httpLocation: string;
   /** The request's fields; undefined ones are left out. */
   parameters: readonly (readonly [string, string | undefined])[];

@@ -4,11 +4,10 @@
  * generated placeholder values), so a sample is exactly what goes over the
  * wire and cannot drift from the contract. XML is indented for reading.
  */
-import type { OperationName, Operations, Route, Variant } from '../../../generated/routes';
 import type { Contract } from '../contract';
+import type { OperationName, OperationsOf, Route, Variant } from '../definition';
 import { SOAP11, SOAP12, soapEnvelope } from '../wire/soap-envelope';
 import { HTTP_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../wire/content-types';
-import { JSON_OPERATIONS } from '../../../generated/json';
 import { XML_DECLARATION } from '../xml/xml-codec';
 import { safeParseOptions, xml } from '../xml/xml-engine';
 
@@ -25,11 +24,15 @@ export interface Sample {
 
 export interface SampleSite {
   host: string;
-  /** Path of the endpoint, e.g. `/api.asmx`. */
+  /** Path of the endpoint, e.g. `/Service.asmx`. */
   path: string;
 }
 
-export function samplesFor<K extends OperationName>(route: Route<K>, contract: Contract, site: SampleSite): Sample[] {
+export function samplesFor<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
+  route: Route<Ops, K>,
+  contract: Contract<Ops>,
+  site: SampleSite,
+): Sample[] {
   const request = route.sampleRequest();
   const result = route.sampleResult();
   const ns = contract.namespaceAttribute;
@@ -70,18 +73,19 @@ export function samplesFor<K extends OperationName>(route: Route<K>, contract: C
       response: httpResponse,
       responseXml: httpResponseXml,
     },
-    jsonSample(route, request, result, site),
+    jsonSample(contract, route, request, result, site),
   ];
 }
 
 /** The JSON variant for browser scripts, as jQuery's $.ajax and ASP.NET AJAX pages send it. */
-function jsonSample<K extends OperationName>(
-  route: Route<K>,
-  request: Operations[K]['request'],
-  result: Operations[K]['result'],
+function jsonSample<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
+  contract: Contract<Ops>,
+  route: Route<Ops, K>,
+  request: Ops[K]['request'],
+  result: Ops[K]['result'],
   site: SampleSite,
 ): Sample {
-  const json = JSON_OPERATIONS[route.operation];
+  const json = contract.definition.json[route.operation];
   const parameters = Object.fromEntries(json.parameters.map((name) => [name, Reflect.get(request, name) ?? null]));
   const head = (first: string) => `${first}\nContent-Type: ${JSON_CONTENT_TYPE}\nContent-Length: length\n\n`;
   return {

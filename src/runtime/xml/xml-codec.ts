@@ -3,13 +3,12 @@
  * XML escaping for writing, XML Schema value spaces for reading. Parsing
  * itself is libxml2's (libxml2-wasm); nothing here reads XML syntax.
  */
+import { escapeEach, type Escapes } from '../escape';
 import { xml, type XmlElement, type XmlXPath } from './xml-engine';
 
 export const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
 export const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
 export const XSD_NAMESPACE = 'http://www.w3.org/2001/XMLSchema';
-
-type Escapes = readonly (readonly [char: string, all: RegExp, entity: string])[];
 
 /** `&` first, so that the entities written by the others stay as they are. */
 const TEXT_ESCAPES: Escapes = [
@@ -25,17 +24,6 @@ const ATTRIBUTE_ESCAPES: Escapes = [
   ['\n', /\n/g, '&#xA;'],
   ['\t', /\t/g, '&#x9;'],
 ];
-
-/**
- * One global replace per character that occurs: faster on a long text (a
- * Pair's Html) than one pass with a character class and a callback, and
- * nothing but a few scans when nothing needs escaping.
- */
-export function escapeEach(value: string, escapes: Escapes): string {
-  let out = value;
-  for (const [char, all, entity] of escapes) if (out.includes(char)) out = out.replace(all, entity);
-  return out;
-}
 
 /** Escapes character data; `\r` too, so that it survives end-of-line normalisation. */
 export function escapeXmlText(value: string): string {

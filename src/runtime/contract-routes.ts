@@ -1,0 +1,47 @@
+/**
+ * The routes that serve a contract, added to a service's route table: the
+ * endpoint (SOAP 1.1 and 1.2 POSTed to it; HTTP GET, HTTP POST and JSON at
+ * {endpoint}/{operation}), its description (?WSDL, ?disco, the help pages),
+ * /openapi.json, the ASP.NET AJAX script proxy, and / leading to the service
+ * page.
+ */
+import type { Contract } from './contract';
+import type { Handlers, OperationName, OperationsOf } from './definition';
+import { endpointCalls, scriptProxyPaths } from './bindings/endpoint';
+import type { HelpOptions } from './help/pages';
+import { openApiDescription } from './pages/openapi';
+import { scriptProxy } from './pages/script-proxy';
+import { serviceDescription, toServicePage, type EndpointSite } from './pages/service-description';
+import type { RouteTable } from './route-table';
+
+export interface ContractRouteOptions<Ops extends OperationsOf<Ops>> extends HelpOptions<OperationName<Ops>> {
+  /** The base URL written into the documents (`https://example.com/prefix`); default: the request's own. */
+  publicUrl?: string;
+  /** The operations whose handlers refuse a caller for a while (429 and Retry-After): /openapi.json says so. */
+  throttled?: readonly OperationName<Ops>[];
+}
+
+export function addContractRoutes<Ops extends OperationsOf<Ops>>(
+  table: RouteTable,
+  contract: Contract<Ops>,
+  handlers: Handlers<Ops>,
+  { publicUrl, throttled, ...help }: ContractRouteOptions<Ops> = {},
+): RouteTable {
+  const { endpointPath, operationNames, routes } = contract.definition;
+  const site: EndpointSite = { endpointPath, publicUrl };
+  const calls = endpointCalls(contract, handlers);
+  table.get('/', toServicePage(site));
+  table.get(endpointPath, serviceDescription(contract, site, help));
+  table.get('/openapi.json', openApiDescription(contract, site, throttled));
+  table.post(endpointPath, calls.soap);
+  const proxy = scriptProxy(contract, site);
+  for (const path of scriptProxyPaths(endpointPath)) table.get(path, proxy);
+  // The operations' paths as the contract spells them, answered without matching the pattern.
+  const known = operationNames.map((name) => {
+    const segment = routes[name].httpOperation;
+    return [`${endpointPath}/${segment}`, { operation: segment }] as const;
+  });
+  table.get(`${endpointPath}/:operation`, (ctx, params) => calls.get(ctx, params.operation ?? ''), known);
+  table.post(`${endpointPath}/:operation`, (ctx, params) => calls.post(ctx, params.operation ?? ''), known);
+  return table;
+}
