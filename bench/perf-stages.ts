@@ -110,7 +110,7 @@ export const STAGE_RULES: readonly StageRule[] = [
   {
     stage: 'request log',
     frame:
-      /node_modules\/(pino|pino-std-serializers|quick-format-unescaped|safe-stable-stringify|@pinojs\/redact)\/|dist\/src\/observability\/(observe-requests|request-log|logger|log-destination)\.js/,
+      /node_modules\/(pino|pino-std-serializers|quick-format-unescaped|safe-stable-stringify|@pinojs\/redact)\/|dist\/src\/(runtime\/request-log|observability\/(observe-requests|request-log|logger|log-destination))\.js/,
   },
   // koa-bodyparser reads every body as text (co-body, raw-body, inflation); its form and JSON parsers are not used.
   {

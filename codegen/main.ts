@@ -2,9 +2,12 @@
  * `make generate`: schema/ (its one .wsdl, and the schema files it names) → contract model → generated/. `--wsdl FILE --out DIR`
  * generates for any WSDL instead, into DIR, with a tsconfig.json that
  * type-checks DIR on its own (`npx tsc --noEmit -p DIR`).
- *   npm run generate [-- --wsdl FILE --out DIR]
+ * `--handlers DIR` also writes, into DIR, a handler module for each operation
+ * that has none yet (it throws "not implemented") and an index.ts that binds
+ * them and serves the contract: a skeleton that compiles as written.
+ *   npm run generate [-- --wsdl FILE --out DIR] [--handlers DIR]
  */
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { loadXmlEngine } from '../src/runtime/xml/xml-engine';
 import { buildContractModel } from './build-model';
@@ -13,6 +16,8 @@ import { emitClient } from './emit/client';
 import { emitContract } from './emit/contract';
 import { emitJson } from './emit/json';
 import { emitDocuments } from './emit/documents';
+import { emitHandlerSkeleton } from './emit/handlers';
+import { handlerModuleName } from '../src/runtime/handler-modules';
 import { GENERATED_HEADER } from './emit/header';
 import { emitOpenApi } from './emit/openapi';
 import { emitRoutes } from './emit/routes';
@@ -27,7 +32,14 @@ const ROOT = resolve(__dirname, '..');
 export async function generate(
   wsdlPath: string,
   outDir: string,
-  { standalone = resolve(outDir) !== join(ROOT, 'generated') }: { standalone?: boolean } = {},
+  {
+    standalone = resolve(outDir) !== join(ROOT, 'generated'),
+    handlers,
+  }: {
+    standalone?: boolean;
+    /** A folder for the handler skeleton: the modules (and index.ts) it lacks are written there. */
+    handlers?: string;
+  } = {},
 ): Promise<string[]> {
   await loadXmlEngine(); // libxml2-wasm is an ES module: loaded once, before any contract file is read
   const model = buildContractModel(await readContract(wsdlPath));
@@ -42,13 +54,44 @@ export async function generate(
   };
   if (standalone) {
     for (const name of Object.keys(files)) files[name] = forStandaloneFolder(files[name], wsdlPath, outDir);
-    files['tsconfig.json'] = standaloneTsconfig(outDir);
+    // With a handler skeleton, the folder's type check covers the handlers too (those written and those already there).
+    const handlerFiles =
+      handlers === undefined
+        ? []
+        : model.operations
+            .map((op) => `${handlerModuleName(op.name)}.ts`)
+            .concat('index.ts')
+            .map((name) =>
+              relative(resolve(outDir), join(resolve(handlers), name))
+                .split(sep)
+                .join('/'),
+            );
+    files['tsconfig.json'] = standaloneTsconfig(outDir, handlerFiles);
   }
   mkdirSync(outDir, { recursive: true });
   for (const [name, text] of Object.entries(files)) {
     writeFileSync(join(outDir, name), text.endsWith('\n') ? text : `${text}\n`);
   }
-  return Object.keys(files).map((name) => join(outDir, name));
+  const written = Object.keys(files).map((name) => join(outDir, name));
+  if (handlers !== undefined) {
+    const from = (target: string) => {
+      const path = relative(resolve(handlers), target).split(sep).join('/');
+      return path.startsWith('.') ? path : `./${path}`;
+    };
+    const skeleton = emitHandlerSkeleton(model, {
+      generated: from(resolve(outDir)),
+      runtime: from(join(ROOT, 'src', 'runtime')),
+      folder: handlers.split(sep).join('/').replace(/\/+$/, ''),
+    });
+    mkdirSync(handlers, { recursive: true });
+    for (const [name, text] of Object.entries(skeleton)) {
+      const file = join(handlers, name);
+      if (existsSync(file)) continue; // the team's own
+      writeFileSync(file, text);
+      written.push(file);
+    }
+  }
+  return written;
 }
 
 /**
@@ -66,7 +109,7 @@ function forStandaloneFolder(text: string, wsdlPath: string, outDir: string): st
 }
 
 /** What `tsc -p DIR` needs: the project's compiler options, and Node's types from this checkout. */
-function standaloneTsconfig(outDir: string): string {
+function standaloneTsconfig(outDir: string, more: string[] = []): string {
   const typeRoots = relative(resolve(outDir), join(ROOT, 'node_modules', '@types'))
     .split(sep)
     .join('/');
@@ -84,7 +127,7 @@ function standaloneTsconfig(outDir: string): string {
       skipLibCheck: true,
       noEmit: true,
     },
-    files: ['types.ts', 'routes.ts', 'documents.ts', 'client.ts', 'json.ts', 'openapi.ts', 'contract.ts'],
+    files: ['types.ts', 'routes.ts', 'documents.ts', 'client.ts', 'json.ts', 'openapi.ts', 'contract.ts', ...more],
   };
   return JSON.stringify(config, null, 2);
 }
@@ -113,12 +156,14 @@ function fail(message: string): never {
 if (require.main === module) {
   const wsdl = option('--wsdl') ?? option('--schema');
   const out = option('--out');
+  const handlers = option('--handlers');
+  if (process.argv.includes('--handlers') && !handlers) fail('codegen: --handlers needs a folder');
   if ((process.argv.includes('--wsdl') || process.argv.includes('--schema')) && !wsdl) fail('codegen: --wsdl needs a file');
   if (process.argv.includes('--out') && !out) fail('codegen: --out needs a folder');
   if (wsdl && !out) fail('codegen: --wsdl FILE needs --out DIR (generated/ is generated from schema/ only)');
   const done = (written: string[]) => console.log(written.map((f) => `wrote ${f}`).join('\n'));
   const failed = (error: Error) => fail(error.message.startsWith('codegen: ') ? error.message : `codegen: ${error.message}`);
-  if (wsdl && out) generate(wsdl, out).then(done, failed);
+  if (wsdl && out) generate(wsdl, out, { handlers }).then(done, failed);
   else {
     let schemaWsdl: string;
     try {
@@ -126,6 +171,6 @@ if (require.main === module) {
     } catch (error) {
       fail((error as Error).message);
     }
-    generate(schemaWsdl, out ?? join(ROOT, 'generated')).then(done, failed);
+    generate(schemaWsdl, out ?? join(ROOT, 'generated'), { handlers }).then(done, failed);
   }
 }

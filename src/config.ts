@@ -4,111 +4,37 @@
  * one-line message; `--help` prints the table.
  */
 import { readFileSync } from 'node:fs';
-import { isIP } from 'node:net';
 import { TARGET_NAMESPACE } from '../generated/routes';
+import {
+  ConfigError,
+  digits,
+  integer,
+  listenHost,
+  namespaceUri,
+  oneOf,
+  optional,
+  publicUrl,
+  setting,
+  settingsTable,
+  type SettingValues,
+  type ValueType,
+  yesNo,
+} from './runtime/settings';
 import type { HashAlgorithm } from './otp/hmac';
-import { parseStoreUrl, STORE_URL_FORMS } from './state/redis-url';
+import { storeBackend } from './state';
 import type { WhenFull } from './state/store';
 
 export type SecretEncoding = 'utf8' | 'base32';
 export type QrMode = 'inline' | 'link';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
-/** A kind of value: how a setting's text becomes its value, and the accepted values as --help and the docs describe them. */
-export interface ValueType<T> {
-  readonly values: string;
-  parse(text: string): T;
-  /** A yes/no value: its flag may stand alone (`--trust-proxy` is `--trust-proxy true`). */
-  readonly yesNo?: boolean;
-}
-
-const oneOf = <T extends string>(...allowed: T[]): ValueType<T> => ({
-  values: allowed.join('|'),
-  parse(text) {
-    const found = allowed.find((a) => a.toLowerCase() === text.toLowerCase());
-    if (!found) throw new ConfigError(`must be one of ${allowed.join(', ')}`);
-    return found;
-  },
-});
-
-const integer = (min: number, max: number): ValueType<number> => ({
-  values: `${min}-${max}`,
-  parse(text) {
-    const value = Number(text);
-    if (!/^\d+$/.test(text) || value < min || value > max) throw new ConfigError(`must be a whole number from ${min} to ${max}`);
-    return value;
-  },
-});
-
-const digits = (...allowed: number[]): ValueType<number> => {
-  const words = oneOf(...allowed.map(String));
-  return { values: words.values, parse: (text) => Number(words.parse(text)) };
-};
-
-const yesNo: ValueType<boolean> = {
-  values: 'true|false',
-  yesNo: true,
-  parse(text) {
-    if (/^(1|true|yes|on)$/i.test(text)) return true;
-    if (/^(0|false|no|off)$/i.test(text)) return false;
-    throw new ConfigError('must be true or false');
-  },
-};
-
-/** A setting with no default: absent unless given. */
-const optional = <T>(type: ValueType<T>): ValueType<T | undefined> => type;
-
-function absoluteUrl(text: string): URL {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new ConfigError('must be an absolute URI');
-  }
-  if (!url.protocol || text !== text.trim()) throw new ConfigError('must be an absolute URI');
-  return url;
-}
-
-const namespaceUri: ValueType<string> = {
-  values: 'absolute URI ending in /',
-  parse(text) {
-    absoluteUrl(text);
-    if (!text.endsWith('/')) throw new ConfigError('must end with /');
-    return text;
-  },
-};
-
-const publicUrl: ValueType<string> = {
-  values: 'http(s) URL',
-  parse(text) {
-    absoluteUrl(text);
-    if (!/^https?:\/\//i.test(text)) throw new ConfigError('must be an http:// or https:// URL');
-    return text.replace(/\/+$/, '');
-  },
-};
-
-/** An IPv4 or IPv6 address, or a host name (RFC 1123); dotted numbers must be a real IPv4 address. */
-const listenHost: ValueType<string> = {
-  values: 'address',
-  parse(text) {
-    if (isIP(text)) return text;
-    const hostName = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
-    if (/^[\d.]+$/.test(text) || !hostName.test(text)) throw new ConfigError('must be an IP address or a host name');
-    return text;
-  },
-};
+export { ConfigError } from './runtime/settings';
 
 const storeUrl: ValueType<string> = {
   values: 'embedded|memory|redis://…',
   parse(text) {
-    if (text === 'embedded' || text === 'memory') return text;
-    if (!text.includes('://')) throw new ConfigError(`must be ${STORE_URL_FORMS}`);
     try {
-      parseStoreUrl(text);
+      storeBackend(text);
     } catch (error) {
       throw new ConfigError((error as Error).message);
     }
@@ -160,18 +86,6 @@ const longText = (minLength: number): ValueType<string> => ({
     return text;
   },
 });
-
-/** One row of the settings table. */
-export interface SettingSpec<T> {
-  readonly flag: string;
-  readonly env: string;
-  readonly default: T;
-  readonly type: ValueType<T>;
-  readonly help: string;
-}
-
-/** A row, typed by its kind of value (the default must be one of its values). */
-const setting = <T>(spec: Omit<SettingSpec<T>, 'default'> & { readonly default: NoInfer<T> }): SettingSpec<T> => spec;
 
 /** The one settings table: flags, environment variables, defaults, kinds of value, help. Config is derived from it. */
 const TABLE = {
@@ -409,33 +323,15 @@ const TABLE = {
 };
 
 /** The settings' values, one per row of the table. */
-export type Config = { [K in keyof typeof TABLE]: (typeof TABLE)[K] extends SettingSpec<infer T> ? T : never };
+export type Config = SettingValues<typeof TABLE>;
 
-/** The table, seen per key: each row typed by its own setting, so that no value can land under another's key. */
-const ROWS: { readonly [K in keyof Config]: SettingSpec<Config[K]> } = TABLE;
+const PARSER = settingsTable(TABLE);
 
 /** The table's rows in order, each with its key (for parsing, --help and the docs' table). */
-export const SETTINGS = (Object.keys(ROWS) as (keyof Config)[]).map((key) => ({ key, ...ROWS[key], values: ROWS[key].type.values }));
-
-function assignDefault<K extends keyof Config>(config: Partial<Config>, key: K): void {
-  config[key] = ROWS[key].default;
-}
-
-/** Parses `text` as the setting `key`'s value and writes it under that key. */
-function assignParsed<K extends keyof Config>(config: Partial<Config>, key: K, text: string): void {
-  config[key] = ROWS[key].type.parse(text);
-}
-
-/** Every setting has a value (the table covers the whole Config). */
-function isComplete(config: Partial<Config>): config is Config {
-  return SETTINGS.every((s) => s.key in config);
-}
+export const SETTINGS = PARSER.rows;
 
 export function defaultConfig(): Config {
-  const config: Partial<Config> = {};
-  for (const { key } of SETTINGS) assignDefault(config, key);
-  if (!isComplete(config)) throw new Error('the settings table does not cover every setting');
-  return config;
+  return PARSER.defaults();
 }
 
 /**
@@ -443,43 +339,14 @@ export function defaultConfig(): Config {
  * defaults. Throws ConfigError with one line naming the setting.
  */
 export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Config {
-  const config = defaultConfig();
-  const known = new Set<string>(SETTINGS.map((s) => s.env));
-  for (const name of Object.keys(env)) {
-    if (name.startsWith('PIN_') && !known.has(name)) throw new ConfigError(`unknown setting ${name} (see --help)`);
-  }
-  const apply = (s: (typeof SETTINGS)[number], source: string, text: string) => {
-    try {
-      assignParsed(config, s.key, text);
-    } catch (error) {
-      throw new ConfigError(`invalid ${source}: ${(error as Error).message}`);
-    }
-  };
-  for (const s of SETTINGS) {
-    const value = env[s.env];
-    if (value !== undefined && value !== '') apply(s, s.env, value);
-  }
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const s = SETTINGS.find((x) => x.flag === flag);
-    if (!s) throw new ConfigError(`unknown argument ${flag} (see --help)`);
-    let value = inline;
-    if (value === undefined) {
-      // A yes/no flag may stand alone: `--trust-proxy` is `--trust-proxy true`.
-      if (s.type.yesNo && (argv[i + 1] === undefined || argv[i + 1].startsWith('--'))) value = 'true';
-      else value = argv[++i];
-    }
-    if (value === undefined) throw new ConfigError(`${flag} needs a value (${s.values})`);
-    apply(s, flag, value);
-  }
+  const config = PARSER.parse(argv, env, 'PIN_');
   if (config.headersTimeoutMs > config.requestTimeoutMs) {
     throw new ConfigError('--headers-timeout must not be longer than --request-timeout: the headers are part of the request');
   }
   if (config.qr === 'link' && config.publicUrl === undefined) {
     throw new ConfigError('--qr link needs --public-url: the QR link must be absolute for pages that embed the Html');
   }
-  if (config.storeReplicas !== 0 && (config.store === 'embedded' || config.store === 'memory')) {
+  if (config.storeReplicas !== 0 && storeBackend(config.store).embedded) {
     throw new ConfigError('--store-replicas needs a Redis store (--store redis://…, redis+sentinel://… or redis+cluster://…)');
   }
   if ((config.tlsCert === undefined) !== (config.tlsKey === undefined)) {

@@ -1,9 +1,7 @@
-import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import { Server as NetServer, type AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
 import type { Logger } from 'pino';
 import { createApp } from './app';
-import { announcedTooLarge } from './runtime/bindings/body';
 import type { Config } from './config';
 import { systemClock, type Clock } from './handlers';
 import { createMetrics } from './observability/metrics';
@@ -11,18 +9,10 @@ import { logStoreWarnings, storePressure } from './observability/store-pressure'
 import { tlsCertificateExpiry } from './observability/tls-certificate';
 import { listenForHttpsRedirects } from './https-redirect';
 import { loadTlsIdentity, secureContextOptions, type TlsIdentity } from './tls';
+import { connectionLimits, listen, type CloseOptions } from './runtime/listener';
 import { loadXmlEngine } from './runtime/xml/xml-engine';
 import { createStore, type SharedStore } from './state';
 import type { StateStore } from './state/store';
-
-export interface CloseOptions {
-  /**
-   * How long a keep-alive connection that is idle when closing starts may
-   * still bring one more request (answered, with `Connection: close`) before
-   * it is closed. Default 1000 ms.
-   */
-  idleGraceMs?: number;
-}
 
 /**
  * A worker thread of `--workers N` (cli/workers.ts): it uses the embedded
@@ -34,6 +24,8 @@ export interface WorkerThreadContext {
   /** The main thread's embedded store; none with Redis. */
   shared?: SharedStore;
 }
+
+export type { CloseOptions } from './runtime/listener';
 
 export interface RunningService {
   server: Server;
@@ -50,24 +42,8 @@ export interface RunningService {
   reloadTls?(): TlsIdentity;
 }
 
-/**
- * How long a client may take (docs/security.md, *Slow and oversized requests*). Node
- * checks the headers and request timeouts of every connection only every
- * `connectionsCheckingInterval` (30 s by default, which made a 10 s headers
- * timeout cut a trickling client off after up to 40 s): it is a tenth of the
- * shorter timeout here, at most 1 s, so a cut-off comes at most that late.
- * An idle kept-alive connection is closed 1 s after the keep-alive timeout
- * (Node's margin for a request crossing the close; clients are told the
- * timeout in `Keep-Alive: timeout=…`).
- */
-export function connectionLimits(config: Pick<Config, 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs'>): ServerOptions {
-  return {
-    headersTimeout: config.headersTimeoutMs,
-    requestTimeout: config.requestTimeoutMs,
-    keepAliveTimeout: config.keepAliveTimeoutMs,
-    connectionsCheckingInterval: Math.min(1000, Math.floor(Math.min(config.headersTimeoutMs, config.requestTimeoutMs) / 10)),
-  };
-}
+/** How long a client may take (docs/security.md, *Slow and oversized requests*): the runtime's listener applies it. */
+export { connectionLimits };
 
 /**
  * A connection on which nothing is received or sent for this long is closed
@@ -111,36 +87,21 @@ export async function startService(
   await loadXmlEngine(); // before createApp, which compiles the schemas
   const app = createApp({ ...config, stateKey }, { logger, clock, store, metrics });
   const handle = app.callback();
-  let draining = false;
-  const answering = new Set<ServerResponse>();
-  const hsts = tls && config.hstsMaxAge > 0 ? `max-age=${config.hstsMaxAge}` : undefined;
-  const serve = (req: IncomingMessage, res: ServerResponse) => {
-    if (hsts) res.setHeader('Strict-Transport-Security', hsts);
-    // While draining, every answer ends its connection, so no client sends another request on it.
-    if (draining) res.setHeader('Connection', 'close');
-    answering.add(res);
-    res.once('close', () => answering.delete(res));
-    void handle(req, res);
-  };
-  const server: Server = tls
-    ? // A client has the headers timeout to complete its handshake too; one that stalls in it is then disconnected.
-      createHttpsServer({ ...connectionLimits(config), ...secureContextOptions(tls), handshakeTimeout: config.headersTimeoutMs }, serve)
-    : createServer(connectionLimits(config), serve);
-  server.timeout = inactivityTimeout(config);
-  // A client that waits for 100 Continue before sending a body over the limit is answered 413 without it, and sends nothing.
-  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-    if (!announcedTooLarge(req, config.maxBodyBytes)) res.writeContinue();
-    serve(req, res);
+  const listener = await listen((req, res) => void handle(req, res), {
+    ...config,
+    inactivityTimeoutMs: inactivityTimeout(config),
+    reusePort: thread !== undefined,
+    tls: tls && secureContextOptions(tls),
+    headers: tls && config.hstsMaxAge > 0 ? { 'Strict-Transport-Security': `max-age=${config.hstsMaxAge}` } : undefined,
+  }).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ port: config.port, host: config.host, reusePort: thread !== undefined }, () => resolve());
-  });
-  const { address, port } = server.address() as AddressInfo;
-  const host = address.includes(':') ? `[${address}]` : address;
+  const { server } = listener;
+  const host = new URL(listener.url).hostname;
   const redirector =
     tls && config.httpPort !== undefined
-      ? await listenForHttpsRedirects(connectionLimits(config), config.host, config.httpPort, port, thread !== undefined).catch(
+      ? await listenForHttpsRedirects(connectionLimits(config), config.host, config.httpPort, listener.port, thread !== undefined).catch(
           async (error: unknown) => {
             server.close();
             await store.close();
@@ -149,30 +110,10 @@ export async function startService(
         )
       : undefined;
   let closing: Promise<void> | undefined;
-  const close = async ({ idleGraceMs = 1000 }: CloseOptions = {}): Promise<void> => {
-    draining = true;
-    // net.Server's close stops accepting and resolves once every connection has ended. (http.Server's
-    // own close would also destroy the idle keep-alive connections at once, and a request a client is
-    // sending on one of them at that moment would be lost.)
-    const allClosed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
-    // Calls in flight are answered with Connection: close too.
-    for (const res of answering) if (!res.headersSent) res.setHeader('Connection', 'close');
-    // A connection idle now may still bring a request within the grace (answered, then closed); after
-    // it, idle connections are closed, and each busy one closes after its answer.
-    // Each sweep runs in the check phase (setImmediate), after this loop turn has read every socket:
-    // after an event-loop stall, a timer fires before the poll phase, and a request waiting unread
-    // on an "idle" connection would otherwise be reset.
-    const closeIdle = () => setImmediate(() => server.closeIdleConnections());
-    let sweep: NodeJS.Timeout | undefined;
-    const grace = setTimeout(() => {
-      closeIdle();
-      sweep = setInterval(closeIdle, 100);
-    }, idleGraceMs);
+  const close = async (options: CloseOptions = {}): Promise<void> => {
     // Each redirect is the last answer on its connection: none to drain.
     const redirectsClosed = new Promise<void>((resolve) => (redirector ? redirector.server.close(() => resolve()) : resolve()));
-    await Promise.all([allClosed, redirectsClosed]);
-    clearTimeout(grace);
-    clearInterval(sweep);
+    await Promise.all([listener.close(options), redirectsClosed]);
     await store.close();
   };
   let reloadTls: (() => TlsIdentity) | undefined;
@@ -189,7 +130,7 @@ export async function startService(
   return {
     server,
     store,
-    url: `${tls ? 'https' : 'http'}://${host}:${port}`,
+    url: listener.url,
     redirectUrl: redirector && `http://${host}:${redirector.port}`,
     close: (options) => (closing ??= close(options)),
     reloadTls,

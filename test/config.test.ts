@@ -195,7 +195,8 @@ test('helpText lists every flag and variable of the settings table, with its def
   }
   for (const s of SETTINGS) {
     t.true(help.includes(s.flag), `help names ${s.flag}`);
-    t.true(help.includes(s.env), `help names ${s.env}`);
+    t.truthy(s.env, `${s.flag} has its PIN_ variable`);
+    t.true(help.includes(s.env!), `help names ${s.env}`);
     if (s.default !== undefined) t.true(help.includes(`default: ${String(s.default)}`), `help gives the default of ${s.flag}`);
     // Every flag the help lists is one parseConfig accepts.
     t.true(SETTINGS.some((x) => x.flag === s.flag));

@@ -1,11 +1,11 @@
 /**
- * The request log line (src/observability/request-log.ts): the keys, their
+ * The request log line (src/runtime/request-log.ts): the keys, their
  * order and their values that log readers and the *Logs* section of docs/operations.md rely on.
  */
 import test from 'ava';
 import pino from 'pino';
 import { createLogger } from '../src/observability/logger';
-import { requestLogger, type RequestLogFields } from '../src/observability/request-log';
+import { requestLogger, type RequestLogFields } from '../src/runtime/request-log';
 
 function capture(level: Parameters<typeof createLogger>[0] = 'info') {
   const lines: string[] = [];

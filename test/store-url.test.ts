@@ -76,9 +76,9 @@ test('redis+cluster://: any number of nodes, no path', (t) => {
 
 /** Malformed forms, and what the error must say. */
 const MALFORMED: Array<[url: string, says: RegExp]> = [
-  ['http://h:1', /must be memory, redis:\/\/.*redis\+sentinel:\/\/.*redis\+cluster:\/\//],
-  ['rediss+sentinel://h:1/m', /must be memory/],
-  ['redis+sentinal://h:1/m', /must be memory/],
+  ['http://h:1', /must be embedded, memory, redis:\/\/.*redis\+sentinel:\/\/.*redis\+cluster:\/\//],
+  ['rediss+sentinel://h:1/m', /must be embedded, memory/],
+  ['redis+sentinal://h:1/m', /must be embedded, memory/],
   ['redis://', /needs a host/],
   ['redis://h:1/x', /database must be a whole number/],
   ['redis://h:1/0?family=6', /takes no query/],

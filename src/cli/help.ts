@@ -25,7 +25,7 @@ export function helpText(): string {
   const rows = SETTINGS.map((s, i) => {
     // The default stays whole on one line, so that it reads (and is found) as one phrase.
     const words = [...s.help.split(' '), ...(s.default === undefined ? [] : [`(default: ${s.default})`])];
-    return `  ${flags[i].padEnd(width)}${s.env}\n${wrap(words, HELP_COLUMNS, '      ')}`;
+    return `  ${flags[i].padEnd(width)}${s.env ?? ''}\n${wrap(words, HELP_COLUMNS, '      ')}`;
   });
   return [
     'Usage: pin-service [serve] [options]',

@@ -12,7 +12,7 @@ import { startService } from '../server';
 import { loadTlsIdentity, type TlsIdentity } from '../tls';
 import { addressToOpen } from './commands';
 import { isToWorkerThread, runWorkerThreads, type FromWorkerThread, type ToWorkerThread, type WorkerThreadData } from './workers';
-import { isEmbedded } from '../state';
+import { storeBackend } from '../state';
 import { ENDPOINT_PATH } from '../../generated/routes';
 
 /** This thread is a worker thread of `--workers`: what its main thread gave it. */
@@ -49,7 +49,7 @@ export async function serve(args: string[], entry: string): Promise<void> {
       event: 'listening',
       url,
       namespace: contractNamespace(config),
-      store: isEmbedded(config.store) ? config.store : 'redis',
+      store: storeBackend(config.store).kind,
       ...(service.redirectUrl && { redirectingToHttps: addressToOpen(service.redirectUrl) }),
     },
     `service started: ${url}`,

@@ -15,7 +15,7 @@ const cell = (text: string) => text.replaceAll('|', '\\|');
 export function settingsTable(): string {
   const rows = SETTINGS.map((s) => {
     const fallback = s.default === undefined ? '—' : `\`${s.default}\``;
-    return `| \`${s.flag}\` | \`${s.env}\` | ${fallback} | ${cell(s.values)} | ${cell(s.help)} |`;
+    return `| \`${s.flag}\` | ${s.env ? `\`${s.env}\`` : '—'} | ${fallback} | ${cell(s.values)} | ${cell(s.help)} |`;
   });
   return ['| flag | variable | default | values | meaning |', '|---|---|---|---|---|', ...rows].join('\n');
 }

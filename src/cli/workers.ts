@@ -15,7 +15,7 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { Config } from '../config';
-import { createStore, isEmbedded, type SharedStore } from '../state';
+import { createStore, storeBackend, type SharedStore } from '../state';
 import { lockHolderOf } from '../state/memory-store';
 import type { StateStore } from '../state/store';
 import { answerScrapeRequests } from '../observability/metrics';
@@ -57,7 +57,7 @@ export function runWorkerThreads(config: Config, argv: string[], entry: string, 
   let store: StateStore | undefined;
   let shares: SharedStore | undefined;
   let stateKey = config.stateKey;
-  if (isEmbedded(config.store))
+  if (storeBackend(config.store).embedded)
     ({ store, stateKey, shares } = createStore(config, { share: true, observe: () => storePressure(shared, logger, config) }));
   // What the store found at start (a state file its last run did not close), said once, by the thread that holds it.
   if (store) void logStoreWarnings(store, logger);

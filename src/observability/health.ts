@@ -1,11 +1,7 @@
 import type { CallContext } from '../runtime/call-state';
 import type { StateStore } from '../state/store';
 
-/** GET /healthz: the process answers. */
-export async function liveness(ctx: CallContext): Promise<void> {
-  ctx.set('Cache-Control', 'no-store');
-  ctx.body = 'ok\n';
-}
+export { liveness } from '../runtime/request-log';
 
 /**
  * GET /readyz: the state store can be reached, so ValidatePin can answer

@@ -31,7 +31,7 @@ export type RedisTarget =
   | ({ topology: 'cluster'; nodes: RedisEndpoint[] } & RedisCredentials);
 
 export const STORE_URL_FORMS =
-  'memory, redis://host:port/db, rediss://host:port/db, redis+sentinel://host:port[,host:port…]/mastername or redis+cluster://host:port[,host:port…]';
+  'embedded, memory, redis://host:port/db, rediss://host:port/db, redis+sentinel://host:port[,host:port…]/mastername or redis+cluster://host:port[,host:port…]';
 
 export class StoreUrlError extends Error {
   override name = 'StoreUrlError';

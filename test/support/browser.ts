@@ -6,7 +6,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -62,4 +63,18 @@ export function zbarDecode(file: string): { status: number | null; text: string;
   requireZbarimg();
   const run = spawnSync('zbarimg', ['--raw', '-q', file], { encoding: 'utf8', timeout: 30_000 });
   return { status: run.status, text: run.stdout.replace(/\n$/, ''), stderr: run.stderr };
+}
+
+/**
+ * Waits until a JavaScript expression is true in the page, polling it with
+ * page.evaluate (evaluated by the browser itself, as the page's own script
+ * never is: waitForFunction's polling evaluates a string inside the page,
+ * which the help pages' Content-Security-Policy refuses).
+ */
+export async function waitUntil(page: Page, expression: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await page.evaluate(expression).catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`${expression} did not become true within ${timeoutMs} ms`);
+    await sleep(50);
+  }
 }

@@ -36,6 +36,8 @@ export interface ChildServiceOptions {
   built?: boolean;
   /** Run the sources of this checkout (a copy of the repository, say) instead of this one's. */
   repo?: string;
+  /** The program to run, relative to the repository (a `.ts` file runs under tsx): default src/main.ts, or dist/'s with `built`. */
+  entry?: string;
   /** The Node.js to run it on (default: this process's). */
   node?: string;
   env?: Record<string, string>;
@@ -60,7 +62,12 @@ export async function startChildService(options: ChildServiceOptions = {}): Prom
   const port = options.port ?? (await freePort());
   if (options.built && !existsSync(BUILT_MAIN)) throw new Error(`${BUILT_MAIN} is missing: run make build (make test-all does)`);
   const repo = options.repo ?? REPO;
-  const entry = options.built ? [BUILT_MAIN] : ['--import=tsx', options.repo === undefined ? MAIN : join(repo, 'src', 'main.ts')];
+  const program = options.entry && join(repo, options.entry);
+  const entry = program
+    ? [...(program.endsWith('.ts') ? ['--import=tsx'] : []), program]
+    : options.built
+      ? [BUILT_MAIN]
+      : ['--import=tsx', options.repo === undefined ? MAIN : join(repo, 'src', 'main.ts')];
   // Never the repository's ./state: each child keeps its state where the test says, or in a directory of its own.
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'pin-state-'));
   const child = spawn(

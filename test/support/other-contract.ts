@@ -1,11 +1,13 @@
 /**
- * Issue 28's "a whole other contract": a copy of the repository (its files,
- * and a link to this checkout's node_modules) whose schema/ holds a fixture
- * contract of test/fixtures/contracts/ instead of this service's, whose
- * src/handlers/ holds that fixture's handler modules instead of Pair's and
- * ValidatePin's (the operation modules of schema/), and nothing else
- * changed. The copy's generate step and type check (of what the service is
- * built from: src/ and generated/) must pass; its service is then started.
+ * Another contract served as a team serving its own would serve it: a copy
+ * of the repository (its files, and a link to this checkout's node_modules)
+ * with nothing of the PIN service in src/ but the runtime (src/runtime/),
+ * whose schema/ holds a fixture contract of test/fixtures/contracts/ and
+ * whose src/handlers/ holds that fixture's handler modules, with the
+ * index.ts that codegen's `--handlers` skeleton writes beside them. The
+ * copy's generate step and its build (of src/ and generated/) must pass
+ * with no file of the PIN service in it; the contract is then served by
+ * src/handlers/index.ts (the runtime's host).
  */
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,8 +25,8 @@ import { schemaChecks, type SchemaChecks } from './xml-assertions';
 
 export const CONTRACTS = join(REPO, 'test', 'fixtures', 'contracts');
 
-/** This service's operation modules, which a copy serving another contract leaves out. */
-const OWN_OPERATION_MODULES = ['pair.ts', 'validate-pin.ts'];
+/** What of src/ a copy serving another contract keeps: the runtime, which serves any contract. */
+const RUNTIME = join('src', 'runtime');
 
 export interface OtherContract extends SchemaChecks {
   copy: string;
@@ -56,14 +58,21 @@ export async function startOtherContract(name: string): Promise<OtherContract> {
     mkdirSync(join(copy, 'schema'));
     for (const file of readdirSync(fixture).filter((f) => /\.(wsdl|xsd)$/i.test(f)))
       cpSync(join(fixture, file), join(copy, 'schema', file));
-    for (const module of OWN_OPERATION_MODULES) rmSync(join(copy, 'src', 'handlers', module));
+    // Nothing of the PIN service: src/ is the runtime and the contract's handlers.
+    for (const entry of readdirSync(join(copy, 'src'))) {
+      if (join('src', entry) !== RUNTIME) rmSync(join(copy, 'src', entry), { recursive: true });
+    }
     cpSync(join(fixture, 'handlers'), join(copy, 'src', 'handlers'), { recursive: true });
 
-    await nodeInCopy(copy, ['--import=tsx', 'codegen/main.ts'], 120_000); // npm run generate
-    await nodeInCopy(copy, [join('node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', 'tsconfig.build.json'], 300_000);
+    // npm run generate -- --handlers src/handlers: generated/, and the handlers' index.ts (the modules are the fixture's).
+    await nodeInCopy(copy, ['--import=tsx', 'codegen/main.ts', '--handlers', 'src/handlers'], 120_000);
+    // npm run build: the compiler, then the help pages' templates beside the compiled runtime.
+    await nodeInCopy(copy, [join('node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], 300_000);
+    const templates = join(RUNTIME, 'help', 'templates');
+    cpSync(join(copy, templates), join(copy, 'dist', templates), { recursive: true });
 
     await Promise.all([loadXmlEngine(), loadReaders()]);
-    service = await startChildService({ repo: copy, args: ['--store', 'memory'], readyTimeoutMs: 60_000 });
+    service = await startChildService({ repo: copy, entry: join('dist', 'src', 'handlers', 'index.js'), readyTimeoutMs: 60_000 });
     const generatedRoutes = readFileSync(join(copy, 'generated', 'routes.ts'), 'utf8');
     const endpoint = /export const ENDPOINT_PATH = "([^"]+)"/.exec(generatedRoutes)?.[1];
     if (!endpoint) throw new Error("the copy's generated/routes.ts names no ENDPOINT_PATH");

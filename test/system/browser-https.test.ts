@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { decodeBase32, encodeBase32 } from '../../src/otp/base32';
 import { totp } from '../../src/otp/totp';
-import { launchChromium, outputPath, requireChromium, requireZbarimg, zbarDecode } from '../support/browser';
+import { launchChromium, outputPath, requireChromium, requireZbarimg, waitUntil, zbarDecode } from '../support/browser';
 import { createOpensslCa, type OpensslCa } from '../support/openssl-ca';
 import { elementAt, loadReaders, readXml, textOf } from '../support/readers';
 import { DEFAULT_TOTP } from '../support/requests';
@@ -62,7 +62,7 @@ test.after.always(async () => {
 
 /** The XML after the blank line of the test form's answer (`HTTP 200`, blank line, the body). */
 async function formAnswer(page: Page): Promise<{ head: string; xml: string }> {
-  await page.waitForFunction("document.getElementById('answer').textContent.startsWith('HTTP ')", undefined, { timeout: 15_000 });
+  await waitUntil(page, "document.getElementById('answer').textContent.startsWith('HTTP ')");
   const text = (await page.locator('#answer').textContent()) ?? '';
   const blank = text.indexOf('\n\n');
   return { head: text.slice(0, blank), xml: text.slice(blank + 2) };
@@ -104,11 +104,7 @@ test.serial(
     t.is(xmlTextAt(paired.xml, '/t:PairingInfo/t:ManualSetupCode'), code);
 
     await page.locator('#meaning').waitFor({ state: 'visible', timeout: 15_000 });
-    await page.waitForFunction(
-      "(() => { const i = document.querySelector('#qr img'); return i && i.complete && i.naturalWidth > 0; })()",
-      undefined,
-      { timeout: 15_000 },
-    );
+    await waitUntil(page, "(() => { const i = document.querySelector('#qr img'); return i && i.complete && i.naturalWidth > 0; })()");
     const shot = outputPath('https-help-pair-qr.png');
     await page.locator('#meaning').screenshot({ path: shot });
     const scanned = zbarDecode(shot);

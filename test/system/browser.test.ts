@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { decodeBase32, encodeBase32 } from '../../src/otp/base32';
 import { totp } from '../../src/otp/totp';
-import { launchChromium, outputPath, requireChromium, requireZbarimg, zbarDecode } from '../support/browser';
+import { launchChromium, outputPath, requireChromium, requireZbarimg, waitUntil, zbarDecode } from '../support/browser';
 import { pinFor } from '../support/requests';
 import { rasteriseSvg } from '../support/qr-decode';
 import { freePort } from '../support/ports';
@@ -82,7 +82,7 @@ function assertStayedHome(t: ExecutionContext, session: Session, origins: string
 
 /** The XML after the blank line of the test form's answer (`HTTP 200`, blank line, the body). */
 async function formAnswer(t: ExecutionContext, page: Page): Promise<{ head: string; xml: string }> {
-  await page.waitForFunction("document.getElementById('answer').textContent.startsWith('HTTP ')", undefined, { timeout: 15_000 });
+  await waitUntil(page, "document.getElementById('answer').textContent.startsWith('HTTP ')");
   const text = (await page.locator('#answer').textContent()) ?? '';
   const blank = text.indexOf('\n\n');
   t.true(blank > 0, `the answer shows the status, then the body (${text.slice(0, 200)})`);
@@ -149,11 +149,7 @@ async function assertPairingShown(t: ExecutionContext, page: Page, secret: strin
   await meaning.waitFor({ state: 'visible', timeout: 15_000 });
   t.is((await page.locator('#setup-code').textContent())?.trim(), code, 'the setup code, as text');
   const image = page.locator('#qr img');
-  await page.waitForFunction(
-    "(() => { const i = document.querySelector('#qr img'); return i && i.complete && i.naturalWidth > 0; })()",
-    undefined,
-    { timeout: 15_000 },
-  );
+  await waitUntil(page, "(() => { const i = document.querySelector('#qr img'); return i && i.complete && i.naturalWidth > 0; })()");
   const box = await image.boundingBox();
   t.truthy(box && box.width >= 150 && box.height >= 150, `the QR code is drawn large enough to scan (${JSON.stringify(box)})`);
   t.true(
@@ -434,13 +430,7 @@ async function scanEmbedded(t: ExecutionContext, session: Session, html: string,
   await page.setContent(
     `<!doctype html><html><head><meta charset="utf-8"><title>Pair</title></head><body style="margin:32px;background:#fff">${html}</body></html>`,
   );
-  await page.waitForFunction(
-    "(() => { const i = document.querySelector('a img'); return i && i.complete && i.naturalWidth > 0; })()",
-    undefined,
-    {
-      timeout: 15_000,
-    },
-  );
+  await waitUntil(page, "(() => { const i = document.querySelector('a img'); return i && i.complete && i.naturalWidth > 0; })()");
   const box = await page.locator('a img').boundingBox();
   t.truthy(box && box.width >= 100 && box.height >= 100, `the QR code is drawn large enough to scan (${JSON.stringify(box)})`);
   const path = outputPath(file);

@@ -1,10 +1,9 @@
 /**
- * Issue 28, done when the fixture contracts serve and answer real clients on
- * every declared variant. For each contract below, a copy of the repository
- * (test/support/other-contract.ts) has that contract's WSDL in schema/ and
- * its handler modules in src/handlers/ instead of Pair's and ValidatePin's,
- * nothing else: it generates, type-checks and serves at the path of the
- * WSDL's address. Then
+ * Another contract served on the runtime, with nothing of the PIN service:
+ * for each contract below, a copy of the repository
+ * (test/support/other-contract.ts) has that contract's WSDL in schema/, its
+ * handler modules in src/handlers/ and, of src/, the runtime only: it
+ * generates, builds and serves at the path of the WSDL's address. Then
  *  - the copy's own typed client (generated/client.ts) calls every operation
  *    over every declared variant and JSON;
  *  - HTTP GET and POST answers, and the SOAP envelopes zeep and PHP's
@@ -22,7 +21,7 @@
  * A missing client is a failure naming the Debian packages to install (.ci/run installs them).
  */
 import test from 'ava';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONTRACTS, startOtherContract, type OtherContract } from '../support/other-contract';
@@ -146,10 +145,12 @@ const text = (value: unknown) => (value === null || value === undefined ? null :
 
 for (const c of CASES) {
   test.serial(
-    `${c.name}: its schema/ and handler modules alone generate, type-check and serve; the typed client calls every operation over ${[...c.variants, 'json'].join(', ')}`,
+    `${c.name}: its schema/ and handler modules on the runtime alone, no file of the PIN service, generate, build and serve; the typed client calls every operation over ${[...c.variants, 'json'].join(', ')}`,
     async (t) => {
-      t.timeout(480_000, 'copy, generate, type-check and start the copy');
+      t.timeout(480_000, 'copy, generate, build and start the copy');
       const served = await contract(c.name);
+      t.deepEqual(readdirSync(join(served.copy, 'src')).sort(), ['handlers', 'runtime'], 'src/ is the runtime and the handlers');
+      t.deepEqual(readdirSync(join(served.copy, 'dist', 'src')).sort(), ['handlers', 'runtime'], 'and so is the build');
       const calls = [...c.variants, 'json' as const].flatMap((variant) =>
         callsOver(c, variant).map((call) => ({ method: call.op[0].toLowerCase() + call.op.slice(1), variant, args: call.args, call })),
       );

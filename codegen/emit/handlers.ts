@@ -1,0 +1,74 @@
+/**
+ * `--handlers DIR`: a compiling skeleton of the hand-written side, one module
+ * per operation (src/runtime/handler-modules.ts's convention) that throws
+ * "not implemented" until it is written, and index.ts, which binds them and
+ * serves the contract when run. Only what does not exist yet is written: a
+ * module already there is the team's.
+ */
+import { handlerExportName, handlerModuleName } from '../../src/runtime/handler-modules';
+import type { ContractModel, OperationModel } from '../model';
+
+/** Paths from the handlers' folder, as imports spell them: to the generated folder and to the runtime. */
+export interface SkeletonPaths {
+  generated: string;
+  runtime: string;
+  /** The folder as messages name it (relative to the checkout, say). */
+  folder: string;
+}
+
+/** The files of the skeleton, by name: `<operation>.ts` for each operation and `index.ts`. */
+export function emitHandlerSkeleton(model: ContractModel, paths: SkeletonPaths): Record<string, string> {
+  const files: Record<string, string> = { 'index.ts': indexModule(model, paths) };
+  for (const op of model.operations) files[`${handlerModuleName(op.name)}.ts`] = operationModule(op, paths);
+  return files;
+}
+
+const comment = (text: string) => text.replaceAll('*/', '*\\/');
+
+function operationModule(op: OperationModel, { generated, runtime }: SkeletonPaths): string {
+  const name = handlerExportName(op.name);
+  return `/** ${comment(op.documentation || `The ${op.name} operation.`)} */
+import type { Operations } from '${generated}/routes';
+import { ServiceError } from '${runtime}/errors';
+
+export async function ${name}(_request: Operations['${op.name}']['request']): Promise<Operations['${op.name}']['result']> {
+  throw new ServiceError('server', '${op.name} is not implemented yet.');
+}
+
+declare module './index' {
+  interface HandlerModules {
+    ${op.name}: typeof ${name};
+  }
+}
+`;
+}
+
+function indexModule(model: ContractModel, { generated, runtime, folder }: SkeletonPaths): string {
+  return `/**
+ * The handlers of ${comment(model.service)}: one module per operation in this folder, found by
+ * convention (src/runtime/handler-modules.ts). Each module names itself in
+ * HandlerModules below by declaration merging, so that this file compiles only
+ * when every operation has its handler, of its operation's type. Run this file
+ * to serve the contract (\`--help\` lists the settings).
+ */
+import { CONTRACT } from '${generated}/contract';
+import type { Operations } from '${generated}/routes';
+import type { Handlers } from '${runtime}/definition';
+import { bindHandlers, type EveryOperationHandled, loadHandlerModules } from '${runtime}/handler-modules';
+import { runContractServer } from '${runtime}/host';
+
+/** One member per handler module, each added by the module itself. */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by the handler modules' declaration merging
+export interface HandlerModules {}
+
+/** Every operation's handler, loaded from this folder by its conventional path. */
+export function createHandlers(
+  modules: HandlerModules = loadHandlerModules<HandlerModules>(CONTRACT.operationNames, (file) => require(file), ${JSON.stringify(folder)}),
+): Handlers<Operations> {
+  const typed: EveryOperationHandled<Operations, undefined> = modules;
+  return bindHandlers<Operations, undefined>(typed, undefined);
+}
+
+if (require.main === module) void runContractServer(CONTRACT, createHandlers());
+`;
+}
