@@ -166,8 +166,8 @@ export class RedisStore implements StateStore {
     const found = new Set<string>();
     for (const kind of ['attempts', 'step'] as const) {
       // base64url has none of the characters special to SCAN's glob patterns.
-      const pattern = `${this.prefix}${this.key(kind, prefix)}`.replace(/\}$/, '') + '*';
       const named = `${this.prefix}${kind}:${this.tagged ? '{' : ''}`;
+      const pattern = `${named}${prefix}*`;
       for (const server of servers) {
         let cursor = '0';
         do {
