@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createStateKeyHasher, fingerprintOf } from '../../src/state/keyed-hash';
-import { BUILT_MAIN, REPO, startChildService, type ChildService } from '../support/child-service';
+import { BUILT_MAIN, REPO, startChildService } from '../support/child-service';
 import { startNginx } from '../support/nginx';
 import { freePort } from '../support/ports';
 import { startRedis } from '../support/redis';
