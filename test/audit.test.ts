@@ -197,3 +197,26 @@ test('--audit-required: while the file cannot be written ValidatePin and Pair fa
   t.like(parse(readFileSync(file, 'utf8')).at(-1), { outcome: 'accepted', fingerprint: fingerprintOfSecret(secret) });
   t.regex(service.logs(), /"event":"audit-file-recovered"/);
 });
+
+test('a full disk (/dev/full): said once, its lines counted as dropped; with --audit-required the call that met it fails closed, and the next ones until a write works', async (t) => {
+  const relaxed = await startTestService({ stateKey: STATE_KEY, auditFile: '/dev/full', managementPort: 0 });
+  const required = await startTestService({ stateKey: STATE_KEY, auditFile: '/dev/full', auditRequired: true });
+  t.teardown(() => Promise.all([relaxed.close({ idleGraceMs: 0 }), required.close({ idleGraceMs: 0 })]));
+  const secret = 'audit-full-disk-secret-7';
+  for (let i = 0; i < 3; i++) t.is((await validatePin(relaxed, 'httpGet', '000000', secret)).status, 200);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  t.is(relaxed.logs().match(/"event":"audit-file-failed"/g)?.length, 1, 'one line for the episode');
+  t.regex(relaxed.logs(), /"reason":"the audit file \/dev\/full cannot be written \(ENOSPC\)"/);
+  t.is(auditLines(relaxed, fingerprintOfSecret(secret)).length, 3, 'every line is in the log');
+  const metrics = await (await fetch(`${relaxed.managementUrl}/metrics`)).text();
+  t.regex(metrics, /^pin_audit_file_failures_total 1$/m);
+  t.regex(metrics, /^pin_audit_lines_dropped_total [1-3]$/m);
+
+  const first = await validatePin(required, 'httpGet', pinFor(required, secret), secret);
+  t.is(first.status, 503, 'the line could not be written: no answer');
+  const next = await validatePin(required, 'soap11', pinFor(required, secret, 1), secret);
+  t.is(next.status, 500, 'refused before its PIN is checked, while the file is failing (a SOAP fault)');
+  t.regex(next.body, /soap:Server/);
+  t.false(required.logs().includes('"event":"audit-file-recovered"'));
+  t.is(required.logs().match(/"event":"audit-file-failed"/g)?.length, 1);
+});

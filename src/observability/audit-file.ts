@@ -10,9 +10,10 @@
  * `sync` (--audit-required) each line is written before the call that made
  * it is answered, and a line that cannot be written throws, so that the call
  * fails instead of being answered without its audit. A file that cannot be
- * opened or written is `failure` until a write succeeds again; it is tried
- * again at most once a second, and what could not be written is dropped (and
- * counted). Opened again, it is written again.
+ * opened or written is `failure`; it is opened again at most once a second
+ * (then the next write says whether it works), and what could not be
+ * written is dropped (and counted). `failed` and `recovered` are told once
+ * an episode: from the first failure to the next write that succeeds.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 
@@ -31,7 +32,7 @@ export class AuditFileError extends Error {
 export interface AuditFileEvents {
   /** The file could not be opened or written: `reason` names the path and the system's error code. */
   failed(reason: string): void;
-  /** The file was opened again after a failure. */
+  /** A write succeeded after a failure. */
   recovered(): void;
   /** Lines dropped because they could not be written. */
   dropped(lines: number): void;
@@ -42,7 +43,10 @@ export class AuditFile {
   private waiting: string[] = [];
   private waitingBytes = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** Why the file does not work now; cleared when it is opened again, for the next write to try. */
   private failing: string | undefined;
+  /** A failure not yet followed by a write that succeeded. */
+  private unhealthy = false;
   private lastTry = 0;
 
   constructor(
@@ -52,8 +56,9 @@ export class AuditFile {
     this.open();
   }
 
-  /** Why the file cannot be written, while it cannot; undefined when it can. */
+  /** Why the file cannot be written, while it cannot; undefined when it is open (a failed one is opened again when due). */
   get failure(): string | undefined {
+    this.writable();
     return this.failing;
   }
 
@@ -129,6 +134,10 @@ export class AuditFile {
       this.options.events.dropped(lines.length);
       throw new AuditFileError(this.failing as string);
     }
+    if (this.unhealthy) {
+      this.unhealthy = false;
+      this.options.events.recovered();
+    }
   }
 
   private open(): void {
@@ -140,17 +149,15 @@ export class AuditFile {
       this.fail(error);
       return;
     }
-    if (this.failing !== undefined) {
-      this.failing = undefined;
-      this.options.events.recovered();
-    }
+    this.failing = undefined;
   }
 
   private fail(error: unknown): void {
     const reason = `the audit file ${this.path} cannot be written (${(error as NodeJS.ErrnoException)?.code ?? 'error'})`;
-    const first = this.failing === undefined;
     this.failing = reason;
-    if (first) this.options.events.failed(reason);
+    if (this.unhealthy) return;
+    this.unhealthy = true;
+    this.options.events.failed(reason);
   }
 
   private closeFile(): void {
