@@ -44,7 +44,7 @@ mistake.`;
 
 export const secretStatusCommand: TerminalCommand = {
   name: 'secret-status',
-  summary: "a secret's failures, lock and last accepted PIN, from the running service",
+  summary: "a secret's failures and lock, from the running service",
   help: `Usage: pin-service secret-status [FINGERPRINT] [--json] [settings]
 
 Prints what the running service holds for a secret: the failures counted in
@@ -57,7 +57,7 @@ ${HOW}`,
 
 export const unlockCommand: TerminalCommand = {
   name: 'unlock',
-  summary: "clear a secret's failures (and its lock) in the running service",
+  summary: "clear a secret's failures and lock in the running service",
   help: `Usage: pin-service unlock [FINGERPRINT] [--json] [settings]
 
 Clears the failures counted for a secret in the running service, and with
