@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { runCommand } from '../src/cli/commands';
+import { ConfigError, parseConfig, readToken } from '../src/config';
 import { createStateKeyHasher, fingerprintOf } from '../src/state/keyed-hash';
 import { pinFor, validatePin, wrongPinFor } from './support/requests';
 import { startTestService, type TestService } from './support/service';
@@ -188,4 +189,30 @@ test('pin-service secret-status and unlock: by fingerprint, or by the secret on 
   t.regex(randomKey.err, /state key is random/);
   for (const text of [status.out, unlocked.out, unknown.err, service.logs()]) t.false(text.includes(secret));
   t.false(service.logs().includes(TOKEN));
+});
+
+test('the settings of the operator’s side are checked at start: one line naming the setting', (t) => {
+  const refused = (args: string[], names: string) => {
+    const error = t.throws(() => parseConfig(args, {}), { instanceOf: ConfigError }, args.join(' '));
+    t.true(error?.message.includes(names), `${args.join(' ')}: ${error?.message}`);
+    t.false(/[\r\n]/.test(error?.message ?? ''));
+  };
+  const short = join(dir, 'short-token');
+  writeFileSync(short, 'too-short\n');
+  refused(['--management-port', '9090', '--admin-token-file', short], 'at least 32 characters');
+  refused(['--management-port', '9090', '--admin-token-file', join(dir, 'missing')], 'cannot read');
+  refused(['--admin-token-file', tokenFile], '--admin-token-file needs --management-port');
+  refused(['--port', '9090', '--management-port', '9090'], '--management-port must differ');
+  refused(['--audit-required'], '--audit-required needs --audit-file');
+  refused(['--audit-file', ''], '--audit-file');
+  const config = parseConfig([], { PIN_MANAGEMENT_PORT: '9081', PIN_ADMIN_TOKEN_FILE: tokenFile, PIN_AUDIT_FILE: 'audit.log' });
+  t.like(config, {
+    managementPort: 9081,
+    managementHost: '127.0.0.1',
+    adminTokenFile: tokenFile,
+    auditFile: 'audit.log',
+    auditRequired: false,
+  });
+  t.false(config.metricsOnPublicPort, '/metrics leaves the public port by default');
+  t.is(readToken(tokenFile), TOKEN, 'the token without its line end');
 });
