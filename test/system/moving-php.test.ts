@@ -43,12 +43,17 @@ ${code}
 test.serial('PHP SoapClient with the page’s `location`: a saved WSDL’s calls answer a Pair and a ValidatePin here', async (t) => {
   const { code, language } = snippet('PHP SoapClient');
   t.is(language, 'php');
-  const wsdl = savedWsdl((await (await fetch(`${service.url}/api.asmx?WSDL`)).text()), service.url);
+  const wsdl = savedWsdl(await (await fetch(`${service.url}/api.asmx?WSDL`)).text(), service.url);
   const dir = workFolder(t, {
     'AuthenticatorAPI.wsdl': wsdl,
     'moved.php': program(atAddress(code, service.url)),
     // The same program without the one change: the WSDL's own address.
-    'unmoved.php': program(code.split('\n').filter((line) => !line.includes("'location'")).join('\n')),
+    'unmoved.php': program(
+      code
+        .split('\n')
+        .filter((line) => !line.includes("'location'"))
+        .join('\n'),
+    ),
   });
   const php = (script: string, secret: string, pin: string) =>
     // No WSDL cache: each test's saved copy is read as it is.
@@ -67,7 +72,10 @@ test.serial('PHP SoapClient with the page’s `location`: a saved WSDL’s calls
     { ManualSetupCode: setupCode, valid: false },
     { ManualSetupCode: setupCode, valid: true },
   ]);
-  t.deepEqual(variantsSeen(service, before), ['Pair', 'ValidatePin', 'Pair', 'ValidatePin'].map((op) => `${op} over soap11`));
+  t.deepEqual(
+    variantsSeen(service, before),
+    ['Pair', 'ValidatePin', 'Pair', 'ValidatePin'].map((op) => `${op} over soap11`),
+  );
 
   const unmoved = await php('unmoved.php', secret, pinFor(service, secret));
   t.regex(JSON.parse(unmoved.out).error ?? '', /^SoapFault: .*(connect|Could not)/i, 'without location the calls go to the WSDL’s address');

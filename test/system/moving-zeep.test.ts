@@ -45,41 +45,44 @@ print(json.dumps({'ManualSetupCode': pairing.ManualSetupCode, 'valid': valid}))
 `;
 }
 
-test.serial('zeep with the page’s create_service: a saved WSDL’s calls answer a Pair and a ValidatePin here, on each binding', async (t) => {
-  const { code, language } = snippet('Python zeep');
-  t.is(language, 'python');
-  const snippetBinding = "'{http://authenticatorapi.com/}AuthenticatorAPISoap'";
-  t.true(code.includes(snippetBinding), 'the snippet binds the SOAP 1.1 port');
-  const moved = atAddress(code, service.url);
-  const wsdl = savedWsdl(await (await fetch(`${service.url}/api.asmx?WSDL`)).text(), service.url);
-  const files: Record<string, string> = { 'AuthenticatorAPI.wsdl': wsdl };
-  for (const [binding] of BINDINGS) {
-    files[`${binding}.py`] = program(moved.replace(snippetBinding, `'{http://authenticatorapi.com/}${binding}'`));
-  }
-  const dir = workFolder(t, files);
-
-  for (const [binding, variant] of BINDINGS) {
-    const secret = `moving-zeep-${variant}-${Math.random().toString(36).slice(2)}`;
-    const before = callsSeen(service);
-    const answers = [];
-    for (const pin of [wrongPinFor(service, secret), pinFor(service, secret)]) {
-      const answered = await run(PYTHON, [join(dir, `${binding}.py`), secret, pin], dir);
-      t.is(answered.code, 0, `${binding}: ${answered.err}`);
-      answers.push(JSON.parse(answered.out));
+test.serial(
+  'zeep with the page’s create_service: a saved WSDL’s calls answer a Pair and a ValidatePin here, on each binding',
+  async (t) => {
+    const { code, language } = snippet('Python zeep');
+    t.is(language, 'python');
+    const snippetBinding = "'{http://authenticatorapi.com/}AuthenticatorAPISoap'";
+    t.true(code.includes(snippetBinding), 'the snippet binds the SOAP 1.1 port');
+    const moved = atAddress(code, service.url);
+    const wsdl = savedWsdl(await (await fetch(`${service.url}/api.asmx?WSDL`)).text(), service.url);
+    const files: Record<string, string> = { 'AuthenticatorAPI.wsdl': wsdl };
+    for (const [binding] of BINDINGS) {
+      files[`${binding}.py`] = program(moved.replace(snippetBinding, `'{http://authenticatorapi.com/}${binding}'`));
     }
-    const setupCode = encodeBase32(Buffer.from(secret, 'utf8'));
-    t.deepEqual(
-      answers,
-      [
-        { ManualSetupCode: setupCode, valid: false },
-        { ManualSetupCode: setupCode, valid: true },
-      ],
-      binding,
-    );
-    t.deepEqual(
-      variantsSeen(service, before),
-      ['Pair', 'ValidatePin', 'Pair', 'ValidatePin'].map((op) => `${op} over ${variant}`),
-      binding,
-    );
-  }
-});
+    const dir = workFolder(t, files);
+
+    for (const [binding, variant] of BINDINGS) {
+      const secret = `moving-zeep-${variant}-${Math.random().toString(36).slice(2)}`;
+      const before = callsSeen(service);
+      const answers = [];
+      for (const pin of [wrongPinFor(service, secret), pinFor(service, secret)]) {
+        const answered = await run(PYTHON, [join(dir, `${binding}.py`), secret, pin], dir);
+        t.is(answered.code, 0, `${binding}: ${answered.err}`);
+        answers.push(JSON.parse(answered.out));
+      }
+      const setupCode = encodeBase32(Buffer.from(secret, 'utf8'));
+      t.deepEqual(
+        answers,
+        [
+          { ManualSetupCode: setupCode, valid: false },
+          { ManualSetupCode: setupCode, valid: true },
+        ],
+        binding,
+      );
+      t.deepEqual(
+        variantsSeen(service, before),
+        ['Pair', 'ValidatePin', 'Pair', 'ValidatePin'].map((op) => `${op} over ${variant}`),
+        binding,
+      );
+    }
+  },
+);

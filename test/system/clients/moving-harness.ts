@@ -38,7 +38,12 @@ export function workFolder(t: ExecutionContext, files: Record<string, string> = 
 }
 
 /** Runs a program in `cwd`, bounded in time (SIGKILL when over); its exit code and output, never a throw. */
-export function run(command: string, args: string[], cwd: string, timeoutMs = 120_000): Promise<{ code: number | null; out: string; err: string }> {
+export function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  timeoutMs = 120_000,
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, timeout: timeoutMs, killSignal: 'SIGKILL', stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
