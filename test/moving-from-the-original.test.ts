@@ -90,6 +90,19 @@ test('the page is linked from the README and shows one snippet per client, each 
   t.regex(migrationPage(), /^## Check after the switch$/m);
 });
 
+test('docs/clients.md’s departures name the 256-byte cap and the request validation, and lead to the table', (t) => {
+  const clients = readFileSync(join(__dirname, '..', 'docs', 'clients.md'), 'utf8');
+  const start = clients.indexOf('\n## Departures from the original\n');
+  t.true(start >= 0, 'docs/clients.md has its departures');
+  const end = clients.indexOf('\n## ', start + 1);
+  const section = clients.slice(start, end < 0 ? undefined : end);
+  t.true(section.includes('(moving-from-the-original.md#departures-from-the-original)'));
+  t.regex(section, /at most 256 bytes[\s\S]*paired with the original above 256 bytes cannot be validated/);
+  t.regex(section, /request validation[\s\S]*`<`[\s\S]*`&#`/);
+  // The same limit as the table's row, which the service is held to.
+  t.truthy(departures().find((row) => row.label === 'Secrets over 256 bytes'));
+});
+
 // --- The links snippet ----------------------------------------------------------------------------
 
 test('links: each URL of the snippet, its host changed, answers as the page says (a Pair, a ValidatePin wrong then right, the QR image)', async (t) => {
