@@ -460,6 +460,18 @@ const CHECKS: Record<string, (row: Row) => Promise<void>> = {
     const missingSecret = faultOf(t, await row.call('soap12', 'ValidatePin', { pin: '123456' }), '1.2');
     t.deepEqual([missingSecret.code, missingSecret.reason], ['soap:Sender', 'secretCode is required.']);
   },
+  'Fault messages': async (row) => {
+    const { t } = row;
+    const request = buildRequest(
+      'soap11',
+      'ValidatePin',
+      { pin: '123456', secretCode: unique('action') },
+      { soapAction: '"http://authenticatorapi.com/NoSuchOperation"' },
+    );
+    const fault = faultOf(t, await row.send(request), '1.1');
+    t.is(fault.code, 'soap:Client');
+    t.false(/\bat \w|\n/.test(fault.reason), 'no stack trace');
+  },
   'Malformed XML': async (row) => {
     const fault = faultOf(
       row.t,
