@@ -95,48 +95,64 @@ const WSDL_PROTOCOLS = [
   ['HttpPost', 'httpPost'],
 ] as const;
 
-test.serial(
-  '.NET Web Reference: a `wsdl` proxy of a saved WSDL, its Url set as the page shows, answers a Pair and a ValidatePin here, each protocol',
-  async (t) => {
-    const { code, language } = snippet('.NET: a Web Reference');
-    t.is(language, 'csharp');
-    const wsdl = savedWsdl((await getHttps(service.url, '/api.asmx?WSDL', { ca: ca.caPem })).body, service.url);
-    const urlLine = (line: string) => /^api\.Url = /.test(line.trim());
-    t.is(code.split('\n').filter(urlLine).length, 1, 'the snippet sets Url in one line');
-    const dir = workFolder(t, {
-      'AuthenticatorAPI.wsdl': wsdl,
-      'Moved.cs': program('Moved', atAddress(code, service.url)),
-      'Unmoved.cs': program(
-        'Unmoved',
-        code
-          .split('\n')
-          .filter((line) => !urlLine(line))
-          .join('\n'),
-      ),
-    });
-    // The HttpGet and HttpPost proxies name System.EnterpriseServices in a `using`.
-    const references = ['System.dll', 'System.Xml.dll', 'System.Web.Services.dll', 'System.EnterpriseServices.dll'];
+const WEB_REFERENCE = '.NET: a Web Reference';
+const isUrlLine = (line: string) => /^api\.Url = /.test(line.trim());
+// The HttpGet and HttpPost proxies name System.EnterpriseServices in a `using`.
+const WEB_SERVICES = ['System.dll', 'System.Xml.dll', 'System.Web.Services.dll', 'System.EnterpriseServices.dll'];
 
-    for (const [protocol, variant] of WSDL_PROTOCOLS) {
-      const generated = await run('wsdl', [`-protocol:${protocol}`, `-out:Proxy${protocol}.cs`, 'AuthenticatorAPI.wsdl'], dir);
-      t.is(generated.code, 0, `wsdl -protocol:${protocol}: ${generated.out}${generated.err}`);
-      await compile(t, dir, `Moved${protocol}.exe`, references, ['Moved.cs', `Proxy${protocol}.cs`]);
+/** A folder with the saved WSDL and the Web Reference snippet as a program, with its Url line (Moved.cs) and without (Unmoved.cs). */
+async function webReferenceFolder(t: ExecutionContext): Promise<string> {
+  const { code, language } = snippet(WEB_REFERENCE);
+  t.is(language, 'csharp');
+  t.is(code.split('\n').filter(isUrlLine).length, 1, 'the snippet sets Url in one line');
+  const wsdl = savedWsdl((await getHttps(service.url, '/api.asmx?WSDL', { ca: ca.caPem })).body, service.url);
+  const unmoved = code
+    .split('\n')
+    .filter((line) => !isUrlLine(line))
+    .join('\n');
+  return workFolder(t, {
+    'AuthenticatorAPI.wsdl': wsdl,
+    'Moved.cs': program('Moved', atAddress(code, service.url)),
+    'Unmoved.cs': program('Unmoved', unmoved),
+  });
+}
+
+/** `wsdl -protocol:PROTOCOL` on the saved WSDL, compiled with `program`: the executable's name. */
+async function webReferenceProxy(t: ExecutionContext, dir: string, protocol: string, program: 'Moved' | 'Unmoved'): Promise<string> {
+  const generated = await run('wsdl', [`-protocol:${protocol}`, `-out:Proxy${protocol}.cs`, 'AuthenticatorAPI.wsdl'], dir);
+  t.is(generated.code, 0, `wsdl -protocol:${protocol}: ${generated.out}${generated.err}`);
+  const exe = `${program}${protocol}.exe`;
+  await compile(t, dir, exe, WEB_SERVICES, [`${program}.cs`, `Proxy${protocol}.cs`]);
+  return exe;
+}
+
+for (const [protocol, variant] of WSDL_PROTOCOLS) {
+  test.serial(
+    `.NET Web Reference, wsdl -protocol:${protocol}: a proxy of a saved WSDL, its Url set as the page shows, answers a Pair and a ValidatePin here`,
+    async (t) => {
+      const dir = await webReferenceFolder(t);
+      const exe = await webReferenceProxy(t, dir, protocol, 'Moved');
       const secret = `moving-dotnet-${variant}-${Math.random().toString(36).slice(2)}`;
       const setupCode = encodeBase32(Buffer.from(secret, 'utf8'));
       const before = callsSeen(service);
-      t.deepEqual(await pairAndValidate(t, dir, `Moved${protocol}.exe`, secret), [`${setupCode} false`, `${setupCode} true`], protocol);
+      t.deepEqual(await pairAndValidate(t, dir, exe, secret), [`${setupCode} false`, `${setupCode} true`]);
       t.deepEqual(
         variantsSeen(service, before),
         ['Pair', 'ValidatePin', 'Pair', 'ValidatePin'].map((op) => `${op} over ${variant}`),
-        protocol,
       );
-    }
+    },
+  );
+}
 
-    await compile(t, dir, 'Unmoved.exe', references, ['Unmoved.cs', 'ProxySOAP.cs']);
+test.serial(
+  '.NET Web Reference without the snippet’s Url line: the proxy calls the saved WSDL’s address, never this service',
+  async (t) => {
+    const dir = await webReferenceFolder(t);
+    const exe = await webReferenceProxy(t, dir, 'SOAP', 'Unmoved');
     const before = callsSeen(service);
-    const unmoved = await run('mono', [join(dir, 'Unmoved.exe'), ca.caFile, 'moving-dotnet-unmoved', '123456'], dir);
-    t.regex(unmoved.out, /^error WebException: /, 'without the Url line the proxy calls the WSDL’s address');
-    t.is(callsSeen(service), before, 'and never this service');
+    const unmoved = await run('mono', [join(dir, exe), ca.caFile, 'moving-dotnet-unmoved', '123456'], dir);
+    t.regex(unmoved.out, /^error WebException: /);
+    t.is(callsSeen(service), before);
   },
 );
 
