@@ -6,7 +6,7 @@
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import { ConfigError, contractNamespace, parseConfig } from '../config';
+import { ConfigError, contractNamespace, readConfig } from '../config';
 import { createLogger, exitAfterFlush } from '../observability/logger';
 import { startService } from '../server';
 import { loadTlsIdentity, type TlsIdentity } from '../tls';
@@ -21,8 +21,11 @@ export const workerThread: WorkerThreadData | undefined =
 
 export async function serve(args: string[], entry: string): Promise<void> {
   const thread = workerThread;
-  let config = parseConfig(args, process.env);
+  const reading = readConfig(args, process.env);
+  let config = reading.config;
   const logger = createLogger(config.logLevel);
+  // Once a process: a worker thread reads the same environment.
+  if (!thread && reading.serviceLinks.length > 0) logServiceLinks(logger, reading.serviceLinks);
   if (config.workers > 1 && !thread) {
     // Checked here too: worker threads refused their certificate would be restarted without end.
     if (config.tlsCert && config.tlsKey) loadTlsIdentity(config.tlsCert, config.tlsKey);
@@ -91,6 +94,14 @@ export async function serve(args: string[], entry: string): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   // Handled even without TLS: SIGHUP (`systemctl reload`) must never stop the service.
   process.on('SIGHUP', () => reloadCertificate(service.reloadTls, logger));
+}
+
+/** Kubernetes' service links look like settings (PIN_SERVICE_…, PIN_PORT=tcp://…): said once, by name (never a value). */
+function logServiceLinks(logger: Logger, variables: string[]): void {
+  logger.warn(
+    { event: 'service-links-ignored', variables },
+    `ignored ${variables.join(', ')}: Kubernetes service links, not settings (set enableServiceLinks: false in the pod spec to leave them out)`,
+  );
 }
 
 /** SIGHUP (what a certificate renewal hook sends): the new pair for new connections, or the old one kept and why. */
