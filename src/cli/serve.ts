@@ -15,6 +15,9 @@ import { isToWorkerThread, runWorkerThreads, type FromWorkerThread, type ToWorke
 import { storeBackend } from '../state';
 import { ENDPOINT_PATH } from '../../generated/routes';
 
+/** How long a stop may take, the log's last flush included: deploy/kubernetes/ gives the pod this and its preStop pause. */
+export const STOP_GRACE_MS = 10_000;
+
 /** This thread is a worker thread of `--workers`: what its main thread gave it. */
 export const workerThread: WorkerThreadData | undefined =
   !isMainThread && (workerData as WorkerThreadData | undefined)?.kind === 'pin-worker' ? (workerData as WorkerThreadData) : undefined;
@@ -63,14 +66,14 @@ export async function serve(args: string[], entry: string): Promise<void> {
     stopping = true;
     logger.info({ event: 'stopping', signal }, 'finishing in-flight calls');
     // The grace period: 10 s in all, the log's last flush included (an unread stdout never delays the exit).
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + STOP_GRACE_MS;
     const flushTime = () => Math.max(100, Math.min(1000, deadline - Date.now()));
     let closed = false;
     setTimeout(() => {
       if (closed) return;
       logger.error({ event: 'stop-timeout' }, 'in-flight calls did not finish in time');
       exitAfterFlush(logger, 1, 500);
-    }, 9_500).unref();
+    }, STOP_GRACE_MS - 500).unref();
     service.close().then(
       () => {
         closed = true;
