@@ -298,7 +298,11 @@ for (const kind of ['StatefulSet', 'Deployment'] as const) {
 test('StatefulSet: one pod, its state directory on a volume of its own', (t) => {
   const { manifest } = workload('StatefulSet').document;
   t.is(manifest.spec.replicas, 1, 'one process holds the state file');
-  t.deepEqual(manifest.spec.persistentVolumeClaimRetentionPolicy, { whenDeleted: 'Retain', whenScaled: 'Retain' }, 'the records outlive it');
+  t.deepEqual(
+    manifest.spec.persistentVolumeClaimRetentionPolicy,
+    { whenDeleted: 'Retain', whenScaled: 'Retain' },
+    'the records outlive it',
+  );
   const { service } = containers(manifest.spec.template);
   const stateDir = (service.env as Manifest[]).find((e) => e.name === 'PIN_STATE_DIR')?.value;
   const claims = manifest.spec.volumeClaimTemplates as Manifest[];
