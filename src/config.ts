@@ -448,6 +448,18 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
   return config;
 }
 
+/** The settings, and what the environment held that looked like settings and was left out. */
+export interface ConfigReading {
+  config: Config;
+  /** PIN_* variables that are Kubernetes service links, not settings (PIN_SERVICE_SERVICE_HOST, PIN_PORT=tcp://…): for the start-up line. */
+  serviceLinks: string[];
+}
+
+/** parseConfig, with the variables it left out as Kubernetes service links (parseConfig logs nothing: the caller does). */
+export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): ConfigReading {
+  return { config: parseConfig(argv, env), serviceLinks: PARSER.serviceLinks(env, 'PIN_') };
+}
+
 /** The namespace the service speaks: `--namespace`, else the WSDL's own. */
 export function contractNamespace(config: Pick<Config, 'namespace'>): string {
   return config.namespace ?? TARGET_NAMESPACE;

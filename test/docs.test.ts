@@ -1,12 +1,14 @@
 /**
  * The README and docs/ as a reader meets them: a README short enough to read
  * in five minutes that shows the two commands and leads to every page of
- * docs/, links that all arrive, and a settings table that is the one
- * src/config.ts describes (make generate writes it).
+ * docs/, links that all arrive, a settings table that is the one
+ * src/config.ts describes (make generate writes it), and a diagram of the
+ * rooms that is the one the imports make.
  */
 import test from 'ava';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
 import { SETTINGS } from '../src/config';
 import { settingsTable, withSettingsTable } from '../src/cli/settings-table';
 
@@ -141,4 +143,68 @@ test('a figure is a number and the unit after it', (t) => {
     '18–35 %',
     '117 (108–126)',
   ]);
+});
+
+/** The rooms and arrows of docs/architecture.md's diagram: each room's label lists the paths it holds. */
+function drawnRooms(markdown: string): { rooms: Map<string, string[]>; arrows: Set<string> } {
+  const block = /<!-- rooms:start[^>]*-->\s*```mermaid\n([\s\S]*?)```\s*<!-- rooms:end -->/.exec(markdown)?.[1];
+  if (!block) throw new Error('docs/architecture.md has no rooms diagram between its markers');
+  const rooms = new Map<string, string[]>();
+  const arrows = new Set<string>();
+  const node = /(\w+)(?:\["([^"]+)"\])?/;
+  for (const line of block.split('\n').map((l) => l.trim())) {
+    if (line === '' || line.startsWith('flowchart')) continue;
+    const [from, to] = line.split(' --> ').map((side) => node.exec(side)!);
+    for (const [, id, label] of [from, to]) if (label) rooms.set(id, label.split(', '));
+    arrows.add(`${from[1]} --> ${to[1]}`);
+  }
+  return { rooms, arrows };
+}
+
+/** The project's own source files under `dir`. */
+function tsFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? tsFiles(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+  );
+}
+
+/** The arrows between rooms that the imports of src/, codegen/ and generated/ make. */
+function importedArrows(rooms: Map<string, string[]>): Set<string> {
+  const roomOf = (file: string) =>
+    [...rooms].find(([, paths]) => paths.some((p) => (p.endsWith('/') ? file.startsWith(p) : file === p)))?.[0];
+  const arrows = new Set<string>();
+  for (const file of [...tsFiles('src'), ...tsFiles('codegen'), ...tsFiles('generated')]) {
+    const from = roomOf(file);
+    for (const { fileName } of ts.preProcessFile(read(file), true, true).importedFiles) {
+      if (!fileName.startsWith('.')) continue;
+      const target = relative(ROOT, resolve(ROOT, dirname(file), fileName));
+      const to = roomOf([`${target}.ts`, `${target}/index.ts`].find((f) => existsSync(join(ROOT, f))) ?? '');
+      if (from && to && from !== to) arrows.add(`${from} --> ${to}`);
+    }
+  }
+  return arrows;
+}
+
+test("docs/architecture.md's diagram of the rooms is drawn from the imports: each arrow an import, each import an arrow", (t) => {
+  const { rooms, arrows } = drawnRooms(read('docs/architecture.md'));
+  t.true(rooms.size >= 10, 'the diagram was read');
+  const drawnPaths = [...rooms.values()].flat();
+  for (const path of drawnPaths) t.true(existsSync(join(ROOT, path)), `${path} exists`);
+  for (const file of [...tsFiles('src'), ...tsFiles('codegen')]) {
+    t.true(
+      drawnPaths.some((p) => (p.endsWith('/') ? file.startsWith(p) : file === p)),
+      `${file} is in a room of the diagram`,
+    );
+  }
+  const imported = importedArrows(rooms);
+  t.deepEqual([...arrows].filter((a) => !imported.has(a)).sort(), [], 'arrows drawn with no import behind them');
+  t.deepEqual([...imported].filter((a) => !arrows.has(a)).sort(), [], 'imports between rooms the diagram does not draw');
+});
+
+test('the diagram check sees an arrow that is not an import, and an import that is not drawn', (t) => {
+  const markdown = read('docs/architecture.md');
+  const { rooms, arrows } = drawnRooms(markdown.replace('  codegen["codegen/"] --> runtime\n', '  codegen["codegen/"] --> state\n'));
+  const imported = importedArrows(rooms);
+  t.true(arrows.has('codegen --> state') && !imported.has('codegen --> state'));
+  t.true(imported.has('codegen --> runtime') && !arrows.has('codegen --> runtime'));
 });

@@ -7,7 +7,7 @@
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import { ConfigError, contractNamespace, parseConfig } from '../config';
+import { ConfigError, contractNamespace, readConfig } from '../config';
 import { createLogger, exitAfterFlush } from '../observability/logger';
 import { type RunningService, startService } from '../server';
 import { loadTlsIdentity, type TlsIdentity } from '../tls';
@@ -16,14 +16,20 @@ import { isToWorkerThread, runWorkerThreads, type FromWorkerThread, type ToWorke
 import { storeBackend } from '../state';
 import { ENDPOINT_PATH } from '../../generated/routes';
 
+/** How long a stop may take, the log's last flush included: deploy/kubernetes/ gives the pod this and its preStop pause. */
+export const STOP_GRACE_MS = 10_000;
+
 /** This thread is a worker thread of `--workers`: what its main thread gave it. */
 export const workerThread: WorkerThreadData | undefined =
   !isMainThread && (workerData as WorkerThreadData | undefined)?.kind === 'pin-worker' ? (workerData as WorkerThreadData) : undefined;
 
 export async function serve(args: string[], entry: string): Promise<void> {
   const thread = workerThread;
-  let config = parseConfig(args, process.env);
+  const reading = readConfig(args, process.env);
+  let config = reading.config;
   const logger = createLogger(config.logLevel);
+  // Once a process: a worker thread reads the same environment.
+  if (!thread && reading.serviceLinks.length > 0) logServiceLinks(logger, reading.serviceLinks);
   if (config.workers > 1 && !thread) {
     // Checked here too: worker threads refused their certificate would be restarted without end.
     if (config.tlsCert && config.tlsKey) loadTlsIdentity(config.tlsCert, config.tlsKey);
@@ -73,14 +79,14 @@ export async function serve(args: string[], entry: string): Promise<void> {
     stopping = true;
     logger.info({ event: 'stopping', signal }, 'finishing in-flight calls');
     // The grace period: 10 s in all, the log's last flush included (an unread stdout never delays the exit).
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + STOP_GRACE_MS;
     const flushTime = () => Math.max(100, Math.min(1000, deadline - Date.now()));
     let closed = false;
     setTimeout(() => {
       if (closed) return;
       logger.error({ event: 'stop-timeout' }, 'in-flight calls did not finish in time');
       exitAfterFlush(logger, 1, 500);
-    }, 9_500).unref();
+    }, STOP_GRACE_MS - 500).unref();
     service.close().then(
       () => {
         closed = true;
@@ -110,6 +116,14 @@ export async function serve(args: string[], entry: string): Promise<void> {
 function reload(service: RunningService, logger: Logger): void {
   service.reopenAudit();
   reloadCertificate(service.reloadTls, logger);
+}
+
+/** Kubernetes' service links look like settings (PIN_SERVICE_…, PIN_PORT=tcp://…): said once, by name (never a value). */
+function logServiceLinks(logger: Logger, variables: string[]): void {
+  logger.warn(
+    { event: 'service-links-ignored', variables },
+    `ignored ${variables.join(', ')}: Kubernetes service links, not settings (set enableServiceLinks: false in the pod spec to leave them out)`,
+  );
 }
 
 /** SIGHUP (what a certificate renewal hook sends): the new pair for new connections, or the old one kept and why. */

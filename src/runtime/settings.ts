@@ -7,6 +7,7 @@
  * service adds its own.
  */
 import { isIP } from 'node:net';
+import { serviceLinkTest } from './service-links';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -124,25 +125,75 @@ export interface SettingsTable<Values> {
    * Reads flags (`--name value` or `--name=value`; a yes/no flag may stand
    * alone) and environment variables over the defaults; a flag wins. An
    * environment variable that starts with `envPrefix` and is no row's is
-   * refused, so that a misspelt setting is never ignored. Throws ConfigError
-   * with one line naming the setting.
+   * refused, with the nearest row's name, so that a misspelt setting is never
+   * ignored; Kubernetes' service links under the prefix are not settings and
+   * are left out (`serviceLinks` names them). Throws ConfigError with one
+   * line naming the setting.
    */
   parse(argv: readonly string[], env: NodeJS.ProcessEnv, envPrefix?: string): Values;
+  /**
+   * The variables under `envPrefix` that `parse` leaves out as Kubernetes
+   * service links (service-links.ts), a row's own variable among them when
+   * it holds a service link's value (`PIN_PORT=tcp://10.0.0.1:8080`), sorted.
+   */
+  serviceLinks(env: NodeJS.ProcessEnv, envPrefix: string): string[];
+}
+
+/** Edits between two names (insert, delete, replace, swap two neighbours): optimal string alignment distance. */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) rows[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      rows[i][j] = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) rows[i][j] = Math.min(rows[i][j], rows[i - 2][j - 2] + 1);
+    }
+  }
+  return rows[a.length][b.length];
+}
+
+/**
+ * The known name nearest to a misspelt one, case aside, when it is near enough
+ * to be what was meant (at most 2 edits, and fewer than a third of its length).
+ */
+export function nearestName(name: string, known: Iterable<string>): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const candidate of known) {
+    const distance = editDistance(name.toUpperCase(), candidate.toUpperCase());
+    if (best === undefined || distance < best.distance) best = { name: candidate, distance };
+  }
+  return best && best.distance <= 2 && best.distance * 3 < best.name.length ? best.name : undefined;
+}
+
+/** `unknown setting PIN_PROT; did you mean PIN_PORT?`, or with no name near: `… (see --help)`. */
+function unknown(what: string, name: string, known: Iterable<string>): ConfigError {
+  const near = nearestName(name, known);
+  return new ConfigError(`unknown ${what} ${name}${near ? `; did you mean ${near}?` : ' (see --help)'}`);
 }
 
 export function settingsTable<Table extends Record<string, SettingSpec<unknown>>>(table: Table): SettingsTable<SettingValues<Table>> {
   type Values = SettingValues<Table>;
   const rows = Object.keys(table).map((key) => ({ key, ...table[key], values: table[key].type.values }));
   const defaults = (): Values => Object.fromEntries(rows.map((row) => [row.key, row.default])) as Values;
+  const variables = rows.flatMap((row) => (row.env === undefined ? [] : [row.env]));
+  const serviceLinks = (env: NodeJS.ProcessEnv, envPrefix: string): string[] => {
+    const isServiceLink = serviceLinkTest(envPrefix);
+    return Object.keys(env)
+      .filter((name) => name.startsWith(envPrefix) && isServiceLink(name, env[name] ?? ''))
+      .sort();
+  };
   return {
     rows: rows as unknown as SettingsTable<Values>['rows'],
     defaults,
+    serviceLinks,
     parse(argv, env, envPrefix) {
       const values: Record<string, unknown> = defaults();
+      const links = new Set(envPrefix === undefined ? [] : serviceLinks(env, envPrefix));
       if (envPrefix !== undefined) {
-        const known = new Set(rows.map((row) => row.env));
+        const known = new Set(variables);
         for (const name of Object.keys(env)) {
-          if (name.startsWith(envPrefix) && !known.has(name)) throw new ConfigError(`unknown setting ${name} (see --help)`);
+          if (name.startsWith(envPrefix) && !known.has(name) && !links.has(name)) throw unknown('setting', name, variables);
         }
       }
       const apply = (row: (typeof rows)[number], source: string, text: string) => {
@@ -153,14 +204,19 @@ export function settingsTable<Table extends Record<string, SettingSpec<unknown>>
         }
       };
       for (const row of rows) {
-        const value = row.env === undefined ? undefined : env[row.env];
+        const value = row.env === undefined || links.has(row.env) ? undefined : env[row.env];
         if (value !== undefined && value !== '') apply(row, row.env!, value);
       }
       for (let i = 0; i < argv.length; i++) {
         const arg = argv[i];
         const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
         const row = rows.find((x) => x.flag === flag);
-        if (!row) throw new ConfigError(`unknown argument ${flag} (see --help)`);
+        if (!row)
+          throw unknown(
+            'argument',
+            flag,
+            rows.map((x) => x.flag),
+          );
         let value = inline;
         if (value === undefined) {
           // A yes/no flag may stand alone: `--trust-proxy` is `--trust-proxy true`.
