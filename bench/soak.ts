@@ -173,7 +173,9 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 async function main(): Promise<void> {
   if (!existsSync(join(ROOT, 'dist/src/main.js'))) throw new Error('dist/ is missing: run `make build` (make soak does)');
-  const service: Server = await startServer(builtService('service', ROOT, ['--log-level', 'info'], YOUNG_GENERATION));
+  const service: Server = await startServer(
+    builtService('service', ROOT, ['--log-level', 'info', '--metrics-on-public-port'], YOUNG_GENERATION),
+  );
   // fifo: every pooled connection is used in turn, so none sits idle until the service's keep-alive timeout closes it
   // just as a request is written on it (a read ECONNRESET the service is not to blame for, seen on a loaded machine).
   const agent = new Agent({ keepAlive: true, maxSockets: MAX_IN_FLIGHT, scheduling: 'fifo' });

@@ -79,6 +79,35 @@ const pemKeyFile: ValueType<string> = {
   },
 };
 
+/** A file holding a bearer token of 32 characters or more, read now so that a wrong path or a short token stops start-up. */
+const tokenFile: ValueType<string> = {
+  values: 'file',
+  parse(text) {
+    readToken(text);
+    return text;
+  },
+};
+
+/** The token in a token file (--admin-token-file): its text, surrounding white space removed. */
+export function readToken(path: string): string {
+  let token: string;
+  try {
+    token = readFileSync(path, 'utf8').trim();
+  } catch (error) {
+    throw new ConfigError(`cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  if (token.length < 32) throw new ConfigError(`${path} must hold a token of at least 32 characters (openssl rand -hex 32)`);
+  return token;
+}
+
+const filePath: ValueType<string> = {
+  values: 'file',
+  parse(text) {
+    if (text.trim() === '' || text.includes('\0')) throw new ConfigError('must be a file path');
+    return text;
+  },
+};
+
 const longText = (minLength: number): ValueType<string> => ({
   values: `at least ${minLength} characters`,
   parse(text) {
@@ -313,6 +342,48 @@ const TABLE = {
     type: integer(1, 64),
     help: 'threads serving requests, on one port (SO_REUSEPORT); the embedded store is shared between them in memory, so state stays exact',
   }),
+  managementPort: setting({
+    flag: '--management-port',
+    env: 'PIN_MANAGEMENT_PORT',
+    default: undefined,
+    type: optional(integer(0, 65535)),
+    help: 'a second port, for operators: /metrics, /healthz, /readyz and, with --admin-token-file, /admin/secrets/… (default: none)',
+  }),
+  managementHost: setting({
+    flag: '--management-host',
+    env: 'PIN_MANAGEMENT_HOST',
+    default: '127.0.0.1',
+    type: listenHost,
+    help: 'address the management port listens on',
+  }),
+  adminTokenFile: setting({
+    flag: '--admin-token-file',
+    env: 'PIN_ADMIN_TOKEN_FILE',
+    default: undefined,
+    type: optional(tokenFile),
+    help: "a file holding the bearer token of the management port's /admin/ endpoints (32 characters or more); none: no admin endpoints",
+  }),
+  metricsOnPublicPort: setting({
+    flag: '--metrics-on-public-port',
+    env: 'PIN_METRICS_ON_PUBLIC_PORT',
+    default: false,
+    type: yesNo,
+    help: 'serve /metrics on --port too (else only on the management port)',
+  }),
+  auditFile: setting({
+    flag: '--audit-file',
+    env: 'PIN_AUDIT_FILE',
+    default: undefined,
+    type: optional(filePath),
+    help: 'a file the audit lines are appended to, besides the log (reopened on SIGHUP, for rotation)',
+  }),
+  auditRequired: setting({
+    flag: '--audit-required',
+    env: 'PIN_AUDIT_REQUIRED',
+    default: false,
+    type: yesNo,
+    help: 'write each audit line to --audit-file before answering, and fail ValidatePin closed (503) while the file cannot be written',
+  }),
   logLevel: setting({
     flag: '--log-level',
     env: 'PIN_LOG_LEVEL',
@@ -360,6 +431,19 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Co
   }
   if (config.storeTlsCa !== undefined && !/^rediss:/i.test(config.store)) {
     throw new ConfigError('--store-tls-ca needs a rediss:// store');
+  }
+  if (config.adminTokenFile !== undefined && config.managementPort === undefined) {
+    throw new ConfigError('--admin-token-file needs --management-port: the admin endpoints are served there only');
+  }
+  if (
+    config.managementPort !== undefined &&
+    config.managementPort !== 0 &&
+    [config.port, config.httpPort].includes(config.managementPort)
+  ) {
+    throw new ConfigError('--management-port must differ from --port and --http-port');
+  }
+  if (config.auditRequired && config.auditFile === undefined) {
+    throw new ConfigError('--audit-required needs --audit-file: it is that file the service will not answer without');
   }
   return config;
 }

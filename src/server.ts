@@ -2,8 +2,10 @@ import type { Server } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { Logger } from 'pino';
 import { createApp } from './app';
-import type { Config } from './config';
+import { type Config, readToken } from './config';
 import { systemClock, type Clock } from './handlers';
+import { createManagementApp } from './management';
+import { createAuditTrail } from './observability/audit';
 import { createMetrics } from './observability/metrics';
 import { logStoreWarnings, storePressure } from './observability/store-pressure';
 import { tlsCertificateExpiry } from './observability/tls-certificate';
@@ -12,6 +14,7 @@ import { loadTlsIdentity, secureContextOptions, type TlsIdentity } from './tls';
 import { connectionLimits, listen, type CloseOptions } from './runtime/listener';
 import { loadXmlEngine } from './runtime/xml/xml-engine';
 import { createStore, type SharedStore } from './state';
+import { createStateKeyHasher } from './state/keyed-hash';
 import type { StateStore } from './state/store';
 
 /**
@@ -33,6 +36,10 @@ export interface RunningService {
   url: string;
   /** With --http-port: the plain HTTP listener that redirects to `url`. */
   redirectUrl?: string;
+  /** With --management-port: its address (/metrics, /healthz, /readyz, /admin/…). */
+  managementUrl?: string;
+  /** SIGHUP: the audit file (--audit-file) opened again, after a rotation. */
+  reopenAudit(): void;
   close(options?: CloseOptions): Promise<void>;
   /**
    * With --tls-cert: reads the certificate and key again and serves them to
@@ -85,7 +92,9 @@ export async function startService(
     await logStoreWarnings(store, logger);
   }
   await loadXmlEngine(); // before createApp, which compiles the schemas
-  const app = createApp({ ...config, stateKey }, { logger, clock, store, metrics });
+  // Opened (or found failing, and said so) before the first call; each worker thread appends to the file with its own descriptor.
+  const trail = createAuditTrail(config, logger, metrics);
+  const app = createApp({ ...config, stateKey }, { logger, clock, store, metrics, trail });
   const handle = app.callback();
   const listener = await listen((req, res) => void handle(req, res), {
     ...config,
@@ -99,11 +108,22 @@ export async function startService(
   });
   const { server } = listener;
   const host = new URL(listener.url).hostname;
+  const management =
+    config.managementPort === undefined
+      ? undefined
+      : await listenForOperators(config, { logger, clock, store, metrics, trail, stateKey }, thread !== undefined).catch(
+          async (error: unknown) => {
+            await listener.close({ idleGraceMs: 0 });
+            await store.close();
+            throw error;
+          },
+        );
   const redirector =
     tls && config.httpPort !== undefined
       ? await listenForHttpsRedirects(connectionLimits(config), config.host, config.httpPort, listener.port, thread !== undefined).catch(
           async (error: unknown) => {
             server.close();
+            await management?.close({ idleGraceMs: 0 });
             await store.close();
             throw error;
           },
@@ -113,8 +133,9 @@ export async function startService(
   const close = async (options: CloseOptions = {}): Promise<void> => {
     // Each redirect is the last answer on its connection: none to drain.
     const redirectsClosed = new Promise<void>((resolve) => (redirector ? redirector.server.close(() => resolve()) : resolve()));
-    await Promise.all([listener.close(options), redirectsClosed]);
+    await Promise.all([listener.close(options), redirectsClosed, management?.close(options)]);
     await store.close();
+    trail.close();
   };
   let reloadTls: (() => TlsIdentity) | undefined;
   if (tls) {
@@ -132,7 +153,35 @@ export async function startService(
     store,
     url: listener.url,
     redirectUrl: redirector && `http://${host}:${redirector.port}`,
+    managementUrl: management?.url,
+    reopenAudit: () => trail.reopen(),
     close: (options) => (closing ??= close(options)),
     reloadTls,
   };
+}
+
+/**
+ * The management port's listener (management.ts). Its admin callers are
+ * counted under a keyed hash of another key than secrets' (derived from the
+ * state key), so that no secret's count is ever an admin caller's.
+ */
+async function listenForOperators(
+  config: Config,
+  deps: Omit<Parameters<typeof createManagementApp>[1], 'adminToken' | 'adminCallerKeyOf'> & { stateKey: string | undefined },
+  reusePort: boolean,
+) {
+  const callerHash = createStateKeyHasher(deps.stateKey === undefined ? undefined : `${deps.stateKey}\nadmin callers`);
+  const app = createManagementApp(config, {
+    ...deps,
+    adminToken: config.adminTokenFile === undefined ? undefined : readToken(config.adminTokenFile),
+    adminCallerKeyOf: (address) => callerHash(Buffer.from(address, 'utf8')),
+  });
+  const handle = app.callback();
+  return listen((req, res) => void handle(req, res), {
+    ...config,
+    host: config.managementHost,
+    port: config.managementPort ?? 0,
+    inactivityTimeoutMs: inactivityTimeout(config),
+    reusePort,
+  });
 }

@@ -161,7 +161,15 @@ test('serve runs the service until SIGTERM, then exits 0', async (t) => {
 });
 
 test('--help prints one usage, within 80 columns, every environment variable in one column', (t) => {
-  for (const args of [['--help'], ['serve', '--help'], ['help'], ['secret', '--help'], ['pair', '--help']]) {
+  for (const args of [
+    ['--help'],
+    ['serve', '--help'],
+    ['help'],
+    ['secret', '--help'],
+    ['pair', '--help'],
+    ['unlock', '--help'],
+    ['secret-status', '--help'],
+  ]) {
     const out = run(...args).stdout;
     t.is(out.match(/^Usage:/gm)?.length, 1, `${args.join(' ')}: one usage`);
     for (const line of out.split('\n')) t.true(line.length <= 80, `${args.join(' ')}: ${line.length} columns: ${line}`);

@@ -1,6 +1,6 @@
 /**
  * `--workers 2`: /metrics answers for the whole service, whichever worker
- * thread takes the scrape: the main thread sums every worker thread's
+ * thread takes the scrape (on the management port, where each listens): the main thread sums every worker thread's
  * registry (prom-client's AggregatorRegistry), so counters never jump
  * between one thread's share and another's, and the store's table, which
  * they share, is counted once.
@@ -8,6 +8,7 @@
 import test from 'ava';
 import { Agent, request } from 'node:http';
 import { startChildService } from './support/child-service';
+import { freePort } from './support/ports';
 
 function get(port: number, path: string, agent: Agent): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
@@ -26,7 +27,11 @@ const pairCount = (text: string) =>
   Number(/^pin_requests_total\{operation="Pair",variant="httpGet",outcome="ok"\} (\d+)/m.exec(text)?.[1] ?? 'NaN');
 
 test('with --workers 2, every scrape counts the calls of both workers', async (t) => {
-  const service = await startChildService({ args: ['--workers', '2', '--log-level', 'info'], listening: 2 });
+  const managementPort = await freePort();
+  const service = await startChildService({
+    args: ['--workers', '2', '--log-level', 'info', '--management-port', String(managementPort)],
+    listening: 2,
+  });
   const agents: Agent[] = [];
   try {
     // A fresh connection per call: the kernel spreads connections over the threads' listeners (SO_REUSEPORT).
@@ -46,7 +51,8 @@ test('with --workers 2, every scrape counts the calls of both workers', async (t
     for (let scrape = 0; scrape < 6; scrape++) {
       const agent = new Agent({ keepAlive: false });
       agents.push(agent);
-      const answer = await get(service.port, '/metrics', agent);
+      // The management port, on which both worker threads listen too.
+      const answer = await get(managementPort, '/metrics', agent);
       t.is(answer.status, 200);
       t.is(pairCount(answer.text), CALLS, `scrape ${scrape} sums both workers`);
       t.regex(answer.text, /^# TYPE pin_store_errors_total counter$/m);

@@ -411,3 +411,58 @@ test('ValidatePin in base32 mode: the key is the decoded Base32 (any case, space
     await validateError(t, new ValidatePin({ pin: '924711', secretCode }), base32, `invalid Base32 ${secretCode}`);
   }
 });
+
+test('ValidatePin tells each outcome once, by the keyed hash: wrong, the lock its fifth failure causes, throttled, accepted, replay', async (t) => {
+  const told: [string, string, number | undefined, number | undefined][] = [];
+  const hashOf = createStateKeyHasher('a-state-key-of-the-outcome-test-0123456789');
+  const v = TOTP_VECTORS.find((x) => x.secretCode === '12345678BXYT')!;
+  const now = v.unixTime * 1000;
+  const state: ValidationState = {
+    store: new MemoryStore(1000, () => now),
+    stateKeyOf: hashOf,
+    outcomes: {
+      ready() {},
+      validated: (outcome, key, detail) => told.push([outcome, key, detail?.attempts, detail?.lockedUntilMs]),
+      paired() {},
+    },
+  };
+  const request = (pin: string) => new ValidatePin({ pin, secretCode: v.secretCode });
+  const key = hashOf(Buffer.from(v.secretCode));
+  t.true(await checkPin(request(v.pin), settings(), now, state));
+  t.false(await checkPin(request(v.pin), settings(), now, state));
+  // The replay counted as a failure: four wrong PINs more reach the limit.
+  for (let i = 0; i < 4; i++) t.false(await checkPin(request('000000'), settings(), now, state));
+  await t.throwsAsync(checkPin(request(v.pin), settings(), now, state), { instanceOf: ServiceError });
+  t.deepEqual(told, [
+    ['accepted', key, undefined, undefined],
+    ['replay', key, 1, undefined],
+    ['wrong', key, 2, undefined],
+    ['wrong', key, 3, undefined],
+    ['wrong', key, 4, undefined],
+    ['wrong', key, 5, undefined],
+    ['locked', key, 5, now + 300_000],
+    ['throttled', key, 6, now + 300_000],
+  ]);
+});
+
+test('ValidatePin: an outcome that cannot be recorded (--audit-required) refuses the call before the PIN is checked or counted', async (t) => {
+  const store = new MemoryStore(1000);
+  const refusal = new ServiceError('unavailable', 'The service cannot answer right now; try again later.');
+  const state: ValidationState = {
+    store,
+    stateKeyOf: createStateKeyHasher(undefined),
+    outcomes: {
+      ready() {
+        throw refusal;
+      },
+      validated() {},
+      paired() {},
+    },
+  };
+  const v = TOTP_VECTORS[0];
+  t.is(
+    await t.throwsAsync(checkPin(new ValidatePin({ pin: v.pin, secretCode: v.secretCode }), settings(), v.unixTime * 1000, state)),
+    refusal,
+  );
+  t.is(store.size, 0, 'nothing counted, nothing accepted');
+});

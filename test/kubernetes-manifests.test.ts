@@ -14,7 +14,6 @@ import ts from 'typescript';
 import { STOP_GRACE_MS } from '../src/cli/serve';
 import { SETTINGS } from '../src/config';
 import {
-  AWAITED_FLAGS,
   containerPort,
   containers,
   flagsOf,
@@ -216,7 +215,7 @@ for (const kind of ['StatefulSet', 'Deployment'] as const) {
     const pod = workload(kind).document.manifest.spec.template;
     const { service, sidecars } = containers(pod);
     const known = new Set(SETTINGS.map((s) => s.flag));
-    for (const { flag } of flagsOf(service.args)) t.true(known.has(flag) || AWAITED_FLAGS.includes(flag), `${flag} is a setting`);
+    for (const { flag } of flagsOf(service.args)) t.true(known.has(flag), `${flag} is a setting`);
     for (const { name } of service.env ?? [])
       t.true(
         SETTINGS.some((s) => s.env === name),
@@ -362,12 +361,4 @@ test('the image: Node.js 24, the build the manifests run, as nobody', (t) => {
       t.true(existsSync(join(REPO, source)), `${program} is built from ${source}`);
     }
   }
-});
-
-test('the flags the manifests name ahead of the service are still ahead of it (once it has them, this list goes)', (t) => {
-  for (const flag of AWAITED_FLAGS)
-    t.false(
-      SETTINGS.some((s) => s.flag === flag),
-      `${flag} is a setting now: remove it from AWAITED_FLAGS`,
-    );
 });

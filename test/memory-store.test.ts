@@ -7,7 +7,7 @@ import test from 'ava';
 import { createHash } from 'node:crypto';
 import { MemoryStore } from '../src/state/memory-store';
 import { StoreFullError, StoreUnavailableError, type StoreEvents, type WhenFull } from '../src/state/store';
-import { createStateKeyHasher } from '../src/state/keyed-hash';
+import { createStateKeyHasher, FINGERPRINT, fingerprintOf, keyPrefixOf } from '../src/state/keyed-hash';
 import { startTestService } from './support/service';
 import { validatePin } from './support/requests';
 
@@ -555,4 +555,64 @@ test('a key that is not 1 to 45 base64url characters is refused with a TypeError
   t.false(await store.acceptStep('a', 1, 60_000));
   t.true(await store.acceptStep('aA', 1, 60_000), 'a trailing A (zero bits) is another key');
   t.true(await store.acceptStep('aAA', 1, 60_000));
+});
+
+// What an operator reads and clears (secret-status, unlock), and finds by fingerprint.
+
+test('inspect: the count, when its window ends and the last accepted step; nothing for a key never seen or wholly expired', async (t) => {
+  const c = clock();
+  const store = new MemoryStore(100, c.now);
+  t.is(await store.inspect('unknown'), undefined);
+  t.true(await store.acceptStep('k', 1234, 90_000));
+  t.deepEqual(await store.inspect('k'), { attempts: 0, attemptsResetInMs: 0, lastStep: 1234 });
+  await store.countAttempt('k', 300_000, LOCK);
+  c.advance(1000);
+  await store.countAttempt('k', 300_000, LOCK);
+  t.deepEqual(await store.inspect('k'), { attempts: 2, attemptsResetInMs: 299_000, lastStep: 1234 });
+  c.advance(89_000);
+  t.deepEqual(await store.inspect('k'), { attempts: 2, attemptsResetInMs: 210_000 }, 'the replay record has expired');
+  await store.clearAttempts('k');
+  t.is(await store.inspect('k'), undefined, 'cleared, with no replay record left: nothing');
+});
+
+test('clearAttempts unlocks a locked count: the next call is counted from 1', async (t) => {
+  const store = new MemoryStore(100, clock().now);
+  for (let i = 0; i < LOCK + 2; i++) await store.countAttempt('k', 300_000, LOCK);
+  t.is((await store.inspect('k'))?.attempts, LOCK + 2);
+  await store.clearAttempts('k');
+  t.is((await store.countAttempt('k', 300_000, LOCK)).attempts, 1);
+});
+
+test('keysStartingWith: the live keys of a fingerprint, among many; a prefix too short or not base64url is refused', async (t) => {
+  const c = clock();
+  for (const shared of [false, true]) {
+    const store = new MemoryStore(5000, c.now, shared ? { share: true } : {});
+    const hashOf = createStateKeyHasher('a-state-key-for-the-fingerprint-tests');
+    const keys = Array.from({ length: 3000 }, (_, i) => hashOf(Buffer.from(`secret-${i}`)));
+    for (const key of keys) await store.countAttempt(key, 60_000, LOCK);
+    const wanted = keys[1777];
+    t.deepEqual(await store.keysStartingWith(keyPrefixOf(fingerprintOf(wanted))), [wanted]);
+    // Two keys sharing 12 characters, a third differing in the 12th only (its last bits in the third lane).
+    await store.acceptStep('abcdefghijkl-one', 1, 60_000);
+    await store.acceptStep('abcdefghijkl_two', 1, 60_000);
+    await store.acceptStep('abcdefghijkm', 1, 60_000);
+    t.deepEqual((await store.keysStartingWith('abcdefghijkl')).sort(), ['abcdefghijkl-one', 'abcdefghijkl_two']);
+    t.deepEqual(await store.keysStartingWith('abcdefghijklm'), []);
+    c.advance(60_000);
+    t.deepEqual(await store.keysStartingWith('abcdefghijkl'), [], 'expired records are not found');
+    for (const prefix of ['abcdefghijk', 'abcdefghijk=', 'a'.repeat(46)]) {
+      await t.throwsAsync(store.keysStartingWith(prefix), { instanceOf: TypeError }, prefix);
+    }
+  }
+});
+
+test('a fingerprint is 18 hex digits, the first 72 bits of the keyed hash, the same for the same secret and state key', (t) => {
+  const key = 'a-state-key-for-the-fingerprint-tests';
+  const id = createStateKeyHasher(key)(Buffer.from('JBSWY3DPEHPK3PXP'));
+  const fingerprint = fingerprintOf(id);
+  t.regex(fingerprint, FINGERPRINT);
+  t.is(fingerprint, Buffer.from(id, 'base64url').subarray(0, 9).toString('hex'));
+  t.is(fingerprintOf(createStateKeyHasher(key)(Buffer.from('JBSWY3DPEHPK3PXP'))), fingerprint, 'another process, the same key');
+  t.not(fingerprintOf(createStateKeyHasher(`${key}-other`)(Buffer.from('JBSWY3DPEHPK3PXP'))), fingerprint, 'another state key');
+  t.true(id.startsWith(keyPrefixOf(fingerprint)));
 });

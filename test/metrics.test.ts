@@ -1,7 +1,8 @@
 /**
  * The operations surface: /healthz, /readyz, /metrics (Prometheus text,
- * prom-client) and request ids in answers and logs. Counters move as
- * expected after ok, refused, throttled and replayed calls and after a store
+ * prom-client, on the management port; on the public port only when asked)
+ * and request ids in answers and logs. Counters move as expected after
+ * accepted, wrong, refused, throttled and replayed calls and after a store
  * error; no label value ever holds a secret or a PIN.
  */
 import test from 'ava';
@@ -12,7 +13,7 @@ import { startTestService, type TestService } from './support/service';
 
 let service: TestService;
 test.before(async () => {
-  service = await startTestService();
+  service = await startTestService({ managementPort: 0 });
 });
 test.after.always(async () => {
   await service?.close({ idleGraceMs: 0 });
@@ -39,7 +40,7 @@ function parseExposition(text: string): Sample[] {
 }
 
 async function scrape(s: TestService = service): Promise<{ text: string; samples: Sample[]; contentType: string }> {
-  const response = await fetch(`${s.url}/metrics`);
+  const response = await fetch(`${s.managementUrl}/metrics`);
   const text = await response.text();
   return { text, samples: parseExposition(text), contentType: response.headers.get('content-type') ?? '' };
 }
@@ -70,6 +71,9 @@ test.serial('/metrics is Prometheus text with every metric of the service, descr
     ['pin_store_entries', 'gauge'],
     ['pin_store_evictions_total', 'counter'],
     ['pin_store_refusals_total', 'counter'],
+    ['pin_audit_events_total', 'counter'],
+    ['pin_audit_file_failures_total', 'counter'],
+    ['pin_audit_lines_dropped_total', 'counter'],
   ]) {
     t.regex(text, new RegExp(`^# HELP ${name} \\S`, 'm'), `${name} has a HELP line`);
     t.regex(text, new RegExp(`^# TYPE ${name} ${type}$`, 'm'), `${name} is a ${type}`);
@@ -102,6 +106,21 @@ test.serial('an ok call, a client error and an unknown path count by operation, 
   t.is(infBucket?.value, value(after, 'pin_request_duration_seconds_count', { operation: 'Pair', variant: 'httpGet' }));
 });
 
+test.serial('/metrics is on the management port only, unless --metrics-on-public-port; /healthz and /readyz on both', async (t) => {
+  t.is((await get('/metrics')).status, 404, 'not on the public port');
+  for (const path of ['/healthz', '/readyz']) t.is((await fetch(`${service.managementUrl}${path}`)).status, 200, path);
+  t.is((await fetch(`${service.managementUrl}/admin/secrets/0123456789abcdef01`)).status, 404, 'no admin endpoints without a token file');
+  const both = await startTestService({ metricsOnPublicPort: true });
+  try {
+    t.is(both.managementUrl, undefined, 'no management port unless asked');
+    const answer = await fetch(`${both.url}/metrics`);
+    t.is(answer.status, 200);
+    t.regex(await answer.text(), /^# TYPE pin_requests_total counter$/m);
+  } finally {
+    await both.close({ idleGraceMs: 0 });
+  }
+});
+
 test.serial(
   'a replayed PIN moves pin_replay_rejections_total; throttled calls move pin_throttled_total and outcome="throttled"',
   async (t) => {
@@ -124,7 +143,23 @@ test.serial(
     t.is(delta('pin_replay_rejections_total'), 1);
     t.is(delta('pin_throttled_total'), 1);
     t.is(delta('pin_requests_total', { operation: 'ValidatePin', variant: 'httpPost', outcome: 'throttled' }), 1);
-    t.is(delta('pin_requests_total', { operation: 'ValidatePin', variant: 'httpGet', outcome: 'ok' }), 7);
+    t.is(delta('pin_requests_total', { operation: 'ValidatePin', variant: 'httpGet', outcome: 'accepted' }), 1);
+    t.is(delta('pin_requests_total', { operation: 'ValidatePin', variant: 'httpGet', outcome: 'replay' }), 1);
+    t.is(delta('pin_requests_total', { operation: 'ValidatePin', variant: 'httpGet', outcome: 'wrong' }), 5);
+    t.is(
+      delta('pin_requests_total', { operation: 'ValidatePin', variant: 'httpGet', outcome: 'ok' }),
+      0,
+      'a ValidatePin answer says which',
+    );
+    for (const [outcome, count] of [
+      ['accepted', 1],
+      ['replay', 1],
+      ['wrong', 5],
+      ['locked', 1],
+      ['throttled', 1],
+    ] as const) {
+      t.is(delta('pin_audit_events_total', { outcome }), count, `audit lines ${outcome}`);
+    }
     t.is(delta('pin_store_errors_total'), 0);
   },
 );
@@ -147,7 +182,7 @@ test.serial('no label value holds a secret, a PIN or anything else from a reques
     operation: /^(Pair|ValidatePin|none)$/,
     variant: /^(soap11|soap12|httpGet|httpPost|json|page|none)$/,
     outcome:
-      /^(ok|refused|client|throttled|unavailable|server|too-large|unsupported-media-type|not-found|method-not-allowed|version-mismatch|must-understand)$/,
+      /^(ok|accepted|wrong|replay|refused|client|throttled|unavailable|server|too-large|unsupported-media-type|not-found|method-not-allowed|version-mismatch|must-understand)$/,
   };
   for (const s of samples.filter((x) => x.name.startsWith('pin_request'))) {
     for (const [label, v] of Object.entries(s.labels)) {
@@ -188,7 +223,14 @@ test.serial('X-Request-Id: a plain token is echoed, anything else replaced by a 
     .map((l) => JSON.parse(l) as Record<string, unknown>);
   const line = lines.find((l) => l.event === 'request' && l.id === 'trace-me-42');
   t.truthy(line, 'the request log line carries the caller id');
-  t.like(line, { method: 'GET', path: '/api.asmx/:operation', variant: 'httpGet', operation: 'ValidatePin', status: 200, outcome: 'ok' });
+  t.like(line, {
+    method: 'GET',
+    path: '/api.asmx/:operation',
+    variant: 'httpGet',
+    operation: 'ValidatePin',
+    status: 200,
+    outcome: 'wrong',
+  });
   t.is(typeof line?.ms, 'number');
   t.truthy(
     lines.find((l) => l.event === 'refused' && l.id === 'trace-me-43'),
@@ -234,7 +276,7 @@ test.serial('/healthz and /readyz answer 200 with the embedded store, never cach
 
 test('a store that cannot be reached: ValidatePin fails closed, pin_store_errors_total and outcome="unavailable" move, /readyz 503, /healthz 200', async (t) => {
   const closedPort = await freePort(); // nothing listens there
-  const broken = await startTestService({ store: `redis://127.0.0.1:${closedPort}` });
+  const broken = await startTestService({ store: `redis://127.0.0.1:${closedPort}`, managementPort: 0 });
   try {
     const before = (await scrape(broken)).samples;
     const secret = 'metrics-store-secret-9';
@@ -250,8 +292,10 @@ test('a store that cannot be reached: ValidatePin fails closed, pin_store_errors
     );
     t.is(soap.status, 500);
     t.regex(soap.body, /soap:Receiver/);
-    t.is((await fetch(`${broken.url}/readyz`)).status, 503);
-    t.is((await fetch(`${broken.url}/healthz`)).status, 200);
+    for (const url of [broken.url, broken.managementUrl]) {
+      t.is((await fetch(`${url}/readyz`)).status, 503);
+      t.is((await fetch(`${url}/healthz`)).status, 200);
+    }
     const after = (await scrape(broken)).samples;
     const delta = (name: string, labels: Record<string, string> = {}) => value(after, name, labels) - value(before, name, labels);
     t.is(delta('pin_store_errors_total'), 2);

@@ -44,7 +44,7 @@ async function floodOfRightPins(service: TestService, prefix: string, count: num
 }
 
 test('wrong PINs for made-up secrets evict only their own records: a locked secret stays locked and an accepted PIN stays refused', async (t) => {
-  const service = await startTestService({ storeMaxEntries: BOUND });
+  const service = await startTestService({ storeMaxEntries: BOUND, metricsOnPublicPort: true });
   t.teardown(() => service.close({ idleGraceMs: 0 }));
   const locked = 'full-store-locked-secret';
   for (let i = 0; i < 5; i++) t.false(await validatePinResult(service, 'httpGet', wrongPinFor(service, locked), locked));
@@ -64,7 +64,7 @@ test('wrong PINs for made-up secrets evict only their own records: a locked secr
 });
 
 test('refuse: right PINs for made-up secrets fill the store; a new secret then fails closed on every variant, held secrets keep working', async (t) => {
-  const service = await startTestService({ storeMaxEntries: BOUND, storeWhenFull: 'refuse' });
+  const service = await startTestService({ storeMaxEntries: BOUND, storeWhenFull: 'refuse', metricsOnPublicPort: true });
   t.teardown(() => service.close({ idleGraceMs: 0 }));
   await floodOfRightPins(service, 'refuse-flood', BOUND);
 
@@ -98,7 +98,7 @@ test('refuse: right PINs for made-up secrets fill the store; a new secret then f
 });
 
 test('evict: the same flood past the bound evicts protective records, counted and logged once', async (t) => {
-  const service = await startTestService({ storeMaxEntries: BOUND, storeWhenFull: 'evict' });
+  const service = await startTestService({ storeMaxEntries: BOUND, storeWhenFull: 'evict', metricsOnPublicPort: true });
   t.teardown(() => service.close({ idleGraceMs: 0 }));
   await floodOfRightPins(service, 'evict-flood', BOUND + 30);
   t.deepEqual(await storeMetrics(service), { entries: BOUND, unprotective: 0, protective: 30, refusals: 0 });

@@ -73,7 +73,7 @@ test('SIGHUP: a new connection sees the new certificate, one opened before still
 });
 
 test('with --workers 2, SIGHUP reaches every worker thread', async (t) => {
-  const { service, folder } = await startWithCertificate(['--workers', '2'], 2);
+  const { service, folder } = await startWithCertificate(['--workers', '2', '--metrics-on-public-port'], 2);
   t.teardown(() => service.kill());
   const second = await ca.issue({ notAfter: new Date(Date.now() + 90 * DAY_MS) });
   folder.write('cert.pem', second.cert);

@@ -150,7 +150,7 @@ test('the certificate read again: new connections get the new one, an open conne
   const first = await ca.issue();
   const cert = folder.write('cert.pem', first.cert);
   const key = folder.write('key.pem', first.key);
-  const reloading = await startTestService({ tlsCert: cert, tlsKey: key });
+  const reloading = await startTestService({ tlsCert: cert, tlsKey: key, metricsOnPublicPort: true });
   t.teardown(() => reloading.close());
   const keptAlive = new Agent({ keepAlive: true, maxSockets: 1 });
   t.teardown(() => keptAlive.destroy());

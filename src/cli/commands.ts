@@ -1,23 +1,29 @@
 /**
  * The command line: `serve` (default) runs the service; `secret` prints a new
  * random Base32 secret; `pair` prints the manual setup code and a QR code in
- * the terminal. Each takes `--help`.
+ * the terminal; `secret-status` and `unlock` ask the running service about a
+ * secret, and unlock it. Each takes `--help`.
  */
 import { randomBytes } from 'node:crypto';
 import { ConfigError } from '../config';
 import { helpText } from './help';
 import { ServiceError } from '../runtime/errors';
 import { encodeBase32 } from '../otp/base32';
+import { secretStatusCommand, unlockCommand } from './admin-commands';
 import { pairCommand, type TerminalCommand } from './pair-command';
 import { UsageError } from './usage-error';
 
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
+  /** Default: the process's standard input. */
+  stdin?: NodeJS.ReadableStream;
 }
 
 /** The commands beside `serve`, `secret` and `help`, by name. */
-const COMMANDS: ReadonlyMap<string, TerminalCommand> = new Map([[pairCommand.name, pairCommand]]);
+const COMMANDS: ReadonlyMap<string, TerminalCommand> = new Map(
+  [pairCommand, secretStatusCommand, unlockCommand].map((command) => [command.name, command]),
+);
 
 function commandList(added: ReadonlyMap<string, TerminalCommand>): string {
   const rows: [string, string][] = [

@@ -7,6 +7,14 @@ import { qrSegments } from '../qr/matrix';
 import { Pair, type PairingInfo } from '../../generated/types';
 import { UsageError } from './usage-error';
 
+/** What a command of the terminal writes to and reads from. */
+export interface TerminalIo {
+  out(text: string): void;
+  err(text: string): void;
+  /** Default: the process's standard input. */
+  stdin?: NodeJS.ReadableStream;
+}
+
 /** A command of the terminal (`pin-service NAME`) beside `serve`. */
 export interface TerminalCommand {
   name: string;
@@ -15,7 +23,7 @@ export interface TerminalCommand {
   /** The text of `pin-service NAME --help`. */
   help: string;
   /** Runs the command; answers the exit code. A mistake of the user throws UsageError. */
-  run(args: string[], io: { out(text: string): void }): Promise<number>;
+  run(args: string[], io: TerminalIo): Promise<number>;
 }
 
 /** The flag of `pair` that gives each field of the Pair operation. */

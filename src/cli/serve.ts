@@ -1,14 +1,15 @@
 /**
  * `pin-service serve`: the service, or with `--workers N` the main thread of
  * N worker threads (workers.ts), until SIGTERM or SIGINT; SIGHUP reads the
- * TLS certificate and key again (with --tls-cert). A worker thread is told
- * the same by its main thread, in messages.
+ * TLS certificate and key again (with --tls-cert) and opens the audit file
+ * again (with --audit-file). A worker thread is told the same by its main
+ * thread, in messages.
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { ConfigError, contractNamespace, readConfig } from '../config';
 import { createLogger, exitAfterFlush } from '../observability/logger';
-import { startService } from '../server';
+import { type RunningService, startService } from '../server';
 import { loadTlsIdentity, type TlsIdentity } from '../tls';
 import { addressToOpen } from './commands';
 import { isToWorkerThread, runWorkerThreads, type FromWorkerThread, type ToWorkerThread, type WorkerThreadData } from './workers';
@@ -42,12 +43,23 @@ export async function serve(args: string[], entry: string): Promise<void> {
   if (thread) parentPort?.on('message', (message: ToWorkerThread) => (isToWorkerThread(message) ? heard(message) : undefined));
   // The ports the first worker thread was given, for the others.
   if (thread?.port !== undefined)
-    config = { ...config, port: thread.port, ...(thread.httpPort !== undefined && { httpPort: thread.httpPort }) };
+    config = {
+      ...config,
+      port: thread.port,
+      ...(thread.httpPort !== undefined && { httpPort: thread.httpPort }),
+      ...(thread.managementPort !== undefined && { managementPort: thread.managementPort }),
+    };
   const service = await startService(config, logger, undefined, thread && { shared: thread.shared });
   if (thread) {
     const port = Number(new URL(service.url).port);
     const httpPort = service.redirectUrl ? Number(new URL(service.redirectUrl).port) : undefined;
-    parentPort?.postMessage({ kind: 'pin-listening', port, ...(httpPort !== undefined && { httpPort }) } satisfies FromWorkerThread);
+    const managementPort = service.managementUrl ? Number(new URL(service.managementUrl).port) : undefined;
+    parentPort?.postMessage({
+      kind: 'pin-listening',
+      port,
+      ...(httpPort !== undefined && { httpPort }),
+      ...(managementPort !== undefined && { managementPort }),
+    } satisfies FromWorkerThread);
   }
   const url = `${addressToOpen(service.url)}${ENDPOINT_PATH}`;
   logger.info(
@@ -57,6 +69,7 @@ export async function serve(args: string[], entry: string): Promise<void> {
       namespace: contractNamespace(config),
       store: storeBackend(config.store).kind,
       ...(service.redirectUrl && { redirectingToHttps: addressToOpen(service.redirectUrl) }),
+      ...(service.managementUrl && { management: service.managementUrl }),
     },
     `service started: ${url}`,
   );
@@ -89,14 +102,20 @@ export async function serve(args: string[], entry: string): Promise<void> {
   };
   if (thread) {
     // Signals reach the main thread only: it passes them on.
-    heard = (message) => (message.kind === 'pin-stop' ? stop('SIGTERM') : reloadCertificate(service.reloadTls, logger));
+    heard = (message) => (message.kind === 'pin-stop' ? stop('SIGTERM') : reload(service, logger));
     for (const message of early.splice(0)) heard(message);
     return;
   }
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   // Handled even without TLS: SIGHUP (`systemctl reload`) must never stop the service.
-  process.on('SIGHUP', () => reloadCertificate(service.reloadTls, logger));
+  process.on('SIGHUP', () => reload(service, logger));
+}
+
+/** SIGHUP: the audit file opened again (logrotate has moved it), and the TLS certificate read again. */
+function reload(service: RunningService, logger: Logger): void {
+  service.reopenAudit();
+  reloadCertificate(service.reloadTls, logger);
 }
 
 /** Kubernetes' service links look like settings (PIN_SERVICE_…, PIN_PORT=tcp://…): said once, by name (never a value). */

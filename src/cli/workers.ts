@@ -8,7 +8,7 @@
  * scrapes with the sum over all threads, and on SIGTERM/SIGINT asks every
  * worker thread to finish its in-flight calls and stop, then writes what is
  * left and closes the file; SIGHUP is passed on (each thread reloads its
- * TLS certificate).
+ * TLS certificate and opens its audit file again).
  */
 import { randomBytes } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
@@ -27,16 +27,17 @@ export interface WorkerThreadData {
   kind: 'pin-worker';
   /** The embedded store, shared; none with Redis. */
   shared?: SharedStore;
-  /** The ports the first thread listened on (--port 0, --http-port 0 pick them once, for all). */
+  /** The ports the first thread listened on (--port 0, --http-port 0, --management-port 0 pick them once, for all). */
   port?: number;
   httpPort?: number;
+  managementPort?: number;
 }
 
 /** What the main thread tells a worker thread. */
 export type ToWorkerThread = { kind: 'pin-stop' } | { kind: 'pin-reload' };
 /** What a worker thread tells the main thread. */
 export type FromWorkerThread =
-  | { kind: 'pin-listening'; port: number; httpPort?: number }
+  | { kind: 'pin-listening'; port: number; httpPort?: number; managementPort?: number }
   | { kind: 'pin-start-failed'; text: string; code: number };
 
 export const isToWorkerThread = (m: unknown): m is ToWorkerThread =>
@@ -64,7 +65,7 @@ export function runWorkerThreads(config: Config, argv: string[], entry: string, 
   // Every worker thread must name state alike: one state key for all (the state directory's, configured, or random).
   const env = { ...process.env, PIN_STATE_KEY: stateKey ?? randomBytes(32).toString('base64url') };
   const workers = new Set<Worker>();
-  let ports: { port: number; httpPort?: number } | undefined;
+  let ports: { port: number; httpPort?: number; managementPort?: number } | undefined;
   let stopping = false;
   /** A start failed: every thread is being ended at once (stopAll), and the process exits with the thread's code. */
   let aborting = false;
@@ -83,7 +84,8 @@ export function runWorkerThreads(config: Config, argv: string[], entry: string, 
       if (message.kind === 'pin-listening') {
         listening = true;
         if (!ports) {
-          ports = { port: message.port, ...(message.httpPort !== undefined && { httpPort: message.httpPort }) };
+          const { port, httpPort, managementPort } = message;
+          ports = { port, ...(httpPort !== undefined && { httpPort }), ...(managementPort !== undefined && { managementPort }) };
           // The others listen beside the first, on the ports it was given (unless the service is stopping already).
           if (!stopping) for (let i = 1; i < config.workers; i++) start();
         }
@@ -165,7 +167,7 @@ export function runWorkerThreads(config: Config, argv: string[], entry: string, 
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
-  // Each worker thread serves its own copy of the certificate: each reads it again.
+  // Each worker thread serves its own copy of the certificate, and appends to the audit file with its own descriptor.
   process.on('SIGHUP', () => {
     for (const worker of workers) worker.postMessage({ kind: 'pin-reload' } satisfies ToWorkerThread);
   });

@@ -27,10 +27,29 @@ export interface Clock {
 export interface ServiceState {
   store: StateStore;
   stateKeyOf(secretKey: Uint8Array): string;
-  /** Told of refusals an operator wants to count (metrics). */
-  events?: { replayRejected(): void; throttled(): void };
+  /** Told of every outcome an operator may have to account for (the audit trail, the metrics, the request line). */
+  outcomes?: Outcomes;
   /** Told when the store could not answer and a call failed closed (metrics). */
   unavailable?(): void;
+}
+
+/** What a ValidatePin call came to; `locked` is the lock a wrong PIN caused, told after its `wrong`. */
+export type PinOutcome = 'accepted' | 'wrong' | 'replay' | 'throttled' | 'locked';
+
+export interface PinOutcomeDetail {
+  /** Failed attempts counted in the window, this call's included. */
+  attempts?: number;
+  /** When the lock ends, in milliseconds since the Unix epoch (locked, throttled). */
+  lockedUntilMs?: number;
+}
+
+/** Where the operations tell their outcomes, each naming the secret by its keyed hash (never the secret). */
+export interface Outcomes {
+  /** Before anything is decided or changed: throws a ServiceError when an outcome could not be recorded now (--audit-required). */
+  ready(): void;
+  /** Throws a ServiceError when the outcome cannot be recorded and must not be answered (--audit-required). */
+  validated(outcome: PinOutcome, stateKeyHash: string, detail?: PinOutcomeDetail): void;
+  paired(stateKeyHash: string): void;
 }
 
 /** What a handler is given besides the request. */

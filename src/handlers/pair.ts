@@ -77,9 +77,13 @@ export function escapeHtml(text: string): string {
   return escapeEach(text, HTML_ESCAPES);
 }
 
-/** The Pair operation: its pairing, with the service's settings. */
-export async function pair(request: Pair, { config }: HandlerContext): Promise<PairingInfo | undefined> {
-  return pairingInfo(request, config);
+/** The Pair operation: its pairing, with the service's settings, told to the audit trail by the secret's keyed hash. */
+export async function pair(request: Pair, { config, state }: HandlerContext): Promise<PairingInfo | undefined> {
+  const outcomes = state.outcomes;
+  outcomes?.ready();
+  const info = pairingInfo(request, config);
+  outcomes?.paired(state.stateKeyOf(secretKey(request.secretCode, config.secretEncoding)));
+  return info;
 }
 
 declare module './by-convention' {

@@ -32,22 +32,32 @@ export async function checkPin(
 ): Promise<boolean> {
   const key = secretKey(request.secretCode, settings.secretEncoding);
   const id = state.stateKeyOf(key);
+  const outcomes = state.outcomes;
+  outcomes?.ready();
+  let attempts: number | undefined;
+  let lockedUntilMs = 0;
   if (settings.throttleAttempts > 0) {
     const count = await state.store.countAttempt(id, settings.throttleWindowSeconds * 1000, settings.throttleAttempts);
+    attempts = count.attempts;
+    lockedUntilMs = nowMs + count.resetInMs;
     if (count.attempts > settings.throttleAttempts) {
-      state.events?.throttled();
+      outcomes?.validated('throttled', id, { attempts, lockedUntilMs });
       const retryAfter = Math.max(1, Math.ceil(count.resetInMs / 1000));
       throw new ServiceError('throttled', `Too many failed validations for this secret; try again in ${retryAfter} seconds.`, retryAfter);
     }
   }
   const pin = (request.pin ?? '').trim();
   const step = matchTotp(key, settings, pin, Math.floor(nowMs / 1000), settings.driftWindow);
-  if (step === null) return false;
-  if (settings.replayProtection && !(await state.store.acceptStep(id, step, replayTtlMs(settings)))) {
-    state.events?.replayRejected();
+  const refused = (outcome: 'wrong' | 'replay') => {
+    outcomes?.validated(outcome, id, { attempts });
+    // The count reached the limit with this call: from the next one on, the secret is refused until the window ends.
+    if (attempts === settings.throttleAttempts) outcomes?.validated('locked', id, { attempts, lockedUntilMs });
     return false;
-  }
+  };
+  if (step === null) return refused('wrong');
+  if (settings.replayProtection && !(await state.store.acceptStep(id, step, replayTtlMs(settings)))) return refused('replay');
   if (settings.throttleAttempts > 0) await state.store.clearAttempts(id);
+  outcomes?.validated('accepted', id);
   return true;
 }
 

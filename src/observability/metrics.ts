@@ -17,6 +17,10 @@ export interface Metrics {
   replayRejections: Counter;
   throttled: Counter;
   storeErrors: Counter;
+  /** Audit lines written (audit.ts), by outcome. */
+  auditEvents: Counter<'outcome'>;
+  auditFileFailures: Counter;
+  auditLinesDropped: Counter;
   /** A worker thread's metrics are scraped through the main thread, summed over all worker threads. */
   workerThread?: boolean;
 }
@@ -54,6 +58,22 @@ export function createMetrics(options: { processMetrics?: boolean; workerThread?
     storeErrors: new Counter({
       name: 'pin_store_errors_total',
       help: 'ValidatePin calls that failed closed because the state store could not be reached',
+      registers: [registry],
+    }),
+    auditEvents: new Counter({
+      name: 'pin_audit_events_total',
+      help: 'Audit lines, by outcome: ValidatePin (accepted, wrong, replay, throttled, locked), Pair (paired), the admin endpoints (inspected, unlocked, admin-not-found, admin-refused, admin-throttled)',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    auditFileFailures: new Counter({
+      name: 'pin_audit_file_failures_total',
+      help: 'Times the audit file (--audit-file) began failing to be opened or written',
+      registers: [registry],
+    }),
+    auditLinesDropped: new Counter({
+      name: 'pin_audit_lines_dropped_total',
+      help: 'Audit lines that could not be written to the audit file (they are still in the log)',
       registers: [registry],
     }),
   };

@@ -23,7 +23,11 @@ export interface RequestLogFields {
   variant?: string;
   operation?: string;
   status: number;
-  /** `ok`, an error kind (`client`, `throttled`, …), or `refused` for another status of 400 or more. */
+  /**
+   * An error kind (`client`, `throttled`, …); for a call answered without
+   * error, the service's own word for what its answer meant (`answered`),
+   * else `ok`; `refused` for another status of 400 or more.
+   */
   outcome: string;
   ms: number;
 }
@@ -33,7 +37,17 @@ export function requestLogger(logger: Logger): (fields: RequestLogFields) => voi
   return (fields) => logger.info({ event: 'request', ...fields });
 }
 
-export function requestLog(logger: Logger, observe?: (record: RequestLogFields) => void) {
+/**
+ * `answered` (optional) gives the service's word for the outcome of a call
+ * its handler answered, read when the call ends (e.g. from what the handler
+ * recorded in the call's state): the line and `observe` then tell one answer
+ * from another where the status alone cannot.
+ */
+export function requestLog(
+  logger: Logger,
+  observe?: (record: RequestLogFields) => void,
+  answered?: (ctx: CallContext) => string | undefined,
+) {
   const log = requestLogger(logger);
   return async function logRequest(ctx: CallContext, next: Next): Promise<void> {
     const started = performance.now();
@@ -53,7 +67,7 @@ export function requestLog(logger: Logger, observe?: (record: RequestLogFields) 
         variant: ctx.state.variant,
         operation: ctx.state.operation,
         status: ctx.status,
-        outcome: ctx.state.outcome ?? (ctx.status < 400 ? 'ok' : 'refused'),
+        outcome: ctx.state.outcome ?? (ctx.status < 400 ? (answered?.(ctx) ?? 'ok') : 'refused'),
         ms: Math.round(ms * 1e3) / 1e3,
       };
       observe?.(record);

@@ -1,5 +1,13 @@
 import { threadId } from 'node:worker_threads';
-import { type AttemptCount, type StateStore, type StoreEvents, StoreFullError, type WhenFull } from './store';
+import {
+  type AttemptCount,
+  MIN_KEY_PREFIX,
+  type RecordView,
+  type StateStore,
+  type StoreEvents,
+  StoreFullError,
+  type WhenFull,
+} from './store';
 
 /*
  * Each entry is one secret's record: its key, as Int32s (a tag holding the
@@ -12,6 +20,8 @@ const LANES = 9;
 const RECORD = LANES + 1;
 const MAX_KEY_LENGTH = LANES * 5;
 const FIRST_CAPACITY = 1024;
+/** Slots a scan (keysStartingWith) reads per hold of a shared table's lock, so that calls in other threads wait at most that long. */
+const SCAN_CHUNK = 1024;
 /** A protective entry checked past the head of its list, when the store is full, for protection that has lapsed. */
 const LAPSED_LOOKAHEAD = 8;
 
@@ -306,6 +316,79 @@ export class MemoryStore implements StateStore {
       this.changedSlot(slot);
     } finally {
       this.unlock();
+    }
+  }
+
+  async inspect(key: string): Promise<RecordView | undefined> {
+    return this.inspectNow(key);
+  }
+
+  async keysStartingWith(prefix: string): Promise<string[]> {
+    return this.keysStartingWithNow(prefix);
+  }
+
+  /** inspect, answered at once. */
+  inspectNow(key: string): RecordView | undefined {
+    const hash = this.encode(key);
+    this.lock();
+    try {
+      const position = this.locate(hash);
+      if (position < 0) return undefined;
+      const a = this.a;
+      const slot = a.table[position] - 1;
+      const now = this.now();
+      const counting = a.attemptEnds[slot] > now;
+      const stepKept = a.stepEnds[slot] > now;
+      if (!counting && !stepKept) return undefined;
+      return {
+        attempts: counting ? a.attempts[slot] : 0,
+        attemptsResetInMs: counting ? a.attemptEnds[slot] - now : 0,
+        ...(stepKept && { lastStep: a.steps[slot] }),
+      };
+    } finally {
+      this.unlock();
+    }
+  }
+
+  /**
+   * keysStartingWith, answered at once: every slot is read, comparing the
+   * prefix's encoded bits with each record's lanes (no key is decoded but
+   * those that match), under the lock a chunk of slots at a time.
+   */
+  keysStartingWithNow(prefix: string): string[] {
+    if (prefix.length < MIN_KEY_PREFIX || prefix.length > MAX_KEY_LENGTH) {
+      throw new TypeError(`a key prefix is ${MIN_KEY_PREFIX} to ${MAX_KEY_LENGTH} base64url characters`);
+    }
+    // The prefix as encode() writes a key, and which bits of each lane it fixes.
+    const wanted = new Int32Array(LANES);
+    const masks = new Int32Array(LANES);
+    for (let i = 0; i < prefix.length; i++) {
+      const code = prefix.charCodeAt(i);
+      const sixBits = code < 128 ? SIXBITS[code] : -1;
+      if (sixBits < 0) throw new TypeError(`a key prefix is ${MIN_KEY_PREFIX} to ${MAX_KEY_LENGTH} base64url characters`);
+      const shift = 24 - 6 * (i % 5);
+      wanted[Math.floor(i / 5)] |= sixBits << shift;
+      masks[Math.floor(i / 5)] |= 63 << shift;
+    }
+    const lanes = Math.ceil(prefix.length / 5);
+    const found: string[] = [];
+    for (let start = 0; ; start += SCAN_CHUNK) {
+      this.lock();
+      try {
+        const a = this.a;
+        const end = Math.min(a.header[HANDED_OUT], start + SCAN_CHUNK);
+        if (start >= end) return found;
+        const now = this.now();
+        for (let slot = start; slot < end; slot++) {
+          const base = slot * RECORD;
+          if (a.lists[slot] === FREE || a.records[base] < prefix.length) continue;
+          let lane = 0;
+          while (lane < lanes && (a.records[base + 1 + lane] & masks[lane]) === wanted[lane]) lane++;
+          if (lane === lanes && (a.stepEnds[slot] > now || a.attemptEnds[slot] > now)) found.push(this.keyOf(slot));
+        }
+      } finally {
+        this.unlock();
+      }
     }
   }
 

@@ -19,7 +19,7 @@
 import { createHmac } from 'node:crypto';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { ENTRY_FIELDS, type MemoryStore } from './memory-store';
-import { type AttemptCount, type StateStore, StoreFullError, StoreUnavailableError } from './store';
+import { type AttemptCount, type RecordView, type StateStore, StoreFullError, StoreUnavailableError } from './store';
 
 export const FLUSH_INTERVAL_MS = 50;
 /** Live entries copied into the next snapshot per flush, while the log is folded. */
@@ -80,6 +80,14 @@ export class KeptStore implements StateStore {
 
   async clearAttempts(key: string): Promise<void> {
     this.memory.clearAttemptsNow(key);
+  }
+
+  async inspect(key: string): Promise<RecordView | undefined> {
+    return this.memory.inspectNow(key);
+  }
+
+  async keysStartingWith(prefix: string): Promise<string[]> {
+    return this.memory.keysStartingWithNow(prefix);
   }
 
   async ping(): Promise<void> {

@@ -2,7 +2,7 @@ import type Redis from 'ioredis';
 import type { Cluster } from 'ioredis';
 import { createRedisClient } from './redis-client';
 import { parseStoreUrl } from './redis-url';
-import { type AttemptCount, type StateStore, StoreUnavailableError } from './store';
+import { type AttemptCount, MIN_KEY_PREFIX, type RecordView, type StateStore, StoreUnavailableError } from './store';
 
 // Each operation is one script, so it is atomic across every process sharing the server.
 const ACCEPT_STEP = `
@@ -17,6 +17,10 @@ if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {n, ttl}`;
+
+/** Keys a SCAN step asks each server for (an operator's lookup by fingerprint). */
+const SCAN_COUNT = 1000;
+const BASE64URL_PREFIX = /^[A-Za-z0-9_-]+$/;
 
 /** The rejection of a command that outlived --store-timeout. */
 const TIMED_OUT = new Error('timed out');
@@ -60,6 +64,8 @@ export class RedisStore implements StateStore {
   private readonly timeoutMs: number;
   private readonly replicas: number;
   private readonly tagged: boolean;
+  /** Every key's prefix (ioredis adds it to keys, but not to SCAN's pattern). */
+  private readonly prefix: string;
   private closed = false;
 
   constructor(url: string, options: { prefix?: string; commandTimeoutMs?: number; replicas?: number; tlsCaFile?: string } = {}) {
@@ -67,8 +73,9 @@ export class RedisStore implements StateStore {
     this.timeoutMs = options.commandTimeoutMs ?? 1000;
     this.replicas = options.replicas ?? 0;
     this.tagged = target.topology === 'cluster';
+    this.prefix = options.prefix ?? 'pin:';
     this.redis = createRedisClient(target, {
-      keyPrefix: options.prefix ?? 'pin:',
+      keyPrefix: this.prefix,
       commandTimeoutMs: this.timeoutMs,
       tlsCaFile: options.tlsCaFile,
     }) as ScriptedRedis;
@@ -131,6 +138,46 @@ export class RedisStore implements StateStore {
 
   async clearAttempts(key: string): Promise<void> {
     await this.call(() => this.redis.del(this.key('attempts', key)));
+  }
+
+  /** Both keys of the secret read in one pipeline (one slot on a Cluster: the hash tag). */
+  async inspect(key: string): Promise<RecordView | undefined> {
+    const stepKey = this.key('step', key);
+    const attemptsKey = this.key('attempts', key);
+    const results = await this.call(() => this.redis.pipeline().get(stepKey).get(attemptsKey).pttl(attemptsKey).exec());
+    const failed = results?.find(([error]) => error)?.[0];
+    if (!results || failed) throw new StoreUnavailableError(this.causeOf(failed ?? new Error('no answer')));
+    const [step, attempts, ttl] = results.map(([, value]) => value) as [string | null, string | null, number];
+    if (step === null && attempts === null) return undefined;
+    const counting = attempts !== null && ttl > 0;
+    return {
+      attempts: counting ? Number(attempts) : 0,
+      attemptsResetInMs: counting ? ttl : 0,
+      ...(step !== null && { lastStep: Number(step) }),
+    };
+  }
+
+  /** SCAN of every master (a Cluster's each), for both kinds of key; each step is bounded by the command timeout. */
+  async keysStartingWith(prefix: string): Promise<string[]> {
+    if (prefix.length < MIN_KEY_PREFIX || !BASE64URL_PREFIX.test(prefix)) {
+      throw new TypeError(`a key prefix is ${MIN_KEY_PREFIX} or more base64url characters`);
+    }
+    const servers = this.tagged ? (this.redis as Cluster).nodes('master') : [this.redis as Redis];
+    const found = new Set<string>();
+    for (const kind of ['attempts', 'step'] as const) {
+      // base64url has none of the characters special to SCAN's glob patterns.
+      const named = `${this.prefix}${kind}:${this.tagged ? '{' : ''}`;
+      const pattern = `${named}${prefix}*`;
+      for (const server of servers) {
+        let cursor = '0';
+        do {
+          const [next, keys] = await this.call(() => server.scan(cursor, 'MATCH', pattern, 'COUNT', SCAN_COUNT));
+          for (const name of keys) found.add(name.slice(named.length).replace(/\}$/, ''));
+          cursor = next;
+        } while (cursor !== '0');
+      }
+    }
+    return [...found];
   }
 
   /**

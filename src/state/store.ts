@@ -17,6 +17,19 @@ export interface AttemptCount {
   resetInMs: number;
 }
 
+/** What a store holds for one key, as an operator sees it (secret-status, unlock). */
+export interface RecordView {
+  /** Attempts counted in the current window: 0 when none is counted. */
+  attempts: number;
+  /** Milliseconds until the count's window ends and it starts again; 0 when none is counted. */
+  attemptsResetInMs: number;
+  /** The last accepted step, while its replay record lasts. */
+  lastStep?: number;
+}
+
+/** The shortest prefix keysStartingWith takes: a fingerprint's (keyed-hash.ts), so that a scan matches one key or very few. */
+export const MIN_KEY_PREFIX = 12;
+
 export interface StateStore {
   /**
    * Replay protection: records `step` as the last accepted step of `key` and
@@ -30,8 +43,16 @@ export interface StateStore {
    * replay record, as a record that protects someone.
    */
   countAttempt(key: string, windowMs: number, lockAt: number): Promise<AttemptCount>;
-  /** Throttling: a success clears the count. */
+  /** Throttling: a success clears the count; an operator's unlock too. */
   clearAttempts(key: string): Promise<void>;
+  /** An operator's view of the key's record; undefined when the store holds nothing unexpired for it. */
+  inspect(key: string): Promise<RecordView | undefined>;
+  /**
+   * The keys held whose names start with `prefix` (MIN_KEY_PREFIX characters
+   * or more): an operator's lookup by fingerprint. It scans the whole store,
+   * so it is for operators, never for a call.
+   */
+  keysStartingWith(prefix: string): Promise<string[]>;
   /** Resolves when the store can be reached; rejects otherwise. */
   ping(): Promise<void>;
   /** What an operator should know about the store's setup (e.g. a server that may evict records); empty when all is well. */

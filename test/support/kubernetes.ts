@@ -78,10 +78,3 @@ export function containerPort(container: Manifest, name: string): number {
   if (!port) throw new Error(`container ${container.name} has no port named ${name}`);
   return port.containerPort;
 }
-
-/**
- * The flags the manifests name that the service is still gaining: the
- * management port's (docs/operations.md). The tests leave them out of what
- * they run, and fail once the service knows them, so that this list goes.
- */
-export const AWAITED_FLAGS: readonly string[] = ['--management-port', '--management-host'];

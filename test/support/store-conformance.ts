@@ -6,9 +6,12 @@
  * - a PIN accepted through one instance is refused through the other;
  * - of parallel calls with one valid PIN across both, exactly one is true;
  * - throttling counts failures made through both;
+ * - an operator finds a locked secret by its fingerprint through one, and
+ *   unlocks it: the other accepts its next right PIN;
  * - instances with different state keys share nothing.
  */
 import test from 'ava';
+import { createStateKeyHasher, fingerprintOf, keyPrefixOf } from '../../src/state/keyed-hash';
 import { pinFor, validatePin } from './requests';
 import { startTestService, type TestService } from './service';
 
@@ -65,6 +68,24 @@ export function sharedStoreConformance(shared: () => SharedStore, secretPrefix: 
     t.true(answers.every((x) => x.status === 200 || x.status === 429));
     t.is(answers.filter((x) => isTrue(x.body)).length, 1);
   });
+
+  test.serial(
+    'a secret locked through both is found by its fingerprint through one and unlocked: the other accepts its right PIN',
+    async (t) => {
+      const { a, b } = shared();
+      const secret = `${secretPrefix}-unlock-secret-1`;
+      for (let i = 0; i < 6; i++) await validate(i % 2 ? a : b, secret, '000000');
+      const key = createStateKeyHasher(SHARED_STATE_KEY)(Buffer.from(secret, 'utf8'));
+      // What /admin/secrets/{fingerprint}/unlock does, on the store: a scan of every server (every master of a Cluster).
+      t.deepEqual(await a.store.keysStartingWith(keyPrefixOf(fingerprintOf(key))), [key]);
+      t.like(await a.store.inspect(key), { attempts: 6 });
+      await a.store.clearAttempts(key);
+      t.true(isTrue((await validate(b, secret, pinFor(b, secret))).body));
+      const after = await b.store.inspect(key);
+      t.like(after, { attempts: 0, attemptsResetInMs: 0 });
+      t.is(after?.lastStep, Math.floor(b.clock.now() / 30_000), 'the step just accepted');
+    },
+  );
 
   test.serial('throttling counts failures made through both instances', async (t) => {
     const { a, b } = shared();

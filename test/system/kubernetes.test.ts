@@ -20,7 +20,7 @@ import { STOP_GRACE_MS } from '../../src/cli/serve';
 import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
 import { createTestCa, type TestCa } from '../support/certificates';
 import { getHttps, sendHttps } from '../support/https';
-import { AWAITED_FLAGS, containers, type Manifest, workload } from '../support/kubernetes';
+import { containers, type Manifest, workload } from '../support/kubernetes';
 import { givenPorts, type PodRun, processStatus, requireSandboxTools, runPod } from '../support/pod-sandbox';
 import { freePort } from '../support/ports';
 import { startRedis } from '../support/redis';
@@ -120,7 +120,7 @@ test('the StatefulSet’s pod: answers over HTTPS as nobody on a read-only root,
   const claim = manifest.spec.volumeClaimTemplates[0].metadata.name as string;
   const ports = await givenPorts(template, freePort);
   const links = pinServiceLinks();
-  const start = () => runPod({ template, volumes: { [claim]: state, tls }, kubeletEnv: links, leaveOut: AWAITED_FLAGS, ports });
+  const start = () => runPod({ template, volumes: { [claim]: state, tls }, kubeletEnv: links, ports });
 
   const pod = await start();
   t.teardown(() => pod.kill());
@@ -210,7 +210,7 @@ test('the Deployment’s pods: two of them, as nobody on read-only roots with no
   const pods: Array<{ pod: PodRun; url: string }> = [];
   for (let i = 0; i < manifest.spec.replicas; i++) {
     const ports = await givenPorts(template, freePort);
-    const pod = await runPod({ template, volumes: { tls }, secrets, kubeletEnv: pinServiceLinks(), leaveOut: AWAITED_FLAGS, ports });
+    const pod = await runPod({ template, volumes: { tls }, secrets, kubeletEnv: pinServiceLinks(), ports });
     t.teardown(() => pod.kill());
     pods.push({ pod, url: `https://127.0.0.1:${httpsPort(pod, template)}` });
   }

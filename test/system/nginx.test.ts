@@ -7,7 +7,8 @@
  *
  * - callers speak HTTPS (TLS 1.2 or later, HSTS), plain HTTP only redirects;
  * - X-Forwarded-* reach the instances (--trust-proxy), request ids flow
- *   through, /metrics is not served through the proxy;
+ *   through, /metrics is not served through the proxy (nor on the
+ *   instances' public ports: on their management ports);
  * - a PIN accepted through one instance is refused through the other;
  * - throttling counts failures made through both;
  * - killing one instance mid-run loses no call nginx retried, and no replay
@@ -27,6 +28,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { totp } from '../../src/otp/totp';
 import { startChildService, REPO, type ChildService } from '../support/child-service';
 import { NGINX_CONF, NGINX_TEST_HOST, startNginx, type TestNginx } from '../support/nginx';
+import { freePort } from '../support/ports';
 import { startRedis, type TestRedis } from '../support/redis';
 import { DEFAULT_TOTP, buildRequest, sendRequest, type Variant } from '../support/requests';
 import { SOAP_CONTENT_TYPES } from '../support/xml-assertions';
@@ -73,11 +75,17 @@ let dir: string;
 let base: string;
 let unitArgs: string[];
 
+/** The management port of each instance (as an instance's env file gives it), by the instance's own port. */
+const managementPorts = new Map<number, number>();
+
 async function startInstance(port?: number): Promise<ChildService> {
+  const ownPort = port ?? (await freePort());
+  const managementPort = managementPorts.get(ownPort) ?? (await freePort());
+  managementPorts.set(ownPort, managementPort);
   return startChildService({
-    port,
+    port: ownPort,
     args: unitArgs,
-    env: { ...envFile(), PIN_STORE: redis.url, PIN_STATE_KEY: STATE_KEY },
+    env: { ...envFile(), PIN_STORE: redis.url, PIN_STATE_KEY: STATE_KEY, PIN_MANAGEMENT_PORT: String(managementPort) },
     keepOutputChars: 2_000_000,
   });
 }
@@ -158,7 +166,10 @@ test.serial('the unit file: systemd-analyze verify (when present), and the keys 
   t.false(keys.has('Service.MemoryDenyWriteExecute'), 'V8 needs W+X memory');
   t.deepEqual(unitArgs, ['serve']);
   const env = envFile();
-  t.like(env, { PIN_HOST: '127.0.0.1', PIN_TRUST_PROXY: 'true' });
+  t.like(env, { PIN_HOST: '127.0.0.1', PIN_TRUST_PROXY: 'true', PIN_MANAGEMENT_PORT: '9081' });
+  t.deepEqual(keys.get('Service.LoadCredential'), ['admin-token:/etc/pin-service/admin-token']);
+  t.deepEqual(keys.get('Service.Environment'), ['PIN_AUDIT_FILE=/var/log/%N/audit.log', 'PIN_ADMIN_TOKEN_FILE=%d/admin-token']);
+  t.deepEqual(keys.get('Service.LogsDirectory'), ['%N']);
   t.regex(env.PIN_STORE ?? '', /^redis:\/\//);
 
   const analyze = spawnSync('systemd-analyze', ['--version'], { encoding: 'utf8' });
@@ -208,7 +219,8 @@ test.serial(
     t.true(both.includes(`"id":"${id}"`), 'the instance logged the same id');
 
     for (const path of ['/metrics', '/METRICS', '/metrics/']) t.is((await fetch(`${base}${path}`)).status, 403, path);
-    t.is((await fetch(`${a.url}/metrics`)).status, 200, 'each instance serves its metrics directly');
+    t.is((await fetch(`${a.url}/metrics`)).status, 404, 'not on an instance’s public port either');
+    t.is((await fetch(`http://127.0.0.1:${managementPorts.get(a.port)}/metrics`)).status, 200, 'each on its management port');
     t.is((await fetch(`${base}/readyz`)).status, 200);
   },
 );

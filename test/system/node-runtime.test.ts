@@ -100,7 +100,7 @@ test.serial('a newcomer whose node is older than 24: `make run` in a fresh copy 
     Object.entries(process.env).filter(([name]) => !/^(NODE|npm_|MAKE|MFLAGS)/i.test(name) || name === 'NODE_ENV'),
   );
   const port = await freePort();
-  const child = spawn('make', ['run', `ARGS=--host 127.0.0.1 --port ${port}`], {
+  const child = spawn('make', ['run', `ARGS=--host 127.0.0.1 --port ${port} --metrics-on-public-port`], {
     cwd: copy,
     env: { ...env, PATH: path },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -148,7 +148,7 @@ test.serial('on Node.js 26 too: every variant of both operations answers, checke
   t.true(existsSync(BUILT_MAIN), 'make test-all builds dist/');
   const node = await nodeFromRegistry('26');
   t.is(majorOf(node), 26);
-  const service = await startChildService({ built: true, node, args: ['--log-level', 'warn'] });
+  const service = await startChildService({ built: true, node, args: ['--log-level', 'warn', '--metrics-on-public-port'] });
   services.push(service);
   t.is(await servingNodeMajor(service.url), 26);
   const clock = { clock: { now: () => Date.now() } };

@@ -106,7 +106,7 @@ function uploads(): Array<Upload & { label: string; json: boolean }> {
 }
 
 test('413 under load: 200 urllib uploads over the limit, each written whole before it reads, all read their 413; the normal calls beside them are answered', async (t) => {
-  service = await startChildService({ keepOutputChars: 100_000 });
+  service = await startChildService({ keepOutputChars: 100_000, args: ['--metrics-on-public-port'] });
   const target = service.url;
   const planned = uploads();
   let uploading = true;

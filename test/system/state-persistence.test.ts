@@ -200,7 +200,7 @@ test.serial(
     const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mount], { encoding: 'utf8' });
     t.is(mounted.status, 0, `mount a tmpfs (the system tests run as root): ${mounted.stderr}`);
     if (mounted.status !== 0) return;
-    const service = await startChildService({ built: true, stateDir: join(mount, 'state') });
+    const service = await startChildService({ built: true, stateDir: join(mount, 'state'), args: ['--metrics-on-public-port'] });
     const filler = join(mount, 'filler');
     let restarted: ChildService | undefined;
     // PINs are sent again as they were, not worked out again: a step may begin in the meantime.

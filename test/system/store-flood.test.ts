@@ -49,7 +49,7 @@ let control: ChildService;
 const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
 
 test.before(async () => {
-  const args = ['--drift-window', String(DRIFT_WINDOW), '--log-level', 'warn'];
+  const args = ['--drift-window', String(DRIFT_WINDOW), '--log-level', 'warn', '--metrics-on-public-port'];
   service = await startChildService({ built: true, args, keepOutputChars: 1_000_000 });
   control = await startChildService({ built: true, args: [...args, '--store-max-entries', String(CONTROL_ENTRIES)] });
 });
