@@ -104,7 +104,9 @@ test('the sidecar as it runs: files swapped as kubelet swaps them bring one SIGH
   t.is(service.hangups(), 0, log);
   writeSecretVolume(secret, { 'tls.crt': 'certificate 2', 'tls.key': 'key 2' });
   t.true(await until(() => service.hangups() === 1, 5000), log);
-  t.regex(log, new RegExp(`"event":"reload-sent","pids":\\[${service.child.pid}\\]`));
+  // The sidecar logs the signal after sending it: its line may come a moment after the SIGHUP.
+  const sent = new RegExp(`"event":"reload-sent","pids":\\[${service.child.pid}\\]`);
+  t.true(await until(() => sent.test(log), 5000), log);
   await sleep(1500);
   t.is(service.hangups(), 1, 'one change, one SIGHUP');
   // SIGTERM (the pod stopping) ends it cleanly.
