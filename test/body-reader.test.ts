@@ -203,3 +203,15 @@ test('a media type no binding reads is left unread, and so is a request without 
     t.is((await post(payload, { 'Content-Type': type })).body, digest(payload), type);
   }
 });
+
+test('a compressed body of a media type no binding reads is left unread: not decoded, not refused', async (t) => {
+  for (const [encoding, bytes] of [
+    ['gzip', gzipSync(payload)],
+    ['br', Buffer.from('not brotli at all')],
+    ['x-nosuch', payload],
+  ] as const) {
+    const answer = await post(bytes, { 'Content-Type': 'application/octet-stream', 'Content-Encoding': encoding });
+    t.is(answer.status, 200, encoding);
+    t.is(answer.body, 'no body', encoding);
+  }
+});
