@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
-import { Readable, type Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import { createBrotliDecompress, createUnzip } from 'node:zlib';
 import type { Next } from 'koa';
 import bodyParser from 'koa-bodyparser';
@@ -42,21 +42,15 @@ export function bodyReader(limit: number) {
     // A request without a body (no Content-Length, no Transfer-Encoding, as type-is's hasBody has it: most GET
     // calls) has nothing to read; koa-bodyparser would find no type to read it as after two awaits.
     if (headers['transfer-encoding'] === undefined && Number.isNaN(Number(headers['content-length']))) return next();
-    const decoder =
-      headers['content-encoding'] !== undefined && ctx.request.is(BODY_TYPES) ? decoderOf(headers['content-encoding']) : undefined;
-    if (decoder === undefined) return parse(ctx, next);
-    return readDecoded(ctx.req, decoder, limit).then((body) => {
+    const encoding = headers['content-encoding'];
+    // The encodings inflation (koa-bodyparser's) decodes, in this letter case, one at a time; it refuses the others.
+    if (encoding !== 'gzip' && encoding !== 'deflate' && encoding !== 'br') return parse(ctx, next);
+    if (!ctx.request.is(BODY_TYPES)) return parse(ctx, next);
+    return readDecoded(ctx.req, encoding, limit).then((body) => {
       ctx.request.body = body;
       return next();
     });
   };
-}
-
-/** The decoder of a Content-Encoding, as inflation (koa-bodyparser's) takes them: in this letter case, one at a time. */
-function decoderOf(encoding: string): Transform | undefined {
-  if (encoding === 'gzip' || encoding === 'deflate') return createUnzip();
-  if (encoding === 'br') return createBrotliDecompress();
-  return undefined;
 }
 
 /**
@@ -68,7 +62,10 @@ function decoderOf(encoding: string): Transform | undefined {
  * end the process. The request itself is left open: its answer (413, 400)
  * is still to be sent on its connection.
  */
-async function readDecoded(req: IncomingMessage, decoder: Transform, limit: number): Promise<Buffer> {
+async function readDecoded(req: IncomingMessage, encoding: 'gzip' | 'deflate' | 'br', limit: number): Promise<Buffer> {
+  // Gone already, before its body's end (its close heard by no one).
+  if (req.destroyed && !req.complete) throw new BodyError('client', UNREADABLE);
+  const decoder = encoding === 'br' ? createBrotliDecompress() : createUnzip();
   decoder.on('error', ignore);
   const endedEarly = () => {
     if (!req.complete) decoder.destroy(new Error(ABORTED));
