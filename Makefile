@@ -94,13 +94,12 @@ soak: build
 	$(TSX) bench/soak.ts
 
 .PHONY: bench bench-store bench-store-replicas bench-state-file
-## bench: ours vs ours on Node.js 20 vs the npm soap server vs a bare Koa ceiling, autocannon on loopback,
-##        interleaved rounds, then ours under perf (~35 min); writes bench/RESULTS.md, results.json, cpu-per-request.svg
-##        BENCH_ROUNDS=3 BENCH_CONNECTIONS=50 BENCH_WARMUP=5 BENCH_DURATION=8 BENCH_FRESH_DURATION=60
-##        BENCH_BEFORE=<revision> (default: this build on Node.js 20; empty: no before row), BENCH_OURS=<revision> (A/B)
-##        BENCH_PROFILES=0 skips the perf step (which needs Debian's linux-perf)
-##        subsets: BENCH_SCENARIOS=soap11-validate,... BENCH_SERVERS=ours,before,peer,ceiling (RESULTS.md untouched
-##        unless BENCH_WRITE=1); BENCH_OURS_ARGS="--log-level warn" (subsets only); BENCH_RERENDER=1 rewrites from results.json
+## bench: ours vs ours (before: this build on Node.js 20, or BENCH_BEFORE=<revision>) vs the npm soap server vs a bare
+##        Koa ceiling, autocannon on loopback, interleaved rounds, then ours under perf (~30 min); writes bench/RESULTS.md
+##        and results.json. BENCH_ROUNDS=3 BENCH_CONNECTIONS=50 BENCH_WARMUP=5 BENCH_DURATION=8 BENCH_FRESH_DURATION=60
+##        BENCH_BEFORE=<revision> (empty: no before row) BENCH_BEFORE_NODE=<a Node.js 20>; BENCH_PROFILES=0 skips perf
+##        (Debian's linux-perf); an A/B (docs/performance.md): BENCH_OURS=<revision> BENCH_BEFORE=<the one before>
+##        BENCH_SCENARIOS=soap11-validate,... BENCH_SERVERS=ours,before (RESULTS.md untouched unless BENCH_WRITE=1)
 bench: build
 	$(TSX) bench/run.ts
 
@@ -111,7 +110,7 @@ bench-store-replicas: install
 
 ## bench-state-file: keeping the embedded store in its state directory: µs per call against volatile, disk use, start-up time (STORE_BENCH_ENTRIES=100000)
 bench-state-file: install
-	$(TSX) bench/state-file.ts
+	$(TSX) bench/store.ts kept
 
 ## bench-store: the embedded store alone: µs per call as it fills and evicts, bytes per entry (STORE_BENCH_ENTRIES=100000)
 bench-store: install

@@ -1,26 +1,21 @@
 /**
- * `make bench-store-replicas`: what --store-replicas costs. The service runs
- * as a child process on a replicated set under Sentinel (one master, two
- * replicas, three Sentinels, all on loopback: test/support/redis-topologies.ts),
- * once with --store-replicas 0 and once with 1, in interleaved rounds; each
- * round sends HTTP GET ValidatePin calls with the right PIN of a new secret
- * (every call accepted: a countAttempt, an accepted step, with WAIT under
- * --store-replicas 1, and a clearAttempts) from one client, then from
- * several at once, and records each call's latency (p50, p90, p99) and the
- * calls answered per second. Every answer must be true.
+ * `make bench-store-replicas`: what --store-replicas costs. The service runs as a child process on a replicated set
+ * under Sentinel (one master, two replicas, three Sentinels, all on loopback: test/support/redis-topologies.ts),
+ * once with --store-replicas 0 and once with 1, in interleaved rounds; each round sends HTTP GET ValidatePin calls
+ * with the right PIN of a new secret (every call accepted: a countAttempt, an accepted step, with WAIT under
+ * --store-replicas 1, and a clearAttempts) from one client, then from several at once, and records each call's
+ * latency (p50, p90, p99) and the calls answered per second. Every answer must be true.
  *
- * Bounded: REPLICAS_BENCH_SECONDS per measurement (default 5), REPLICAS_BENCH_ROUNDS
- * rounds (default 2), REPLICAS_BENCH_CLIENTS concurrent clients (default 16).
+ * Bounded: REPLICAS_BENCH_SECONDS per measurement (default 5), REPLICAS_BENCH_ROUNDS rounds (default 2),
+ * REPLICAS_BENCH_CLIENTS concurrent clients (default 16).
  */
-import { Agent, request } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { totp } from '../src/otp/totp';
+import { pinFor } from '../test/support/requests';
 import { startChildService, type ChildService } from '../test/support/child-service';
 import { startReplicatedSet } from '../test/support/redis-topologies';
 
 const setting = (name: string, fallback: number) => {
-  const text = process.env[name];
-  if (text === undefined || text === '') return fallback;
+  const text = process.env[name] || String(fallback);
   if (!/^\d+$/.test(text) || Number(text) <= 0) throw new Error(`${name} must be a positive whole number`);
   return Number(text);
 };
@@ -29,20 +24,12 @@ const ROUNDS = setting('REPLICAS_BENCH_ROUNDS', 2);
 const CLIENTS = setting('REPLICAS_BENCH_CLIENTS', 16);
 const STATE_KEY = randomBytes(32).toString('hex');
 
-const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-
-function validate(port: number, secret: string): Promise<{ ms: number; body: string }> {
-  const pin = totp(Buffer.from(secret), { algorithm: 'SHA1', digits: 6, period: 30 }, Math.floor(Date.now() / 1000));
-  const started = process.hrtime.bigint();
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, agent, path: `/api.asmx/ValidatePin?pin=${pin}&secretCode=${secret}` }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (d: string) => (body += d));
-      res.on('end', () => resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, body: `${res.statusCode} ${body}` }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+/** One call with the right PIN of `secret` (fetch keeps its connections alive): its latency and answer. */
+async function validate(port: number, secret: string): Promise<{ ms: number; body: string }> {
+  const started = performance.now();
+  const res = await fetch(`http://127.0.0.1:${port}/api.asmx/ValidatePin?pin=${pinFor({ clock: Date }, secret)}&secretCode=${secret}`);
+  const body = `${res.status} ${await res.text()}`;
+  return { ms: performance.now() - started, body };
 }
 
 /** `clients` loops of calls for `SECONDS`: the latencies, in ms. */
@@ -98,7 +85,6 @@ const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length 
   } finally {
     for (const service of services) await service?.kill();
     await set.stop();
-    agent.destroy();
   }
 })().catch((error) => {
   console.error(error);

@@ -1,60 +1,116 @@
 /**
- * `make bench-store`: the embedded store (src/state/memory-store.ts) alone,
- * in this process: what a write costs as the store fills and, once full,
- * evicts on every write, and what an entry costs in memory.
+ * The embedded store alone, in this process, with the calls of a ValidatePin on a new secret each (countAttempt;
+ * every third also acceptStep and clearAttempts, as a right PIN does), on keyed hashes made before the clock
+ * starts.
  *
- * Writes go as ValidatePin makes them: countAttempt on keyed hashes of
- * distinct secrets (43 base64url characters), three times the bound in all,
- * timed in tenths; every third call also records an accepted step and clears
- * the count, as a right PIN does. Memory is the growth of the heap and of
- * array buffers from an empty store to a full one, after a full collection
- * (node --expose-gc, which the make target passes).
+ * `make bench-store` (src/state/memory-store.ts): µs per call as the store fills and, once full, evicts on every
+ * call (three times the bound, timed in tenths), and bytes per entry: the growth of the heap and of array buffers
+ * from an empty store to a full one, after a full collection.
  *
- * Settings (environment): STORE_BENCH_ENTRIES the bound (100000, the default of --store-max-entries).
+ * `make bench-state-file` (argument `kept`, src/state/persistent-store.ts): CPU per call of the store kept in its
+ * state directory against the volatile one, in interleaved rounds (the kept one flushed every 400 calls, a 50 ms
+ * batch at ~8 000 calls a second; SQLite's writes included); the directory's bytes once filled to the bound and
+ * written over twice more; the start-up that opens it again.
+ *
+ * STORE_BENCH_ENTRIES: the bound (100000, the default of --store-max-entries).
  */
-import { MemoryStore } from '../src/state/memory-store';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openPersistentStore } from '../src/state';
 import { createStateKeyHasher } from '../src/state/keyed-hash';
+import { MemoryStore } from '../src/state/memory-store';
+import type { StateStore } from '../src/state/store';
 
 const bound = Number(process.env.STORE_BENCH_ENTRIES ?? 100_000);
+const STATE_KEY = 'bench-store-key-of-at-least-thirty-two-characters';
+const hash = createStateKeyHasher(STATE_KEY);
+let secrets = 0;
+const newKeys = (n: number) => Array.from({ length: n }, () => hash(Buffer.from(`bench-store-secret-${secrets++}`)));
+const cpuMicros = () => (({ user, system }) => user + system)(process.cpuUsage());
 const gc = (globalThis as { gc?: () => void }).gc;
-if (!gc) throw new Error('run with node --expose-gc (make bench-store does)');
 
-function memory(): number {
-  gc!();
-  const usage = process.memoryUsage();
-  return usage.heapUsed + usage.arrayBuffers;
+async function calls(store: StateStore, keys: string[], flush?: () => void): Promise<void> {
+  for (let i = 0; i < keys.length; i++) {
+    await store.countAttempt(keys[i], 300_000, 5);
+    if (i % 3 === 0) {
+      await store.acceptStep(keys[i], 1, 120_000);
+      await store.clearAttempts(keys[i]);
+    }
+    if (flush && i % 400 === 399) flush();
+  }
+  flush?.();
 }
 
-(async () => {
-  const hash = createStateKeyHasher(undefined);
-  const writes = 3 * bound;
-  // The keys first, so that hashing is not timed and their strings are not counted as the store's.
-  const keys = Array.from({ length: writes }, (_, i) => hash(Buffer.from(`bench-store-secret-${i}`)));
+/** µs per call as the store fills and evicts, and bytes per entry. */
+async function fillAndEvict(): Promise<void> {
+  if (!gc) throw new Error('run with node --expose-gc (make bench-store does)');
+  const memory = () => {
+    gc();
+    return process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+  };
+  const tenth = (3 * bound) / 10;
+  const parts = Array.from({ length: 10 }, () => newKeys(tenth));
   const before = memory();
   const store = new MemoryStore(bound);
-  const tenth = writes / 10;
-  const rows: string[] = [];
+  console.log(`Embedded store, bound ${bound}: ${3 * bound} calls\n\n| calls done | entries after | µs per call |\n|---|---:|---:|`);
   let full = 0;
-  for (let part = 0; part < 10; part++) {
+  for (const [part, keys] of parts.entries()) {
     const start = process.hrtime.bigint();
-    for (let i = part * tenth; i < (part + 1) * tenth; i++) {
-      const key = keys[i];
-      await store.countAttempt(key, 300_000, 5);
-      if (i % 3 === 0) {
-        await store.acceptStep(key, 1, 120_000);
-        await store.clearAttempts(key);
-      }
-    }
-    const ns = Number(process.hrtime.bigint() - start) / tenth;
-    rows.push(`| ${part * 10}–${(part + 1) * 10} % | ${store.size} | ${(ns / 1000).toFixed(2)} |`);
+    await calls(store, keys);
+    console.log(
+      `| ${part * 10}–${(part + 1) * 10} % | ${store.size} | ${(Number(process.hrtime.bigint() - start) / tenth / 1000).toFixed(2)} |`,
+    );
     if (store.size === bound && full === 0) full = memory();
   }
-  const bytes = (full || memory()) - before;
-  console.log(`Embedded store, bound ${bound}: ${writes} calls (countAttempt; every third also acceptStep and clearAttempts)\n`);
-  console.log('| calls done | entries after | µs per call |\n|---|---:|---:|');
-  console.log(rows.join('\n'));
+  if (store.size !== bound) throw new Error(`the store holds ${store.size} entries, not its bound ${bound}`);
+  const bytes = full - before;
   console.log(
     `\nfull store: ${(bytes / 2 ** 20).toFixed(1)} MiB, ${(bytes / bound).toFixed(0)} bytes per entry (heap + array buffers, after gc)`,
   );
-  if (store.size !== bound) throw new Error(`the store holds ${store.size} entries, not its bound ${bound}`);
-})();
+}
+
+/** What keeping the store in its state directory costs: CPU per call, disk, start-up. */
+async function keptAgainstVolatile(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-state-file-'));
+  const settings = { storeMaxEntries: bound, storeWhenFull: 'evict' as const, stateDir: dir, stateKey: STATE_KEY };
+  try {
+    const volatile = new MemoryStore(bound);
+    const kept = openPersistentStore(settings).store;
+    const cpu: Record<'volatile' | 'kept', number[]> = { volatile: [], kept: [] };
+    for (let round = 0; round < 10; round++) {
+      const [a, b] = [newKeys(20_000), newKeys(20_000)];
+      let start = cpuMicros();
+      await calls(volatile, a);
+      cpu.volatile.push((cpuMicros() - start) / a.length);
+      start = cpuMicros();
+      await calls(kept, b, () => kept.flush());
+      cpu.kept.push((cpuMicros() - start) / b.length);
+    }
+    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
+    const cell = (xs: number[]) => `${median(xs).toFixed(2)} | ${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`;
+    console.log(`Embedded store, bound ${bound}: CPU per call (a new secret each), median of 10 interleaved rounds of 20000\n`);
+    console.log(`| store | µs per call | rounds (min–max) |\n|---|---:|---:|\n| memory (volatile) | ${cell(cpu.volatile)} |`);
+    console.log(`| embedded (kept, flushed every 400 calls) | ${cell(cpu.kept)} |\n`);
+    console.log(`keeping costs ${(median(cpu.kept) - median(cpu.volatile)).toFixed(2)} µs per call`);
+    for (let done = 0; done < 3 * bound; done += 20_000) await calls(kept, newKeys(Math.min(20_000, 3 * bound - done)), () => kept.flush());
+    const entries = kept.size;
+    await kept.close();
+    const bytes = readdirSync(dir).reduce((sum, name) => sum + statSync(join(dir, name)).size, 0);
+    console.log(
+      `\nstate directory after ${3 * bound} calls: ${entries} entries, ${(bytes / 2 ** 20).toFixed(1)} MiB (${(bytes / entries).toFixed(0)} bytes per entry)`,
+    );
+    const [start, cpuStart] = [process.hrtime.bigint(), cpuMicros()];
+    const reopened = openPersistentStore(settings).store;
+    const [ms, cpuMs] = [Number(process.hrtime.bigint() - start) / 1e6, (cpuMicros() - cpuStart) / 1000];
+    console.log(`start-up: ${reopened.size} entries loaded in ${ms.toFixed(0)} ms (${cpuMs.toFixed(0)} ms of CPU)`);
+    await reopened.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+(process.argv[2] === 'kept' ? keptAgainstVolatile() : fillAndEvict()).catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

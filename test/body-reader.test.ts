@@ -203,3 +203,47 @@ test('a media type no binding reads is left unread, and so is a request without 
     t.is((await post(payload, { 'Content-Type': type })).body, digest(payload), type);
   }
 });
+
+test('a compressed body of a media type no binding reads is left unread: not decoded, not refused', async (t) => {
+  for (const [encoding, bytes] of [
+    ['gzip', gzipSync(payload)],
+    ['br', Buffer.from('not brotli at all')],
+    ['x-nosuch', payload],
+  ] as const) {
+    const answer = await post(bytes, { 'Content-Type': 'application/octet-stream', 'Content-Encoding': encoding });
+    t.is(answer.status, 200, encoding);
+    t.is(answer.body, 'no body', encoding);
+  }
+});
+
+test('a compressed body whose request has already ended early when the reader comes to it: the read ends at once', async (t) => {
+  const app = new Koa<CallState>();
+  app.silent = true;
+  let failed = 0;
+  app.use(async (ctx, next) => {
+    await next();
+    if (ctx.status === 400) failed++;
+  });
+  app.use(errorResponse(pino({ level: 'silent' })));
+  // The reader meets the request only once the request is gone (its close heard by no one before).
+  app.use(async (ctx, next) => {
+    await new Promise((resolve) => ctx.req.once('close', resolve));
+    await next();
+  });
+  app.use(bodyReader(LIMIT));
+  app.use((ctx) => {
+    ctx.body = 'read';
+  });
+  const late = createServer(app.callback());
+  await new Promise<void>((resolve) => late.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => late.close());
+  const encoded = gzipSync(Buffer.from(randomBytes(4 * LIMIT).toString('base64')));
+  const socket = connect((late.address() as AddressInfo).port, '127.0.0.1');
+  socket.on('error', () => {});
+  socket.write(
+    `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Encoding: gzip\r\nContent-Length: ${encoded.length}\r\n\r\n`,
+  );
+  socket.end(encoded.subarray(0, 100));
+  for (let i = 0; i < 100 && failed === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  t.is(failed, 1, 'the reader gave up rather than waiting for a request that had gone');
+});

@@ -1,12 +1,8 @@
 /**
- * The ceiling: a bare Koa app that answers every request (any method, any
- * path) with one fixed, pre-built ValidatePin SOAP 1.1 response. No routing,
- * no body reading, no parsing, no logging: what this HTTP stack and this
- * load generator can do on this machine at best.
- *
- * With `--workers N`, N worker threads answer, each listening on the port
- * with SO_REUSEPORT as ours does with `--workers N`: what running N event
- * loops costs on this machine with no service work at all.
+ * The ceiling: a bare Koa app that answers every request with one fixed, pre-built ValidatePin SOAP 1.1 response
+ * (no routing, body reading, parsing or logging): the best this HTTP stack and load generator reach here. With
+ * `--workers N`, N worker threads listen on the port with SO_REUSEPORT, as ours does: what N event loops cost with
+ * no service work at all.
  *
  *   node --import=tsx bench/peers/ceiling.ts --port P [--workers N]
  */
@@ -14,10 +10,8 @@ import { createServer } from 'node:http';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import Koa from 'koa';
 
-const option = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(name);
-  return Number(i < 0 ? fallback : process.argv[i + 1]);
-};
+const option = (name: string, fallback: number) =>
+  process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : fallback;
 const port = option('--port', 8082);
 const workers = option('--workers', 1);
 

@@ -30,7 +30,10 @@ export interface LogDestination {
  * drops every later line. Each of the two is said once on stderr. A file or
  * terminal is written synchronously, as console.log does. No write goes
  * through the thread pool: a thread blocked on a full pipe would keep
- * process.exit from returning.
+ * process.exit from returning. pino's own destination (sonic-boom) writes
+ * through the thread pool, or blocks the event loop with `sync: true`, on
+ * the blocking pipe a service manager gives: docs/performance.md, *The log
+ * destination*, has the tests it fails.
  */
 export function openLogDestination(fd = 1, notice: (text: string) => void = noticeOnStderr): LogDestination {
   let batch: string[] = [];

@@ -1,10 +1,12 @@
 /**
  * The state ValidatePin keeps between calls, behind one small interface whose
- * operations are each atomic: the embedded memory store is atomic because
- * Node runs it on one thread, the Redis store because each operation is one
- * Lua script (or one command) over one key. One key per operation is also
- * what lets the same scripts run unchanged on a Redis Cluster: an operation
- * never spans two slots, so it runs whole on the one master of its key.
+ * operations are each atomic: the embedded store because each operation
+ * runs whole, with no await inside, and under --workers, whose threads
+ * share its table, holds the table's lock; the Redis store because each
+ * operation is one Lua script (or one command) over one key. One key per
+ * operation is also what lets the same scripts run unchanged on a Redis
+ * Cluster: an operation never spans two slots, so it runs whole on the one
+ * master of its key.
  * Keep it so: an operation over several keys would need them in one slot
  * (redis-store.ts puts both keys of a secret in one, with a hash tag).
  * Keys are keyed hashes of secrets, never secrets.

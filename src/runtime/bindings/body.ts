@@ -1,8 +1,10 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
-import { Readable, type Writable } from 'node:stream';
+import { Readable } from 'node:stream';
+import { createBrotliDecompress, createUnzip } from 'node:zlib';
 import type { Next } from 'koa';
 import bodyParser from 'koa-bodyparser';
+import getRawBody from 'raw-body';
 import type { CallContext } from '../call-state';
 import { ServiceError, clientError } from '../errors';
 import { byContentType } from './content-type';
@@ -15,13 +17,14 @@ const charsetOf = byContentType((ctx) => ctx.request.charset.toLowerCase());
 /**
  * Reads the body of a request of one of the bindings' media types, as bytes,
  * into ctx.request.body, before routing: the size limit (413) holds for
- * every path. koa-bodyparser reads it (co-body, raw-body, inflation):
- * Content-Encoding gzip, deflate and br are decoded, and the limit counts
- * decoded bytes; another encoding is 415, a body that does not decode or ends
- * early is a client error. Every type is read as koa-bodyparser's "text" with
- * no charset, so the body stays bytes: libxml2 reads the XML declaration's
- * encoding itself, and requestBytes and requestBody check the bytes are UTF-8.
- * (@koa/bodyparser, its successor, always decodes to a string.)
+ * every path. koa-bodyparser reads it (co-body, raw-body), every type as its
+ * "text" with no charset, so the body stays bytes: libxml2 reads the XML
+ * declaration's encoding itself, and requestBytes and requestBody check the
+ * bytes are UTF-8. (@koa/bodyparser, its successor, always decodes to a
+ * string.) A body with Content-Encoding gzip, deflate or br is decoded here
+ * (node:zlib) and read by raw-body, with the limit on decoded bytes (see
+ * readDecoded); another encoding is 415 (koa-bodyparser's inflation), a body
+ * that does not decode or ends early a client error.
  */
 export function bodyReader(limit: number) {
   const parse = bodyParser({
@@ -39,9 +42,45 @@ export function bodyReader(limit: number) {
     // A request without a body (no Content-Length, no Transfer-Encoding, as type-is's hasBody has it: most GET
     // calls) has nothing to read; koa-bodyparser would find no type to read it as after two awaits.
     if (headers['transfer-encoding'] === undefined && Number.isNaN(Number(headers['content-length']))) return next();
-    if (headers['content-encoding'] !== undefined) guardDecoder(ctx.req);
-    return parse(ctx, next);
+    const encoding = headers['content-encoding'];
+    // The encodings inflation (koa-bodyparser's) decodes, in this letter case, one at a time; it refuses the others.
+    if (encoding !== 'gzip' && encoding !== 'deflate' && encoding !== 'br') return parse(ctx, next);
+    if (!ctx.request.is(BODY_TYPES)) return parse(ctx, next);
+    return readDecoded(ctx.req, encoding, limit).then((body) => {
+      ctx.request.body = body;
+      return next();
+    });
   };
+}
+
+/**
+ * The decoded body, read by raw-body up to `limit` decoded bytes. A request
+ * that ends before its body does says nothing to the decoder it is piped
+ * into, so the decoder is destroyed then, and raw-body gives up; the
+ * decoder keeps an error listener for its whole life, since raw-body drops
+ * its own when it gives up (over the limit) and an error no one hears would
+ * end the process. The request itself is left open: its answer (413, 400)
+ * is still to be sent on its connection.
+ */
+async function readDecoded(req: IncomingMessage, encoding: 'gzip' | 'deflate' | 'br', limit: number): Promise<Buffer> {
+  // Gone already, before its body's end (its close heard by no one).
+  if (req.destroyed && !req.complete) throw new BodyError('client', UNREADABLE);
+  const decoder = encoding === 'br' ? createBrotliDecompress() : createUnzip();
+  decoder.on('error', ignore);
+  const endedEarly = () => {
+    if (!req.complete) decoder.destroy(new Error(ABORTED));
+  };
+  req.once('close', endedEarly);
+  req.pipe(decoder);
+  try {
+    return await getRawBody(decoder, { limit });
+  } catch (error) {
+    req.unpipe(decoder);
+    decoder.destroy();
+    throw bodyErrorOf(error as LibraryError);
+  } finally {
+    req.off('close', endedEarly);
+  }
 }
 
 /** What raw-body, inflation and zlib put on the errors they throw. */
@@ -70,26 +109,6 @@ function bodyErrorOf(error: LibraryError): BodyError {
     return new BodyError('client', UNREADABLE);
   }
   return new BodyError('client', 'The request body could not be decompressed as its Content-Encoding says.');
-}
-
-/**
- * A compressed body is piped by inflation into a decoder that raw-body
- * reads, and the request's end before its body's does not reach the
- * decoder: raw-body would wait for it forever. The decoder is destroyed
- * then, and keeps an error listener for its whole life, since raw-body drops
- * its own when it gives up (over the limit) and an error no one hears would
- * end the process. The decoder is met when the request is piped into it.
- */
-function guardDecoder(req: IncomingMessage): void {
-  const pipe = req.pipe;
-  req.pipe = function pipeGuarded<T extends NodeJS.WritableStream>(decoder: T, options?: { end?: boolean }): T {
-    req.pipe = pipe;
-    (decoder as unknown as Writable).on('error', ignore);
-    req.once('close', () => {
-      if (!req.complete) (decoder as unknown as Writable).destroy(new Error(ABORTED));
-    });
-    return pipe.call(req, decoder, options) as T;
-  };
 }
 
 /** A body without Content-Encoding whose Content-Length is over the limit: refused (413) before any byte is read. */
@@ -146,9 +165,7 @@ export function answerThenDrain(ctx: CallContext, answer: string | Buffer): void
   const idle = setTimeout(end, UNREAD_BODY_DRAIN_IDLE_MS);
   req.on('data', onData).once('end', end).once('close', end);
   ctx.res.once('close', end);
-  // A compressed body is still piped into its decoder, which nobody reads once the limit is passed: its backpressure
-  // would pause the request and stall the drain until the idle bound closes the connection on a client still writing.
-  req.unpipe();
+  // Nobody reads the request any more (raw-body paused it, or readDecoded unpiped it from its decoder).
   req.resume();
   ctx.set('Connection', 'close');
   ctx.body = body;

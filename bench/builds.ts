@@ -1,12 +1,10 @@
 /**
- * Another revision of the project (BENCH_OURS, BENCH_BEFORE), built into a
- * temporary folder the way `make build` builds this checkout, so that the
- * bench can measure it in the same rounds as other code. The folder (a `git
- * archive` of the revision with its own production dependencies, from its
- * lockfile) is removed by cleanup(), and when this process exits if
- * cleanup() was never reached.
+ * The builds the bench measures besides this checkout's: another revision (BENCH_OURS, BENCH_BEFORE), built into a
+ * temporary folder the way `make build` builds this checkout (a `git archive` with its own production dependencies,
+ * from its lockfile; removed by cleanup(), or when this process exits); and the Node.js 20 that runs this
+ * checkout's build as "ours (before)" when no revision is named.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,22 +27,18 @@ export function buildRevision(revision: string): RevisionBuild {
   process.on('exit', cleanup);
   try {
     execFileSync('tar', ['-x', '-C', dir], { input: git('archive', '--format=tar', commit) });
-    // Its own dependencies: another revision may need packages this checkout no longer has, or other versions.
+    // Its own dependencies: another revision may need packages, or versions, this checkout does not have.
     execFileSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], {
       cwd: dir,
       stdio: ['ignore', 'ignore', 'inherit'],
     });
-    // What `make build` does, with this checkout's compiler, without type checking (the revision's type packages are
-    // dev dependencies; Node's own types, which its tsconfig names, are this checkout's).
+    // `make build` with this checkout's compiler and Node's types, unchecked (the revision's type packages are dev dependencies).
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
     const typeRoots = join(ROOT, 'node_modules/@types');
-    execFileSync(
-      process.execPath,
-      [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--noCheck', '--typeRoots', typeRoots],
-      {
-        cwd: dir,
-        stdio: ['ignore', 'inherit', 'inherit'],
-      },
-    );
+    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--noCheck', '--typeRoots', typeRoots], {
+      cwd: dir,
+      stdio: 'inherit',
+    });
     // The help pages' templates, where the revision keeps them (src/help/ before the runtime had a room of its own).
     for (const templates of ['src/runtime/help/templates', 'src/help/templates'])
       if (existsSync(join(dir, templates))) cpSync(join(dir, templates), join(dir, 'dist', templates), { recursive: true });
@@ -54,4 +48,21 @@ export function buildRevision(revision: string): RevisionBuild {
     throw new Error(`could not build ${revision} (${commit.slice(0, 12)}): ${(error as Error).message}`);
   }
   return { revision, commit, dir, cleanup };
+}
+
+/** The Node.js version `node` reports (e.g. v20.20.2), or undefined when it does not run. */
+export function versionOf(node: string): string | undefined {
+  const result = spawnSync(node, ['--version'], { encoding: 'utf8' });
+  return result.status === 0 ? result.stdout.trim() : undefined;
+}
+
+/** The Node.js 20 that runs "ours (before)" by default: BENCH_BEFORE_NODE, else the machine's own `node` when it is 20. */
+export function previousNode(): string {
+  const own = spawnSync('sh', ['-c', 'PATH=/usr/local/bin:/usr/bin:/bin command -v node'], { encoding: 'utf8' }).stdout.trim();
+  const node = process.env.BENCH_BEFORE_NODE?.trim() || own;
+  if (!versionOf(node)?.startsWith('v20.'))
+    throw new Error(
+      `no Node.js 20 for "ours (before)" (${node || 'none'}): name one with BENCH_BEFORE_NODE, or a revision with BENCH_BEFORE`,
+    );
+  return node;
 }
