@@ -55,8 +55,26 @@ export function renderSchema(namespace: string): string {
   );
 }
 
-/** Per operation, a schema holding only its request element: small, so fast to validate against. */
-export const REQUEST_SCHEMAS: { readonly [K in OperationName]: (namespace: string) => string } = {
+/** Every namespace's schema document, the target namespace's first; each imports the others as `N.xsd`. */
+export function renderSchemas(namespace: string): readonly string[] {
+  const ns = escapeXmlAttribute(namespace);
+  return [
+    "<s:schema xmlns:s=\"http://www.w3.org/2001/XMLSchema\" xmlns:tns=\"" + ns + "\" elementFormDefault=\"qualified\" targetNamespace=\"" + ns + "\">\n  <s:element name=\"Pair\">\n    <s:complexType>\n      <s:sequence>\n        <s:element minOccurs=\"0\" maxOccurs=\"1\" name=\"appName\" type=\"s:string\"/>\n        <s:element minOccurs=\"0\" maxOccurs=\"1\" name=\"appInfo\" type=\"s:string\"/>\n        <s:element minOccurs=\"0\" maxOccurs=\"1\" name=\"secretCode\" type=\"s:string\"/>\n      </s:sequence>\n    </s:complexType>\n  </s:element>\n  <s:element name=\"PairResponse\">\n    <s:complexType>\n      <s:sequence>\n        <s:element minOccurs=\"0\" maxOccurs=\"1\" name=\"PairResult\" type=\"tns:PairingInfo\"/>\n      </s:sequence>\n    </s:complexType>\n  </s:element>\n  <s:complexType name=\"PairingInfo\">\n    <s:sequence>\n      <s:element minOccurs=\"0\" maxOccurs=\"1\" name=\"ManualSetupCode\" type=\"s:string\"/>\n      <s:element minOccurs=\"0\" maxOccurs=\"1\" name=\"Html\" type=\"s:string\"/>\n    </s:sequence>\n  </s:complexType>\n  <s:element name=\"ValidatePin\">\n    <s:complexType>\n      <s:sequence>\n        <s:element minOccurs=\"0\" maxOccurs=\"1\" name=\"pin\" type=\"s:string\"/>\n        <s:element minOccurs=\"0\" maxOccurs=\"1\" name=\"secretCode\" type=\"s:string\"/>\n      </s:sequence>\n    </s:complexType>\n  </s:element>\n  <s:element name=\"ValidatePinResponse\">\n    <s:complexType>\n      <s:sequence>\n        <s:element minOccurs=\"1\" maxOccurs=\"1\" name=\"ValidatePinResult\" type=\"s:boolean\"/>\n      </s:sequence>\n    </s:complexType>\n  </s:element>\n  <s:element name=\"PairingInfo\" nillable=\"true\" type=\"tns:PairingInfo\"/>\n  <s:element name=\"boolean\" type=\"s:boolean\"/>\n</s:schema>" + '',
+  ];
+}
+
+/** The WSDLs the WSDL imports, served at `?wsdl=wsdlN`. */
+export function renderImportedWsdls(namespace: string, address: string): readonly string[] {
+  const ns = escapeXmlAttribute(namespace);
+  const location = escapeXmlAttribute(address);
+  void ns;
+  void location;
+  return [
+  ];
+}
+
+/** Per operation whose request is one element of a one-namespace contract, a schema holding only it: small, so fast to validate against. */
+export const REQUEST_SCHEMAS: { readonly [K in OperationName]?: (namespace: string) => string } = {
   Pair: (namespace) => {
     const ns = escapeXmlAttribute(namespace);
     return (
