@@ -336,7 +336,7 @@ function textForm(model: ContractModel, type: TypeRef): Schema {
  * does not read, so booleans go as text); a complex one as JSON writes it.
  */
 function jsonParameter(model: ContractModel, field: FieldModel): Schema {
-  if (field.type.kind === 'complex') return jsonMember(field);
+  if (field.type.kind === 'complex' || field.type.kind === 'any' || field.type.kind === 'list') return jsonMember(field);
   const text =
     field.type.kind === 'primitive' && field.type.primitive === 'boolean'
       ? { type: 'string', enum: ['true', 'false', '1', '0'] }

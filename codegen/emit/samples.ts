@@ -35,8 +35,9 @@ export function sampleObject(model: ContractModel, declared: ComplexTypeModel, p
   const chosen = chosenFields(type.particle, type);
   const fields = type.fields.flatMap((f) => {
     if (!chosen.has(f.name)) return [];
-    const recursive = f.type.kind === 'complex' && inside.includes(f.type.typeName);
-    if (recursive && f.minOccurs === 0) return [];
+    // A type already being filled is left out there (a required one too: a schema with no finite instance is rare).
+    const recursive = f.type.kind === 'complex' && (inside.includes(f.type.typeName) || inside.length > 24);
+    if (recursive) return [];
     if (f.type.kind === 'any') return [];
     const sample = sampleExpression(model, f.type, inside);
     const repeated = f.maxOccurs === 'unbounded' || f.maxOccurs > 1;

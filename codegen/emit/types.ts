@@ -1,4 +1,4 @@
-import { type CodeBlockWriter, Project, type SourceFile, StructureKind } from 'ts-morph';
+import { type CodeBlockWriter, Project, type StatementStructures, StructureKind } from 'ts-morph';
 import type { AttributeModel, ComplexTypeModel, ContractModel, FieldModel, TypeRef } from '../model';
 import { GENERATED_HEADER } from './header';
 import { byLowerCase, enumValues, helpersUsed, valueCode } from './values';
@@ -44,7 +44,8 @@ export function emitTypes(model: ContractModel): string {
     });
     file.addStatements(`export const ${enumValues(e.name)}: readonly ${e.name}[] = [${e.values.map((v) => quote(v)).join(', ')}];`);
   }
-  for (const type of model.types) emitClass(file, model, type);
+  // One insertion for all the classes: ts-morph prints them once.
+  file.addStatements(model.types.flatMap((type) => classStatements(model, type)));
   file.formatText({ indentSize: 2, convertTabsToSpaces: true });
   const body = file.getFullText();
   const xmlCodec = [
@@ -87,7 +88,7 @@ const polymorphic = (model: ContractModel, ref: TypeRef) =>
   ref.kind === 'complex' && (model.types.find((t) => t.name === ref.typeName)?.derived.length ?? 0) > 0;
 const inHierarchy = (type: ComplexTypeModel) => type.derived.length > 0 || type.base !== undefined;
 
-function emitClass(file: SourceFile, model: ContractModel, type: ComplexTypeModel): void {
+function classStatements(model: ContractModel, type: ComplexTypeModel): StatementStructures[] {
   const fieldsInterface = type.fieldsInterface;
   const description = type.message
     ? `the parts of message ${type.xmlName}`
@@ -99,7 +100,9 @@ function emitClass(file: SourceFile, model: ContractModel, type: ComplexTypeMode
     ...type.fields.map((f) => ({ name: f.name, type: f.tsType, hasQuestionToken: !required(f) })),
     ...type.attributes.map((a) => ({ name: a.name, type: a.type.tsType, hasQuestionToken: !required(a) })),
   ];
-  file.addInterface({
+  const statements: StatementStructures[] = [];
+  statements.push({
+    kind: StructureKind.Interface,
     name: fieldsInterface,
     isExported: true,
     docs: [`The fields of ${description}, in sequence order${type.attributes.length ? ', then its attributes' : ''}.`],
@@ -111,7 +114,8 @@ function emitClass(file: SourceFile, model: ContractModel, type: ComplexTypeMode
     !type.text &&
     type.fields.every((f) => (f.type.kind === 'primitive' || f.type.kind === 'enum') && f.maxOccurs === 1 && !f.nillable);
   const member = (name: string) => `this.${name}`;
-  file.addClass({
+  statements.push({
+    kind: StructureKind.Class,
     name: type.name,
     isExported: true,
     implements: [fieldsInterface],
@@ -267,6 +271,7 @@ function emitClass(file: SourceFile, model: ContractModel, type: ComplexTypeMode
         : []),
     ],
   });
+  return statements;
 }
 
 /**

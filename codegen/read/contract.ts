@@ -173,9 +173,10 @@ export async function readContract(wsdlPath: string, options: ReadOptions = {}):
               ...(op.output ? [{ name: `${op.name}Response`, namespace: op.output.namespace!, parts: op.output.body }] : []),
             ],
       ),
+      wsdl.operations.flatMap((op) => (op.input?.body.length === 1 && op.input.body[0].element ? [op.input.body[0].element.name] : [])),
     );
     return { wsdl, xsd, texts };
   } finally {
-    for (const doc of opened) doc.dispose();
+    for (const doc of new Set(opened)) doc.dispose();
   }
 }

@@ -2,10 +2,8 @@ import type { XmlDocument, XmlElement } from '../../src/runtime/xml/xml-engine';
 import { xml } from '../../src/runtime/xml/xml-engine';
 import { ADDRESS_MARKER } from '../model';
 import {
-  appendCopy,
   attr,
   copyDocument,
-  copyElementBefore,
   findAll,
   findOne,
   localName,
@@ -14,7 +12,6 @@ import {
   optionalAttr,
   parseXmlText,
   setPlainAttr,
-  standaloneCopy,
   withDocument,
 } from './documents';
 import type { LoadedSchema } from './xsd';
@@ -43,7 +40,9 @@ export interface RpcWrapper {
 
 /**
  * Serialises the served texts; the schemas have been read (and so checked) by
- * read/xsd.ts first.
+ * read/xsd.ts first. Elements are copied as text (their canonical form holds
+ * every namespace in scope), never node by node: a copy keeps its meaning
+ * whatever prefixes and default namespaces the documents use.
  */
 export function readTexts(
   wsdls: XmlDocument[],
@@ -52,86 +51,113 @@ export function readTexts(
   schemas: LoadedSchema[],
   targetNamespace: string,
   rpcWrappers: RpcWrapper[] = [],
+  requestElements: readonly string[] = [],
 ): ContractTexts {
   const merged = mergedSchemas(schemas, targetNamespace, rpcWrappers);
-  try {
-    const single = merged.length === 1 && rpcWrappers.length === 0;
-    return {
-      wsdl: selfContainedWsdl(wsdls[0], inline, schemas, importLocations),
-      importedWsdls: wsdls.slice(1).map((doc, i) => importedWsdl(doc, importLocations, i)),
-      schemas: merged.map(({ namespace, doc }) => ({ namespace, text: serialize(doc) })),
-      elementSchemas: single
-        ? Object.fromEntries(findAll(merged[0].doc.root, 's:element').map((e) => [attr(e, 'name'), schemaFor(merged[0].doc, attr(e, 'name'))]))
-        : {},
-    };
-  } finally {
-    for (const { doc } of merged) doc.dispose();
-  }
+  const single = merged.length === 1 && rpcWrappers.length === 0;
+  return {
+    wsdl: selfContainedWsdl(wsdls[0], schemas, importLocations),
+    importedWsdls: wsdls.slice(1).map((doc) => importedWsdl(doc, importLocations)),
+    schemas: merged.map(({ namespace, text }) => ({ namespace, text: serializeText(text) })),
+    elementSchemas: single
+      ? withDocument(parseXmlText(merged[0].text, 'a schema'), (doc) =>
+          Object.fromEntries(
+            findAll(doc.root, 's:element')
+              .map((e) => attr(e, 'name'))
+              .filter((name) => requestElements.includes(name))
+              .map((name) => [name, schemaFor(doc, name)]),
+          ),
+        )
+      : {},
+  };
 }
 
-/** The WSDL with each schema it reaches inline (in place of its import), the addresses replaced by the marker. */
-function selfContainedWsdl(wsdl: XmlDocument, inline: LoadedSchema[], schemas: LoadedSchema[], importLocations: string[]): string {
-  return withDocument(copyDocument(wsdl, 'the WSDL'), (copy) => {
-    let types = findAll(copy, '/wsdl:definitions/wsdl:types')[0];
-    if (!types) {
-      const first = findAll(copy.root, '*').find((e) => !(e.namespaceUri === NS.wsdl && ['documentation', 'import'].includes(e.name)));
-      types = first ? first.prependElement('types') : copy.root.addElement('types');
-      if (types.namespaceUri !== NS.wsdl) types.prefix = findOne(copy, '/wsdl:definitions').prefix;
-    }
-    const ownInline = findAll(copy, '/wsdl:definitions/wsdl:types/s:schema');
-    const anchor = ownInline[0];
-    // Every schema of every document, once: the main document's own in place, the others' appended.
-    const others = schemas.filter((s) => !(s.inline && s.schema.doc === wsdl));
-    for (const schema of others) {
-      const placed = anchor ? copyElementBefore(schema.schema, anchor) : appendCopy(schema.schema, types);
-      if (schema.chameleon && optionalAttr(placed, 'targetNamespace') === undefined) setPlainAttr(placed, 'targetNamespace', schema.chameleon);
-    }
-    for (const schema of findAll(types, 's:schema')) {
-      for (const reference of findAll(schema, 's:include')) reference.remove();
-      for (const location of schema.find('s:import/@schemaLocation', NS)) location.remove();
-    }
-    for (const stray of findAll(types, 's:import')) stray.remove();
-    // A schema that only imported others (their files are inline now) is left out.
-    for (const schema of findAll(types, 's:schema')) {
-      const children = findAll(schema, '*');
-      if (optionalAttr(schema, 'targetNamespace') === undefined && children.every((c) => c.namespaceUri === NS.s && c.name === 'import')) {
-        schema.remove();
-      }
-    }
-    void inline;
-    for (const [i, imported] of findAll(copy, '/wsdl:definitions/wsdl:import').entries()) {
-      setLocation(imported, `${ADDRESS_MARKER}?wsdl=wsdl${importLocations.indexOf(attr(imported, 'location')) >= 0 ? importLocations.indexOf(attr(imported, 'location')) : i}`);
-    }
-    stripPolicy(copy);
-    for (const address of findAll(copy, '//soap:address | //soap12:address | //http:address')) setLocation(address, ADDRESS_MARKER);
-    return serialize(copy);
+/**
+ * An element and its content as text, every namespace in scope declared on
+ * it: libxml2's serialisation of the element, with the declarations it
+ * inherits from its ancestors added to its start tag.
+ */
+function standaloneText(element: XmlElement, inScope: Record<string, string> = {}): string {
+  const text = element.toString({ format: false });
+  const own = element.nsDeclarations;
+  const inherited = Object.entries(element.namespaces).filter(
+    ([prefix, uri]) => !Object.hasOwn(own, prefix) && prefix !== 'xml' && inScope[prefix] !== uri,
+  );
+  if (inherited.length === 0) return text;
+  const tag = `<${element.prefix ? `${element.prefix}:` : ''}${element.name}`;
+  if (!text.startsWith(tag)) throw new Error(`codegen: <${element.name}> serialised unexpectedly`);
+  const declarations = inherited.map(([prefix, uri]) => ` xmlns${prefix ? `:${prefix}` : ''}="${escapeAttribute(uri)}"`).join('');
+  return tag + declarations + text.slice(tag.length);
+}
+
+/** Edits a copy of an element (parsed from its text) and answers the copy's text. */
+function editedText(element: XmlElement, edit: (copy: XmlElement) => void): string {
+  return withDocument(parseXmlText(standaloneText(element), 'a copy'), (doc) => {
+    edit(doc.root);
+    return standaloneText(doc.root);
   });
 }
 
+/** A schema as served inline: its includes dropped, its imports without locations, a chameleon one in its includer's namespace. */
+function inlineSchemaText(schema: LoadedSchema): string {
+  return editedText(schema.schema, (copy) => {
+    for (const reference of findAll(copy, 's:include')) reference.remove();
+    for (const location of copy.find('s:import/@schemaLocation', NS)) location.remove();
+    if (schema.chameleon && optionalAttr(copy, 'targetNamespace') === undefined) setPlainAttr(copy, 'targetNamespace', schema.chameleon);
+  });
+}
+
+const MARKER = 'codegenSchemasGoHere';
+
+/** The WSDL with every schema it reaches inline (in place of its imports), the addresses replaced by the marker. */
+function selfContainedWsdl(wsdl: XmlDocument, schemas: LoadedSchema[], importLocations: string[]): string {
+  const texts = schemas
+    .filter((s) => !(optionalAttr(s.schema, 'targetNamespace') === undefined && !s.chameleon && onlyImports(s.schema)))
+    .map(inlineSchemaText);
+  return withDocument(copyDocument(wsdl, 'the WSDL'), (copy) => {
+    const definitions = findOne(copy, '/wsdl:definitions');
+    let [types] = findAll(definitions, 'wsdl:types');
+    if (!types) {
+      const first = findAll(definitions, '*').find((e) => !(e.namespaceUri === NS.wsdl && ['documentation', 'import'].includes(e.name)));
+      types = first ? first.prependElement('types') : definitions.addElement('types');
+      if (definitions.prefix) types.prefix = definitions.prefix;
+    }
+    for (const schema of findAll(types, 's:schema | s:import')) schema.remove();
+    types.addElement(MARKER);
+    for (const imported of findAll(definitions, 'wsdl:import')) {
+      setPlainAttr(imported, 'location', `${ADDRESS_MARKER}?wsdl=wsdl${Math.max(0, importLocations.indexOf(attr(imported, 'location')))}`);
+    }
+    stripPolicy(copy);
+    for (const address of findAll(copy, '//soap:address | //soap12:address | //http:address')) setPlainAttr(address, 'location', ADDRESS_MARKER);
+    const text = copy.root.toString({ format: false });
+    const at = text.search(new RegExp(`<[^<>]*${MARKER}[^<>]*/>`));
+    const end = text.indexOf('>', at) + 1;
+    return serializeText(text.slice(0, at) + texts.join('') + text.slice(end));
+  });
+}
+
+function onlyImports(schema: XmlElement): boolean {
+  return findAll(schema, '*').every((c) => c.namespaceUri === NS.s && ['import', 'annotation'].includes(c.name));
+}
+
 /** A WSDL another imports: its schemas are inline in the first, its addresses the marker. */
-function importedWsdl(wsdl: XmlDocument, importLocations: string[], index: number): string {
-  void index;
+function importedWsdl(wsdl: XmlDocument, importLocations: string[]): string {
   return withDocument(copyDocument(wsdl, 'an imported WSDL'), (copy) => {
     for (const types of findAll(copy, '/wsdl:definitions/wsdl:types')) types.remove();
     for (const imported of findAll(copy, '/wsdl:definitions/wsdl:import')) {
-      setLocation(imported, `${ADDRESS_MARKER}?wsdl=wsdl${Math.max(0, importLocations.indexOf(attr(imported, 'location')))}`);
+      setPlainAttr(imported, 'location', `${ADDRESS_MARKER}?wsdl=wsdl${Math.max(0, importLocations.indexOf(attr(imported, 'location')))}`);
     }
     stripPolicy(copy);
-    for (const address of findAll(copy, '//soap:address | //soap12:address | //http:address')) setLocation(address, ADDRESS_MARKER);
+    for (const address of findAll(copy, '//soap:address | //soap12:address | //http:address')) setPlainAttr(address, 'location', ADDRESS_MARKER);
     return serialize(copy);
   });
 }
 
 function stripPolicy(doc: XmlDocument): void {
-  for (const node of doc.find('//*', NS)) {
-    if (!(node instanceof xml().XmlElement)) continue;
-    if (POLICY.includes(node.namespaceUri)) node.remove();
-    else if (node.name === 'UsingAddressing') node.remove();
-  }
-}
-
-function setLocation(element: XmlElement, value: string): void {
-  setPlainAttr(element, 'location', value);
+  const policy = (path: string) => POLICY.map((ns) => `${path}namespace-uri() = '${ns}'`).join(' or ');
+  // The outermost ones only: removing an element frees its descendants.
+  const outermost = `//*[(${policy('')} or local-name() = 'UsingAddressing') and not(ancestor::*[${policy('')}])]`;
+  for (const node of findAll(doc.root, outermost)) node.remove();
 }
 
 function escapeAttribute(value: string): string {
@@ -142,71 +168,62 @@ function escapeAttribute(value: string): string {
  * Each namespace's schemas as one document (libxml2 compiles one document a
  * namespace): the first one, the others' declarations appended, includes
  * dropped, imports naming the set's other documents by their place (`N.xsd`),
- * and rpc wrappers declared in their namespace. The caller disposes them.
+ * and rpc wrappers declared in their namespace.
  */
-function mergedSchemas(schemas: LoadedSchema[], targetNamespace: string, rpcWrappers: RpcWrapper[]): { namespace: string; doc: XmlDocument }[] {
+function mergedSchemas(schemas: LoadedSchema[], targetNamespace: string, rpcWrappers: RpcWrapper[]): { namespace: string; text: string }[] {
   const namespaceOf = (s: LoadedSchema) => optionalAttr(s.schema, 'targetNamespace') ?? s.chameleon ?? '';
+  const DECLARATIONS = 's:element | s:complexType | s:simpleType | s:attribute | s:group | s:attributeGroup';
   const namespaces: string[] = [];
   for (const s of schemas) {
     const ns = namespaceOf(s);
-    if (!namespaces.includes(ns) && findAll(s.schema, 's:element | s:complexType | s:simpleType | s:attribute | s:group | s:attributeGroup').length > 0)
-      namespaces.push(ns);
+    if (!namespaces.includes(ns) && findAll(s.schema, DECLARATIONS).length > 0) namespaces.push(ns);
   }
   for (const w of rpcWrappers) if (!namespaces.includes(w.namespace)) namespaces.push(w.namespace);
   // The target namespace's first.
   namespaces.sort((a, b) => (a === targetNamespace ? -1 : b === targetNamespace ? 1 : 0));
-  const out: { namespace: string; doc: XmlDocument }[] = [];
-  for (const namespace of namespaces) {
-    const members = schemas.filter((s) => namespaceOf(s) === namespace);
-    const wrappers = rpcWrappers.filter((w) => w.namespace === namespace);
-    const doc = members.length
-      ? standaloneCopy(members[0].schema)
-      : parseXmlText(`<xs:schema xmlns:xs="${NS.s}" targetNamespace="${escapeAttribute(namespace)}"/>`, 'an rpc schema');
-    const root = doc.root;
-    if (members[0]?.chameleon && optionalAttr(root, 'targetNamespace') === undefined) setPlainAttr(root, 'targetNamespace', namespace);
-    for (const other of members.slice(1)) {
-      for (const child of findAll(other.schema, 's:element | s:complexType | s:simpleType | s:attribute | s:group | s:attributeGroup')) {
-        appendCopy(child, root);
-      }
-    }
-    for (const reference of findAll(root, 's:include | s:import')) reference.remove();
-    for (const wrapper of wrappers) {
-      const text = wrapperSchema(wrapper);
-      const holder = parseXmlText(text, 'an rpc wrapper');
-      try {
-        for (const child of findAll(holder.root, 's:element')) appendCopy(child, root);
-      } finally {
-        holder.dispose();
-      }
-    }
+  return namespaces.map((namespace) => {
+    const members = schemas.filter((s) => namespaceOf(s) === namespace && findAll(s.schema, DECLARATIONS).length > 0);
+    const rootScope = members[0]?.schema.namespaces ?? {};
+    const declarations = [
+      ...members.slice(1).flatMap((m) => findAll(m.schema, DECLARATIONS).map((d) => standaloneText(d, rootScope))),
+      ...rpcWrappers.filter((w) => w.namespace === namespace).map(wrapperDeclaration),
+    ];
+    // The first member whole (its own declarations in place), the others' declarations after them.
+    const shell = members.length
+      ? editedText(members[0].schema, (copy) => {
+          for (const child of findAll(copy, 's:include | s:import')) child.remove();
+          if (namespace !== '') setPlainAttr(copy, 'targetNamespace', namespace);
+        })
+      : `<xs:schema xmlns:xs="${NS.s}" targetNamespace="${escapeAttribute(namespace)}"></xs:schema>`;
+    const close = shell.lastIndexOf('</');
+    const joined = shell.slice(0, close) + declarations.join('') + shell.slice(close);
     // Every other namespace a declaration here names is imported from its document of the set.
-    const named = new Set<string>();
-    for (const user of findAll(root, '//*[@type or @base or @ref or @itemType or @memberTypes]')) {
-      for (const attribute of ['type', 'base', 'ref', 'itemType', 'memberTypes']) {
-        const value = optionalAttr(user, attribute);
-        if (value === undefined) continue;
-        for (const qname of value.split(/\s+/).filter(Boolean)) {
-          const ns = namespaceOfQName(user, qname);
-          if (ns !== null && ns !== namespace && ns !== NS.s && ns !== 'http://www.w3.org/XML/1998/namespace') named.add(ns);
+    const text = withDocument(parseXmlText(joined, 'a merged schema'), (doc) => {
+      const named = new Set<string>();
+      for (const user of findAll(doc.root, '//*[@type or @base or @ref or @itemType or @memberTypes or @substitutionGroup]')) {
+        for (const attribute of ['type', 'base', 'ref', 'itemType', 'memberTypes']) {
+          const value = optionalAttr(user, attribute);
+          if (value === undefined) continue;
+          for (const qname of value.split(/\s+/).filter(Boolean)) {
+            const ns = namespaceOfQName(user, qname);
+            if (ns !== null && ns !== namespace && ns !== NS.s && ns !== 'http://www.w3.org/XML/1998/namespace') named.add(ns);
+          }
         }
       }
-    }
-    const before = findAll(root, '*')[0];
-    for (const ns of named) {
-      const index = namespaces.indexOf(ns);
-      if (index < 0) continue; // build-model.ts refuses the reference, naming its user
-      const imported = before ? before.prependElement('import') : root.addElement('import');
-      if (root.prefix) imported.prefix = root.prefix;
-      if (ns) setPlainAttr(imported, 'namespace', ns);
-      setPlainAttr(imported, 'schemaLocation', `${index}.xsd`);
-    }
-    out.push({ namespace, doc });
-  }
-  return out;
+      const imports = [...named]
+        .filter((ns) => namespaces.includes(ns))
+        .map((ns) => `<xs:import xmlns:xs="${NS.s}"${ns ? ` namespace="${escapeAttribute(ns)}"` : ''} schemaLocation="${namespaces.indexOf(ns)}.xsd"/>`)
+        .join('');
+      const whole = standaloneText(doc.root);
+      const open = whole.indexOf('>') + 1;
+      return whole.slice(0, open) + imports + whole.slice(open);
+    });
+    return { namespace, text };
+  });
 }
 
 /** An rpc wrapper's declaration: a sequence of its parts, unqualified accessors of their types (or the elements they name). */
-function wrapperSchema(wrapper: RpcWrapper): string {
+function wrapperDeclaration(wrapper: RpcWrapper): string {
   const prefixes = new Map<string, string>();
   const prefixOf = (ns: string) => {
     if (ns === NS.s) return 'xs';
@@ -221,7 +238,7 @@ function wrapperSchema(wrapper: RpcWrapper): string {
     )
     .join('');
   const declarations = [...prefixes].map(([ns, p]) => ` xmlns:${p}="${escapeAttribute(ns)}"`).join('');
-  return `<xs:schema xmlns:xs="${NS.s}"${declarations} targetNamespace="${escapeAttribute(wrapper.namespace)}"><xs:element name="${escapeAttribute(wrapper.name)}"><xs:complexType><xs:sequence>${members}</xs:sequence></xs:complexType></xs:element></xs:schema>`;
+  return `<xs:element xmlns:xs="${NS.s}"${declarations} name="${escapeAttribute(wrapper.name)}"><xs:complexType><xs:sequence>${members}</xs:sequence></xs:complexType></xs:element>`;
 }
 
 /** A schema holding one global element and the named types it needs, serialised. */
@@ -252,6 +269,11 @@ function schemaFor(xsd: XmlDocument, elementName: string): string {
     }
     return serialize(copy);
   });
+}
+
+/** Text we assembled, indented, without comments and blank-only text. */
+function serializeText(text: string): string {
+  return withDocument(parseXmlText(text, 'a generated document', { dropBlanks: true }), serialize);
 }
 
 /** The root element, indented, without comments and without blank-only text left behind by removals. */
