@@ -56,6 +56,8 @@ export const ROUTES: { readonly [K in OperationName]: Route<K> } = {
     decodeFields: (field) => Pair.fromFields(field),
     encodeSoapBody: (result, namespace) =>
       '<PairResponse xmlns="' + namespace + '">' + new PairResponse({ PairResult: result }).toXml() + '</PairResponse>',
+    encodeSoapRequest: (request, namespace) =>
+      '<Pair xmlns="' + namespace + '">' + request.toXml() + '</Pair>',
     encodeHttp: (result, namespace) =>
       result === undefined
         ? XML_DECLARATION + '<PairingInfo xmlns:xsi="' + XSI_NAMESPACE + '" xsi:nil="true" xmlns="' + namespace + '" />'
@@ -78,6 +80,8 @@ export const ROUTES: { readonly [K in OperationName]: Route<K> } = {
     decodeFields: (field) => ValidatePin.fromFields(field),
     encodeSoapBody: (result, namespace) =>
       '<ValidatePinResponse xmlns="' + namespace + '">' + new ValidatePinResponse({ ValidatePinResult: result }).toXml() + '</ValidatePinResponse>',
+    encodeSoapRequest: (request, namespace) =>
+      '<ValidatePin xmlns="' + namespace + '">' + request.toXml() + '</ValidatePin>',
     encodeHttp: (result, namespace) =>
       XML_DECLARATION + '<boolean xmlns="' + namespace + '">' + formatXsdBoolean(result) + '</boolean>',
     sampleRequest: () => new ValidatePin({ pin: 'string', secretCode: 'string' }),

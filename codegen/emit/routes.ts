@@ -13,7 +13,7 @@ const quote = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'
 /** generated/routes.ts: the operation × variant table the bindings run on. */
 export function emitRoutes(model: ContractModel): string {
   const operations = model.operations.map((op) => route(model, op));
-  const code = operations.map((op) => [op.httpContent, op.sampleRequest, op.sampleResult, op.soapContent, op.extra].join('\n')).join('\n');
+  const code = operations.map((op) => [op.httpContent, op.sampleRequest, op.sampleResult, op.sampleHeaders, op.soapContent, op.extra].join('\n')).join('\n');
   const codecImports = [
     ...XML_CODEC_IMPORTS,
     ...(operations.some((op) => !op.fromFields) ? ['DecodeError'] : []),
@@ -100,6 +100,25 @@ function route(model: ContractModel, op: OperationModel) {
           : `'<${output.element!.name} xmlns="' + namespace + '"${attributes ? `' + ${attributes} + '` : ''}>' + ${value}.toXml() + '</${output.element!.name}>'`;
     }
   }
+  let requestContent = "''";
+  if (input) {
+    if (input.style === 'parts') requestContent = 'request.toXml(namespace)';
+    else {
+      const attributes = request.attributes.length ? 'request.xmlAttributes()' : '';
+      requestContent =
+        model.prefixes || input.element!.namespace !== model.authoredNamespace
+          ? `${openTag(model, input.element!.name, input.element!.namespace, attributes)} + request.toXml() + ${closeTag(model, input.element!.name, input.element!.namespace)}`
+          : `'<${input.element!.name} xmlns="' + namespace + '"${attributes ? `' + ${attributes} + '` : ''}>' + request.toXml() + '</${input.element!.name}>'`;
+    }
+  }
+  const encodeInHeaders = inHeaders.length
+    ? `(headers, namespace) => ${inHeaders
+        .map(
+          (h) =>
+            `(headers.${h.name} === undefined ? '' : ${openTag(model, h.element.name, h.element.namespace, hasAttributes(model, h.type) ? `headers.${h.name}.xmlAttributes()` : '')} + ${encodeExpression(h.type, `headers.${h.name}`)} + ${closeTag(model, h.element.name, h.element.namespace)})`,
+        )
+        .join(' + ')}`
+    : undefined;
   const fromFields =
     request.attributes.length === 0 &&
     !request.text &&
@@ -127,6 +146,8 @@ function route(model: ContractModel, op: OperationModel) {
     encodeHeaders: encodeHeaders ?? '',
     requestClass: request.name,
     soapContent: joinLiterals(soapContent),
+    requestContent: joinLiterals(requestContent),
+    encodeInHeaders: encodeInHeaders ?? '',
     resultType: op.result?.tsType ?? 'void',
     httpOperation: (op.http?.location ?? `/${op.name}`).replace(/^\//, ''),
     httpFields: op.http?.fields ?? [],
@@ -152,7 +173,7 @@ function route(model: ContractModel, op: OperationModel) {
     sampleHeaders: headers.length
       ? `() => ({ in: { ${inHeaders.map((h) => `${h.name}: ${sampleExpression(model, h.type)}`).join(', ')} }, out: { ${outHeaders.map((h) => `${h.name}: ${sampleExpression(model, h.type)}`).join(', ')} } })`
       : '',
-    extra: [...inHeaders.map(headerEntry), ...outHeaders.map(headerEntry), encodeHeaders ?? ''].join('\n'),
+    extra: [...inHeaders.map(headerEntry), ...outHeaders.map(headerEntry), encodeHeaders ?? '', encodeInHeaders ?? '', requestContent].join('\n'),
   };
 }
 

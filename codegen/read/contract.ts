@@ -174,6 +174,7 @@ export async function readContract(wsdlPath: string, options: ReadOptions = {}):
             ],
       ),
       wsdl.operations.flatMap((op) => (op.input?.body.length === 1 && op.input.body[0].element ? [op.input.body[0].element.name] : [])),
+      wsdl.ports[0]?.path,
     );
     return { wsdl, xsd, texts };
   } finally {

@@ -15,6 +15,7 @@ import {
   withDocument,
 } from './documents';
 import type { LoadedSchema } from './xsd';
+import { pathOf } from './wsdl';
 
 /** The texts generated/ serves, as read from the contract: comments dropped, the authored namespace still in them. */
 export interface ContractTexts {
@@ -52,12 +53,13 @@ export function readTexts(
   targetNamespace: string,
   rpcWrappers: RpcWrapper[] = [],
   requestElements: readonly string[] = [],
+  endpointPath = '',
 ): ContractTexts {
   const merged = mergedSchemas(schemas, targetNamespace, rpcWrappers);
   const single = merged.length === 1 && rpcWrappers.length === 0;
   return {
-    wsdl: selfContainedWsdl(wsdls[0], schemas, importLocations),
-    importedWsdls: wsdls.slice(1).map((doc) => importedWsdl(doc, importLocations)),
+    wsdl: selfContainedWsdl(wsdls[0], schemas, importLocations, endpointPath),
+    importedWsdls: wsdls.slice(1).map((doc) => importedWsdl(doc, importLocations, endpointPath)),
     schemas: merged.map(({ namespace, text }) => ({ namespace, text: serializeText(text) })),
     elementSchemas: single
       ? withDocument(parseXmlText(merged[0].text, 'a schema'), (doc) =>
@@ -110,7 +112,7 @@ function inlineSchemaText(schema: LoadedSchema): string {
 const MARKER = 'codegenSchemasGoHere';
 
 /** The WSDL with every schema it reaches inline (in place of its imports), the addresses replaced by the marker. */
-function selfContainedWsdl(wsdl: XmlDocument, schemas: LoadedSchema[], importLocations: string[]): string {
+function selfContainedWsdl(wsdl: XmlDocument, schemas: LoadedSchema[], importLocations: string[], endpointPath: string): string {
   const texts = schemas
     .filter((s) => !(optionalAttr(s.schema, 'targetNamespace') === undefined && !s.chameleon && onlyImports(s.schema)))
     .map(inlineSchemaText);
@@ -125,10 +127,10 @@ function selfContainedWsdl(wsdl: XmlDocument, schemas: LoadedSchema[], importLoc
     for (const schema of findAll(types, 's:schema | s:import')) schema.remove();
     types.addElement(MARKER);
     for (const imported of findAll(definitions, 'wsdl:import')) {
-      setPlainAttr(imported, 'location', `${ADDRESS_MARKER}?wsdl=wsdl${Math.max(0, importLocations.indexOf(attr(imported, 'location')))}`);
+      setPlainAttr(imported, 'location', `${ADDRESS_MARKER}${endpointPath}?wsdl=wsdl${Math.max(0, importLocations.indexOf(attr(imported, 'location')))}`);
     }
     stripPolicy(copy);
-    for (const address of findAll(copy, '//soap:address | //soap12:address | //http:address')) setPlainAttr(address, 'location', ADDRESS_MARKER);
+    addressesAtMarker(copy);
     const text = copy.root.toString({ format: false });
     const at = text.search(new RegExp(`<[^<>]*${MARKER}[^<>]*/>`));
     const end = text.indexOf('>', at) + 1;
@@ -141,16 +143,24 @@ function onlyImports(schema: XmlElement): boolean {
 }
 
 /** A WSDL another imports: its schemas are inline in the first, its addresses the marker. */
-function importedWsdl(wsdl: XmlDocument, importLocations: string[]): string {
+function importedWsdl(wsdl: XmlDocument, importLocations: string[], endpointPath: string): string {
   return withDocument(copyDocument(wsdl, 'an imported WSDL'), (copy) => {
     for (const types of findAll(copy, '/wsdl:definitions/wsdl:types')) types.remove();
     for (const imported of findAll(copy, '/wsdl:definitions/wsdl:import')) {
-      setPlainAttr(imported, 'location', `${ADDRESS_MARKER}?wsdl=wsdl${Math.max(0, importLocations.indexOf(attr(imported, 'location')))}`);
+      setPlainAttr(imported, 'location', `${ADDRESS_MARKER}${endpointPath}?wsdl=wsdl${Math.max(0, importLocations.indexOf(attr(imported, 'location')))}`);
     }
     stripPolicy(copy);
-    for (const address of findAll(copy, '//soap:address | //soap12:address | //http:address')) setPlainAttr(address, 'location', ADDRESS_MARKER);
+    addressesAtMarker(copy);
     return serialize(copy);
   });
+}
+
+/** Each port's address: the marker (the service's base URL, filled at run time) followed by the port's own path. */
+function addressesAtMarker(doc: XmlDocument): void {
+  for (const port of findAll(doc, '//wsdl:port')) {
+    const path = pathOf(port);
+    for (const address of findAll(port, 'soap:address | soap12:address | http:address')) setPlainAttr(address, 'location', ADDRESS_MARKER + path);
+  }
 }
 
 function stripPolicy(doc: XmlDocument): void {

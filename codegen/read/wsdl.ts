@@ -160,7 +160,11 @@ export function readWsdl(documents: XmlDocument[], options: { service?: string }
   const operationSource = soap ?? http!;
   const soapPrefix = soap11 ? 'soap' : 'soap12';
 
-  const operations = findAll(operationSource, 'wsdl:operation').map((op): WsdlOperationFacts => {
+  // A binding that lists an operation twice (a copy-paste slip) binds it once: the first is read.
+  const bound = findAll(operationSource, 'wsdl:operation').filter(
+    (op, i, all) => all.findIndex((other) => attr(other, 'name') === attr(op, 'name')) === i,
+  );
+  const operations = bound.map((op): WsdlOperationFacts => {
     const name = attr(op, 'name');
     const declared = declaredOperation(operationSource, name);
     const documentation = findAll(declared, 'wsdl:documentation')
@@ -185,7 +189,7 @@ export function readWsdl(documents: XmlDocument[], options: { service?: string }
       const binding = bindingOf(variant);
       if (!binding) continue;
       const prefix = variant === 'soap11' ? 'soap' : 'soap12';
-      const [own] = findAll(binding, `wsdl:operation[@name='${name}']/${prefix}:operation`);
+      const [own] = findAll(binding, `wsdl:operation[@name='${name}'][1]/${prefix}:operation`);
       facts.soapActions[variant] = own ? (optionalAttr(own, 'soapAction') ?? '') : '';
     }
     const direction = (which: 'input' | 'output'): WsdlSoapMessage | undefined => {
@@ -246,7 +250,7 @@ function bindingQName(service: XmlElement, port: WsdlPort): string {
 }
 
 /** The path of a port's address: the service answers there, whatever host it runs on. */
-function pathOf(port: XmlElement): string {
+export function pathOf(port: XmlElement): string {
   const address = findAll(port, 'soap:address | soap12:address | http:address')[0];
   if (!address) refuseAt(port, `port ${attr(port, 'name')} has no address: codegen serves at the path of the port's address`);
   const location = attr(address, 'location');

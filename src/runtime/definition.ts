@@ -97,6 +97,10 @@ export interface Route<Ops extends OperationsOf<Ops>, K extends OperationName<Op
   decodeFields(field: (name: string) => string | undefined): Ops[K]['request'];
   /** The SOAP body content; `namespace` is already escaped for an attribute. */
   encodeSoapBody(result: Ops[K]['result'], namespace: string): string;
+  /** A request's SOAP body content, as a client sends it; `namespace` is already escaped for an attribute. */
+  encodeSoapRequest(request: Ops[K]['request'], namespace: string): string;
+  /** The header blocks a client sends; `namespace` is already escaped for an attribute. */
+  encodeSoapRequestHeaders?(headers: HeadersOf<Ops[K]>['in'], namespace: string): string;
   /** The SOAP header blocks the handler set; `namespace` is already escaped for an attribute. */
   encodeSoapHeaders?(headers: HeadersOf<Ops[K]>['out'], namespace: string): string;
   /** The whole HTTP GET/POST answer; `namespace` is already escaped for an attribute. */
