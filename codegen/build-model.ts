@@ -291,7 +291,8 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
       if (text.kind === 'complex') text = complexTextOf(text);
     }
     if (type.mixed) {
-      const content = field('content', '', '', { kind: 'any', tsType: 'XmlFragment' }, 0, 1, false);
+      // Mixed content is kept whole, as XML; it is required when its content model is.
+      const content = field('content', '', '', { kind: 'any', tsType: 'XmlFragment' }, type.particle && type.particle.min > 0 ? 1 : 0, 1, false);
       fields.push(content);
       particles.push({ kind: 'field', field: content.name });
     } else if (type.particle) {
@@ -302,7 +303,14 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
       const ref = useRef(a.type, `${name}/@${a.name}`);
       if (ref.kind === 'complex' || ref.kind === 'any') throw new Error(`codegen: ${a.at}: attribute ${a.name} must have a simple type`);
       const existing = attributes.findIndex((b) => b.xmlName === a.name && b.namespace === a.namespace);
-      const model: AttributeModel = { name: a.name, xmlName: a.name, namespace: a.namespace, type: ref, required: a.required };
+      const model: AttributeModel = {
+        name: a.name,
+        xmlName: a.name,
+        namespace: a.namespace,
+        type: ref,
+        required: a.required,
+        ...(a.fixed !== undefined ? { fixed: a.fixed } : {}),
+      };
       if (existing >= 0) attributes[existing] = model;
       else attributes.push(model);
     }
@@ -365,6 +373,7 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
       let namespace = local.namespace;
       let type: TypeRef;
       let nillable = local.nillable;
+      let fixed = local.fixed;
       if (local.ref) {
         if (local.ref.namespace === XSD) {
           // ASMX's DataSet: a ref to xs:schema, then any: both kept as XML.
@@ -375,6 +384,7 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
           const global = elementByKey(local.ref, `${owner}/${local.ref.name}`);
           type = elementType(global);
           nillable = global.nillable || local.nillable;
+          fixed ??= global.fixed;
           xmlName = global.name;
           namespace = global.namespace;
         }
@@ -388,6 +398,7 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
         return { kind: 'field', field: existing.name };
       }
       const made = xmlName === '' ? field('any', '', '', type, inChoice ? 0 : pmin, pmax, false) : field(xmlName, xmlName, namespace, type, inChoice ? 0 : pmin, pmax, nillable);
+      if (fixed !== undefined) made.fixed = fixed;
       fields.push(made);
       return { kind: 'field', field: made.name };
     }

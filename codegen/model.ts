@@ -103,6 +103,8 @@ export interface FieldModel {
   nillable: boolean;
   /** The property's TypeScript type: type.tsType, `| null` when nillable, `[]` when repeated. */
   tsType: string;
+  /** A fixed value (`fixed`): the one a sample holds. */
+  fixed?: string;
 }
 
 /** An attribute of a complex type: of a built-in type, an enumeration or a list. */
@@ -113,6 +115,7 @@ export interface AttributeModel {
   namespace: string;
   type: TypeRef;
   required: boolean;
+  fixed?: string;
 }
 
 /** A simpleType restricting a type to a list of values: a union of string literals in generated/. */

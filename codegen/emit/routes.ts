@@ -19,7 +19,7 @@ export function emitRoutes(model: ContractModel): string {
     ...(operations.some((op) => !op.fromFields) ? ['DecodeError'] : []),
     ...['escapeXmlAttribute', 'xmlFragmentOf', 'parseXsdBoolean'].filter((n) => code.includes(`${n}(`)),
   ];
-  const used = (name: string) => new RegExp(`\\b${name}\\b`).test(code) || operations.some((op) => op.requestClass === name);
+  const used = (name: string) => new RegExp(`(?<![\\p{ID_Continue}$])${name}(?![\\p{ID_Continue}$])`, 'u').test(code) || operations.some((op) => op.requestClass === name);
   return render('routes.ts.hbs', {
     header: GENERATED_HEADER,
     service: model.service,
@@ -30,7 +30,11 @@ export function emitRoutes(model: ContractModel): string {
     operations,
     codecImports,
     valueImports: helpersUsed(code, 'xsd-values'),
-    classNames: [...model.types.map((t) => t.name).filter(used), ...(code.includes('xmlns(') ? ['xmlns'] : [])].sort(),
+    classNames: [
+      ...model.types.map((t) => t.name).filter(used),
+      ...model.enums.map((e) => `${e.name}Values`).filter(used),
+      ...(code.includes('xmlns(') ? ['xmlns'] : []),
+    ].sort(),
   });
 }
 
@@ -177,9 +181,12 @@ function route(model: ContractModel, op: OperationModel) {
   };
 }
 
+/** A sample of the result: of its field's type, an array of one when the field repeats. */
 function sampleResult(model: ContractModel, op: OperationModel): string {
   const result = op.result!;
-  return sampleExpression(model, result.type);
+  const field = result.field ? op.soap?.output?.type.fields.find((f) => f.name === result.field) : undefined;
+  const sample = sampleExpression(model, result.type);
+  return field && (field.maxOccurs === 'unbounded' || field.maxOccurs > 1) ? `[${sample}]` : sample;
 }
 
 function hasAttributes(model: ContractModel, ref: TypeRef): boolean {

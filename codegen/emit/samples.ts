@@ -8,7 +8,7 @@
  * filled).
  */
 import { type ComplexTypeModel, complexTypeOf, type ContractModel, type Facets, type FieldModel, type ParticleModel, type TypeRef } from '../model';
-import { firstValue } from './types';
+import { firstValue, simpleParse } from './types';
 import { valueCode } from './values';
 
 export function sampleExpression(model: ContractModel, type: TypeRef, path: string[] = []): string {
@@ -38,15 +38,26 @@ export function sampleObject(model: ContractModel, declared: ComplexTypeModel, p
     // A type already being filled is left out there (a required one too: a schema with no finite instance is rare).
     const recursive = f.type.kind === 'complex' && (inside.includes(f.type.typeName) || inside.length > 24);
     if (recursive) return [];
-    if (f.type.kind === 'any') return [];
-    const sample = sampleExpression(model, f.type, inside);
+    if (f.type.kind === 'any') return f.minOccurs > 0 ? [`${f.name}: ${ANY_SAMPLE}`] : [];
+    const sample = f.fixed !== undefined ? fixedSample(model, f.type, f.fixed) : sampleExpression(model, f.type, inside);
     const repeated = f.maxOccurs === 'unbounded' || f.maxOccurs > 1;
     const count = Math.max(1, f.minOccurs);
     return [`${f.name}: ${repeated ? `[${Array(count).fill(sample).join(', ')}]` : sample}`];
   });
-  const attributes = type.attributes.map((a) => `${a.name}: ${sampleExpression(model, a.type, inside)}`);
+  const attributes = type.attributes.map(
+    (a) => `${a.name}: ${a.fixed !== undefined ? fixedSample(model, a.type, a.fixed) : sampleExpression(model, a.type, inside)}`,
+  );
   const text = type.text ? [`value: ${sampleExpression(model, type.text, inside)}`] : [];
   return `new ${type.name}({ ${[...text, ...fields, ...attributes].join(', ')} })`;
+}
+
+/** XML a required wildcard holds in a sample: an element of a namespace of its own (a lax or skipped wildcard takes it). */
+const ANY_SAMPLE = `'<sample xmlns="urn:example:any"/>'`;
+
+/** A fixed value, read from its text as a value of its type. */
+function fixedSample(model: ContractModel, type: TypeRef, fixed: string): string {
+  const text = `'${fixed.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  return type.kind === 'complex' || type.kind === 'any' ? sampleExpression(model, type) : simpleParse(model, type, text);
 }
 
 /** The fields a sample fills: all of a sequence or an all, the first branch of a choice. */

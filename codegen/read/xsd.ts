@@ -23,6 +23,8 @@ export interface XsdElement {
   type: XsdTypeUse;
   nillable: boolean;
   abstract: boolean;
+  /** A fixed value (`fixed`): the only one the element may hold. */
+  fixed?: string;
   at: string;
 }
 
@@ -35,6 +37,7 @@ export interface XsdLocalElement {
   type?: XsdTypeUse;
   ref?: QName;
   nillable: boolean;
+  fixed?: string;
   at: string;
 }
 
@@ -52,6 +55,7 @@ export interface XsdAttribute {
   namespace: string;
   type: XsdTypeUse;
   required: boolean;
+  fixed?: string;
   at: string;
 }
 
@@ -324,14 +328,22 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
       const ref = optionalAttr(node, 'ref');
       if (ref !== undefined) {
         const q = qnameOf(node, ref, where);
-        return { kind: 'element', element: { name: q.name, namespace: q.namespace, ref: q, nillable, at: at(node) }, min, max };
+        const fixed = optionalAttr(node, 'fixed');
+        return { kind: 'element', element: { name: q.name, namespace: q.namespace, ref: q, nillable, ...(fixed !== undefined ? { fixed } : {}), at: at(node) }, min, max };
       }
       const name = attr(node, 'name');
       const form = optionalAttr(node, 'form');
       const qualified = form === undefined ? scope.qualifiedElements : form === 'qualified';
       return {
         kind: 'element',
-        element: { name, namespace: qualified ? namespace : '', type: declaredType(node, where, `${owner}/${name}`), nillable, at: at(node) },
+        element: {
+          name,
+          namespace: qualified ? namespace : '',
+          type: declaredType(node, where, `${owner}/${name}`),
+          nillable,
+          ...(optionalAttr(node, 'fixed') !== undefined ? { fixed: optionalAttr(node, 'fixed') } : {}),
+          at: at(node),
+        },
         min,
         max,
       };
@@ -391,7 +403,8 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
         if (!found) refuse(node, where, `attribute ${ref} is not declared`);
         const [global, home] = found;
         const type = readAttributeTypeIn(home, global, where);
-        return { name: q.name, namespace: q.namespace, type, required: use === 'required', at: at(node) };
+        const fixed = optionalAttr(node, 'fixed') ?? optionalAttr(global, 'fixed');
+        return { name: q.name, namespace: q.namespace, type, required: use === 'required', ...(fixed !== undefined ? { fixed } : {}), at: at(node) };
       }
       const name = attr(node, 'name');
       const form = optionalAttr(node, 'form');
@@ -401,6 +414,7 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
         namespace: qualified ? namespace : '',
         type: declaredType(node, where, `${owner}/@${name}`, true),
         required: use === 'required',
+        ...(optionalAttr(node, 'fixed') !== undefined ? { fixed: optionalAttr(node, 'fixed') } : {}),
         at: at(node),
       };
     };
@@ -502,6 +516,7 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
         type: declaredType(node, where, name),
         nillable: xsdBoolean(node, optionalAttr(node, 'nillable') ?? 'false', `${where}: nillable`, refuse),
         abstract: xsdBoolean(node, optionalAttr(node, 'abstract') ?? 'false', `${where}: abstract`, refuse),
+        ...(optionalAttr(node, 'fixed') !== undefined ? { fixed: optionalAttr(node, 'fixed') } : {}),
         at: at(node),
       });
     }
