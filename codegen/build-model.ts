@@ -285,7 +285,8 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
       fields.push(...baseModel.fields.map((f) => ({ ...f })));
       particles.push(baseModel.particle);
     }
-    let text: TypeRef | undefined;
+    // An extension of a type with simple content has that content too.
+    let text: TypeRef | undefined = inherit ? baseModel?.text : undefined;
     if (type.text) {
       text = useRef(type.text, `${where}: its text`);
       if (text.kind === 'complex') text = complexTextOf(text);
@@ -545,10 +546,22 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
     ? Object.fromEntries(namespaces.map((ns, i) => [ns, i === 0 ? 'tns' : `ns${i}`]))
     : undefined;
 
+  // The small schema of a request holds what its element names; a wildcard or a derived type (xsi:type) may name anything.
+  const selfContained = (type: ComplexTypeModel, seen = new Set<string>()): boolean => {
+    if (seen.has(type.name)) return true;
+    seen.add(type.name);
+    if (type.derived.length > 0 || type.base) return false;
+    return type.fields.every((f) => f.type.kind !== 'any' && (f.type.kind !== 'complex' || selfContained(byName.get(f.type.typeName)!, seen)));
+  };
   const requestSchemas: Record<string, string> = {};
   for (const op of operations) {
     const input = op.soap?.input;
-    if (input?.style === 'element' && input.element!.namespace === tns && texts.elementSchemas[input.element!.name]) {
+    if (
+      input?.style === 'element' &&
+      input.element!.namespace === tns &&
+      texts.elementSchemas[input.element!.name] &&
+      selfContained(input.type)
+    ) {
       requestSchemas[op.name] = texts.elementSchemas[input.element!.name];
     }
   }

@@ -111,7 +111,10 @@ async function callEveryOperation(definition: ContractDefinition<AnyOperations>,
         if (answer.status !== 202) throw new Error(`${where}: a one-way operation answered ${answer.status}, not 202`);
         continue;
       }
-      if (answer.status !== 200) throw new Error(`${where}: HTTP ${answer.status}: ${text.replace(/\s+/g, ' ').slice(0, 300)}`);
+      if (answer.status !== 200) {
+        const reason = /<faultstring>([^<]*)<|<soap:Text[^>]*>([^<]*)</.exec(text);
+        throw new Error(`${where}: HTTP ${answer.status}: ${(reason?.[1] ?? reason?.[2] ?? text).replace(/\s+/g, ' ').slice(0, 400)}`);
+      }
       const problem = checkEnvelope(text, version, schemas);
       if (problem) throw new Error(`${where}: the answer is not valid: ${problem}`);
     }

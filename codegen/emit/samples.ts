@@ -27,18 +27,23 @@ export function sampleExpression(model: ContractModel, type: TypeRef, path: stri
 }
 
 export function sampleObject(model: ContractModel, declared: ComplexTypeModel, path: string[] = []): string {
-  // An abstract type's sample is of its first concrete derived type.
-  const type = declared.abstract
-    ? (declared.derived.map((name) => model.types.find((t) => t.name === name)!).find((t) => !t.abstract) ?? declared)
-    : declared;
-  const inside = [...path, type.name];
+  // An abstract type's sample is of a concrete derived type: the first that does not require the types being filled.
+  const concrete = declared.derived.map((name) => model.types.find((t) => t.name === name)!).filter((t) => !t.abstract);
+  const filling = [...path, declared.name];
+  const holdsNone = (t: ComplexTypeModel) =>
+    !t.fields.some((f) => f.minOccurs > 0 && f.type.kind === 'complex' && (filling.includes(f.type.typeName) || f.type.typeName === t.name));
+  const type = declared.abstract ? (concrete.find(holdsNone) ?? concrete[0] ?? declared) : declared;
+  const inside = [...filling, type.name];
   const chosen = chosenFields(type.particle, type);
   const fields = type.fields.flatMap((f) => {
     if (!chosen.has(f.name)) return [];
-    // A type already being filled is left out there (a required one too: a schema with no finite instance is rare).
-    const recursive = f.type.kind === 'complex' && (inside.includes(f.type.typeName) || inside.length > 24);
-    if (recursive) return [];
-    if (f.type.kind === 'any') return f.minOccurs > 0 ? [`${f.name}: ${ANY_SAMPLE}`] : [];
+    // A type already being filled is left out there, and so is an optional member deep down; a required one that
+    // would recur is an empty array when it repeats (a schema with no finite instance is rare).
+    const recursive = f.type.kind === 'complex' && inside.includes(f.type.typeName);
+    const repeats = f.maxOccurs === 'unbounded' || f.maxOccurs > 1;
+    if (f.type.kind === 'complex' && f.minOccurs === 0 && (recursive || inside.length > 12)) return [];
+    if (recursive) return repeats ? [`${f.name}: []`] : [];
+    if (f.type.kind === 'any') return f.minOccurs > 0 ? [`${f.name}: ${anySample(model)}`] : [];
     const sample = f.fixed !== undefined ? fixedSample(model, f.type, f.fixed) : sampleExpression(model, f.type, inside);
     const repeated = f.maxOccurs === 'unbounded' || f.maxOccurs > 1;
     const count = Math.max(1, f.minOccurs);
@@ -51,8 +56,17 @@ export function sampleObject(model: ContractModel, declared: ComplexTypeModel, p
   return `new ${type.name}({ ${[...text, ...fields, ...attributes].join(', ')} })`;
 }
 
-/** XML a required wildcard holds in a sample: an element of a namespace of its own (a lax or skipped wildcard takes it). */
-const ANY_SAMPLE = `'<sample xmlns="urn:example:any"/>'`;
+/**
+ * XML a required wildcard holds in a sample: a global element of the contract that holds text (a strict
+ * wildcard takes a declared element only), or else an element of a namespace of its own (a lax one takes it).
+ */
+function anySample(model: ContractModel): string {
+  const text = model.elements.find((e) => e.type.kind === 'primitive' && ['string', 'text'].includes(e.type.primitive) && !e.type.facets);
+  const escape = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/\\/g, '\\\\').replace(/'/g, "\\'");
+  return text
+    ? `'<${escape(text.name)} xmlns="${escape(text.namespace)}">string</${escape(text.name)}>'`
+    : `'<sample xmlns="urn:example:any"/>'`;
+}
 
 /** A fixed value, read from its text as a value of its type. */
 function fixedSample(model: ContractModel, type: TypeRef, fixed: string): string {
