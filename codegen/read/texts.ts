@@ -14,7 +14,7 @@ import {
   setPlainAttr,
   withDocument,
 } from './documents';
-import type { LoadedSchema } from './xsd';
+import { type LoadedSchema, STRAY_TYPE_ATTRIBUTES } from './xsd';
 import { pathOf } from './wsdl';
 
 /** The texts generated/ serves, as read from the contract: comments dropped, the authored namespace still in them. */
@@ -100,9 +100,17 @@ function editedText(element: XmlElement, edit: (copy: XmlElement) => void): stri
   });
 }
 
+/** Drops the attributes some generators write on a complex type that XML Schema does not allow there (libxml2 refuses them). */
+function dropStrayAttributes(schema: XmlElement): void {
+  for (const type of findAll(schema, '//s:complexType')) {
+    for (const attribute of type.attrs) if (!attribute.namespaceUri && STRAY_TYPE_ATTRIBUTES.includes(attribute.name)) attribute.remove();
+  }
+}
+
 /** A schema as served inline: its includes dropped, its imports without locations, a chameleon one in its includer's namespace. */
 function inlineSchemaText(schema: LoadedSchema): string {
   return editedText(schema.schema, (copy) => {
+    dropStrayAttributes(copy);
     for (const reference of findAll(copy, 's:include')) reference.remove();
     for (const location of copy.find('s:import/@schemaLocation', NS)) location.remove();
     if (schema.chameleon && optionalAttr(copy, 'targetNamespace') === undefined) setPlainAttr(copy, 'targetNamespace', schema.chameleon);
@@ -209,6 +217,7 @@ function mergedSchemas(schemas: LoadedSchema[], targetNamespace: string, rpcWrap
     const joined = shell.slice(0, close) + declarations.join('') + shell.slice(close);
     // Every other namespace a declaration here names is imported from its document of the set.
     const text = withDocument(parseXmlText(joined, 'a merged schema'), (doc) => {
+      dropStrayAttributes(doc.root);
       const named = new Set<string>();
       for (const user of findAll(doc.root, '//*[@type or @base or @ref or @itemType or @memberTypes or @substitutionGroup]')) {
         for (const attribute of ['type', 'base', 'ref', 'itemType', 'memberTypes']) {

@@ -133,8 +133,11 @@ const GLOBAL_ELEMENT: Understood = {
   children: ['complexType', 'simpleType', 'key', 'keyref', 'unique'],
   reads: 'a type or an anonymous type, nillable, abstract, default and fixed',
 };
+/** Attributes of an element written on its type by some generators (not XML Schema): left out of the served schema. */
+export const STRAY_TYPE_ATTRIBUTES = ['nillable', 'type'];
+
 const COMPLEX_TYPE: Understood = {
-  attributes: ['name', 'mixed', 'abstract', 'block', 'final'],
+  attributes: ['name', 'mixed', 'abstract', 'block', 'final', ...STRAY_TYPE_ATTRIBUTES],
   children: ['sequence', 'choice', 'all', 'group', 'attribute', 'attributeGroup', 'anyAttribute', 'complexContent', 'simpleContent'],
   reads: 'a content model, attributes, complexContent or simpleContent',
 };
