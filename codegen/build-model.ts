@@ -47,7 +47,16 @@ const RESERVED_TYPE_NAMES = new Set(
   ).split(' '),
 );
 /** Methods and the like of the generated classes: a member of one of these names is renamed. */
-const RESERVED_MEMBER_NAMES = new Set(['toXml', 'fromXml', 'fromFields', 'xmlAttributes', 'xsiType', 'constructor', '__proto__', 'prototype']);
+const RESERVED_MEMBER_NAMES = new Set([
+  'toXml',
+  'fromXml',
+  'fromFields',
+  'xmlAttributes',
+  'xsiType',
+  'constructor',
+  '__proto__',
+  'prototype',
+]);
 const JS_RESERVED = new Set(
   (
     'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in ' +
@@ -69,7 +78,11 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
     let name = identifier(wanted);
     if (RESERVED_TYPE_NAMES.has(name) || JS_RESERVED.has(name)) name = `${name}_`;
     let candidate = name;
-    for (let i = 2; takenTypeNames.has(candidate) || takenTypeNames.has(`${candidate}Fields`) || takenTypeNames.has(`${candidate}Values`); i++) {
+    for (
+      let i = 2;
+      takenTypeNames.has(candidate) || takenTypeNames.has(`${candidate}Fields`) || takenTypeNames.has(`${candidate}Values`);
+      i++
+    ) {
       candidate = `${name}${i}`;
     }
     takenTypeNames.add(candidate);
@@ -92,7 +105,8 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
   const simpleByKey = (q: QName) => xsd.simpleTypes.get(qnameKey(q));
   const elementByKey = (q: QName, user: string): XsdElement => {
     const found = xsd.elements.get(qnameKey(q));
-    if (!found) throw new Error(`codegen: ${user} names element ${q.name}${q.namespace ? ` of ${q.namespace}` : ''}, which no schema declares`);
+    if (!found)
+      throw new Error(`codegen: ${user} names element ${q.name}${q.namespace ? ` of ${q.namespace}` : ''}, which no schema declares`);
     return found;
   };
 
@@ -119,7 +133,8 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
     if (type.variety === 'union') return primitiveRef('text');
     if (type.variety === 'list') {
       const item = useRef(type.base!, user, depth + 1);
-      if (item.kind !== 'primitive' && item.kind !== 'enum') throw new Error(`codegen: ${type.at}: a list's items must be of a simple type`);
+      if (item.kind !== 'primitive' && item.kind !== 'enum')
+        throw new Error(`codegen: ${type.at}: a list's items must be of a simple type`);
       return { kind: 'list', item, tsType: `${item.tsType.includes('|') ? `(${item.tsType})` : item.tsType}[]` };
     }
     if (type.enumeration.length > 0) {
@@ -154,7 +169,9 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
         const complex = complexByKey(qname);
         if (complex) return complexRef(complex, user);
         if (qname.namespace === ASMX_TYPES && qname.name === 'guid') return primitiveRef('guid');
-        throw new Error(`codegen: ${user} names type ${qname.name}${qname.namespace ? ` of ${qname.namespace}` : ''}, which no schema declares`);
+        throw new Error(
+          `codegen: ${user} names type ${qname.name}${qname.namespace ? ` of ${qname.namespace}` : ''}, which no schema declares`,
+        );
       }
     }
   };
@@ -176,10 +193,7 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
 
   // --- the operations, which reach the types ---
 
-  const bodyOf = (
-    op: WsdlOperationFacts,
-    direction: 'input' | 'output',
-  ): { body: BodyModel; headers: HeaderModel[] } | undefined => {
+  const bodyOf = (op: WsdlOperationFacts, direction: 'input' | 'output'): { body: BodyModel; headers: HeaderModel[] } | undefined => {
     const message = op[direction];
     if (!message) return undefined;
     const headers: HeaderModel[] = message.headers.map((part) => {
@@ -216,7 +230,10 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
         const type = elementType(element);
         return field(part.name, element.name, element.namespace, type, 1, 1, element.nillable);
       }
-      const type = part.type!.namespace === XSD ? builtinRef(part.type!.name, `part ${part.name}`) : useRef({ kind: 'named', qname: part.type! }, `part ${part.name} of ${operation}`);
+      const type =
+        part.type!.namespace === XSD
+          ? builtinRef(part.type!.name, `part ${part.name}`)
+          : useRef({ kind: 'named', qname: part.type! }, `part ${part.name} of ${operation}`);
       return field(part.name, part.name, '', type, 1, 1, false);
     });
     uniqueMembers(fields, []);
@@ -293,7 +310,15 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
     }
     if (type.mixed) {
       // Mixed content is kept whole, as XML; it is required when its content model is.
-      const content = field('content', '', '', { kind: 'any', tsType: 'XmlFragment' }, type.particle && type.particle.min > 0 ? 1 : 0, 1, false);
+      const content = field(
+        'content',
+        '',
+        '',
+        { kind: 'any', tsType: 'XmlFragment' },
+        type.particle && type.particle.min > 0 ? 1 : 0,
+        1,
+        false,
+      );
       fields.push(content);
       particles.push({ kind: 'field', field: content.name });
     } else if (type.particle) {
@@ -332,7 +357,12 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
       ...(type.mixed ? { mixed: true } : {}),
       particle,
       arrayWrapper:
-        fields.length === 1 && fields[0].maxOccurs === 'unbounded' && attributes.length === 0 && !baseModel && !text && fields[0].type.kind !== 'any',
+        fields.length === 1 &&
+        fields[0].maxOccurs === 'unbounded' &&
+        attributes.length === 0 &&
+        !baseModel &&
+        !text &&
+        fields[0].type.kind !== 'any',
     } as ComplexTypeModel;
   };
   /** A simpleContent extension of a complex type with simple content: the text of that type. */
@@ -343,7 +373,9 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
   const building = new Set<XsdComplexType>();
   const buildNow = (type: XsdComplexType, chain: XsdComplexType[]): ComplexTypeModel => {
     if (building.has(type)) {
-      throw new Error(`codegen: ${type.at}: complex type ${type.name} derives from itself (${[...chain, type].map((t) => t.name).join(' → ')})`);
+      throw new Error(
+        `codegen: ${type.at}: complex type ${type.name} derives from itself (${[...chain, type].map((t) => t.name).join(' → ')})`,
+      );
     }
     building.add(type);
     try {
@@ -395,10 +427,16 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
         // The same element twice in one content model: one repeated field (the order between them is not kept).
         existing.maxOccurs = 'unbounded';
         existing.minOccurs = Math.min(existing.minOccurs, inChoice ? 0 : pmin);
-        Object.assign(existing, field(existing.name, existing.xmlName, existing.namespace, existing.type, existing.minOccurs, 'unbounded', existing.nillable));
+        Object.assign(
+          existing,
+          field(existing.name, existing.xmlName, existing.namespace, existing.type, existing.minOccurs, 'unbounded', existing.nillable),
+        );
         return { kind: 'field', field: existing.name };
       }
-      const made = xmlName === '' ? field('any', '', '', type, inChoice ? 0 : pmin, pmax, false) : field(xmlName, xmlName, namespace, type, inChoice ? 0 : pmin, pmax, nillable);
+      const made =
+        xmlName === ''
+          ? field('any', '', '', type, inChoice ? 0 : pmin, pmax, false)
+          : field(xmlName, xmlName, namespace, type, inChoice ? 0 : pmin, pmax, nillable);
       if (fixed !== undefined) made.fixed = fixed;
       fields.push(made);
       return { kind: 'field', field: made.name };
@@ -457,7 +495,13 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
       // No SOAP port: the request is the HTTP input parts, the result the HTTP answer's element.
       request = messageType(`${op.name}Input`, op.http?.inputParts ?? [], op.name, true);
       const answer = op.http?.outputElement ? elementByKey(op.http.outputElement, `the HTTP answer of ${op.name}`) : undefined;
-      result = answer ? { type: elementType(answer), mayBeAbsent: answer.nillable, tsType: elementType(answer).tsType + (answer.nillable ? ' | undefined' : '') } : undefined;
+      result = answer
+        ? {
+            type: elementType(answer),
+            mayBeAbsent: answer.nillable,
+            tsType: elementType(answer).tsType + (answer.nillable ? ' | undefined' : ''),
+          }
+        : undefined;
     }
     drain();
     operations.push({
@@ -483,7 +527,11 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
     if (op.http) {
       model.http = {
         location: op.http.location,
-        fields: httpFields(op, op.http.inputParts.map((p) => p.name), request),
+        fields: httpFields(
+          op,
+          op.http.inputParts.map((p) => p.name),
+          request,
+        ),
         answer: httpAnswer(op, op.http.outputElement ? toElementModel(elementByKey(op.http.outputElement, op.name)) : undefined, result),
       };
     }
@@ -535,23 +583,25 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
     ) ||
     operations.some(
       (op) =>
-        (op.soap &&
-          [op.soap.input, op.soap.output].some((b) => b && (b.style === 'parts' || b.element!.namespace !== tns)) ) ||
+        (op.soap && [op.soap.input, op.soap.output].some((b) => b && (b.style === 'parts' || b.element!.namespace !== tns))) ||
         op.soap?.headers.some((h) => h.element.namespace !== tns) ||
         op.soap?.faults.some((f) => f.element.namespace !== tns) ||
         (op.http?.answer && op.http.answer.namespace !== tns),
     );
-  for (const op of operations) for (const part of [op.soap?.input, op.soap?.output]) if (part?.style === 'parts') for (const f of part.type.fields) if (f.namespace && !namespaces.includes(f.namespace)) namespaces.push(f.namespace);
-  const prefixes = usesOtherForms
-    ? Object.fromEntries(namespaces.map((ns, i) => [ns, i === 0 ? 'tns' : `ns${i}`]))
-    : undefined;
+  for (const op of operations)
+    for (const part of [op.soap?.input, op.soap?.output])
+      if (part?.style === 'parts')
+        for (const f of part.type.fields) if (f.namespace && !namespaces.includes(f.namespace)) namespaces.push(f.namespace);
+  const prefixes = usesOtherForms ? Object.fromEntries(namespaces.map((ns, i) => [ns, i === 0 ? 'tns' : `ns${i}`])) : undefined;
 
   // The small schema of a request holds what its element names; a wildcard or a derived type (xsi:type) may name anything.
   const selfContained = (type: ComplexTypeModel, seen = new Set<string>()): boolean => {
     if (seen.has(type.name)) return true;
     seen.add(type.name);
     if (type.derived.length > 0 || type.base) return false;
-    return type.fields.every((f) => f.type.kind !== 'any' && (f.type.kind !== 'complex' || selfContained(byName.get(f.type.typeName)!, seen)));
+    return type.fields.every(
+      (f) => f.type.kind !== 'any' && (f.type.kind !== 'complex' || selfContained(byName.get(f.type.typeName)!, seen)),
+    );
   };
   const requestSchemas: Record<string, string> = {};
   for (const op of operations) {
@@ -573,13 +623,15 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
     endpointPath: paths[0],
     endpointPaths: paths,
     prefixes,
-    elements: [...xsd.elements.values()].flatMap((e) => {
-      try {
-        return [toElementModel(e)];
-      } catch {
-        return [];
-      }
-    }).filter((e) => e.type.kind !== 'complex' || byName.has(e.type.typeName)),
+    elements: [...xsd.elements.values()]
+      .flatMap((e) => {
+        try {
+          return [toElementModel(e)];
+        } catch {
+          return [];
+        }
+      })
+      .filter((e) => e.type.kind !== 'complex' || byName.has(e.type.typeName)),
     types: sortByName(all),
     enums: sortByName([...enums.values()]),
     operations,
@@ -618,7 +670,11 @@ function httpFields(op: WsdlOperationFacts, parts: string[], request: ComplexTyp
 }
 
 /** The HTTP answer carries the SOAP result: the same type, and xsi:nil exactly when the result may be absent. */
-function httpAnswer(op: WsdlOperationFacts, element: ElementModel | undefined, result: ResultModel | undefined): HttpAnswerModel | undefined {
+function httpAnswer(
+  op: WsdlOperationFacts,
+  element: ElementModel | undefined,
+  result: ResultModel | undefined,
+): HttpAnswerModel | undefined {
   if (!element || !result) {
     if (element || result)
       throw new Error(`codegen: ${op.name}: the HTTP answer and the SOAP result must both be there, or neither (a void operation)`);
@@ -664,13 +720,18 @@ function uniqueMembers(fields: FieldModel[], attributes: AttributeModel[], hasTe
  */
 export function identifier(xmlName: string): string {
   const decoded = xmlName.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-  let name = [...decoded].map((c, i) => (i === 0 ? /[\p{ID_Start}$_]/u : /[\p{ID_Continue}$\u200C\u200D]/u).test(c) ? c : /[\p{ID_Continue}]/u.test(c) ? `_${c}` : '_').join('');
+  let name = [...decoded]
+    .map((c, i) =>
+      (i === 0 ? /[\p{ID_Start}$_]/u : /[\p{ID_Continue}$\u200C\u200D]/u).test(c) ? c : /[\p{ID_Continue}]/u.test(c) ? `_${c}` : '_',
+    )
+    .join('');
   if (name === '') name = '_';
   return name;
 }
 
 function identifierCheck(name: string, owner: string): void {
-  if (!/^[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*$/u.test(name)) throw new Error(`codegen: ${owner}: ${name} is not a JavaScript identifier`);
+  if (!/^[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*$/u.test(name))
+    throw new Error(`codegen: ${owner}: ${name} is not a JavaScript identifier`);
 }
 
 function sortByName<T extends { name: string }>(list: T[]): T[] {

@@ -31,7 +31,9 @@ export function contractsOf(dir: string): { name: string; wsdl: string }[] {
     if (statSync(path).isDirectory()) {
       const wsdls = readdirSync(path).filter((f) => /\.wsdl$/i.test(f));
       const imported = new Set(
-        wsdls.flatMap((f) => [...readFileSync(join(path, f), 'utf8').matchAll(/<(?:\w+:)?import\b[^>]*\blocation="([^"]+)"/g)].map((m) => m[1])),
+        wsdls.flatMap((f) =>
+          [...readFileSync(join(path, f), 'utf8').matchAll(/<(?:\w+:)?import\b[^>]*\blocation="([^"]+)"/g)].map((m) => m[1]),
+        ),
       );
       const mains = wsdls.filter((f) => !imported.has(f));
       if (mains.length >= 1) out.push({ name: entry, wsdl: join(path, mains[0]) });
@@ -171,11 +173,20 @@ export async function checkCorpus(dir: string, print: (line: string) => void, ke
         outcomes.push({ name, outcome: 'refused', line: (error as Error).message.split('\n')[0] });
       }
     }
-    const checked = generated.length ? typeCheckFolders(generated.map((g) => g.folder), work) : new Map<string, string>();
+    const checked = generated.length
+      ? typeCheckFolders(
+          generated.map((g) => g.folder),
+          work,
+        )
+      : new Map<string, string>();
     for (const { name, folder, choice } of generated) {
       const errors = checked.get(folder) ?? '';
       if (errors !== '') {
-        outcomes.push({ name, outcome: 'type-check', line: `${errors.split('\n').filter(Boolean).length} tsc errors, the first: ${errors.split('\n')[0].slice(relative(work, folder).length + 1)}` });
+        outcomes.push({
+          name,
+          outcome: 'type-check',
+          line: `${errors.split('\n').filter(Boolean).length} tsc errors, the first: ${errors.split('\n')[0].slice(relative(work, folder).length + 1)}`,
+        });
         continue;
       }
       let served: Awaited<ReturnType<typeof listen>> | undefined;
@@ -218,7 +229,9 @@ export async function checkCorpus(dir: string, print: (line: string) => void, ke
   outcomes.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
   for (const o of outcomes) print(`${o.outcome === 'pass' ? 'pass' : `FAIL (${o.outcome})`}  ${o.name}: ${o.line}`);
   const passed = outcomes.filter((o) => o.outcome === 'pass').length;
-  print(`${passed} of ${outcomes.length} contracts generate, type-check and answer every operation on every SOAP port with a schema-valid answer`);
+  print(
+    `${passed} of ${outcomes.length} contracts generate, type-check and answer every operation on every SOAP port with a schema-valid answer`,
+  );
   return outcomes;
 }
 

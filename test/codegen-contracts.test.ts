@@ -337,7 +337,10 @@ test('all-types: the served WSDL holds the schema files inline, and the validati
     ['http://all-types.example.com/', 'http://microsoft.com/wsdl/types/'],
   );
   t.regex(model.schema, /name="Id" type="g:guid"/);
-  t.regex(model.schema, /<xs:import xmlns:xs="http:\/\/www\.w3\.org\/2001\/XMLSchema" namespace="http:\/\/microsoft\.com\/wsdl\/types\/" schemaLocation="1\.xsd"\/>/);
+  t.regex(
+    model.schema,
+    /<xs:import xmlns:xs="http:\/\/www\.w3\.org\/2001\/XMLSchema" namespace="http:\/\/microsoft\.com\/wsdl\/types\/" schemaLocation="1\.xsd"\/>/,
+  );
   t.regex(model.schema, /<s:simpleType name="Color">/);
   t.notRegex(model.schema, /s:include/);
 });

@@ -144,9 +144,11 @@ test('the XSD reader keeps each sequence in document order, not by name, and rea
   };
   const members = (name: string) => {
     const particle = type(name).particle;
-    if (!particle || particle.kind !== 'sequence') return [];
+    if (particle?.kind !== 'sequence') return [];
     return particle.particles.map((p) =>
-      p.kind === 'element' ? { name: p.element.name, type: p.element.type, minOccurs: p.min, maxOccurs: p.max, nillable: p.element.nillable } : p,
+      p.kind === 'element'
+        ? { name: p.element.name, type: p.element.type, minOccurs: p.min, maxOccurs: p.max, nillable: p.element.nillable }
+        : p,
     );
   };
   t.deepEqual(members('Order'), [
@@ -170,8 +172,14 @@ test('the XSD reader refuses, in one line naming it, what changes the wire and i
   const sequenceOf = (member: string) =>
     `<s:element name="E"><s:complexType><s:sequence>${member}</s:sequence></s:complexType></s:element>`;
   const refused: [body: string, message: RegExp, rootAttributes?: string][] = [
-    [`<s:redefine schemaLocation="x.xsd" />`, /the schema: <s:redefine> is not supported \(redefinitions change declared types: publish the redefined schema instead\)/],
-    [sequenceOf(`<s:element name="a" type="s:string" substitutionGroup="tns:b" />`), /element E\/a: attribute substitutionGroup is not supported/],
+    [
+      `<s:redefine schemaLocation="x.xsd" />`,
+      /the schema: <s:redefine> is not supported \(redefinitions change declared types: publish the redefined schema instead\)/,
+    ],
+    [
+      sequenceOf(`<s:element name="a" type="s:string" substitutionGroup="tns:b" />`),
+      /element E\/a: attribute substitutionGroup is not supported/,
+    ],
     [`<s:complexType name="T" nillable="true"><s:sequence /></s:complexType>`, /complex type T: attribute nillable is not supported/],
     [sequenceOf(`<s:element maxOccurs="many" name="a" type="s:string" />`), /element E\/a: maxOccurs="many" is not a number or unbounded/],
     [sequenceOf(`<s:group ref="tns:Missing" />`), /complex type E: group tns:Missing is not declared/],
@@ -340,7 +348,12 @@ test('the model refuses HTTP fields that are not simple members of the request, 
 test("the contract reader refuses a schemaLocation it would have to fetch, or that leaves the WSDL's folder, or that is not there", async (t) => {
   const importing = (location: string) => ({ wsdl: [['schemaLocation="api.xsd"', `schemaLocation="${location}"`] as const] });
   const elsewhere = {
-    wsdl: [['namespace="http://authenticatorapi.com/" schemaLocation="api.xsd"', 'namespace="urn:elsewhere" schemaLocation="http://example.com/NoSuch.svc?xsd=xsd0"'] as const],
+    wsdl: [
+      [
+        'namespace="http://authenticatorapi.com/" schemaLocation="api.xsd"',
+        'namespace="urn:elsewhere" schemaLocation="http://example.com/NoSuch.svc?xsd=xsd0"',
+      ] as const,
+    ],
   };
   await t.throwsAsync(readEdited(elsewhere), {
     message:

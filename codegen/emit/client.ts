@@ -87,7 +87,9 @@ function requestBody(model: ContractModel, op: OperationModel): string {
   const { name, namespace } = input.element!;
   const attributes = input.type.attributes.length ? ' + message.xmlAttributes()' : '';
   if (!model.prefixes) return joinLiterals(`'<${name} xmlns="' + ns + '"'${attributes} + '>' + message.toXml() + '</${name}>'`);
-  return joinLiterals(`'<${tagOf(model, name, namespace)}' + xmlns(ns)${attributes} + '>' + message.toXml() + '</${tagOf(model, name, namespace)}>'`);
+  return joinLiterals(
+    `'<${tagOf(model, name, namespace)}' + xmlns(ns)${attributes} + '>' + message.toXml() + '</${tagOf(model, name, namespace)}>'`,
+  );
 }
 
 function clientOperation(model: ContractModel, op: OperationModel, jsonDecoders: Map<string, string>) {
@@ -105,11 +107,19 @@ function clientOperation(model: ContractModel, op: OperationModel, jsonDecoders:
   const firstSuffix = (['soap11', 'soap12'] as const).map((v) => soap?.actions[v]).find((a) => a && 'suffix' in a);
   const literals = (['soap11', 'soap12'] as const).flatMap((v) => {
     const a = soap?.actions[v];
-    return a && ('literal' in a || (firstSuffix && 'suffix' in firstSuffix && a.suffix !== firstSuffix.suffix)) ? [`${v}: ${quote(action(v)!)}`] : [];
+    return a && ('literal' in a || (firstSuffix && 'suffix' in firstSuffix && a.suffix !== firstSuffix.suffix))
+      ? [`${v}: ${quote(action(v)!)}`]
+      : [];
   });
-  const responseNamespace = output?.style === 'element' && output.element!.namespace !== model.authoredNamespace ? output.element!.namespace : undefined;
+  const responseNamespace =
+    output?.style === 'element' && output.element!.namespace !== model.authoredNamespace ? output.element!.namespace : undefined;
   const outputClass = output?.type.name;
-  const soapDecode = !op.result || !outputClass ? 'undefined' : op.result.field ? `${outputClass}.fromXml(element).${op.result.field}` : `${outputClass}.fromXml(element)`;
+  const soapDecode =
+    !op.result || !outputClass
+      ? 'undefined'
+      : op.result.field
+        ? `${outputClass}.fromXml(element).${op.result.field}`
+        : `${outputClass}.fromXml(element)`;
   return {
     name: op.name,
     method: op.name[0].toLowerCase() + op.name.slice(1),
@@ -126,7 +136,10 @@ function clientOperation(model: ContractModel, op: OperationModel, jsonDecoders:
     httpResponseElement: answer?.element ?? '',
     requestClass: op.request.type.name,
     requestFields: op.request.type.fieldsInterface,
-    httpFields: (op.http?.fields ?? []).map((name) => ({ name, value: fieldValue(op.request.type.fields.find((f) => f.xmlName === name)!) })),
+    httpFields: (op.http?.fields ?? []).map((name) => ({
+      name,
+      value: fieldValue(op.request.type.fields.find((f) => f.xmlName === name)!),
+    })),
     jsonParameters: simpleRequest(op.request.type) ? op.request.type.fields.map((f) => ({ name: f.xmlName, value: fieldValue(f) })) : [],
     jsonCallable: simpleRequest(op.request.type),
     resultType: op.result?.tsType ?? 'void',
@@ -203,7 +216,11 @@ function jsonMember(model: ContractModel, field: FieldModel, v: string, decoders
 function httpDecode(model: ContractModel, answer: HttpAnswerModel): string {
   const type = answer.type;
   const decode =
-    type.kind === 'complex' ? `${type.typeName}.fromXml(element)` : type.kind === 'any' ? 'xmlFragmentOf(element)' : simpleParse(model, type, 'element.content');
+    type.kind === 'complex'
+      ? `${type.typeName}.fromXml(element)`
+      : type.kind === 'any'
+        ? 'xmlFragmentOf(element)'
+        : simpleParse(model, type, 'element.content');
   return answer.nillable ? `isNil(element) ? undefined : ${decode}` : decode;
 }
 

@@ -32,7 +32,17 @@ function operationModule(op: OperationModel, { generated, runtime }: SkeletonPat
   const notes = [
     ...(headers
       ? [
-          `Its SOAP headers: \`headers.in\` (${op.soap!.headers.filter((h) => h.direction === 'in').map((h) => h.name).join(', ') || 'none'}) as the call carried them; set \`headers.out\` (${op.soap!.headers.filter((h) => h.direction === 'out').map((h) => h.name).join(', ') || 'none'}) to answer them.`,
+          `Its SOAP headers: \`headers.in\` (${
+            op
+              .soap!.headers.filter((h) => h.direction === 'in')
+              .map((h) => h.name)
+              .join(', ') || 'none'
+          }) as the call carried them; set \`headers.out\` (${
+            op
+              .soap!.headers.filter((h) => h.direction === 'out')
+              .map((h) => h.name)
+              .join(', ') || 'none'
+          }) to answer them.`,
         ]
       : []),
     ...(faults.length ? [`Its declared faults, thrown as errors: ${faults.map((f) => f.className).join(', ')} (generated/types.ts).`] : []),

@@ -1,4 +1,12 @@
-import { type ComplexTypeModel, complexTypeOf, type ContractModel, type FieldModel, type OperationModel, type Segment, type TypeRef } from '../model';
+import {
+  type ComplexTypeModel,
+  complexTypeOf,
+  type ContractModel,
+  type FieldModel,
+  type OperationModel,
+  type Segment,
+  type TypeRef,
+} from '../model';
 import { GENERATED_HEADER } from './header';
 import { render } from './render';
 import { firstValue } from './types';
@@ -31,7 +39,8 @@ function complexTypesOf(model: ContractModel, type: TypeRef, into: Set<string>):
 function jsonExpression(model: ContractModel, type: TypeRef, expr: string, optional: boolean, writers: Map<string, string>): string {
   let encoded: string;
   if (type.kind === 'any') encoded = `jsonString(${expr})`;
-  else if (type.kind === 'list') encoded = `('[' + ${expr}.map((item) => ${valueCode(type.item, firstValue(model, type.item)).toJson('item')}).join(',') + ']')`;
+  else if (type.kind === 'list')
+    encoded = `('[' + ${expr}.map((item) => ${valueCode(type.item, firstValue(model, type.item)).toJson('item')}).join(',') + ']')`;
   else if (type.kind !== 'complex') {
     encoded = valueCode(type, firstValue(model, type)).toJson(expr);
   } else {

@@ -13,13 +13,17 @@ const quote = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'
 /** generated/routes.ts: the operation × variant table the bindings run on. */
 export function emitRoutes(model: ContractModel): string {
   const operations = model.operations.map((op) => route(model, op));
-  const code = operations.map((op) => [op.httpContent, op.sampleRequest, op.sampleResult, op.sampleHeaders, op.soapContent, op.extra].join('\n')).join('\n');
+  const code = operations
+    .map((op) => [op.httpContent, op.sampleRequest, op.sampleResult, op.sampleHeaders, op.soapContent, op.extra].join('\n'))
+    .join('\n');
   const codecImports = [
     ...XML_CODEC_IMPORTS,
     ...(operations.some((op) => !op.fromFields) ? ['DecodeError'] : []),
     ...['escapeXmlAttribute', 'xmlFragmentOf', 'parseXsdBoolean'].filter((n) => code.includes(`${n}(`)),
   ];
-  const used = (name: string) => new RegExp(`(?<![\\p{ID_Continue}$])${name}(?![\\p{ID_Continue}$])`, 'u').test(code) || operations.some((op) => op.requestClass === name);
+  const used = (name: string) =>
+    new RegExp(`(?<![\\p{ID_Continue}$])${name}(?![\\p{ID_Continue}$])`, 'u').test(code) ||
+    operations.some((op) => op.requestClass === name);
   return render('routes.ts.hbs', {
     header: GENERATED_HEADER,
     service: model.service,
@@ -46,7 +50,8 @@ function openTag(model: ContractModel, name: string, namespace: string, attribut
 const closeTag = (model: ContractModel, name: string, namespace: string) => `'</${tagOf(model, name, namespace)}>'`;
 
 /** A literal namespace, or the run-time target namespace. */
-const namespaceExpression = (model: ContractModel, namespace: string) => (namespace === model.authoredNamespace ? 'namespace' : quote(namespace));
+const namespaceExpression = (model: ContractModel, namespace: string) =>
+  namespace === model.authoredNamespace ? 'namespace' : quote(namespace);
 
 function route(model: ContractModel, op: OperationModel) {
   const answer = op.http?.answer;
@@ -56,7 +61,8 @@ function route(model: ContractModel, op: OperationModel) {
   const output = soap?.output;
   const request = op.request.type;
   const firstPart = input?.style === 'parts' ? input.type.fields[0] : undefined;
-  const requestElement = input?.style === 'element' ? input.element! : firstPart ? { name: firstPart.xmlName, namespace: firstPart.namespace } : undefined;
+  const requestElement =
+    input?.style === 'element' ? input.element! : firstPart ? { name: firstPart.xmlName, namespace: firstPart.namespace } : undefined;
   const suffix = (v: 'soap11' | 'soap12') => {
     const action = soap?.actions[v];
     return action && 'suffix' in action ? action.suffix : undefined;
@@ -69,9 +75,7 @@ function route(model: ContractModel, op: OperationModel) {
   const suffixText = suffixes[0] ?? '';
   // A version whose action is a suffix but not the other's: literal for that one too when they differ.
   const extraLiteral =
-    suffixes.length === 2 && suffixes[0] !== suffixes[1]
-      ? [`soap12: ${quote(model.authoredNamespace + suffixes[1])}`]
-      : [];
+    suffixes.length === 2 && suffixes[0] !== suffixes[1] ? [`soap12: ${quote(model.authoredNamespace + suffixes[1])}`] : [];
   const soapActions = [...literal, ...extraLiteral];
   const headers = soap?.headers ?? [];
   const inHeaders = headers.filter((h) => h.direction === 'in');
@@ -177,7 +181,9 @@ function route(model: ContractModel, op: OperationModel) {
     sampleHeaders: headers.length
       ? `() => ({ in: { ${inHeaders.map((h) => `${h.name}: ${sampleExpression(model, h.type)}`).join(', ')} }, out: { ${outHeaders.map((h) => `${h.name}: ${sampleExpression(model, h.type)}`).join(', ')} } })`
       : '',
-    extra: [...inHeaders.map(headerEntry), ...outHeaders.map(headerEntry), encodeHeaders ?? '', encodeInHeaders ?? '', requestContent].join('\n'),
+    extra: [...inHeaders.map(headerEntry), ...outHeaders.map(headerEntry), encodeHeaders ?? '', encodeInHeaders ?? '', requestContent].join(
+      '\n',
+    ),
   };
 }
 

@@ -7,7 +7,15 @@
  * it may (an optional member is left out once the type is already being
  * filled).
  */
-import { type ComplexTypeModel, complexTypeOf, type ContractModel, type Facets, type FieldModel, type ParticleModel, type TypeRef } from '../model';
+import {
+  type ComplexTypeModel,
+  complexTypeOf,
+  type ContractModel,
+  type Facets,
+  type FieldModel,
+  type ParticleModel,
+  type TypeRef,
+} from '../model';
 import { firstValue, simpleParse } from './types';
 import { valueCode } from './values';
 
@@ -31,7 +39,9 @@ export function sampleObject(model: ContractModel, declared: ComplexTypeModel, p
   const concrete = declared.derived.map((name) => model.types.find((t) => t.name === name)!).filter((t) => !t.abstract);
   const filling = [...path, declared.name];
   const holdsNone = (t: ComplexTypeModel) =>
-    !t.fields.some((f) => f.minOccurs > 0 && f.type.kind === 'complex' && (filling.includes(f.type.typeName) || f.type.typeName === t.name));
+    !t.fields.some(
+      (f) => f.minOccurs > 0 && f.type.kind === 'complex' && (filling.includes(f.type.typeName) || f.type.typeName === t.name),
+    );
   const type = declared.abstract ? (concrete.find(holdsNone) ?? concrete[0] ?? declared) : declared;
   const inside = [...filling, type.name];
   const chosen = chosenFields(type.particle, type);
@@ -62,9 +72,10 @@ export function sampleObject(model: ContractModel, declared: ComplexTypeModel, p
  */
 function anySample(model: ContractModel): string {
   const text = model.elements.find((e) => e.type.kind === 'primitive' && ['string', 'text'].includes(e.type.primitive) && !e.type.facets);
-  const escape = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/\\/g, '\\\\').replace(/'/g, "\\'");
+  const escaped = (v: string) =>
+    v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/\\/g, '\\\\').replace(/'/g, "\\'");
   return text
-    ? `'<${escape(text.name)} xmlns="${escape(text.namespace)}">string</${escape(text.name)}>'`
+    ? `'<${escaped(text.name)} xmlns="${escaped(text.namespace)}">string</${escaped(text.name)}>'`
     : `'<sample xmlns="urn:example:any"/>'`;
 }
 
@@ -98,9 +109,15 @@ function isSelf(type: ComplexTypeModel, field: string): boolean {
 /** A value of a built-in type that keeps to its facets; undefined when the type's usual sample does. */
 function facetSample(primitive: string, facets: Facets): string | undefined {
   const numeric = ['int', 'short', 'byte', 'unsignedInt', 'unsignedShort', 'unsignedByte', 'float', 'double'].includes(primitive);
-  const big = ['long', 'unsignedLong', 'integer', 'nonNegativeInteger', 'positiveInteger', 'nonPositiveInteger', 'negativeInteger'].includes(
-    primitive,
-  );
+  const big = [
+    'long',
+    'unsignedLong',
+    'integer',
+    'nonNegativeInteger',
+    'positiveInteger',
+    'nonPositiveInteger',
+    'negativeInteger',
+  ].includes(primitive);
   if (numeric || big || primitive === 'decimal') {
     let value = primitive === 'positiveInteger' ? 1 : primitive === 'negativeInteger' ? -1 : 0;
     if (facets.minInclusive !== undefined) value = Math.max(value, Number(facets.minInclusive));
@@ -109,7 +126,8 @@ function facetSample(primitive: string, facets: Facets): string | undefined {
     if (facets.maxExclusive !== undefined) value = Math.min(value, Math.ceil(Number(facets.maxExclusive)) - 1);
     if (facets.pattern !== undefined) {
       const text = patternSample(facets.pattern);
-      if (text !== undefined && /^[+-]?\d+(\.\d+)?$/.test(text)) return big ? `${BigInt(text.replace(/\..*/, ''))}n` : primitive === 'decimal' ? `'${text}'` : text;
+      if (text !== undefined && /^[+-]?\d+(\.\d+)?$/.test(text))
+        return big ? `${BigInt(text.replace(/\..*/, ''))}n` : primitive === 'decimal' ? `'${text}'` : text;
     }
     if (big) return `${BigInt(Math.trunc(value))}n`;
     if (primitive === 'decimal') return `'${value}'`;
@@ -140,7 +158,7 @@ export function patternSample(pattern: string): string | undefined {
     if (!negated) return members[0] ?? 'a';
     return ['a', 'A', '0', 'x', '_'].find((c) => !members.includes(c)) ?? 'z';
   };
-  const escape = (): { one: string; members: string[] } => {
+  const escapeClass = (): { one: string; members: string[] } => {
     const c = pattern[i++];
     switch (c) {
       case 'd':
@@ -198,7 +216,7 @@ export function patternSample(pattern: string): string | undefined {
         let from: string;
         if (pattern[i] === '\\') {
           i++;
-          const e = escape();
+          const e = escapeClass();
           members.push(...e.members);
           continue;
         }
@@ -206,8 +224,9 @@ export function patternSample(pattern: string): string | undefined {
         if (pattern[i] === '-' && pattern[i + 1] !== ']' && pattern[i + 1] !== '[') {
           i++;
           let to = pattern[i++];
-          if (to === '\\') to = escape().one;
-          for (let code = from.charCodeAt(0); code <= to.charCodeAt(0) && members.length < 200; code++) members.push(String.fromCharCode(code));
+          if (to === '\\') to = escapeClass().one;
+          for (let code = from.charCodeAt(0); code <= to.charCodeAt(0) && members.length < 200; code++)
+            members.push(String.fromCharCode(code));
         } else members.push(from);
       }
       i++;
@@ -215,7 +234,7 @@ export function patternSample(pattern: string): string | undefined {
     }
     if (c === '\\') {
       i++;
-      return escape().one;
+      return escapeClass().one;
     }
     if (c === '.') {
       i++;

@@ -180,7 +180,10 @@ function classStatements(model: ContractModel, type: ComplexTypeModel): Statemen
                     let value = decodeExpression(model, f.type, 'child');
                     if (f.nillable) value = `isXsiNil(child) ? null : ${value}`;
                     const assign = repeated(f) ? `(fields.${f.name} ??= []).push(${value});` : `fields.${f.name} = ${value};`;
-                    if (same.length > 1) w.indent().write(`if (child.namespaceUri === ${quote(f.namespace)}) ${assign}`).newLine();
+                    if (same.length > 1)
+                      w.indent()
+                        .write(`if (child.namespaceUri === ${quote(f.namespace)}) ${assign}`)
+                        .newLine();
                     else w.indent().write(assign).newLine();
                   }
                   w.indent().write('break;').newLine();
@@ -248,7 +251,8 @@ function classStatements(model: ContractModel, type: ComplexTypeModel): Statemen
               statements: (w: CodeBlockWriter) => {
                 w.writeLine("let xml = '';");
                 for (const a of type.attributes) {
-                  const name = a.namespace === 'http://www.w3.org/XML/1998/namespace' ? `xml:${a.xmlName}` : tagOf(model, a.xmlName, a.namespace);
+                  const name =
+                    a.namespace === 'http://www.w3.org/XML/1998/namespace' ? `xml:${a.xmlName}` : tagOf(model, a.xmlName, a.namespace);
                   const write = `xml += ' ${name}="' + escapeXmlAttribute(${plainText(a.type, `this.${a.name}`)}) + '"';`;
                   if (required(a)) w.writeLine(write);
                   else w.write(`if (this.${a.name} !== undefined)`).block(() => w.writeLine(write));

@@ -54,7 +54,13 @@ export async function readContract(wsdlPath: string, options: ReadOptions = {}):
     if (known) return known;
     const doc = readXmlFile(display(path));
     opened.push(doc);
-    const loaded: LoadedSchema = { schema: doc.root, file: display(path), locations: [], inline: false, ...(chameleon ? { chameleon } : {}) };
+    const loaded: LoadedSchema = {
+      schema: doc.root,
+      file: display(path),
+      locations: [],
+      inline: false,
+      ...(chameleon ? { chameleon } : {}),
+    };
     files.set(key, loaded);
     followLocations(loaded);
     return loaded;
@@ -123,10 +129,14 @@ export async function readContract(wsdlPath: string, options: ReadOptions = {}):
       for (const imported of findAll(doc.root, 'wsdl:import')) {
         const where = attr(imported, 'location');
         if (/^[a-z][a-z0-9+.-]*:/i.test(where) || isAbsolute(where)) {
-          refuseAt(imported, `wsdl:import location ${where}: codegen never fetches a WSDL; save it beside this one and name it by a relative path`);
+          refuseAt(
+            imported,
+            `wsdl:import location ${where}: codegen never fetches a WSDL; save it beside this one and name it by a relative path`,
+          );
         }
         const target = resolve(dirname(path), where);
-        if (!inside(target)) refuseAt(imported, `wsdl:import location ${where} leaves the WSDL's folder; keep the contract's files together`);
+        if (!inside(target))
+          refuseAt(imported, `wsdl:import location ${where} leaves the WSDL's folder; keep the contract's files together`);
         loadWsdl(target, where);
       }
     };

@@ -1,5 +1,4 @@
 import type { XmlDocument, XmlElement } from '../../src/runtime/xml/xml-engine';
-import { xml } from '../../src/runtime/xml/xml-engine';
 import { ADDRESS_MARKER } from '../model';
 import {
   attr,
@@ -48,7 +47,7 @@ export interface RpcWrapper {
 export function readTexts(
   wsdls: XmlDocument[],
   importLocations: string[],
-  inline: LoadedSchema[],
+  _inline: LoadedSchema[],
   schemas: LoadedSchema[],
   targetNamespace: string,
   rpcWrappers: RpcWrapper[] = [],
@@ -135,7 +134,11 @@ function selfContainedWsdl(wsdl: XmlDocument, schemas: LoadedSchema[], importLoc
     for (const schema of findAll(types, 's:schema | s:import')) schema.remove();
     types.addElement(MARKER);
     for (const imported of findAll(definitions, 'wsdl:import')) {
-      setPlainAttr(imported, 'location', `${ADDRESS_MARKER}${endpointPath}?wsdl=wsdl${Math.max(0, importLocations.indexOf(attr(imported, 'location')))}`);
+      setPlainAttr(
+        imported,
+        'location',
+        `${ADDRESS_MARKER}${endpointPath}?wsdl=wsdl${Math.max(0, importLocations.indexOf(attr(imported, 'location')))}`,
+      );
     }
     stripPolicy(copy);
     addressesAtMarker(copy);
@@ -155,7 +158,11 @@ function importedWsdl(wsdl: XmlDocument, importLocations: string[], endpointPath
   return withDocument(copyDocument(wsdl, 'an imported WSDL'), (copy) => {
     for (const types of findAll(copy, '/wsdl:definitions/wsdl:types')) types.remove();
     for (const imported of findAll(copy, '/wsdl:definitions/wsdl:import')) {
-      setPlainAttr(imported, 'location', `${ADDRESS_MARKER}${endpointPath}?wsdl=wsdl${Math.max(0, importLocations.indexOf(attr(imported, 'location')))}`);
+      setPlainAttr(
+        imported,
+        'location',
+        `${ADDRESS_MARKER}${endpointPath}?wsdl=wsdl${Math.max(0, importLocations.indexOf(attr(imported, 'location')))}`,
+      );
     }
     stripPolicy(copy);
     addressesAtMarker(copy);
@@ -167,7 +174,8 @@ function importedWsdl(wsdl: XmlDocument, importLocations: string[], endpointPath
 function addressesAtMarker(doc: XmlDocument): void {
   for (const port of findAll(doc, '//wsdl:port')) {
     const path = pathOf(port);
-    for (const address of findAll(port, 'soap:address | soap12:address | http:address')) setPlainAttr(address, 'location', ADDRESS_MARKER + path);
+    for (const address of findAll(port, 'soap:address | soap12:address | http:address'))
+      setPlainAttr(address, 'location', ADDRESS_MARKER + path);
   }
 }
 
@@ -231,7 +239,10 @@ function mergedSchemas(schemas: LoadedSchema[], targetNamespace: string, rpcWrap
       }
       const imports = [...named]
         .filter((ns) => namespaces.includes(ns))
-        .map((ns) => `<xs:import xmlns:xs="${NS.s}"${ns ? ` namespace="${escapeAttribute(ns)}"` : ''} schemaLocation="${namespaces.indexOf(ns)}.xsd"/>`)
+        .map(
+          (ns) =>
+            `<xs:import xmlns:xs="${NS.s}"${ns ? ` namespace="${escapeAttribute(ns)}"` : ''} schemaLocation="${namespaces.indexOf(ns)}.xsd"/>`,
+        )
         .join('');
       const whole = standaloneText(doc.root);
       const open = whole.indexOf('>') + 1;
@@ -271,7 +282,8 @@ function schemaFor(xsd: XmlDocument, elementName: string): string {
       for (const ref of findAll(node, 'descendant-or-self::*[@type or @base or @ref or @itemType]')) {
         for (const name of ['type', 'base', 'ref', 'itemType']) {
           const value = optionalAttr(ref, name);
-          if (value === undefined || namespaceOfQName(ref, value) !== targetNamespace || needed.has(`${name}:${localName(value)}`)) continue;
+          if (value === undefined || namespaceOfQName(ref, value) !== targetNamespace || needed.has(`${name}:${localName(value)}`))
+            continue;
           needed.add(`${name}:${localName(value)}`);
           needed.add(localName(value));
           const kinds = name === 'ref' ? ['element', 'group', 'attribute', 'attributeGroup'] : ['complexType', 'simpleType'];

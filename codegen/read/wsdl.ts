@@ -109,7 +109,8 @@ export function readWsdl(documents: XmlDocument[], options: { service?: string }
     // A port of another kind (e.g. a WCF binding beside ASMX's) is no variant of this service.
     return variant ? [{ name: attr(port, 'name'), binding: attr(binding, 'name'), variant, path: pathOf(port) }] : [];
   });
-  const bindingElement = (port: WsdlPort) => lookup('binding', findOne(service, `wsdl:port[@name='${port.name}']`), bindingQName(service, port));
+  const bindingElement = (port: WsdlPort) =>
+    lookup('binding', findOne(service, `wsdl:port[@name='${port.name}']`), bindingQName(service, port));
   // Several ports of one variant: those of the first one's binding are served (at each of their paths).
   const ports: WsdlPort[] = [];
   for (const variant of Object.keys(VARIANT_NAMES) as Variant[]) {
@@ -210,7 +211,8 @@ export function readWsdl(documents: XmlDocument[], options: { service?: string }
       const headers = headerParts.map((h) => h.part);
       // A part of this message bound as a header is not in the body (UPS's security header).
       const asHeaders = new Set(headerParts.filter((h) => h.message === attr(message, 'name')).map((h) => h.part.name));
-      const bodyOnly = bodyParts === undefined ? parts.filter((p) => !asHeaders.has(p.name)) : parts.filter((p) => bodyParts.includes(p.name));
+      const bodyOnly =
+        bodyParts === undefined ? parts.filter((p) => !asHeaders.has(p.name)) : parts.filter((p) => bodyParts.includes(p.name));
       for (const part of bodyOnly) {
         if (style === 'document' && !part.element) {
           refuseAt(message, `operation ${name}: part ${part.name} names a type: a document-style body part must name an element`);
@@ -230,7 +232,10 @@ export function readWsdl(documents: XmlDocument[], options: { service?: string }
       const message = lookup('message', fault, attr(fault, 'message'));
       const parts = partsOf(message);
       if (parts.length !== 1 || !parts[0].element) {
-        refuseAt(message, `operation ${name}: fault ${attr(fault, 'name')} must be a message of one part naming an element (WS-I BP R2205)`);
+        refuseAt(
+          message,
+          `operation ${name}: fault ${attr(fault, 'name')} must be a message of one part naming an element (WS-I BP R2205)`,
+        );
       }
       return { name: attr(fault, 'name'), element: parts[0].element };
     });
@@ -324,7 +329,10 @@ function checkLiteral(binding: XmlElement, prefix: 'soap' | 'soap12'): void {
       `binding ${name} is a ${prefix === 'soap' ? 'SOAP 1.1' : 'SOAP 1.2'} binding whose operations use <${mixed.prefix}:${mixed.name}> of ${prefix === 'soap' ? 'SOAP 1.2' : 'SOAP 1.1'}: outside WS-I Basic Profile; write each binding with its own version's elements`,
     );
   }
-  for (const body of findAll(binding, `wsdl:operation/*/${prefix}:body | wsdl:operation/*/${prefix}:header | wsdl:operation/*/${prefix}:fault`)) {
+  for (const body of findAll(
+    binding,
+    `wsdl:operation/*/${prefix}:body | wsdl:operation/*/${prefix}:header | wsdl:operation/*/${prefix}:fault`,
+  )) {
     const use = optionalAttr(body, 'use') ?? 'literal';
     if (use !== 'literal')
       refuseAt(

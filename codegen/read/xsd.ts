@@ -184,7 +184,11 @@ const ATTRIBUTE: Understood = {
   children: ['simpleType'],
   reads: 'name or ref, a simple type, use, form, default and fixed',
 };
-const SIMPLE_TYPE: Understood = { attributes: ['name', 'final'], children: ['restriction', 'list', 'union'], reads: 'a restriction, list or union' };
+const SIMPLE_TYPE: Understood = {
+  attributes: ['name', 'final'],
+  children: ['restriction', 'list', 'union'],
+  reads: 'a restriction, list or union',
+};
 const RESTRICTION: Understood = {
   attributes: ['base'],
   children: [
@@ -210,8 +214,11 @@ const FACET: Understood = { attributes: ['value', 'fixed'], children: [], reads:
 const GROUP_REF: Understood = { attributes: ['ref', 'minOccurs', 'maxOccurs'], children: [], reads: 'ref and occurrences' };
 const ATTRIBUTE_GROUP_REF: Understood = { attributes: ['ref'], children: [], reads: 'ref' };
 
-const FACETS = ['pattern', 'length', 'minLength', 'maxLength', 'minInclusive', 'maxInclusive', 'minExclusive', 'maxExclusive']
-  .concat(['totalDigits', 'fractionDigits', 'whiteSpace']);
+const FACETS = ['pattern', 'length', 'minLength', 'maxLength', 'minInclusive', 'maxInclusive', 'minExclusive', 'maxExclusive'].concat([
+  'totalDigits',
+  'fractionDigits',
+  'whiteSpace',
+]);
 
 /** A schema document as read: its namespace, its form defaults, its declarations' nodes by name. */
 interface SchemaScope {
@@ -234,7 +241,11 @@ interface SchemaScope {
 export function readXsd(sources: SchemaSource[]): XsdFacts {
   const facts: XsdFacts = { elements: new Map(), complexTypes: new Map(), simpleTypes: new Map(), namespaces: [] };
   const scopes: SchemaScope[] = [];
-  const globals = { group: new Map<string, [XmlElement, SchemaScope]>(), attributeGroup: new Map<string, [XmlElement, SchemaScope]>(), attribute: new Map<string, [XmlElement, SchemaScope]>() };
+  const globals = {
+    group: new Map<string, [XmlElement, SchemaScope]>(),
+    attributeGroup: new Map<string, [XmlElement, SchemaScope]>(),
+    attribute: new Map<string, [XmlElement, SchemaScope]>(),
+  };
   for (const { schema, file, chameleon } of sources) {
     const refuse = refuser(file);
     if (schema.namespaceUri !== NS.s || schema.name !== 'schema') refuse(schema, 'the root', `<${schema.name}> is not an XML Schema`);
@@ -332,7 +343,12 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
       if (ref !== undefined) {
         const q = qnameOf(node, ref, where);
         const fixed = optionalAttr(node, 'fixed');
-        return { kind: 'element', element: { name: q.name, namespace: q.namespace, ref: q, nillable, ...(fixed !== undefined ? { fixed } : {}), at: at(node) }, min, max };
+        return {
+          kind: 'element',
+          element: { name: q.name, namespace: q.namespace, ref: q, nillable, ...(fixed !== undefined ? { fixed } : {}), at: at(node) },
+          min,
+          max,
+        };
       }
       const name = attr(node, 'name');
       const form = optionalAttr(node, 'form');
@@ -400,14 +416,27 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
       if (ref !== undefined) {
         const q = qnameOf(node, ref, where);
         if (q.namespace === 'http://www.w3.org/XML/1998/namespace') {
-          return { name: q.name, namespace: q.namespace, type: { kind: 'builtin', name: 'string' }, required: use === 'required', at: at(node) };
+          return {
+            name: q.name,
+            namespace: q.namespace,
+            type: { kind: 'builtin', name: 'string' },
+            required: use === 'required',
+            at: at(node),
+          };
         }
         const found = globals.attribute.get(qnameKey(q));
         if (!found) refuse(node, where, `attribute ${ref} is not declared`);
         const [global, home] = found;
         const type = readAttributeTypeIn(home, global, where);
         const fixed = optionalAttr(node, 'fixed') ?? optionalAttr(global, 'fixed');
-        return { name: q.name, namespace: q.namespace, type, required: use === 'required', ...(fixed !== undefined ? { fixed } : {}), at: at(node) };
+        return {
+          name: q.name,
+          namespace: q.namespace,
+          type,
+          required: use === 'required',
+          ...(fixed !== undefined ? { fixed } : {}),
+          at: at(node),
+        };
       }
       const name = attr(node, 'name');
       const form = optionalAttr(node, 'form');
@@ -485,7 +514,9 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
           ...base,
           mixed: mixedContent,
           // A restriction of anyType (SOAP encoding's arrays aside) is a type of its own.
-          ...(baseType.namespace === NS.s && baseType.name === 'anyType' ? {} : { base: baseType, derivation: derivation.name as 'extension' | 'restriction' }),
+          ...(baseType.namespace === NS.s && baseType.name === 'anyType'
+            ? {}
+            : { base: baseType, derivation: derivation.name as 'extension' | 'restriction' }),
           ...(model ? { particle: particle(model, name ?? owner) } : {}),
           ...own,
         };
@@ -496,33 +527,33 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
     };
 
     const declarations = () => {
-    if (!facts.namespaces.includes(namespace) && findAll(schema, 's:element | s:complexType | s:simpleType').length > 0) {
-      facts.namespaces.push(namespace);
-    }
-    for (const node of findAll(schema, 's:element | s:complexType | s:simpleType')) {
-      const name = attr(node, 'name');
-      const key = qnameKey({ namespace, name });
-      if (node.name === 'complexType') {
-        if (!facts.complexTypes.has(key)) facts.complexTypes.set(key, complexType(node, name, name));
-        continue;
+      if (!facts.namespaces.includes(namespace) && findAll(schema, 's:element | s:complexType | s:simpleType').length > 0) {
+        facts.namespaces.push(namespace);
       }
-      if (node.name === 'simpleType') {
-        if (!facts.simpleTypes.has(key)) facts.simpleTypes.set(key, simpleType(node, name));
-        continue;
+      for (const node of findAll(schema, 's:element | s:complexType | s:simpleType')) {
+        const name = attr(node, 'name');
+        const key = qnameKey({ namespace, name });
+        if (node.name === 'complexType') {
+          if (!facts.complexTypes.has(key)) facts.complexTypes.set(key, complexType(node, name, name));
+          continue;
+        }
+        if (node.name === 'simpleType') {
+          if (!facts.simpleTypes.has(key)) facts.simpleTypes.set(key, simpleType(node, name));
+          continue;
+        }
+        const where = `element ${name}`;
+        checkUnderstood(node, where, GLOBAL_ELEMENT, refuse);
+        if (facts.elements.has(key)) continue;
+        facts.elements.set(key, {
+          name,
+          namespace,
+          type: declaredType(node, where, name),
+          nillable: xsdBoolean(node, optionalAttr(node, 'nillable') ?? 'false', `${where}: nillable`, refuse),
+          abstract: xsdBoolean(node, optionalAttr(node, 'abstract') ?? 'false', `${where}: abstract`, refuse),
+          ...(optionalAttr(node, 'fixed') !== undefined ? { fixed: optionalAttr(node, 'fixed') } : {}),
+          at: at(node),
+        });
       }
-      const where = `element ${name}`;
-      checkUnderstood(node, where, GLOBAL_ELEMENT, refuse);
-      if (facts.elements.has(key)) continue;
-      facts.elements.set(key, {
-        name,
-        namespace,
-        type: declaredType(node, where, name),
-        nillable: xsdBoolean(node, optionalAttr(node, 'nillable') ?? 'false', `${where}: nillable`, refuse),
-        abstract: xsdBoolean(node, optionalAttr(node, 'abstract') ?? 'false', `${where}: abstract`, refuse),
-        ...(optionalAttr(node, 'fixed') !== undefined ? { fixed: optionalAttr(node, 'fixed') } : {}),
-        at: at(node),
-      });
-    }
     };
     // Groups, attribute groups and global attributes are read in their own schema's scope: these read them for the others.
     return {

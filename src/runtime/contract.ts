@@ -56,7 +56,13 @@ export function loadContract<Ops extends OperationsOf<Ops>>(
   }
   const byElement = new Map(
     routes
-      .filter((r) => r.requestNamespace === undefined && !r.requestParts && r.requestElement !== '' && byBody.get(bodyKey(namespace, r.requestElement))?.length === 1)
+      .filter(
+        (r) =>
+          r.requestNamespace === undefined &&
+          !r.requestParts &&
+          r.requestElement !== '' &&
+          byBody.get(bodyKey(namespace, r.requestElement))?.length === 1,
+      )
       .map((r) => [r.requestElement, r]),
   );
   // The operation segment of the HTTP variants matches case-insensitively, as ASMX does.
@@ -67,7 +73,10 @@ export function loadContract<Ops extends OperationsOf<Ops>>(
     return all;
   };
   const schemas = new Map(
-    definition.operationNames.map((name) => [name, definition.requestSchemas[name] ? compileRequestSchema(definition, name, namespace) : undefined]),
+    definition.operationNames.map((name) => [
+      name,
+      definition.requestSchemas[name] ? compileRequestSchema(definition, name, namespace) : undefined,
+    ]),
   );
   if ([...schemas.values()].some((s) => s === undefined)) {
     try {

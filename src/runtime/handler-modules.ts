@@ -72,7 +72,10 @@ export function bindHandlers<Ops extends OperationsOf<Ops>, Context>(
   context: Context,
 ): Handlers<Ops> {
   const handlers: Partial<Record<string, unknown>> = {};
-  for (const [operation, handler] of Object.entries(modules) as [string, (request: unknown, context: Context, headers: unknown) => unknown][]) {
+  for (const [operation, handler] of Object.entries(modules) as [
+    string,
+    (request: unknown, context: Context, headers: unknown) => unknown,
+  ][]) {
     handlers[operation] = (request: unknown, headers: unknown) => handler(request, context, headers ?? { in: {}, out: {} });
   }
   return handlers as Handlers<Ops>;

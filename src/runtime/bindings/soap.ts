@@ -77,7 +77,10 @@ export function soapBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Op
 }
 
 /** The header blocks the handler set, for the envelope's Header; undefined when the operation writes none. */
-function encodeHeaders<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(call: SoapCall<Ops, K>, namespaceAttribute: string): string | undefined {
+function encodeHeaders<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
+  call: SoapCall<Ops, K>,
+  namespaceAttribute: string,
+): string | undefined {
   const encode = call.route.encodeSoapHeaders;
   if (!encode) return undefined;
   const text = encode(call.headers.out as HeadersOf<Ops[K]>['out'], namespaceAttribute);
@@ -170,7 +173,12 @@ export function readCallInDetail<Ops extends OperationsOf<Ops>>(
 }
 
 /** The header blocks the operation reads, validated and decoded into the call's `in` headers. */
-function readHeaders<Ops extends OperationsOf<Ops>>(header: Element, route: Route<Ops, OperationName<Ops>>, contract: Contract<Ops>, call: SoapCall<Ops, OperationName<Ops>>): void {
+function readHeaders<Ops extends OperationsOf<Ops>>(
+  header: Element,
+  route: Route<Ops, OperationName<Ops>>,
+  contract: Contract<Ops>,
+  call: SoapCall<Ops, OperationName<Ops>>,
+): void {
   const into = call.headers.in as Record<string, unknown>;
   for (const block of childElements(header)) {
     const known = route.headers!.in.find((h) => h.element === block.name && (h.namespace ?? contract.namespace) === block.namespaceUri);

@@ -8,7 +8,7 @@
  */
 import { SOAP11, SOAP12, soapEnvelope, soapVersionOfVariant, type SoapVersion } from '../wire/soap-envelope';
 import { CALL_VARIANTS, type CallVariant } from '../definition';
-import { XSI_NAMESPACE, childElements, escapeXmlAttribute } from '../xml/xml-codec';
+import { XSI_NAMESPACE, childElements } from '../xml/xml-codec';
 import {
   loadXmlEngine,
   safeParseOptions,

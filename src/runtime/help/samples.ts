@@ -83,7 +83,10 @@ export function samplesFor<Ops extends OperationsOf<Ops>, K extends OperationNam
     },
   ];
   // The variants the WSDL declares, and JSON.
-  return [...all.filter((sample) => declared.includes(sample.variant as (typeof declared)[number])), jsonSample(contract, route, request, result, site)];
+  return [
+    ...all.filter((sample) => declared.includes(sample.variant as (typeof declared)[number])),
+    jsonSample(contract, route, request, result, site),
+  ];
 }
 
 /** The JSON variant for browser scripts, as jQuery's $.ajax and ASP.NET AJAX pages send it. */

@@ -41,7 +41,7 @@ export function compileSchemaSet(texts: readonly string[]): XsdValidator {
   }
   const folder = `${SET_SCHEME}:/${++sets}`;
   const encoder = new TextEncoder();
-  texts.forEach((text, i) => provider!.addBuffer(`${folder}/${i}.xsd`, encoder.encode(text)));
+  for (const [i, text] of texts.entries()) provider.addBuffer(`${folder}/${i}.xsd`, encoder.encode(text));
   // The root imports every namespace, so that each document's global elements are known.
   const imports = texts.map((text, i) => `<xs:import namespace="${targetNamespaceOf(text)}" schemaLocation="${i}.xsd"/>`).join('');
   let doc: XmlDocument | undefined;
@@ -56,7 +56,7 @@ export function compileSchemaSet(texts: readonly string[]): XsdValidator {
   } finally {
     doc?.dispose();
     // Compiled: libxml2 keeps what it read.
-    texts.forEach((_, i) => provider!.removeBuffer(`${folder}/${i}.xsd`));
+    for (const i of texts.keys()) provider.removeBuffer(`${folder}/${i}.xsd`);
   }
 }
 

@@ -31,7 +31,14 @@ const BIG_INTEGER_BOUNDS: Record<XsdBigIntegerType, readonly [bigint | undefined
   nonPositiveInteger: [undefined, 0n],
   negativeInteger: [undefined, -1n],
 };
-export type XsdBigIntegerType = 'long' | 'unsignedLong' | 'integer' | 'nonNegativeInteger' | 'positiveInteger' | 'nonPositiveInteger' | 'negativeInteger';
+export type XsdBigIntegerType =
+  | 'long'
+  | 'unsignedLong'
+  | 'integer'
+  | 'nonNegativeInteger'
+  | 'positiveInteger'
+  | 'nonPositiveInteger'
+  | 'negativeInteger';
 
 export type XsdFloatType = 'float' | 'double';
 
@@ -75,7 +82,9 @@ export function parseXsdBigInteger(text: string, type: XsdBigIntegerType): bigin
   const [min, max] = BIG_INTEGER_BOUNDS[type];
   const n = INTEGER.test(value) ? BigInt(value) : undefined;
   if (n === undefined || (min !== undefined && n < min) || (max !== undefined && n > max)) {
-    throw new DecodeError(`a ${type} must be a whole number${min === undefined ? '' : ` from ${min}`}${max === undefined ? '' : ` to ${max}`}`);
+    throw new DecodeError(
+      `a ${type} must be a whole number${min === undefined ? '' : ` from ${min}`}${max === undefined ? '' : ` to ${max}`}`,
+    );
   }
   return n;
 }
