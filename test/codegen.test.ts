@@ -180,7 +180,7 @@ test('the XSD reader refuses, in one line naming it, what changes the wire and i
       sequenceOf(`<s:element name="a" type="s:string" substitutionGroup="tns:b" />`),
       /element E\/a: attribute substitutionGroup is not supported/,
     ],
-    [`<s:complexType name="T" nillable="true"><s:sequence /></s:complexType>`, /complex type T: attribute nillable is not supported/],
+    [`<s:complexType name="T" ordered="true"><s:sequence /></s:complexType>`, /complex type T: attribute ordered is not supported/],
     [sequenceOf(`<s:element maxOccurs="many" name="a" type="s:string" />`), /element E\/a: maxOccurs="many" is not a number or unbounded/],
     [sequenceOf(`<s:group ref="tns:Missing" />`), /complex type E: group tns:Missing is not declared/],
     [`<s:complexType name="T"><s:attributeGroup ref="tns:Missing" /></s:complexType>`, /attribute group tns:Missing is not declared/],
