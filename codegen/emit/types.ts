@@ -46,6 +46,7 @@ export function emitTypes(model: ContractModel): string {
   }
   // One insertion for all the classes: ts-morph prints them once.
   file.addStatements(model.types.flatMap((type) => classStatements(model, type)));
+  file.addStatements(faultClasses(model));
   file.formatText({ indentSize: 2, convertTabsToSpaces: true });
   const body = file.getFullText();
   const xmlCodec = [
@@ -56,6 +57,7 @@ export function emitTypes(model: ContractModel): string {
   ];
   const values = helpersUsed(body, 'xsd-values');
   const imports = [
+    ...(body.includes('extends DeclaredFault') ? ['import { DeclaredFault } from "../src/runtime/errors";'] : []),
     'import type { XmlElement } from "../src/runtime/xml/xml-engine";',
     `import { ${xmlCodec.sort((a, b) => byLowerCase(a.replace(/^type /, ''), b.replace(/^type /, ''))).join(', ')} } from "../src/runtime/xml/xml-codec";`,
     ...(values.length ? [`import { ${values.join(', ')} } from "../src/runtime/xml/xsd-values";`] : []),
@@ -362,4 +364,39 @@ export function encodeExpression(ref: TypeRef, value: string): string {
 /** `'<a' + '>'` → `'<a>'`: adjacent string literals of generated code joined, so that nothing is concatenated at run time for them. */
 export function joinLiterals(expression: string): string {
   return expression.replace(/([^\\])' \+ '/g, '$1');
+}
+
+/**
+ * Each declared fault as an error class a handler throws: its detail (the
+ * fault's element) written in the fault's detail, soap:Server unless the
+ * handler says the caller is at fault.
+ */
+function faultClasses(model: ContractModel): string[] {
+  const seen = new Set<string>();
+  return model.operations.flatMap((op) =>
+    (op.soap?.faults ?? []).flatMap((fault) => {
+      if (seen.has(fault.className)) return [];
+      seen.add(fault.className);
+      const { name, namespace } = fault.element;
+      const tag = tagOf(model, name, namespace);
+      const target = namespace === model.authoredNamespace;
+      const declarations = model.prefixes
+        ? `' + xmlns(namespace) + '`
+        : target
+          ? `' xmlns="' + namespace + '"'`.slice(1, -1)
+          : ` xmlns="${escapeForString(attributeEscape(namespace))}"`;
+      const attributes = hasAttributes(model, fault.type) ? `' + detail.xmlAttributes() + '` : '';
+      const content = encodeExpression(fault.type, 'detail');
+      return [
+        [
+          `/** The declared fault ${fault.name}: its detail is element ${name}. */`,
+          `export class ${fault.className} extends DeclaredFault {`,
+          `  constructor(readonly detail: ${fault.type.tsType}, message = ${quote(`${fault.name}`)}, kind: 'client' | 'server' = 'server') {`,
+          `    super(kind, message, (namespace) => ${joinLiterals(`'<${tag}${declarations}${attributes}>' + ${content} + '</${tag}>'`)});`,
+          '  }',
+          '}',
+        ].join('\n'),
+      ];
+    }),
+  );
 }
