@@ -183,6 +183,9 @@ function readHeaders<Ops extends OperationsOf<Ops>>(
   for (const block of childElements(header)) {
     const known = route.headers!.in.find((h) => h.element === block.name && (h.namespace ?? contract.namespace) === block.namespaceUri);
     if (!known) continue;
+    // The envelope's own attributes on a block (mustUnderstand, actor, role) are SOAP's, not the block's type's.
+    for (const attribute of block.attrs)
+      if (attribute.namespaceUri === SOAP11.envelopeNamespace || attribute.namespaceUri === SOAP12.envelopeNamespace) attribute.remove();
     validated(block, contract.schemas(), known.element);
     into[known.name] = known.decode(block);
   }
