@@ -77,7 +77,7 @@ test.serial('SOAP headers: the handler gets the in headers typed, sets the out h
   let seen: unknown;
   const { definition, call, ns } = await serve('ssrs-ReportExecution2005/ssrs-ReportExecution2005.wsdl', (d) => ({
     LoadReport: async (_request: unknown, headers?: { in: object; out: object }) => {
-      seen = (headers?.in as Record<string, unknown>).TrustedUserHeader;
+      seen = (headers!.in as Record<string, unknown>).TrustedUserHeader;
       (headers!.out as Record<string, unknown>).ExecutionHeader = (
         d.routes.LoadReport.sampleHeaders!().out as Record<string, unknown>
       ).ExecutionHeader;

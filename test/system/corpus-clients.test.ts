@@ -95,7 +95,9 @@ for (const contract of served) {
         );
         t.log(`zeep ${zeep}, ${port.name}: ${results.length} calls`);
         t.is(results.length, calls.length);
-        results.forEach((result, i) => t.is(result.error, undefined, `${calls[i].op} over ${port.name}: ${JSON.stringify(result.error)}`));
+        for (const [i, result] of results.entries()) {
+          t.is(result.error, undefined, `${calls[i].op} over ${port.name}: ${JSON.stringify(result.error)}`);
+        }
       }
     } finally {
       await close();
