@@ -7,10 +7,10 @@
  */
 
 /**
- * The XML Schema built-in types of the XmlSerializer subset, and the
- * TypeScript type that holds each one's values (src/runtime/xml/xsd-values.ts reads
- * and writes them). `guid` is ASMX's: a string restricted by a pattern, in
- * the namespace http://microsoft.com/wsdl/types/.
+ * The XML Schema built-in types, and the TypeScript type that holds each
+ * one's values (src/runtime/xml/xsd-values.ts reads and writes them). `guid`
+ * is ASMX's and WCF's: a string restricted by a pattern, in the namespace
+ * http://microsoft.com/wsdl/types/ (or WCF's Serialization namespace).
  */
 export const PRIMITIVES = {
   string: 'string',
@@ -23,6 +23,11 @@ export const PRIMITIVES = {
   unsignedByte: 'number',
   long: 'bigint',
   unsignedLong: 'bigint',
+  integer: 'bigint',
+  nonNegativeInteger: 'bigint',
+  positiveInteger: 'bigint',
+  nonPositiveInteger: 'bigint',
+  negativeInteger: 'bigint',
   float: 'number',
   double: 'number',
   decimal: 'string',
@@ -30,19 +35,51 @@ export const PRIMITIVES = {
   date: 'string',
   time: 'string',
   duration: 'string',
+  gYear: 'string',
+  gYearMonth: 'string',
+  gMonth: 'string',
+  gMonthDay: 'string',
+  gDay: 'string',
   base64Binary: 'Uint8Array',
+  hexBinary: 'Uint8Array',
   guid: 'string',
+  /** The string types whose values are their text: anyURI, token, NMTOKEN, QName (its text, as written), … */
+  text: 'string',
 } as const;
 export type Primitive = keyof typeof PRIMITIVES;
 
-/** A type as the schema reader found it: a built-in one, or one the schemas name (complex, or simple). */
-export type SchemaTypeRef = { kind: 'primitive'; primitive: Primitive } | { kind: 'named'; typeName: string; namespace: string };
+/** The built-in types read as `text`: each a string whose lexical space the served schema checks. */
+export const TEXT_BUILTINS = [
+  'anySimpleType',
+  'anyURI',
+  'normalizedString',
+  'token',
+  'language',
+  'Name',
+  'NCName',
+  'NMTOKEN',
+  'ID',
+  'IDREF',
+  'ENTITY',
+  'QName',
+  'NOTATION',
+];
+/** Built-in list types: a list of `text`. */
+export const LIST_BUILTINS = ['NMTOKENS', 'IDREFS', 'ENTITIES'];
 
-/** A schema type with the TypeScript type that holds its values: built-in, an enumeration, or a complex type. */
+/** Facets other than enumeration: the served schema checks them; samples keep to them. */
+export type Facets = Record<string, string>;
+
+/** A schema type with the TypeScript type that holds its values. */
 export type TypeRef =
-  | { kind: 'primitive'; primitive: Primitive; tsType: string }
+  | { kind: 'primitive'; primitive: Primitive; tsType: string; facets?: Facets }
   | { kind: 'enum'; typeName: string; tsType: string }
-  | { kind: 'complex'; typeName: string; tsType: string };
+  | { kind: 'list'; item: SimpleTypeRef; tsType: string; facets?: Facets }
+  | { kind: 'complex'; typeName: string; tsType: string }
+  /** Content kept as XML (xs:any, anyType, mixed content): the runtime's XmlFragment. */
+  | { kind: 'any'; tsType: string };
+
+export type SimpleTypeRef = Extract<TypeRef, { kind: 'primitive' | 'enum' }>;
 
 /** Stands for the service address in the served WSDL's text; generated/ fills it in at run time. */
 export const ADDRESS_MARKER = 'urn:codegen:address';
@@ -50,50 +87,81 @@ export const ADDRESS_MARKER = 'urn:codegen:address';
 /** Text with holes for the values that are settings at run time, never generated. */
 export type Segment = { text: string } | { hole: 'namespace' | 'address' };
 
-/** One child element of a complex type (a sequence member). */
+/** One child element of a complex type (or the wildcard's elements, kind `any`). */
 export interface FieldModel {
+  /** The property's name in TypeScript (the XML name when it is an identifier). */
   name: string;
+  /** The element's local name ('' for a wildcard). */
+  xmlName: string;
+  /** The element's namespace: '' when unqualified. */
+  namespace: string;
   type: TypeRef;
   minOccurs: number;
-  /** 'unbounded' makes the field an array (ASMX writes its arrays as ArrayOfX types of one such member). */
-  maxOccurs: 1 | 'unbounded';
+  /** 'unbounded' or a number above 1 makes the field an array. */
+  maxOccurs: number | 'unbounded';
   /** xsi:nil allowed: the value may be null. */
   nillable: boolean;
-  /** The property's TypeScript type: type.tsType, `| null` when nillable, `[]` when unbounded. */
+  /** The property's TypeScript type: type.tsType, `| null` when nillable, `[]` when repeated. */
   tsType: string;
+  /** A fixed value (`fixed`): the one a sample holds. */
+  fixed?: string;
 }
 
-/** An attribute of a complex type: of a built-in type or an enumeration. */
+/** An attribute of a complex type: of a built-in type, an enumeration or a list. */
 export interface AttributeModel {
   name: string;
+  xmlName: string;
+  /** '' for an unqualified attribute (the usual case). */
+  namespace: string;
   type: TypeRef;
   required: boolean;
+  fixed?: string;
 }
 
-/** A named simpleType restricting string to a list of values: a union of string literals in generated/. */
+/** A simpleType restricting a type to a list of values: a union of string literals in generated/. */
 export interface EnumModel {
   name: string;
   values: string[];
 }
 
-/** A complex type; an anonymous one is named after the global element that holds it. */
+/** How the fields of a type are laid out on the wire: what a sample fills (one branch of a choice) and in what order. */
+export type ParticleModel =
+  | { kind: 'field'; field: string }
+  | { kind: 'sequence' | 'choice' | 'all'; particles: ParticleModel[]; minOccurs: number };
+
+/** A complex type; an anonymous one is named after the element that holds it. */
 export interface ComplexTypeModel {
-  /** The schema's name, which is the generated class's name too. */
+  /** The generated class's name. */
   name: string;
+  /** The schema's name (an anonymous type: its element's); the qualified name is `namespace` + this. */
+  xmlName: string;
+  namespace: string;
   anonymous: boolean;
+  /** A synthesized type: the parts of a message, or an rpc wrapper; not in any schema. */
+  message?: true;
   /** The generated interface of the class's constructor argument. */
   fieldsInterface: string;
-  /** The complexContent extension's base: its fields come first in `fields`, as on the wire. */
+  /** The derivation's base (a class name): its fields come first in `fields`, as on the wire. */
   base?: string;
+  /** The classes derived from this one (xsi:type), nearest first. */
+  derived: string[];
+  abstract: boolean;
   fields: FieldModel[];
   attributes: AttributeModel[];
-  /** ASMX's ArrayOfX: one unbounded member and nothing else; JSON writes it as an array. */
+  /** Mixed content: its one field, `content`, keeps the element's whole content as XML. */
+  mixed?: true;
+  /** simpleContent: the text's type; its property is `value`. */
+  text?: TypeRef;
+  /** The content model over `fields` (a choice's members are optional). */
+  particle: ParticleModel;
+  /** ASMX's ArrayOfX: one repeated member and nothing else; JSON writes it as an array. */
   arrayWrapper: boolean;
 }
 
 /** A global element of the schema. */
 export interface ElementModel {
   name: string;
+  namespace: string;
   type: TypeRef;
   nillable: boolean;
 }
@@ -104,21 +172,25 @@ export interface PortModel {
   name: string;
   binding: string;
   variant: Variant;
+  /** The path of its address, where it is served. */
+  path: string;
 }
 
-/** What an operation answers: the one child of the SOAP response element. */
+/** What an operation answers: one field of its output class, or the whole of it. */
 export interface ResultModel {
-  field: string;
+  /** The field of the output class that is the result; absent when the result is the output class itself. */
+  field?: string;
   type: TypeRef;
   /** The one rule for every variant: the SOAP result's minOccurs is 0. */
   mayBeAbsent: boolean;
-  /** The handler's return type: type.tsType, with `| undefined` when the result may be absent. */
+  /** The handler's return type. */
   tsType: string;
 }
 
 /** The root element of an HTTP GET/POST answer (`mime:mimeXml part="Body"`). */
 export interface HttpAnswerModel {
   element: string;
+  namespace: string;
   /** Checked to be the result's type. */
   type: TypeRef;
   /** Checked to equal the result's mayBeAbsent: an absent result is written xsi:nil. */
@@ -126,20 +198,59 @@ export interface HttpAnswerModel {
   complex: boolean;
 }
 
+/** One SOAP body as the wire has it: one element whose content is the class, or the class's fields as the body's elements. */
+export interface BodyModel {
+  style: 'element' | 'parts';
+  /** `element`: the body element (a global element, or an rpc wrapper). */
+  element?: { name: string; namespace: string };
+  type: ComplexTypeModel;
+}
+
+/** A SOAP header block an operation reads or writes. */
+export interface HeaderModel {
+  /** Its property in the operation's headers. */
+  name: string;
+  element: { name: string; namespace: string };
+  type: TypeRef;
+  direction: 'in' | 'out';
+}
+
+/** A declared fault: a typed error with its detail element. */
+export interface FaultModel {
+  name: string;
+  /** The generated error class. */
+  className: string;
+  element: { name: string; namespace: string };
+  type: TypeRef;
+}
+
+/** The SOAPAction of a version: the run-time namespace followed by a suffix, or as written. */
+export type ActionModel = { suffix: string } | { literal: string };
+
 export interface OperationModel {
   name: string;
-  /** The operation answers nothing (a .NET void method): its response element is empty. */
+  /** The operation answers nothing (a .NET void method, or one-way). */
   void: boolean;
+  /** One-way: no answer at all (HTTP 202). */
+  oneWay: boolean;
   /** The port type's `wsdl:documentation`, white space collapsed ('' when none). */
   documentation: string;
-  /** The SOAPAction is the run-time namespace followed by this suffix. */
-  soapActionSuffix: string;
-  /** The SOAP body element of the request and its complex type. */
-  request: { element: string; type: ComplexTypeModel };
-  /** The SOAP body element of the answer and its complex type, which holds the result alone. */
-  response: { element: string; type: ComplexTypeModel };
+  /** The handler's request class: the input body's type. */
+  request: { type: ComplexTypeModel };
   /** Absent for a void operation. */
   result: ResultModel | undefined;
+  /** Absent when the service has no SOAP port. */
+  soap:
+    | {
+        style: 'document' | 'rpc';
+        actions: Partial<Record<'soap11' | 'soap12', ActionModel>>;
+        input: BodyModel;
+        /** Absent for a one-way operation. */
+        output?: BodyModel;
+        headers: HeaderModel[];
+        faults: FaultModel[];
+      }
+    | undefined;
   /** Absent when no HTTP GET or POST binding has the operation (ASMX leaves out those with complex parameters). */
   http:
     | {
@@ -153,12 +264,22 @@ export interface OperationModel {
     | undefined;
 }
 
+/** One document of the schema set: a namespace's schema, its imports naming the others as `N.xsd`. */
+export interface SchemaDocumentModel {
+  namespace: string;
+  text: string;
+}
+
 export interface ContractModel {
   service: string;
   /** The namespace written in the WSDL, and so in the texts below; generated/ takes it at run time. */
   authoredNamespace: string;
-  /** The path of the ports' address, e.g. `/Service.asmx`: where every variant is served. */
+  /** The path of the first port's address, e.g. `/Service.asmx`. */
   endpointPath: string;
+  /** Every port's path, the first one first. */
+  endpointPaths: string[];
+  /** Prefixes of the namespaces elements are written in, when some element is not qualified in the target namespace. */
+  prefixes: Record<string, string> | undefined;
   elements: ElementModel[];
   /** Sorted by name: generated/ lists its classes in this order. */
   types: ComplexTypeModel[];
@@ -168,10 +289,16 @@ export interface ContractModel {
   ports: PortModel[];
   /** The self-contained WSDL (schema inline), its addresses replaced by ADDRESS_MARKER. */
   wsdl: string;
-  /** The whole schema document. */
+  /** The WSDLs the first imports (wsdl:import), served at `?wsdl=wsdlN`. */
+  importedWsdls: string[];
+  /** The target namespace's schema document. */
   schema: string;
-  /** Per operation, a schema holding only its request element: small, so fast to validate against. */
+  /** Every namespace's schema document, the target namespace's first. */
+  schemas: SchemaDocumentModel[];
+  /** Per operation, a schema holding only its request element (one-namespace contracts whose request is an element). */
   requestSchemas: Record<string, string>;
+  /** What codegen chose among several services or bindings, said to the user in one line. */
+  choice?: string;
 }
 
 /** The complex type a reference names; the model was checked to resolve every one. */

@@ -5,9 +5,10 @@ import { DEFAULT_TIMEOUT_MS } from '../src/runtime/client/defaults';
 import { exchange, isNil, type ClientVariant, type Decode, type Fault, type OperationSpec } from '../src/runtime/client/exchange';
 import { exchangeJson, jsonBoolean, jsonStringMembers } from '../src/runtime/client/json-exchange';
 import { parseXsdBoolean } from '../src/runtime/xml/xml-codec';
+import { escapeXmlAttribute } from '../src/runtime/xml/xml-codec';
 import type { XsdValidator } from '../src/runtime/xml/xml-engine';
-import { compileSchema } from '../src/runtime/xml/xml-schema';
-import { renderSchema } from './documents';
+import { compileSchemaSet } from '../src/runtime/xml/xml-schema';
+import { renderSchemas } from './documents';
 import { TARGET_NAMESPACE } from './routes';
 import { Pair, PairResponse, PairingInfo, ValidatePin, ValidatePinResponse, type PairFields, type ValidatePinFields } from './types';
 
@@ -107,7 +108,7 @@ export class AuthenticatorApiClient {
         ['secretCode', message.secretCode],
       ], (d) => d === null ? undefined : new PairingInfo(jsonStringMembers(d, 'AuthenticatorAPI.PairingInfo', ['ManualSetupCode', 'Html'])));
     }
-    return this.call(OPERATIONS.Pair, options, message.toXml(), [
+    return this.call(OPERATIONS.Pair, options, (ns) => '<Pair xmlns="' + ns + '">' + message.toXml() + '</Pair>', [
       ['appName', message.appName],
       ['appInfo', message.appInfo],
       ['secretCode', message.secretCode],
@@ -123,7 +124,7 @@ export class AuthenticatorApiClient {
         ['secretCode', message.secretCode],
       ], (d) => jsonBoolean(d));
     }
-    return this.call(OPERATIONS.ValidatePin, options, message.toXml(), [
+    return this.call(OPERATIONS.ValidatePin, options, (ns) => '<ValidatePin xmlns="' + ns + '">' + message.toXml() + '</ValidatePin>', [
       ['pin', message.pin],
       ['secretCode', message.secretCode],
     ], (soap, element) => (soap ? ValidatePinResponse.fromXml(element).ValidatePinResult : parseXsdBoolean(element.content)));
@@ -132,13 +133,13 @@ export class AuthenticatorApiClient {
   private async call<T>(
     op: OperationSpec,
     options: CallOptions,
-    content: string,
+    body: (namespace: string) => string,
     fields: readonly (readonly [string, string | undefined])[],
     decode: Decode<T>,
   ): Promise<T> {
     const variant = options.variant ?? this.variant;
     const connection = { endpoint: this.endpoint, namespace: this.namespace, fetch: this.fetch, timeoutMs: this.timeoutMs, schema: () => contractSchema(this.namespace) };
-    const outcome = await exchange(connection, op, { variant, content, fields, signal: options.signal }, decode);
+    const outcome = await exchange(connection, op, { variant, body: body(escapeXmlAttribute(this.namespace)), fields, signal: options.signal }, decode);
     if ('fault' in outcome) throw new AuthenticatorApiError(op.name, variant, outcome.fault);
     return outcome.value;
   }
@@ -163,7 +164,7 @@ const SCHEMAS = new Map<string, XsdValidator>();
 function contractSchema(namespace: string): XsdValidator {
   let schema = SCHEMAS.get(namespace);
   if (!schema) {
-    schema = compileSchema(renderSchema(namespace));
+    schema = compileSchemaSet(renderSchemas(namespace));
     SCHEMAS.set(namespace, schema);
   }
   return schema;

@@ -2,16 +2,17 @@
 // change schema/ or codegen/ and run `make generate`.
 
 import type { ContractDefinition } from '../src/runtime/definition';
-import { REQUEST_SCHEMAS, renderSchema, renderScriptProxy, renderWsdl } from './documents';
+import { REQUEST_SCHEMAS, renderImportedWsdls, renderSchema, renderSchemas, renderScriptProxy, renderWsdl } from './documents';
 import { JSON_OPERATIONS } from './json';
 import { renderOpenApi } from './openapi';
-import { ENDPOINT_PATH, OPERATION_NAMES, PORTS, ROUTES, SERVICE_NAME, TARGET_NAMESPACE, VARIANTS, type Operations } from './routes';
+import { ENDPOINT_PATH, ENDPOINT_PATHS, OPERATION_NAMES, PORTS, ROUTES, SERVICE_NAME, TARGET_NAMESPACE, VARIANTS, type Operations } from './routes';
 
 /** The contract as the runtime serves it (src/runtime/definition.ts): a service hands it to the runtime with its handlers. */
 export const CONTRACT: ContractDefinition<Operations> = {
   serviceName: SERVICE_NAME,
   targetNamespace: TARGET_NAMESPACE,
   endpointPath: ENDPOINT_PATH,
+  endpointPaths: ENDPOINT_PATHS,
   variants: VARIANTS,
   ports: PORTS,
   operationNames: OPERATION_NAMES,
@@ -19,6 +20,8 @@ export const CONTRACT: ContractDefinition<Operations> = {
   json: JSON_OPERATIONS,
   renderWsdl,
   renderSchema,
+  renderSchemas,
+  renderImportedWsdls,
   requestSchemas: REQUEST_SCHEMAS,
   renderScriptProxy,
   renderOpenApi,

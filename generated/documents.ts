@@ -3,7 +3,12 @@
 
 import { jsonString } from '../src/runtime/wire/json-text';
 import { escapeXmlAttribute } from '../src/runtime/xml/xml-codec';
-import type { OperationName } from './routes';
+import { ENDPOINT_PATH, type OperationName } from './routes';
+
+/** The base of an endpoint's address (the address less the endpoint's path): each port's path follows it. */
+function baseOf(address: string): string {
+  return address.endsWith(ENDPOINT_PATH) ? address.slice(0, address.length - ENDPOINT_PATH.length) : address;
+}
 
 /**
  * The self-contained WSDL (schema inline). The namespace and the address are
@@ -11,7 +16,7 @@ import type { OperationName } from './routes';
  */
 export function renderWsdl(namespace: string, address: string): string {
   const ns = escapeXmlAttribute(namespace);
-  const location = escapeXmlAttribute(address);
+  const location = escapeXmlAttribute(baseOf(address));
   return (
     "<wsdl:definitions xmlns:soap=\"http://schemas.xmlsoap.org/wsdl/soap/\" xmlns:tm=\"http://microsoft.com/wsdl/mime/textMatching/\" xmlns:soapenc=\"http://schemas.xmlsoap.org/soap/encoding/\" xmlns:mime=\"http://schemas.xmlsoap.org/wsdl/mime/\" xmlns:tns=\"" +
     ns +
@@ -31,13 +36,13 @@ export function renderWsdl(namespace: string, address: string): string {
     ns +
     "ValidatePin\" style=\"document\"/>\n      <wsdl:input>\n        <soap12:body use=\"literal\"/>\n      </wsdl:input>\n      <wsdl:output>\n        <soap12:body use=\"literal\"/>\n      </wsdl:output>\n    </wsdl:operation>\n  </wsdl:binding>\n  <wsdl:binding name=\"AuthenticatorAPIHttpGet\" type=\"tns:AuthenticatorAPIHttpGet\">\n    <http:binding verb=\"GET\"/>\n    <wsdl:operation name=\"Pair\">\n      <http:operation location=\"/Pair\"/>\n      <wsdl:input>\n        <http:urlEncoded/>\n      </wsdl:input>\n      <wsdl:output>\n        <mime:mimeXml part=\"Body\"/>\n      </wsdl:output>\n    </wsdl:operation>\n    <wsdl:operation name=\"ValidatePin\">\n      <http:operation location=\"/ValidatePin\"/>\n      <wsdl:input>\n        <http:urlEncoded/>\n      </wsdl:input>\n      <wsdl:output>\n        <mime:mimeXml part=\"Body\"/>\n      </wsdl:output>\n    </wsdl:operation>\n  </wsdl:binding>\n  <wsdl:binding name=\"AuthenticatorAPIHttpPost\" type=\"tns:AuthenticatorAPIHttpPost\">\n    <http:binding verb=\"POST\"/>\n    <wsdl:operation name=\"Pair\">\n      <http:operation location=\"/Pair\"/>\n      <wsdl:input>\n        <mime:content type=\"application/x-www-form-urlencoded\"/>\n      </wsdl:input>\n      <wsdl:output>\n        <mime:mimeXml part=\"Body\"/>\n      </wsdl:output>\n    </wsdl:operation>\n    <wsdl:operation name=\"ValidatePin\">\n      <http:operation location=\"/ValidatePin\"/>\n      <wsdl:input>\n        <mime:content type=\"application/x-www-form-urlencoded\"/>\n      </wsdl:input>\n      <wsdl:output>\n        <mime:mimeXml part=\"Body\"/>\n      </wsdl:output>\n    </wsdl:operation>\n  </wsdl:binding>\n  <wsdl:service name=\"AuthenticatorAPI\">\n    <wsdl:port name=\"AuthenticatorAPISoap\" binding=\"tns:AuthenticatorAPISoap\">\n      <soap:address location=\"" +
     location +
-    "\"/>\n    </wsdl:port>\n    <wsdl:port name=\"AuthenticatorAPISoap12\" binding=\"tns:AuthenticatorAPISoap12\">\n      <soap12:address location=\"" +
+    "/api.asmx\"/>\n    </wsdl:port>\n    <wsdl:port name=\"AuthenticatorAPISoap12\" binding=\"tns:AuthenticatorAPISoap12\">\n      <soap12:address location=\"" +
     location +
-    "\"/>\n    </wsdl:port>\n    <wsdl:port name=\"AuthenticatorAPIHttpGet\" binding=\"tns:AuthenticatorAPIHttpGet\">\n      <http:address location=\"" +
+    "/api.asmx\"/>\n    </wsdl:port>\n    <wsdl:port name=\"AuthenticatorAPIHttpGet\" binding=\"tns:AuthenticatorAPIHttpGet\">\n      <http:address location=\"" +
     location +
-    "\"/>\n    </wsdl:port>\n    <wsdl:port name=\"AuthenticatorAPIHttpPost\" binding=\"tns:AuthenticatorAPIHttpPost\">\n      <http:address location=\"" +
+    "/api.asmx\"/>\n    </wsdl:port>\n    <wsdl:port name=\"AuthenticatorAPIHttpPost\" binding=\"tns:AuthenticatorAPIHttpPost\">\n      <http:address location=\"" +
     location +
-    "\"/>\n    </wsdl:port>\n  </wsdl:service>\n</wsdl:definitions>" +
+    "/api.asmx\"/>\n    </wsdl:port>\n  </wsdl:service>\n</wsdl:definitions>" +
     ''
   );
 }
@@ -55,8 +60,26 @@ export function renderSchema(namespace: string): string {
   );
 }
 
-/** Per operation, a schema holding only its request element: small, so fast to validate against. */
-export const REQUEST_SCHEMAS: { readonly [K in OperationName]: (namespace: string) => string } = {
+/** Every namespace's schema document, the target namespace's first; each imports the others as `N.xsd`. */
+export function renderSchemas(namespace: string): readonly string[] {
+  const ns = escapeXmlAttribute(namespace);
+  return [
+    "<s:schema xmlns:s=\"http://www.w3.org/2001/XMLSchema\" xmlns:tns=\"" + ns + "\" elementFormDefault=\"qualified\" targetNamespace=\"" + ns + "\">\n  <s:element name=\"Pair\">\n    <s:complexType>\n      <s:sequence>\n        <s:element minOccurs=\"0\" maxOccurs=\"1\" name=\"appName\" type=\"s:string\"/>\n        <s:element minOccurs=\"0\" maxOccurs=\"1\" name=\"appInfo\" type=\"s:string\"/>\n        <s:element minOccurs=\"0\" maxOccurs=\"1\" name=\"secretCode\" type=\"s:string\"/>\n      </s:sequence>\n    </s:complexType>\n  </s:element>\n  <s:element name=\"PairResponse\">\n    <s:complexType>\n      <s:sequence>\n        <s:element minOccurs=\"0\" maxOccurs=\"1\" name=\"PairResult\" type=\"tns:PairingInfo\"/>\n      </s:sequence>\n    </s:complexType>\n  </s:element>\n  <s:complexType name=\"PairingInfo\">\n    <s:sequence>\n      <s:element minOccurs=\"0\" maxOccurs=\"1\" name=\"ManualSetupCode\" type=\"s:string\"/>\n      <s:element minOccurs=\"0\" maxOccurs=\"1\" name=\"Html\" type=\"s:string\"/>\n    </s:sequence>\n  </s:complexType>\n  <s:element name=\"ValidatePin\">\n    <s:complexType>\n      <s:sequence>\n        <s:element minOccurs=\"0\" maxOccurs=\"1\" name=\"pin\" type=\"s:string\"/>\n        <s:element minOccurs=\"0\" maxOccurs=\"1\" name=\"secretCode\" type=\"s:string\"/>\n      </s:sequence>\n    </s:complexType>\n  </s:element>\n  <s:element name=\"ValidatePinResponse\">\n    <s:complexType>\n      <s:sequence>\n        <s:element minOccurs=\"1\" maxOccurs=\"1\" name=\"ValidatePinResult\" type=\"s:boolean\"/>\n      </s:sequence>\n    </s:complexType>\n  </s:element>\n  <s:element name=\"PairingInfo\" nillable=\"true\" type=\"tns:PairingInfo\"/>\n  <s:element name=\"boolean\" type=\"s:boolean\"/>\n</s:schema>" + '',
+  ];
+}
+
+/** The WSDLs the WSDL imports, served at `?wsdl=wsdlN`. */
+export function renderImportedWsdls(namespace: string, address: string): readonly string[] {
+  const ns = escapeXmlAttribute(namespace);
+  const location = escapeXmlAttribute(baseOf(address));
+  void ns;
+  void location;
+  return [
+  ];
+}
+
+/** Per operation whose request is one element of a one-namespace contract, a schema holding only it: small, so fast to validate against. */
+export const REQUEST_SCHEMAS: { readonly [K in OperationName]?: (namespace: string) => string } = {
   Pair: (namespace) => {
     const ns = escapeXmlAttribute(namespace);
     return (

@@ -3,6 +3,7 @@
 
 import type { JsonOperation } from '../src/runtime/definition';
 import { jsonString } from '../src/runtime/wire/json-text';
+import { type PairingInfo } from './types';
 import type { OperationName, Operations } from './routes';
 
 /** The .NET namespace of the service class: ASP.NET AJAX writes it into `__type` and the script proxy. */
@@ -11,10 +12,14 @@ export const SCRIPT_NAMESPACE = 'AuthenticatorAPI';
 export const JSON_OPERATIONS: { readonly [K in OperationName]: JsonOperation<Operations, K> } = {
   Pair: {
     parameters: ['appName', 'appInfo', 'secretCode'],
-    encodeAnswer: (result) => '{"d":' + (result === undefined ? 'null' : ("{\"__type\":\"AuthenticatorAPI.PairingInfo\"" + ",\"ManualSetupCode\":" + (result.ManualSetupCode === undefined ? 'null' : jsonString(result.ManualSetupCode)) + ",\"Html\":" + (result.Html === undefined ? 'null' : jsonString(result.Html)) + '}')) + '}',
+    encodeAnswer: (result) => '{"d":' + (result === undefined ? 'null' : jsonPairingInfo(result)) + '}',
   },
   ValidatePin: {
     parameters: ['pin', 'secretCode'],
     encodeAnswer: (result) => '{"d":' + (result ? 'true' : 'false') + '}',
   },
 };
+
+function jsonPairingInfo(v: PairingInfo): string {
+  return "{\"__type\":\"AuthenticatorAPI.PairingInfo\"" + ",\"ManualSetupCode\":" + (v.ManualSetupCode === undefined ? 'null' : jsonString(v.ManualSetupCode)) + ",\"Html\":" + (v.Html === undefined ? 'null' : jsonString(v.Html)) + '}';
+}

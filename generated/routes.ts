@@ -14,18 +14,21 @@ export const TARGET_NAMESPACE = "http://authenticatorapi.com/";
 /** The path of the WSDL's address: every variant is served there (SOAP) and under it (`/{operation}`). */
 export const ENDPOINT_PATH = "/api.asmx";
 
+/** The paths of the ports' addresses, the first one first: each is served. */
+export const ENDPOINT_PATHS: readonly string[] = ["/api.asmx"];
+
 /** The variants this WSDL declares: the ports it has. */
 export const VARIANTS: readonly Variant[] = ['soap11', 'soap12', 'httpGet', 'httpPost'];
 
-/** The ports of the WSDL service, all at the one address. */
+/** The ports of the WSDL service. */
 export const PORTS: readonly Port[] = [
-  { name: 'AuthenticatorAPISoap', binding: 'AuthenticatorAPISoap', variant: 'soap11' },
-  { name: 'AuthenticatorAPISoap12', binding: 'AuthenticatorAPISoap12', variant: 'soap12' },
-  { name: 'AuthenticatorAPIHttpGet', binding: 'AuthenticatorAPIHttpGet', variant: 'httpGet' },
-  { name: 'AuthenticatorAPIHttpPost', binding: 'AuthenticatorAPIHttpPost', variant: 'httpPost' },
+  { name: 'AuthenticatorAPISoap', binding: 'AuthenticatorAPISoap', variant: 'soap11', path: '/api.asmx' },
+  { name: 'AuthenticatorAPISoap12', binding: 'AuthenticatorAPISoap12', variant: 'soap12', path: '/api.asmx' },
+  { name: 'AuthenticatorAPIHttpGet', binding: 'AuthenticatorAPIHttpGet', variant: 'httpGet', path: '/api.asmx' },
+  { name: 'AuthenticatorAPIHttpPost', binding: 'AuthenticatorAPIHttpPost', variant: 'httpPost', path: '/api.asmx' },
 ];
 
-/** Request and result types of each operation; the handlers map one to the other. */
+/** Request and result types of each operation (and the SOAP headers it reads and writes); the handlers map one to the other. */
 export interface Operations {
   Pair: { request: Pair; result: PairingInfo | undefined };
   ValidatePin: { request: ValidatePin; result: boolean };
@@ -53,6 +56,8 @@ export const ROUTES: { readonly [K in OperationName]: Route<K> } = {
     decodeFields: (field) => Pair.fromFields(field),
     encodeSoapBody: (result, namespace) =>
       '<PairResponse xmlns="' + namespace + '">' + new PairResponse({ PairResult: result }).toXml() + '</PairResponse>',
+    encodeSoapRequest: (request, namespace) =>
+      '<Pair xmlns="' + namespace + '">' + request.toXml() + '</Pair>',
     encodeHttp: (result, namespace) =>
       result === undefined
         ? XML_DECLARATION + '<PairingInfo xmlns:xsi="' + XSI_NAMESPACE + '" xsi:nil="true" xmlns="' + namespace + '" />'
@@ -75,6 +80,8 @@ export const ROUTES: { readonly [K in OperationName]: Route<K> } = {
     decodeFields: (field) => ValidatePin.fromFields(field),
     encodeSoapBody: (result, namespace) =>
       '<ValidatePinResponse xmlns="' + namespace + '">' + new ValidatePinResponse({ ValidatePinResult: result }).toXml() + '</ValidatePinResponse>',
+    encodeSoapRequest: (request, namespace) =>
+      '<ValidatePin xmlns="' + namespace + '">' + request.toXml() + '</ValidatePin>',
     encodeHttp: (result, namespace) =>
       XML_DECLARATION + '<boolean xmlns="' + namespace + '">' + formatXsdBoolean(result) + '</boolean>',
     sampleRequest: () => new ValidatePin({ pin: 'string', secretCode: 'string' }),

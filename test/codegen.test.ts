@@ -60,15 +60,15 @@ test('the model names the service, its four ports and both operations', (t) => {
   t.deepEqual(
     model.operations.map((o) => [
       o.name,
-      o.soapActionSuffix,
-      o.request.element,
-      o.response.element,
+      o.soap?.actions.soap11,
+      o.soap?.input.element?.name,
+      o.soap?.output?.element?.name,
       o.http?.location,
       o.http?.answer?.element,
     ]),
     [
-      ['Pair', 'Pair', 'Pair', 'PairResponse', '/Pair', 'PairingInfo'],
-      ['ValidatePin', 'ValidatePin', 'ValidatePin', 'ValidatePinResponse', '/ValidatePin', 'boolean'],
+      ['Pair', { suffix: 'Pair' }, 'Pair', 'PairResponse', '/Pair', 'PairingInfo'],
+      ['ValidatePin', { suffix: 'ValidatePin' }, 'ValidatePin', 'ValidatePinResponse', '/ValidatePin', 'boolean'],
     ],
   );
   t.deepEqual(model.operations[0].http?.fields, ['appName', 'appInfo', 'secretCode']);
@@ -136,82 +136,61 @@ test('the XSD reader keeps each sequence in document order, not by name, and rea
     </s:element>
     <s:element name="Order" nillable="true" type="tns:Order" />
     <s:element name="Flag" type="s:boolean" />`);
-  const type = (name: string) => facts.types.find((x) => x.name === name)!;
-  t.deepEqual(type('Order').members, [
-    { name: 'zeta', type: { kind: 'primitive', primitive: 'string' }, minOccurs: 1, maxOccurs: 1, nillable: false },
-    { name: 'alpha', type: { kind: 'primitive', primitive: 'boolean' }, minOccurs: 0, maxOccurs: 1, nillable: false },
-    { name: 'mu', type: { kind: 'named', typeName: 'Inner', namespace: 'urn:t' }, minOccurs: 1, maxOccurs: 1, nillable: false },
+  const type = (name: string) => facts.complexTypes.get(`{urn:t}${name}`) ?? anonymousOf(name);
+  const anonymousOf = (name: string) => {
+    const use = facts.elements.get(`{urn:t}${name}`)!.type;
+    if (use.kind !== 'complex') throw new Error(`${name} has no anonymous type`);
+    return use.type;
+  };
+  const members = (name: string) => {
+    const particle = type(name).particle;
+    if (particle?.kind !== 'sequence') return [];
+    return particle.particles.map((p) =>
+      p.kind === 'element'
+        ? { name: p.element.name, type: p.element.type, minOccurs: p.min, maxOccurs: p.max, nillable: p.element.nillable }
+        : p,
+    );
+  };
+  t.deepEqual(members('Order'), [
+    { name: 'zeta', type: { kind: 'builtin', name: 'string' }, minOccurs: 1, maxOccurs: 1, nillable: false },
+    { name: 'alpha', type: { kind: 'builtin', name: 'boolean' }, minOccurs: 0, maxOccurs: 1, nillable: false },
+    { name: 'mu', type: { kind: 'named', qname: { name: 'Inner', namespace: 'urn:t' } }, minOccurs: 1, maxOccurs: 1, nillable: false },
   ]);
-  t.deepEqual(type('Inner').members, []);
-  t.deepEqual([type('Plain').anonymous, type('Plain').members.map((m) => m.name)], [true, ['c', 'b', 'a']]);
+  t.deepEqual(members('Inner'), []);
+  t.deepEqual([type('Plain').name, members('Plain').map((m) => ('name' in m ? m.name : ''))], [undefined, ['c', 'b', 'a']]);
   t.deepEqual(
-    facts.elements.map((e) => [e.name, e.type, e.nillable]),
+    [...facts.elements.values()].map((e) => [e.name, e.type.kind === 'complex' ? 'anonymous' : e.type, e.nillable]),
     [
-      ['Plain', { kind: 'named', typeName: 'Plain', namespace: 'urn:t' }, false],
-      ['Order', { kind: 'named', typeName: 'Order', namespace: 'urn:t' }, true],
-      ['Flag', { kind: 'primitive', primitive: 'boolean' }, false],
+      ['Plain', 'anonymous', false],
+      ['Order', { kind: 'named', qname: { name: 'Order', namespace: 'urn:t' } }, true],
+      ['Flag', { kind: 'builtin', name: 'boolean' }, false],
     ],
   );
 });
 
-test('the XSD reader refuses, in one line naming it, each construct it does not understand', (t) => {
+test('the XSD reader refuses, in one line naming it, what changes the wire and is not read, and what is not XML Schema', (t) => {
   const sequenceOf = (member: string) =>
     `<s:element name="E"><s:complexType><s:sequence>${member}</s:sequence></s:complexType></s:element>`;
   const refused: [body: string, message: RegExp, rootAttributes?: string][] = [
     [
-      `<s:complexType name="T"><s:choice><s:element name="a" type="s:string" /></s:choice></s:complexType>`,
-      /complex type T: <s:choice> is not supported/,
+      `<s:redefine schemaLocation="x.xsd" />`,
+      /the schema: <s:redefine> is not supported \(redefinitions change declared types: publish the redefined schema instead\)/,
     ],
     [
-      `<s:complexType name="T"><s:all><s:element name="a" type="s:string" /></s:all></s:complexType>`,
-      /complex type T: <s:all> is not supported/,
+      sequenceOf(`<s:element name="a" type="s:string" substitutionGroup="tns:b" />`),
+      /element E\/a: attribute substitutionGroup is not supported/,
     ],
-    [
-      `<s:complexType name="T"><s:complexContent><s:restriction base="tns:U" /></s:complexContent></s:complexType>`,
-      /complex type T: <s:restriction> is not supported \(codegen reads an extension of a named complex type\)/,
-    ],
-    [
-      `<s:complexType name="T"><s:complexContent mixed="true"><s:extension base="tns:U" /></s:complexContent></s:complexType>`,
-      /complex type T: mixed content is not supported/,
-    ],
-    [
-      `<s:complexType name="T"><s:simpleContent><s:extension base="s:string" /></s:simpleContent></s:complexType>`,
-      /<s:simpleContent> is not supported/,
-    ],
-    [`<s:complexType name="T" mixed="true"><s:sequence /></s:complexType>`, /complex type T: attribute mixed is not supported/],
-    [sequenceOf(`<s:element ref="tns:F" />`), /element E\/\?: attribute ref is not supported/],
-    [
-      sequenceOf(`<s:element maxOccurs="3" name="a" type="s:string" />`),
-      /element E\/a: maxOccurs="3" is not supported \(supported: 1, unbounded\)/,
-    ],
-    [sequenceOf(`<s:element minOccurs="2" maxOccurs="2" name="a" type="s:string" />`), /element E\/a: maxOccurs="2" is not supported/],
-    [sequenceOf(`<s:element name="a"><s:complexType /></s:element>`), /element E\/a: <s:complexType> is not supported/],
-    [sequenceOf(`<s:any />`), /complex type E: <s:any> is not supported \(codegen reads elements \(choice and any are not supported\)\)/],
-    [`<s:element name="E" type="x:T" />`, /element E: type x:T has a prefix that is not declared/],
-    [`<s:element name="E" />`, /element E: must have either a type or one anonymous complexType/],
+    [`<s:complexType name="T" ordered="true"><s:sequence /></s:complexType>`, /complex type T: attribute ordered is not supported/],
+    [sequenceOf(`<s:element maxOccurs="many" name="a" type="s:string" />`), /element E\/a: maxOccurs="many" is not a number or unbounded/],
+    [sequenceOf(`<s:group ref="tns:Missing" />`), /complex type E: group tns:Missing is not declared/],
+    [`<s:complexType name="T"><s:attributeGroup ref="tns:Missing" /></s:complexType>`, /attribute group tns:Missing is not declared/],
+    [`<s:complexType name="T"><s:attribute ref="tns:missing" /></s:complexType>`, /attribute tns:missing is not declared/],
+    [`<s:element name="E" type="x:T" />`, /element E: x:T has a prefix that is not declared/],
     [`<s:element name="E" nillable="maybe" type="s:string" />`, /element E: nillable: "maybe" is not an xs:boolean/],
-    [`<s:simpleType name="S"><s:list itemType="s:string" /></s:simpleType>`, /simple type S: <s:list> is not supported/],
-    [`<s:simpleType name="S"><s:union memberTypes="s:string" /></s:simpleType>`, /simple type S: <s:union> is not supported/],
-    [
-      `<s:simpleType name="S"><s:restriction base="s:string"><s:maxLength value="3" /></s:restriction></s:simpleType>`,
-      /simple type S: <s:maxLength> is not supported \(codegen reads enumeration values, or ASMX's guid pattern\)/,
-    ],
-    [
-      `<s:simpleType name="S"><s:restriction base="s:string"><s:pattern value="[a-z]+" /></s:restriction></s:simpleType>`,
-      /simple type S: the only pattern supported is ASMX's guid/,
-    ],
-    [
-      `<s:simpleType name="S"><s:restriction base="s:int"><s:enumeration value="1" /></s:restriction></s:simpleType>`,
-      /simple type S: an enumeration must restrict s:string/,
-    ],
-    [
-      `<s:complexType name="T"><s:attribute name="x" type="s:string" use="prohibited" /></s:complexType>`,
-      /attribute T\/@x: use="prohibited" is not supported/,
-    ],
-    [`<s:complexType name="T"><s:attribute ref="tns:x" /></s:complexType>`, /attribute T\/@\?: attribute ref is not supported/],
-    [`<s:annotation><s:documentation>x</s:documentation></s:annotation>`, /the schema: <s:annotation> is not supported/],
-    [`<s:group name="G"><s:sequence /></s:group>`, /the schema: <s:group> is not supported/],
-    [`<s:element name="E" type="s:string" />`, /the schema: elementFormDefault must be "qualified"/, ''],
+    [`<s:simpleType name="S" />`, /simple type S: must hold one restriction, list or union/],
+    [`<s:complexType name="T"><s:sequence /><s:choice /></s:complexType>`, /complex type T: holds more than one content model/],
+    [`<s:element name="E" type="s:string"><s:complexType /></s:element>`, /element E: has both a type and an anonymous type/],
+    [`<s:complexType name="T">text</s:complexType>`, /complex type T: holds text, which XML Schema does not allow there/],
   ];
   for (const [body, message, rootAttributes] of refused) {
     const error = t.throws(() => readSchema(body, rootAttributes), { message }, body);
@@ -220,17 +199,16 @@ test('the XSD reader refuses, in one line naming it, each construct it does not 
   }
 });
 
-test('the XSD reader refuses an XML Schema type outside the XmlSerializer subset, naming the file, the line and the types it takes', (t) => {
-  const supported =
-    'supported: string, boolean, int, short, byte, unsignedInt, unsignedShort, unsignedByte, long, unsignedLong, float, double, decimal, dateTime, date, time, duration, base64Binary';
-  t.throws(() => readSchema(`<s:complexType name="T">\n<s:sequence><s:element name="n" type="s:integer" /></s:sequence></s:complexType>`), {
-    message: `codegen: fixture.xsd:2: element T/n: XML Schema type integer is not supported (${supported})`,
-  });
-  t.throws(() => readSchema(`<s:element name="When" type="s:gYear" />`), {
-    message: /^codegen: fixture\.xsd:1: element When: XML Schema type gYear is not supported/,
-  });
-  t.throws(() => readSchema(`<s:element name="Odd" type="s:toString" />`), { message: /XML Schema type toString is not supported/ });
-  t.throws(() => readSchema(`<s:element name="Id" type="s:guid" />`), { message: /XML Schema type guid is not supported/ });
+test('the XSD reader reads past annotations, identity constraints and extension attributes, and reads the schema attributes that do not change the wire', (t) => {
+  const facts = readSchema(
+    `<s:annotation><s:documentation>the schema</s:documentation></s:annotation>
+    <s:element name="E" x:note="n" xmlns:x="urn:x"><s:annotation><s:appinfo><x:y /></s:appinfo></s:annotation>
+      <s:complexType><s:sequence><s:element name="a" type="s:string" /></s:sequence></s:complexType>
+      <s:unique name="u"><s:selector xpath="." /><s:field xpath="a" /></s:unique>
+    </s:element>`,
+    'elementFormDefault="qualified" attributeFormDefault="unqualified" version="1.0" id="s"',
+  );
+  t.deepEqual([...facts.elements.keys()], ['{urn:t}E']);
 });
 
 // --- The model's checks, on copies of schema/ with one thing changed ---
@@ -265,7 +243,7 @@ const VALIDATE_PIN_RESULT = '<s:element minOccurs="1" maxOccurs="1" name="Valida
 test("the model carries each operation's derived facts: classes, result type, may-be-absent and the HTTP answer", (t) => {
   const [pair, validatePin] = model.operations;
   t.deepEqual(
-    [pair.request.element, pair.request.type.name, pair.request.type.fieldsInterface, pair.response.type.name],
+    [pair.soap?.input.element?.name, pair.request.type.name, pair.request.type.fieldsInterface, pair.soap?.output?.type.name],
     ['Pair', 'Pair', 'PairFields', 'PairResponse'],
   );
   t.deepEqual(
@@ -357,30 +335,33 @@ test('the model refuses HTTP fields that are not simple members of the request, 
   });
   const unknownType = await readEdited({ xsd: [['name="PairResult" type="tns:PairingInfo"', 'name="PairResult" type="tns:Missing"']] });
   t.throws(() => buildContractModel(unknownType), {
-    message: 'codegen: PairResponse/PairResult names type Missing, which the schema does not declare',
+    message: 'codegen: PairResponse/PairResult names type Missing of http://authenticatorapi.com/, which no schema declares',
   });
-  const anonymousByName = await readEdited({
-    xsd: [[PAIRING_INFO_ELEMENT, '<s:element name="PairingInfo" nillable="true" type="tns:PairResponse" />']],
-  });
-  t.throws(() => buildContractModel(anonymousByName), {
-    message: 'codegen: element PairingInfo names type PairResponse, which the schema does not declare',
-  });
-  const twoPairs = await readEdited({
-    xsd: [[BOOLEAN_ELEMENT, `${BOOLEAN_ELEMENT}<s:complexType name="Pair"><s:sequence /></s:complexType>`]],
-  });
-  t.throws(() => buildContractModel(twoPairs), { message: /api\.xsd:\d+: two types are named Pair/ });
   const otherNamespace = await readEdited({
-    xsd: [[BOOLEAN_ELEMENT, `${BOOLEAN_ELEMENT}<s:element name="E" type="x:T" xmlns:x="urn:other" />`]],
+    xsd: [['name="PairResult" type="tns:PairingInfo"', 'name="PairResult" type="x:T" xmlns:x="urn:other"']],
   });
-  t.throws(() => buildContractModel(otherNamespace), { message: 'codegen: element E names type T, which the schema does not declare' });
+  t.throws(() => buildContractModel(otherNamespace), {
+    message: 'codegen: PairResponse/PairResult names type T of urn:other, which no schema declares',
+  });
 });
 
 test("the contract reader refuses a schemaLocation it would have to fetch, or that leaves the WSDL's folder, or that is not there", async (t) => {
   const importing = (location: string) => ({ wsdl: [['schemaLocation="api.xsd"', `schemaLocation="${location}"`] as const] });
-  await t.throwsAsync(readEdited(importing('http://example.com/api.xsd')), {
+  const elsewhere = {
+    wsdl: [
+      [
+        'namespace="http://authenticatorapi.com/" schemaLocation="api.xsd"',
+        'namespace="urn:elsewhere" schemaLocation="http://example.com/NoSuch.svc?xsd=xsd0"',
+      ] as const,
+    ],
+  };
+  await t.throwsAsync(readEdited(elsewhere), {
     message:
-      /^codegen: .*api\.wsdl:\d+: schemaLocation http:\/\/example\.com\/api\.xsd: codegen reads schemas from files beside the WSDL only/,
+      /^codegen: .*api\.wsdl:\d+: schemaLocation http:\/\/example\.com\/NoSuch\.svc\?xsd=xsd0: codegen never fetches a schema; save it beside the WSDL \(any file name: it is found by its targetNamespace urn:elsewhere\), or name its folder with --schemas DIR$/,
   });
+  // Named by URL, the schema is the file beside the WSDL that declares the namespace, as a WSDL saved from a live WCF service has it.
+  const byUrl = await readEdited(importing('http://example.com/Service.svc?xsd=xsd0'));
+  t.true([...byUrl.xsd.elements.keys()].includes('{http://authenticatorapi.com/}ValidatePin'));
   await t.throwsAsync(readEdited(importing('../api.xsd')), { message: /schemaLocation \.\.\/api\.xsd leaves the WSDL's folder/ });
   await t.throwsAsync(readEdited(importing('missing.xsd')), { message: /^codegen: .*missing\.xsd: cannot be read \(ENOENT\)$/ });
 });

@@ -10,7 +10,7 @@ import {
 } from '../model';
 import { GENERATED_HEADER } from './header';
 import { render } from './render';
-import { firstValue } from './types';
+import { firstValue, joinLiterals, simpleParse, tagOf } from './types';
 import { helpersUsed, valueCode } from './values';
 
 /**
@@ -28,6 +28,8 @@ export function emitClient(model: ContractModel): string {
     ...operations.flatMap((op) => [
       op.httpDecode,
       op.jsonDecode,
+      op.soapDecode,
+      op.body,
       ...op.httpFields.map((f) => f.value),
       ...op.jsonParameters.map((p) => p.value),
     ]),
@@ -35,7 +37,7 @@ export function emitClient(model: ContractModel): string {
   ].join('\n');
   const classNames = [
     ...new Set([
-      ...operations.flatMap((op) => [op.requestClass, op.soapResponseClass, ...op.httpClasses]),
+      ...operations.flatMap((op) => [op.requestClass, ...(op.soapResponseClass ? [op.soapResponseClass] : []), ...op.httpClasses]),
       ...model.types.map((t) => t.name).filter((name) => code.includes(`new ${name}(`)),
     ]),
   ];
@@ -48,7 +50,10 @@ export function emitClient(model: ContractModel): string {
     classNames: classNames.sort(),
     fieldInterfaces: [...new Set(operations.map((op) => op.requestFields))].sort(),
     enumValues: model.enums.map((e) => `${e.name}Values`).filter((name) => code.includes(name)),
-    usesXsdBoolean: operations.some((op) => op.httpDecode.includes('parseXsdBoolean')),
+    codecImports: ['DecodeError', 'formatXsdBoolean', 'parseXsdBoolean', 'xmlFragmentOf'].filter(
+      (name) => code.includes(`${name}(`) || (name === 'DecodeError' && operations.some((op) => op.jsonDecode.includes('readJson('))),
+    ),
+    usesXmlns: operations.some((op) => op.body.includes('xmlns(')),
     usesNil: operations.some((op) => op.httpDecode.includes('isNil(')),
     jsonReaders: ['jsonBoolean', 'jsonText', 'jsonStringMembers'].filter((reader) =>
       operations.some((op) => op.jsonDecode.includes(`${reader}(`)),
@@ -65,31 +70,81 @@ export function emitClient(model: ContractModel): string {
 
 /** A request whose every member is text on the wire can go as HTTP fields and JSON parameters. */
 function simpleRequest(type: ComplexTypeModel): boolean {
-  return type.attributes.length === 0 && type.fields.every((f) => f.type.kind !== 'complex' && f.maxOccurs === 1 && !f.nillable);
+  return (
+    type.attributes.length === 0 &&
+    !type.text &&
+    type.fields.every((f) => (f.type.kind === 'primitive' || f.type.kind === 'enum') && f.maxOccurs === 1 && !f.nillable)
+  );
+}
+
+const quote = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+/** The SOAP body of a request, as TypeScript text over `message` and `ns` (the namespace, escaped). */
+function requestBody(model: ContractModel, op: OperationModel): string {
+  const input = op.soap?.input;
+  if (!input) return "''";
+  if (input.style === 'parts') return 'message.toXml(ns)';
+  const { name, namespace } = input.element!;
+  const attributes = input.type.attributes.length ? ' + message.xmlAttributes()' : '';
+  if (!model.prefixes) return joinLiterals(`'<${name} xmlns="' + ns + '"'${attributes} + '>' + message.toXml() + '</${name}>'`);
+  return joinLiterals(
+    `'<${tagOf(model, name, namespace)}' + xmlns(ns)${attributes} + '>' + message.toXml() + '</${tagOf(model, name, namespace)}>'`,
+  );
 }
 
 function clientOperation(model: ContractModel, op: OperationModel, jsonDecoders: Map<string, string>) {
   const answer = op.http?.answer;
   const fieldValue = (f: FieldModel) => {
-    const text = f.type.kind === 'complex' ? 'undefined' : valueCode(f.type).text(`message.${f.name}`);
+    const text = f.type.kind === 'primitive' || f.type.kind === 'enum' ? valueCode(f.type).text(`message.${f.name}`) : 'undefined';
     return text === `message.${f.name}` ? text : `message.${f.name} === undefined ? undefined : ${text}`;
   };
+  const soap = op.soap;
+  const output = soap?.output;
+  const action = (v: 'soap11' | 'soap12') => {
+    const a = soap?.actions[v];
+    return a === undefined ? undefined : 'suffix' in a ? model.authoredNamespace + a.suffix : a.literal;
+  };
+  const firstSuffix = (['soap11', 'soap12'] as const).map((v) => soap?.actions[v]).find((a) => a && 'suffix' in a);
+  const literals = (['soap11', 'soap12'] as const).flatMap((v) => {
+    const a = soap?.actions[v];
+    return a && ('literal' in a || (firstSuffix && 'suffix' in firstSuffix && a.suffix !== firstSuffix.suffix))
+      ? [`${v}: ${quote(action(v)!)}`]
+      : [];
+  });
+  const responseNamespace =
+    output?.style === 'element' && output.element!.namespace !== model.authoredNamespace ? output.element!.namespace : undefined;
+  const outputClass = output?.type.name;
+  const soapDecode =
+    !op.result || !outputClass
+      ? 'undefined'
+      : op.result.field
+        ? `${outputClass}.fromXml(element).${op.result.field}`
+        : `${outputClass}.fromXml(element)`;
   return {
     name: op.name,
     method: op.name[0].toLowerCase() + op.name.slice(1),
-    soapActionSuffix: op.soapActionSuffix,
-    requestElement: op.request.element,
-    soapResponseElement: op.response.element,
+    soapActionSuffix: firstSuffix && 'suffix' in firstSuffix ? firstSuffix.suffix : '',
+    soapActions: literals.length ? `{ ${literals.join(', ')} }` : '',
+    requestElement: soap?.input.style === 'element' ? soap.input.element!.name : '',
+    soapResponseElement: output?.style === 'element' ? output.element!.name : '',
+    soapResponseNamespace: responseNamespace ? quote(responseNamespace) : '',
+    soapResponseParts: output?.style === 'parts',
+    oneWay: op.oneWay,
+    soapCallable: soap !== undefined,
+    body: requestBody(model, op),
     httpLocation: op.http?.location ?? `/${op.name}`,
     httpResponseElement: answer?.element ?? '',
     requestClass: op.request.type.name,
     requestFields: op.request.type.fieldsInterface,
-    httpFields: (op.http?.fields ?? []).map((name) => ({ name, value: fieldValue(op.request.type.fields.find((f) => f.name === name)!) })),
-    jsonParameters: simpleRequest(op.request.type) ? op.request.type.fields.map((f) => ({ name: f.name, value: fieldValue(f) })) : [],
+    httpFields: (op.http?.fields ?? []).map((name) => ({
+      name,
+      value: fieldValue(op.request.type.fields.find((f) => f.xmlName === name)!),
+    })),
+    jsonParameters: simpleRequest(op.request.type) ? op.request.type.fields.map((f) => ({ name: f.xmlName, value: fieldValue(f) })) : [],
     jsonCallable: simpleRequest(op.request.type),
     resultType: op.result?.tsType ?? 'void',
-    soapDecode: op.result ? `${op.response.type.name}.fromXml(element).${op.result.field}` : 'undefined',
-    soapResponseClass: op.response.type.name,
+    soapDecode,
+    soapResponseClass: outputClass,
     httpClasses: answer?.type.kind === 'complex' ? [answer.type.typeName] : [],
     // An operation the WSDL's HTTP bindings leave out (none declared, or a request HTTP fields cannot carry) is refused before it is sent.
     httpCallable: op.http !== undefined,
@@ -118,6 +173,8 @@ function jsonDecode(model: ContractModel, result: ResultModel, decoders: Map<str
 
 /** Reads a non-null JSON value of a type; a complex type's reader is a function of client.ts, made once. */
 function jsonRead(model: ContractModel, type: TypeRef, d: string, decoders: Map<string, string>): string {
+  if (type.kind === 'any') return `fromJsonString(${d})`;
+  if (type.kind === 'list') return `fromJsonArray(${d}, (x) => ${valueCode(type.item, firstValue(model, type.item)).fromJson('x')})`;
   if (type.kind !== 'complex') return valueCode(type, firstValue(model, type)).fromJson(d);
   const complex = complexTypeOf(model, type);
   if (complex.arrayWrapper)
@@ -126,6 +183,7 @@ function jsonRead(model: ContractModel, type: TypeRef, d: string, decoders: Map<
   if (!decoders.has(complex.name)) {
     decoders.set(complex.name, ''); // claimed first: the members may name this type again
     const members = [
+      ...(complex.text ? [`value: ${jsonRead(model, complex.text, 'm.value', decoders)}`] : []),
       ...complex.fields.map((f) => `${f.name}: ${jsonMember(model, f, `m.${f.name}`, decoders, f.minOccurs > 0)}`),
       ...complex.attributes.map(
         (a) =>
@@ -136,7 +194,7 @@ function jsonRead(model: ContractModel, type: TypeRef, d: string, decoders: Map<
       complex.name,
       [
         `function ${reader}(d: unknown): ${complex.name} {`,
-        `  const m = fromJsonObject(d, '${model.service}.${complex.name}');`,
+        `  const m = fromJsonObject(d, '${model.service}.${complex.xmlName}');`,
         `  return new ${complex.name}({ ${members.join(', ')} });`,
         '}',
       ].join('\n'),
@@ -149,7 +207,7 @@ function jsonRead(model: ContractModel, type: TypeRef, d: string, decoders: Map<
 function jsonMember(model: ContractModel, field: FieldModel, v: string, decoders: Map<string, string>, required: boolean): string {
   const read = (x: string) => jsonRead(model, field.type, x, decoders);
   const item = (x: string) => (field.nillable ? `${x} === null ? null : ${read(x)}` : read(x));
-  const value = field.maxOccurs === 'unbounded' ? `fromJsonArray(${v}, (x) => ${item('x')})` : item(v);
+  const value = field.maxOccurs !== 1 ? `fromJsonArray(${v}, (x) => ${item('x')})` : item(v);
   if (required) return value;
   return field.nillable && field.maxOccurs === 1 ? `${v} === undefined ? undefined : ${value}` : `${v} == null ? undefined : ${value}`;
 }
@@ -158,7 +216,11 @@ function jsonMember(model: ContractModel, field: FieldModel, v: string, decoders
 function httpDecode(model: ContractModel, answer: HttpAnswerModel): string {
   const type = answer.type;
   const decode =
-    type.kind === 'complex' ? `${type.typeName}.fromXml(element)` : valueCode(type, firstValue(model, type)).parse('element.content');
+    type.kind === 'complex'
+      ? `${type.typeName}.fromXml(element)`
+      : type.kind === 'any'
+        ? 'xmlFragmentOf(element)'
+        : simpleParse(model, type, 'element.content');
   return answer.nillable ? `isNil(element) ? undefined : ${decode}` : decode;
 }
 

@@ -5,22 +5,28 @@ import { render } from './render';
 
 /** generated/documents.ts: the WSDL and schema texts with their run-time holes. */
 export function emitDocuments(model: ContractModel): string {
-  const cut = (text: string) => expressions(segments(text, model.authoredNamespace));
+  const others = model.schemas.map((s) => s.namespace);
+  const cut = (text: string) => expressions(segments(text, model.authoredNamespace, others));
   return render('documents.ts.hbs', {
     header: GENERATED_HEADER,
     wsdl: cut(model.wsdl),
     schema: cut(model.schema),
+    schemas: model.schemas.map((s) => ({ segments: cut(s.text) })),
+    importedWsdls: model.importedWsdls.map((text) => ({ segments: cut(text) })),
     requestSchemas: Object.entries(model.requestSchemas).map(([name, text]) => ({ name, segments: cut(text) })),
     scriptProxy: expressions(scriptProxySegments(model)),
   });
 }
 
 /** Cuts text at each occurrence of the namespace and the address marker. */
-export function segments(text: string, namespace: string): Segment[] {
+export function segments(text: string, namespace: string, others: readonly string[] = []): Segment[] {
   const out: Segment[] = [];
-  const pattern = new RegExp(`${escapeRegExp(namespace)}|${escapeRegExp(ADDRESS_MARKER)}`, 'g');
+  // Another namespace that starts with this one is its own text, not a hole followed by the rest.
+  const longer = others.filter((ns) => ns !== namespace && ns.startsWith(namespace)).sort((a, b) => b.length - a.length);
+  const pattern = new RegExp([...longer, namespace, ADDRESS_MARKER].map(escapeRegExp).join('|'), 'g');
   let last = 0;
   for (const match of text.matchAll(pattern)) {
+    if (match[0] !== namespace && match[0] !== ADDRESS_MARKER) continue;
     if (match.index > last) out.push({ text: text.slice(last, match.index) });
     out.push({ hole: match[0] === namespace ? 'namespace' : 'address' });
     last = match.index + match[0].length;

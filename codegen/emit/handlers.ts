@@ -27,11 +27,35 @@ const comment = (text: string) => text.replaceAll('*/', '*\\/');
 
 function operationModule(op: OperationModel, { generated, runtime }: SkeletonPaths): string {
   const name = handlerExportName(op.name);
-  return `/** ${comment(op.documentation || `The ${op.name} operation.`)} */
+  const headers = op.soap?.headers.length ?? 0;
+  const faults = op.soap?.faults ?? [];
+  const notes = [
+    ...(headers
+      ? [
+          `Its SOAP headers: \`headers.in\` (${
+            op
+              .soap!.headers.filter((h) => h.direction === 'in')
+              .map((h) => h.name)
+              .join(', ') || 'none'
+          }) as the call carried them; set \`headers.out\` (${
+            op
+              .soap!.headers.filter((h) => h.direction === 'out')
+              .map((h) => h.name)
+              .join(', ') || 'none'
+          }) to answer them.`,
+        ]
+      : []),
+    ...(faults.length ? [`Its declared faults, thrown as errors: ${faults.map((f) => f.className).join(', ')} (generated/types.ts).`] : []),
+  ];
+  return `/**
+ * ${comment(op.documentation || `The ${op.name} operation.`)}${notes.map((n) => `\n * ${comment(n)}`).join('')}
+ */
 import type { Operations } from '${generated}/routes';
-import { ServiceError } from '${runtime}/errors';
+${headers ? `import type { HeadersOf } from '${runtime}/definition';\n` : ''}import { ServiceError } from '${runtime}/errors';
 
-export async function ${name}(_request: Operations['${op.name}']['request']): Promise<Operations['${op.name}']['result']> {
+export async function ${name}(
+  _request: Operations['${op.name}']['request'],${headers ? `\n  _context: undefined,\n  _headers: HeadersOf<Operations['${op.name}']>,` : ''}
+): Promise<Operations['${op.name}']['result']> {
   throw new ServiceError('server', '${op.name} is not implemented yet.');
 }
 

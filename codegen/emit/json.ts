@@ -1,4 +1,12 @@
-import { complexTypeOf, type ContractModel, type FieldModel, type OperationModel, type Segment, type TypeRef } from '../model';
+import {
+  type ComplexTypeModel,
+  complexTypeOf,
+  type ContractModel,
+  type FieldModel,
+  type OperationModel,
+  type Segment,
+  type TypeRef,
+} from '../model';
 import { GENERATED_HEADER } from './header';
 import { render } from './render';
 import { firstValue } from './types';
@@ -8,71 +16,104 @@ import { helpersUsed, valueCode } from './values';
 const scriptNamespace = (model: ContractModel) => model.service;
 
 /** The JSON members of a call are the request element's children, as .NET names its method parameters. */
-const parametersOf = (op: OperationModel): string[] => op.request.type.fields.map((f) => f.name);
+const parametersOf = (op: OperationModel): string[] => op.request.type.fields.map((f) => f.xmlName);
 
 /** Complex result types, as the proxy registers them (`TempConvert.Conversion`). */
 function complexTypesOf(model: ContractModel, type: TypeRef, into: Set<string>): Set<string> {
   if (type.kind !== 'complex') return into;
   // An ArrayOfX is a JSON array: no type of its own to register.
-  if (!complexTypeOf(model, type).arrayWrapper) into.add(type.typeName);
-  for (const field of complexTypeOf(model, type).fields) complexTypesOf(model, field.type, into);
+  if (into.has(type.typeName)) return into;
+  const complex = complexTypeOf(model, type);
+  if (!complex.arrayWrapper) into.add(type.typeName);
+  for (const field of complex.fields) complexTypesOf(model, field.type, into);
   return into;
 }
 
 /**
  * A TypeScript expression writing `expr` as JSON, as ASP.NET AJAX does: an
  * object starts with its `__type`, members in sequence order (attributes
- * after them), an absent or null value is null, an ArrayOfX an array.
+ * after them), an absent or null value is null, an ArrayOfX an array, XML
+ * kept as XML a string. A complex type is written by a function of its own
+ * (`writers`), which a type that holds itself calls again.
  */
-function jsonExpression(model: ContractModel, type: TypeRef, expr: string, optional: boolean): string {
+function jsonExpression(model: ContractModel, type: TypeRef, expr: string, optional: boolean, writers: Map<string, string>): string {
   let encoded: string;
-  if (type.kind !== 'complex') {
+  if (type.kind === 'any') encoded = `jsonString(${expr})`;
+  else if (type.kind === 'list')
+    encoded = `('[' + ${expr}.map((item) => ${valueCode(type.item, firstValue(model, type.item)).toJson('item')}).join(',') + ']')`;
+  else if (type.kind !== 'complex') {
     encoded = valueCode(type, firstValue(model, type)).toJson(expr);
   } else {
-    const complex = complexTypeOf(model, type);
-    if (complex.arrayWrapper) encoded = jsonField(model, complex.fields[0], `${expr}.${complex.fields[0].name}`, true);
-    else {
-      const head = JSON.stringify(`{"__type":${JSON.stringify(`${scriptNamespace(model)}.${complex.name}`)}`);
-      const members = [
-        ...complex.fields.map(
-          (f) => `${JSON.stringify(`,${JSON.stringify(f.name)}:`)} + ${jsonField(model, f, `${expr}.${f.name}`, true)}`,
-        ),
-        ...complex.attributes.map(
-          (a) => `${JSON.stringify(`,${JSON.stringify(a.name)}:`)} + ${jsonExpression(model, a.type, `${expr}.${a.name}`, true)}`,
-        ),
-      ];
-      encoded = `(${[head, ...members, `'}'`].join(' + ')})`;
-    }
+    encoded = `${writerOf(model, complexTypeOf(model, type), writers)}(${expr})`;
   }
   return optional ? `(${expr} === undefined ? 'null' : ${encoded})` : encoded;
 }
 
-/** A member's value: null when null (nillable), an array of its items when unbounded. */
-function jsonField(model: ContractModel, field: FieldModel, expr: string, optional: boolean): string {
+/** The name of the function writing a complex type (made once): a derived value is written by its own type's. */
+function writerOf(model: ContractModel, complex: ComplexTypeModel, writers: Map<string, string>): string {
+  const name = `json${complex.name}`;
+  if (writers.has(name)) return name;
+  writers.set(name, ''); // claimed first: the members may name this type again
+  let body: string;
+  if (complex.arrayWrapper) body = `return ${jsonField(model, complex.fields[0], `v.${complex.fields[0].name}`, true, writers)};`;
+  else {
+    const head = JSON.stringify(`{"__type":${JSON.stringify(`${scriptNamespace(model)}.${complex.xmlName}`)}`);
+    const members = [
+      ...(complex.text ? [`${JSON.stringify(',"value":')} + ${jsonExpression(model, complex.text, 'v.value', false, writers)}`] : []),
+      ...complex.fields.map(
+        (f) => `${JSON.stringify(`,${JSON.stringify(f.name)}:`)} + ${jsonField(model, f, `v.${f.name}`, true, writers)}`,
+      ),
+      ...complex.attributes.map(
+        (a) => `${JSON.stringify(`,${JSON.stringify(a.name)}:`)} + ${jsonExpression(model, a.type, `v.${a.name}`, true, writers)}`,
+      ),
+    ];
+    body = `return ${[head, ...members, `'}'`].join(' + ')};`;
+  }
+  // A value of a derived type (xsi:type) is written as its own type, __type and all; the most derived first.
+  const depth = (t: ComplexTypeModel): number => (t.base ? 1 + depth(model.types.find((x) => x.name === t.base)!) : 0);
+  const derived = complex.derived
+    .map((d) => model.types.find((t) => t.name === d)!)
+    .sort((a, b) => depth(b) - depth(a))
+    .map((d) => `if (v instanceof ${d.name}) return ${writerOf(model, d, writers)}(v);`);
+  writers.set(name, [`function ${name}(v: ${complex.name}): string {`, ...derived.map((l) => `  ${l}`), `  ${body}`, '}'].join('\n'));
+  return name;
+}
+
+/** A member's value: null when null (nillable), an array of its items when repeated. */
+function jsonField(model: ContractModel, field: FieldModel, expr: string, optional: boolean, writers: Map<string, string>): string {
   const item = (x: string) =>
     field.nillable
-      ? `(${x} === null ? 'null' : ${jsonExpression(model, field.type, x, false)})`
-      : jsonExpression(model, field.type, x, false);
-  const encoded = field.maxOccurs === 'unbounded' ? `('[' + ${expr}.map((item) => ${item('item')}).join(',') + ']')` : item(expr);
+      ? `(${x} === null ? 'null' : ${jsonExpression(model, field.type, x, false, writers)})`
+      : jsonExpression(model, field.type, x, false, writers);
+  const repeated = field.maxOccurs === 'unbounded' || field.maxOccurs > 1;
+  const encoded = repeated ? `('[' + ${expr}.map((item) => ${item('item')}).join(',') + ']')` : item(expr);
   return optional ? `(${expr} === undefined ? 'null' : ${encoded})` : encoded;
 }
 
 /** generated/json.ts: the parameters and the answer encoder of each operation for the JSON variant. */
 export function emitJson(model: ContractModel): string {
+  const writers = new Map<string, string>();
   const operations = model.operations.map((op) => ({
     name: op.name,
     parameters: parametersOf(op),
     // A void method's answer is {"d":null}.
-    encodeResult: op.result ? jsonExpression(model, op.result.type, 'result', op.result.mayBeAbsent) : "'null'",
+    encodeResult: op.result ? jsonExpression(model, op.result.type, 'result', op.result.mayBeAbsent, writers) : "'null'",
   }));
-  const code = operations.map((op) => op.encodeResult).join('\n');
+  const functions = [...writers.values()];
+  const code = [...operations.map((op) => op.encodeResult), ...functions].join('\n');
+  const classes = model.types.map((t) => t.name).filter((name) => code.includes(`(v: ${name})`) || code.includes(`instanceof ${name})`));
   return render('json.ts.hbs', {
     header: GENERATED_HEADER,
     scriptNamespace: scriptNamespace(model),
     operations,
+    functions,
     valueImports: helpersUsed(code, 'xsd-values'),
     jsonImports: helpersUsed(code, 'xsd-json'),
-    enumImports: model.enums.map((e) => `${e.name}Values`).filter((name) => code.includes(name)),
+    enumImports: [
+      ...model.enums.map((e) => `${e.name}Values`).filter((name) => code.includes(name)),
+      ...classes.filter((c) => !code.includes(`instanceof ${c}`)).map((c) => `type ${c}`),
+    ],
+    classImports: classes.filter((c) => code.includes(`instanceof ${c}`)),
   });
 }
 

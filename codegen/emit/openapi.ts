@@ -105,7 +105,8 @@ export function openApiDocument(model: ContractModel): Schema {
 function typesUsed(model: ContractModel): Set<string> {
   const used = new Set<string>();
   const visit = (type: TypeRef) => {
-    if (type.kind === 'primitive' || used.has(type.typeName)) return;
+    if (type.kind === 'list') return visit(type.item);
+    if (type.kind === 'primitive' || type.kind === 'any' || used.has(type.typeName)) return;
     used.add(type.typeName);
     if (type.kind !== 'complex') return;
     const complex = complexTypeOf(model, type);
@@ -185,8 +186,8 @@ function postOperation(model: ContractModel, op: OperationModel, form: boolean):
 }
 
 function requestField(op: OperationModel, name: string): FieldModel {
-  const field = op.request.type.fields.find((f) => f.name === name);
-  if (!field) throw new Error(`codegen: ${op.name}'s HTTP field ${name} is not a member of ${op.request.element}`);
+  const field = op.request.type.fields.find((f) => f.xmlName === name);
+  if (!field) throw new Error(`codegen: ${op.name}'s HTTP field ${name} is not a member of ${op.request.type.name}`);
   return field;
 }
 
@@ -194,7 +195,7 @@ function requestField(op: OperationModel, name: string): FieldModel {
 function xmlAnswer(model: ContractModel, op: OperationModel): Schema {
   const answer = op.http?.answer;
   if (!answer) return {};
-  const schema = answer.type.kind === 'primitive' ? xmlPrimitive(answer.type.primitive) : ref(xmlName(answer.type.typeName));
+  const schema = xmlValue(answer.type);
   const xml = { name: answer.element, namespace: model.authoredNamespace };
   const description = answer.nillable ? 'An absent result is the element with xsi:nil="true".' : undefined;
   return { 'text/xml': { schema: { ...schema, xml, ...(description ? { description } : {}) } } };
@@ -286,6 +287,16 @@ function xmlPrimitive(primitive: Primitive): Schema {
       return { type: 'string', format: 'uuid', pattern: GUID_PATTERN };
     case 'base64Binary':
       return { type: 'string', contentEncoding: 'base64' };
+    case 'hexBinary':
+      return { type: 'string', contentEncoding: 'base16' };
+    case 'text':
+      return { type: 'string' };
+    case 'gYear':
+    case 'gYearMonth':
+    case 'gMonth':
+    case 'gMonthDay':
+    case 'gDay':
+      return { type: 'string', description: `xs:${primitive}` };
     default:
       return integer(primitive);
   }
@@ -306,6 +317,7 @@ function jsonPrimitive(primitive: Primitive): Schema {
         description: 'Milliseconds since 1970-01-01T00:00:00Z, as ASP.NET AJAX writes dates: "\\/Date(ms)\\/" in the JSON text.',
       };
     case 'base64Binary':
+    case 'hexBinary':
       return { type: 'array', items: { type: 'integer', minimum: 0, maximum: 255 } };
     default:
       return xmlPrimitive(primitive);
@@ -314,9 +326,8 @@ function jsonPrimitive(primitive: Primitive): Schema {
 
 /** A simple field of an HTTP GET/POST request: its XML text. */
 function textForm(model: ContractModel, type: TypeRef): Schema {
-  if (type.kind === 'primitive') return xmlPrimitive(type.primitive);
-  if (type.kind === 'enum') return ref(xmlName(type.typeName));
-  throw new Error(`codegen: ${model.service}: a complex type (${type.typeName}) cannot be an HTTP field`);
+  if (type.kind === 'primitive' || type.kind === 'enum' || type.kind === 'list') return xmlValue(type);
+  throw new Error(`codegen: ${model.service}: a complex type cannot be an HTTP field`);
 }
 
 /**
@@ -325,7 +336,7 @@ function textForm(model: ContractModel, type: TypeRef): Schema {
  * does not read, so booleans go as text); a complex one as JSON writes it.
  */
 function jsonParameter(model: ContractModel, field: FieldModel): Schema {
-  if (field.type.kind === 'complex') return jsonMember(field);
+  if (field.type.kind === 'complex' || field.type.kind === 'any' || field.type.kind === 'list') return jsonMember(field);
   const text =
     field.type.kind === 'primitive' && field.type.primitive === 'boolean'
       ? { type: 'string', enum: ['true', 'false', '1', '0'] }
@@ -342,7 +353,14 @@ function orNull(schema: Schema): Schema {
 
 /** A value as JSON writes it; `nullable` when it may be absent or nil (JSON writes both as null). */
 function jsonForm(type: TypeRef, nullable: boolean): Schema {
-  const schema = type.kind === 'primitive' ? jsonPrimitive(type.primitive) : ref(type.typeName);
+  const schema =
+    type.kind === 'primitive'
+      ? jsonPrimitive(type.primitive)
+      : type.kind === 'any'
+        ? { type: 'string', description: 'XML, as it came.' }
+        : type.kind === 'list'
+          ? { type: 'array', items: jsonForm(type.item, false) }
+          : ref(type.typeName);
   return nullable ? orNull(schema) : schema;
 }
 
@@ -376,7 +394,7 @@ function xmlComplex(model: ContractModel, name: string): Schema {
   const ns = model.authoredNamespace;
   const properties: Record<string, Schema> = {};
   for (const f of type.fields) {
-    let value: Schema = f.type.kind === 'primitive' ? xmlPrimitive(f.type.primitive) : ref(xmlName(f.type.typeName));
+    let value: Schema = xmlValue(f.type);
     if (f.nillable) value = { ...orNull(value), description: 'xsi:nil="true" is null.' };
     properties[f.name] =
       f.maxOccurs === 'unbounded'
@@ -384,7 +402,7 @@ function xmlComplex(model: ContractModel, name: string): Schema {
         : { ...value, xml: { name: f.name, namespace: ns } };
   }
   for (const a of type.attributes) {
-    const value = a.type.kind === 'primitive' ? xmlPrimitive(a.type.primitive) : ref(xmlName(a.type.typeName));
+    const value = xmlValue(a.type);
     properties[a.name] = { ...value, xml: { attribute: true } };
   }
   return {
@@ -396,4 +414,18 @@ function xmlComplex(model: ContractModel, name: string): Schema {
     properties,
     xml: { name, namespace: ns },
   };
+}
+
+/** A value as its XML element (or attribute) holds it. */
+function xmlValue(type: TypeRef): Schema {
+  switch (type.kind) {
+    case 'primitive':
+      return xmlPrimitive(type.primitive);
+    case 'list':
+      return { type: 'string', description: 'A list: its items separated by spaces.' };
+    case 'any':
+      return { type: 'string', description: 'XML, as it came.' };
+    default:
+      return ref(xmlName(type.typeName));
+  }
 }

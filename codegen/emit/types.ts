@@ -1,66 +1,123 @@
-import { type CodeBlockWriter, Project, type SourceFile, StructureKind } from 'ts-morph';
+import { type CodeBlockWriter, Project, type StatementStructures, StructureKind } from 'ts-morph';
 import type { AttributeModel, ComplexTypeModel, ContractModel, FieldModel, TypeRef } from '../model';
 import { GENERATED_HEADER } from './header';
-import { byLowerCase, enumValues, helpersUsed, type SimpleTypeRef, valueCode } from './values';
+import { byLowerCase, enumValues, helpersUsed, valueCode } from './values';
 
 /** What every types.ts imports from xml-codec; a contract with more types adds to it. */
 const XML_CODEC_IMPORTS = ['childElements', 'DecodeError', 'escapeXmlText', 'formatXsdBoolean', 'parseXsdBoolean'];
+const MORE_CODEC = ['escapeXmlAttribute', 'isXsiNil', 'XSI_NAMESPACE', 'xmlFragmentOf', 'mixedContentOf', 'xsiTypeOf', 'type XmlFragment'];
 
 /**
- * Emits generated/types.ts: one class per complex type of the schema (named
- * types, and anonymous ones named after their element), with typed optional
- * fields, decoding from a schema-validated libxml2-wasm element or from HTTP
- * fields, and encoding of the element's content; and each enumeration as a
- * union of its values.
+ * Emits generated/types.ts: one class per complex type the operations reach
+ * (named types, anonymous ones named after their element, and the classes of
+ * messages that are no one element), with typed fields, decoding from a
+ * schema-validated libxml2-wasm element or from HTTP fields, and encoding of
+ * the element's content; each enumeration as a union of its values.
  */
 export function emitTypes(model: ContractModel): string {
   const project = new Project({ useInMemoryFileSystem: true });
   const file = project.createSourceFile('types.ts', '', { overwrite: true });
+  if (model.prefixes) {
+    const declarations = Object.entries(model.prefixes).map(([ns, prefix]) =>
+      prefix === 'tns' ? `' xmlns:tns="' + namespace + '"'` : `' xmlns:${prefix}="${escapeForString(attributeEscape(ns))}"'`,
+    );
+    file.addStatements(
+      [
+        '/** The namespace declarations of a top-level element: every namespace of the contract, the target one at run time (escaped already). */',
+        `export function xmlns(namespace: string): string {\n  return ${declarations.join(' + ')};\n}`,
+      ].join('\n'),
+    );
+  } else if (model.types.some((t) => t.message)) {
+    file.addStatements(
+      [
+        '/** The namespace declaration of a top-level element: the target namespace (escaped already) as the default one. */',
+        `export function xmlns(namespace: string): string {\n  return ' xmlns="' + namespace + '"';\n}`,
+      ].join('\n'),
+    );
+  }
   for (const e of model.enums) {
     file.addTypeAlias({
       name: e.name,
       isExported: true,
       docs: [`Enumeration ${e.name}: its values, in schema order.`],
-      type: e.values.map((v) => JSON.stringify(v).replaceAll('"', "'")).join(' | '),
+      type: e.values.map((v) => quote(v)).join(' | '),
     });
-    file.addStatements(
-      `export const ${enumValues(e.name)}: readonly ${e.name}[] = [${e.values.map((v) => JSON.stringify(v).replaceAll('"', "'")).join(', ')}];`,
-    );
+    file.addStatements(`export const ${enumValues(e.name)}: readonly ${e.name}[] = [${e.values.map((v) => quote(v)).join(', ')}];`);
   }
-  for (const type of model.types) emitClass(file, model, type);
+  // One insertion for all the classes: ts-morph prints them once.
+  file.addStatements(model.types.flatMap((type) => classStatements(model, type)));
+  file.addStatements(faultClasses(model));
   file.formatText({ indentSize: 2, convertTabsToSpaces: true });
   const body = file.getFullText();
   const xmlCodec = [
-    ...new Set([...XML_CODEC_IMPORTS, ...['escapeXmlAttribute', 'isXsiNil', 'XSI_NAMESPACE'].filter((n) => body.includes(n))]),
+    ...new Set([
+      ...XML_CODEC_IMPORTS,
+      ...MORE_CODEC.filter((n) => (n.startsWith('type ') ? body.includes(n.slice(5)) : new RegExp(`\\b${n}\\b`).test(body))),
+    ]),
   ];
   const values = helpersUsed(body, 'xsd-values');
   const imports = [
+    ...(body.includes('extends DeclaredFault') ? ['import { DeclaredFault } from "../src/runtime/errors";'] : []),
     'import type { XmlElement } from "../src/runtime/xml/xml-engine";',
-    `import { ${xmlCodec.sort(byLowerCase).join(', ')} } from "../src/runtime/xml/xml-codec";`,
+    `import { ${xmlCodec.sort((a, b) => byLowerCase(a.replace(/^type /, ''), b.replace(/^type /, ''))).join(', ')} } from "../src/runtime/xml/xml-codec";`,
     ...(values.length ? [`import { ${values.join(', ')} } from "../src/runtime/xml/xsd-values";`] : []),
   ];
   return `${GENERATED_HEADER}\n\n${imports.join('\n')}\n\n${body.trimStart()}`;
 }
 
-const required = (field: FieldModel | AttributeModel) => ('minOccurs' in field ? field.minOccurs > 0 : field.required);
+const quote = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r')}'`;
+const attributeEscape = (v: string) =>
+  v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+const escapeForString = (v: string) => v.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
 
-function emitClass(file: SourceFile, model: ContractModel, type: ComplexTypeModel): void {
+const required = (field: FieldModel | AttributeModel) => ('minOccurs' in field ? field.minOccurs > 0 : field.required);
+const repeated = (field: FieldModel) => field.maxOccurs === 'unbounded' || field.maxOccurs > 1;
+
+/** The tag an element of this name and namespace is written with: prefixed when the contract has prefixes. */
+export function tagOf(model: ContractModel, xmlName: string, namespace: string): string {
+  if (!model.prefixes || namespace === '') return xmlName;
+  const prefix = model.prefixes[namespace];
+  if (!prefix) throw new Error(`codegen: no prefix for the namespace ${namespace}`);
+  return `${prefix}:${xmlName}`;
+}
+
+/** An xsi:type value naming a class's type, as written in this contract's documents. */
+function typeQName(model: ContractModel, type: ComplexTypeModel): string {
+  return tagOf(model, type.xmlName, type.namespace);
+}
+
+const polymorphic = (model: ContractModel, ref: TypeRef) =>
+  ref.kind === 'complex' && (model.types.find((t) => t.name === ref.typeName)?.derived.length ?? 0) > 0;
+const inHierarchy = (type: ComplexTypeModel) => type.derived.length > 0 || type.base !== undefined;
+
+function classStatements(model: ContractModel, type: ComplexTypeModel): StatementStructures[] {
   const fieldsInterface = type.fieldsInterface;
-  const description = type.anonymous ? `the type of element ${type.name}` : `complex type ${type.name}`;
+  const description = type.message
+    ? `the parts of message ${type.xmlName}`
+    : type.anonymous
+      ? `the type of element ${type.xmlName}`
+      : `complex type ${type.xmlName}`;
   const properties = [
+    ...(type.text ? [{ name: 'value', type: type.text.tsType, hasQuestionToken: false }] : []),
     ...type.fields.map((f) => ({ name: f.name, type: f.tsType, hasQuestionToken: !required(f) })),
     ...type.attributes.map((a) => ({ name: a.name, type: a.type.tsType, hasQuestionToken: !required(a) })),
   ];
-  file.addInterface({
+  const statements: StatementStructures[] = [];
+  statements.push({
+    kind: StructureKind.Interface,
     name: fieldsInterface,
     isExported: true,
     docs: [`The fields of ${description}, in sequence order${type.attributes.length ? ', then its attributes' : ''}.`],
     properties,
   });
-  const allRequiredAbsent = [...type.fields, ...type.attributes].every((f) => !required(f));
+  const allRequiredAbsent = [...type.fields, ...type.attributes].every((f) => !required(f)) && !type.text;
   const fromFields =
-    type.attributes.length === 0 && type.fields.every((f) => f.type.kind !== 'complex' && f.maxOccurs === 1 && !f.nillable);
-  file.addClass({
+    type.attributes.length === 0 &&
+    !type.text &&
+    type.fields.every((f) => (f.type.kind === 'primitive' || f.type.kind === 'enum') && f.maxOccurs === 1 && !f.nillable);
+  const member = (name: string) => `this.${name}`;
+  statements.push({
+    kind: StructureKind.Class,
     name: type.name,
     isExported: true,
     implements: [fieldsInterface],
@@ -69,38 +126,80 @@ function emitClass(file: SourceFile, model: ContractModel, type: ComplexTypeMode
     ctors: [
       {
         parameters: [{ name: 'fields', type: fieldsInterface, initializer: allRequiredAbsent ? '{}' : undefined }],
-        statements: [...type.fields, ...type.attributes].map((f) => `this.${f.name} = fields.${f.name};`),
+        statements: [...(type.text ? ['value'] : []), ...[...type.fields, ...type.attributes].map((f) => f.name)].map(
+          (name) => `${member(name)} = fields.${name};`,
+        ),
       },
     ],
     methods: [
       {
         name: 'fromXml',
         isStatic: true,
-        docs: ['Decodes an element of this type that has been validated against the schema.'],
+        docs: [
+          type.message
+            ? 'Decodes the parts from the element that holds them (the SOAP Body), validated against the schema.'
+            : 'Decodes an element of this type that has been validated against the schema.',
+        ],
         parameters: [{ name: 'element', type: 'XmlElement' }],
         returnType: type.name,
         statements: (w) => {
-          w.writeLine(`const fields: Partial<${fieldsInterface}> = {};`);
-          for (const a of type.attributes) {
-            const code = valueCode(a.type as SimpleTypeRef, firstValue(model, a.type));
-            w.writeLine(`const ${a.name} = element.attr('${a.name}')?.value;`);
-            w.writeLine(`if (${a.name} !== undefined) fields.${a.name} = ${code.parse(a.name)};`);
-          }
-          w.write('for (const child of childElements(element))').block(() => {
-            w.write('switch (child.name)').block(() => {
-              for (const f of type.fields) {
-                let value = decodeExpression(model, f.type, 'child');
-                if (f.nillable) value = `isXsiNil(child) ? null : ${value}`;
-                w.writeLine(`case '${f.name}':`);
-                w.indent()
-                  .write(f.maxOccurs === 'unbounded' ? `(fields.${f.name} ??= []).push(${value});` : `fields.${f.name} = ${value};`)
-                  .newLine();
-                w.indent().write('break;').newLine();
-              }
+          if (type.derived.length > 0) {
+            w.writeLine('const derived = xsiTypeOf(element);');
+            w.write(`if (derived !== undefined && derived !== ${quote(type.xmlName)})`).block(() => {
+              w.write('switch (derived)').block(() => {
+                for (const name of type.derived) {
+                  const derived = model.types.find((t) => t.name === name)!;
+                  w.writeLine(`case ${quote(derived.xmlName)}:`);
+                  w.indent().write(`return ${derived.name}.fromXml(element);`).newLine();
+                }
+              });
             });
-          });
+          }
+          w.writeLine(`const fields: Partial<${fieldsInterface}> = {};`);
+          for (const [i, a] of type.attributes.entries()) {
+            const code = valueCode(a.type as never, firstValue(model, a.type));
+            const read = a.namespace
+              ? `element.attrs.find((a) => a.name === ${quote(a.xmlName)} && a.namespaceUri === ${quote(a.namespace)})?.value`
+              : `element.attr(${quote(a.xmlName)})?.value`;
+            w.writeLine(`const attribute${i} = ${read};`);
+            w.writeLine(`if (attribute${i} !== undefined) fields.${a.name} = ${simpleParse(model, a.type, `attribute${i}`)};`);
+            void code;
+          }
+          if (type.text) w.writeLine(`fields.value = ${simpleParse(model, type.text, 'element.content')};`);
+          const mixed = type.fields.find((f) => f.type.kind === 'any' && type.mixed);
+          if (mixed) {
+            w.writeLine(`fields.${mixed.name} = mixedContentOf(element);`);
+          } else if (type.fields.length > 0) {
+            const wildcard = type.fields.find((f) => f.xmlName === '');
+            w.write('for (const child of childElements(element))').block(() => {
+              w.write('switch (child.name)').block(() => {
+                const cases = new Map<string, FieldModel[]>();
+                for (const f of type.fields.filter((f) => f.xmlName !== '')) cases.set(f.xmlName, [...(cases.get(f.xmlName) ?? []), f]);
+                for (const [xmlName, same] of cases) {
+                  w.writeLine(`case ${quote(xmlName)}:`);
+                  // Two fields of one local name (in two namespaces): the namespace tells them apart.
+                  for (const f of same) {
+                    let value = decodeExpression(model, f.type, 'child');
+                    if (f.nillable) value = `isXsiNil(child) ? null : ${value}`;
+                    const assign = repeated(f) ? `(fields.${f.name} ??= []).push(${value});` : `fields.${f.name} = ${value};`;
+                    if (same.length > 1)
+                      w.indent()
+                        .write(`if (child.namespaceUri === ${quote(f.namespace)}) ${assign}`)
+                        .newLine();
+                    else w.indent().write(assign).newLine();
+                  }
+                  w.indent().write('break;').newLine();
+                }
+                if (wildcard) {
+                  w.writeLine('default:');
+                  w.indent().write(`fields.${wildcard.name} = (fields.${wildcard.name} ?? '') + xmlFragmentOf(child);`).newLine();
+                }
+              });
+            });
+          }
           for (const f of [...type.fields, ...type.attributes].filter(required)) {
-            w.writeLine(`if (fields.${f.name} === undefined) throw new DecodeError('${f.name} is required');`);
+            if ('xmlName' in f && f.xmlName === '' && 'minOccurs' in f) continue;
+            w.writeLine(`if (fields.${f.name} === undefined) throw new DecodeError(${quote(`${f.name} is required`)});`);
           }
           w.writeLine(`return new ${type.name}(fields as ${fieldsInterface});`);
         },
@@ -117,8 +216,8 @@ function emitClass(file: SourceFile, model: ContractModel, type: ComplexTypeMode
               statements: (w: CodeBlockWriter) => {
                 w.write(`return new ${type.name}(`).inlineBlock(() => {
                   for (const f of type.fields) {
-                    const value = `field('${f.name}')`;
-                    const parse = valueCode(f.type as SimpleTypeRef, firstValue(model, f.type)).parse('v');
+                    const value = `field(${quote(f.xmlName)})`;
+                    const parse = simpleParse(model, f.type, 'v');
                     const expr = parse === 'v' ? value : `((v) => (v === undefined ? undefined : ${parse}))(${value})`;
                     w.writeLine(`${f.name}: ${expr},`);
                   }
@@ -130,11 +229,17 @@ function emitClass(file: SourceFile, model: ContractModel, type: ComplexTypeMode
         : []),
       {
         name: 'toXml',
-        docs: ['Encodes the content of an element of this type: its child elements, in sequence order.'],
+        docs: [
+          type.message
+            ? 'Encodes the parts, each a top-level element with its namespace declarations; `namespace` is the target namespace, escaped.'
+            : 'Encodes the content of an element of this type: its child elements, in sequence order.',
+        ],
+        parameters: type.message ? [{ name: 'namespace', type: 'string' }] : [],
         returnType: 'string',
         statements: (w) => {
           w.writeLine("let xml = '';");
-          for (const f of type.fields) writeField(w, model, f);
+          if (type.text) w.writeLine(`xml += ${simpleFormat(type.text, 'this.value')};`);
+          for (const f of type.fields) writeField(w, model, f, type.message ? 'namespace' : undefined);
           w.writeLine('return xml;');
         },
       },
@@ -148,7 +253,9 @@ function emitClass(file: SourceFile, model: ContractModel, type: ComplexTypeMode
               statements: (w: CodeBlockWriter) => {
                 w.writeLine("let xml = '';");
                 for (const a of type.attributes) {
-                  const write = `xml += ' ${a.name}="' + escapeXmlAttribute(${formatPlain(a.type, `this.${a.name}`)}) + '"';`;
+                  const name =
+                    a.namespace === 'http://www.w3.org/XML/1998/namespace' ? `xml:${a.xmlName}` : tagOf(model, a.xmlName, a.namespace);
+                  const write = `xml += ' ${name}="' + escapeXmlAttribute(${plainText(a.type, `this.${a.name}`)}) + '"';`;
                   if (required(a)) w.writeLine(write);
                   else w.write(`if (this.${a.name} !== undefined)`).block(() => w.writeLine(write));
                 }
@@ -157,22 +264,56 @@ function emitClass(file: SourceFile, model: ContractModel, type: ComplexTypeMode
             },
           ]
         : []),
+      ...(inHierarchy(type)
+        ? [
+            {
+              kind: StructureKind.Method as const,
+              name: 'xsiType',
+              docs: ["The type's name as xsi:type writes it, for an instance written where its base is declared."],
+              returnType: 'string',
+              statements: [`return ${quote(typeQName(model, type))};`],
+            },
+          ]
+        : []),
     ],
   });
+  return statements;
 }
 
-/** One field of toXml: absent when undefined, xsi:nil when null, each item of an array as an element of its own. */
-function writeField(w: CodeBlockWriter, model: ContractModel, f: FieldModel): void {
+/**
+ * One field of toXml: absent when undefined, xsi:nil when null, each item of an array as an element of its own,
+ * xsi:type when the value is of a type derived from the declared one. `top` (a message's parts) declares the namespaces.
+ */
+function writeField(w: CodeBlockWriter, model: ContractModel, f: FieldModel, top: string | undefined): void {
+  const target = `this.${f.name}`;
+  if (f.type.kind === 'any') {
+    if (repeated(f)) w.write(`for (const item of ${target}${required(f) ? '' : ' ?? []'})`).block(() => w.writeLine('xml += item;'));
+    else if (required(f)) w.writeLine(`xml += ${target};`);
+    else w.write(`if (${target} !== undefined)`).block(() => w.writeLine(`xml += ${target};`));
+    return;
+  }
+  const tag = tagOf(model, f.xmlName, f.namespace);
+  const declarations = top ? ` + xmlns(${top})` : '';
   const element = (value: string) => {
-    const start = hasAttributes(model, f.type) ? `'<${f.name}' + ${value}.xmlAttributes() + '>'` : `'<${f.name}>'`;
-    const written = `${start} + ${encodeExpression(f.type, value)} + '</${f.name}>'`;
-    const nil = `'<${f.name} xsi:nil="true" xmlns:xsi="' + XSI_NAMESPACE + '" />'`;
+    const attributes = hasAttributes(model, f.type) ? ` + ${value}.xmlAttributes()` : '';
+    let start: string;
+    if (polymorphic(model, f.type)) {
+      const declared = model.types.find((t) => f.type.kind === 'complex' && t.name === f.type.typeName)!;
+      const typeName = typeQName(model, declared);
+      start = `'<${tag}'${declarations} + (${value}.xsiType() === ${quote(typeName)} ? '' : ' xsi:type="' + ${value}.xsiType() + '" xmlns:xsi="' + XSI_NAMESPACE + '"')${attributes} + '>'`;
+      if (!hasAttributes(model, f.type)) {
+        // A derived type may have attributes its base lacks.
+        start = `'<${tag}'${declarations} + (${value}.xsiType() === ${quote(typeName)} ? '' : ' xsi:type="' + ${value}.xsiType() + '" xmlns:xsi="' + XSI_NAMESPACE + '"') + ('xmlAttributes' in ${value} ? (${value} as { xmlAttributes(): string }).xmlAttributes() : '') + '>'`;
+      }
+    } else start = `'<${tag}'${declarations}${attributes} + '>'`;
+    const written = joinLiterals(`${start} + ${encodeExpression(f.type, value)} + '</${tag}>'`);
+    const nil = joinLiterals(`'<${tag}'${declarations} + ' xsi:nil="true" xmlns:xsi="' + XSI_NAMESPACE + '" />'`);
     return `xml += ${f.nillable ? `${value} === null ? ${nil} : ${written}` : written};`;
   };
-  if (f.maxOccurs === 'unbounded') {
-    w.write(`for (const item of this.${f.name}${required(f) ? '' : ' ?? []'})`).block(() => w.writeLine(element('item')));
-  } else if (required(f)) w.writeLine(element(`this.${f.name}`));
-  else w.write(`if (this.${f.name} !== undefined)`).block(() => w.writeLine(element(`this.${f.name}`)));
+  if (repeated(f)) {
+    w.write(`for (const item of ${target}${required(f) ? '' : ' ?? []'})`).block(() => w.writeLine(element('item')));
+  } else if (required(f)) w.writeLine(element(target));
+  else w.write(`if (${target} !== undefined)`).block(() => w.writeLine(element(target)));
 }
 
 function hasAttributes(model: ContractModel, ref: TypeRef): boolean {
@@ -186,16 +327,76 @@ export function firstValue(model: ContractModel, ref: TypeRef): string | undefin
 
 function decodeExpression(model: ContractModel, ref: TypeRef, element: string): string {
   if (ref.kind === 'complex') return `${ref.typeName}.fromXml(${element})`;
-  return valueCode(ref, firstValue(model, ref)).parse(`${element}.content`);
+  if (ref.kind === 'any') return `xmlFragmentOf(${element})`;
+  return simpleParse(model, ref, `${element}.content`);
+}
+
+/** Reads a simple value (a built-in, an enumeration, a list of either) from its text. */
+export function simpleParse(model: ContractModel, ref: TypeRef, text: string): string {
+  if (ref.kind === 'list') {
+    const item = simpleParse(model, ref.item, 'item');
+    return `${text}.split(/[\\t\\n\\r ]+/).filter((item) => item !== '').map((item) => ${item})`;
+  }
+  if (ref.kind === 'complex' || ref.kind === 'any') throw new Error('codegen: a simple type was expected');
+  return valueCode(ref, firstValue(model, ref)).parse(text);
+}
+
+/** Writes a simple value as escaped XML text. */
+function simpleFormat(ref: TypeRef, value: string): string {
+  if (ref.kind === 'list') return `${value}.map((item) => ${valueCode(ref.item).format('item')}).join(' ')`;
+  if (ref.kind === 'complex' || ref.kind === 'any') throw new Error('codegen: a simple type was expected');
+  return valueCode(ref).format(value);
 }
 
 /** The value as text before XML escaping: escapeXmlAttribute escapes it for an attribute. */
-function formatPlain(ref: TypeRef, value: string): string {
-  if (ref.kind === 'complex') throw new Error('codegen: an attribute has a simple type');
+export function plainText(ref: TypeRef, value: string): string {
+  if (ref.kind === 'list') return `${value}.map((item) => ${valueCode(ref.item).text('item')}).join(' ')`;
+  if (ref.kind === 'complex' || ref.kind === 'any') throw new Error('codegen: an attribute has a simple type');
   return valueCode(ref).text(value);
 }
 
 export function encodeExpression(ref: TypeRef, value: string): string {
   if (ref.kind === 'complex') return `${value}.toXml()`;
-  return valueCode(ref).format(value);
+  if (ref.kind === 'any') return value;
+  return simpleFormat(ref, value);
+}
+
+/** `'<a' + '>'` → `'<a>'`: adjacent string literals of generated code joined, so that nothing is concatenated at run time for them. */
+export function joinLiterals(expression: string): string {
+  return expression.replace(/([^\\])' \+ '/g, '$1');
+}
+
+/**
+ * Each declared fault as an error class a handler throws: its detail (the
+ * fault's element) written in the fault's detail, soap:Server unless the
+ * handler says the caller is at fault.
+ */
+function faultClasses(model: ContractModel): string[] {
+  const seen = new Set<string>();
+  return model.operations.flatMap((op) =>
+    (op.soap?.faults ?? []).flatMap((fault) => {
+      if (seen.has(fault.className)) return [];
+      seen.add(fault.className);
+      const { name, namespace } = fault.element;
+      const tag = tagOf(model, name, namespace);
+      const target = namespace === model.authoredNamespace;
+      const declarations = model.prefixes
+        ? `' + xmlns(namespace) + '`
+        : target
+          ? `' xmlns="' + namespace + '"'`.slice(1, -1)
+          : ` xmlns="${escapeForString(attributeEscape(namespace))}"`;
+      const attributes = hasAttributes(model, fault.type) ? `' + detail.xmlAttributes() + '` : '';
+      const content = encodeExpression(fault.type, 'detail');
+      return [
+        [
+          `/** The declared fault ${fault.name}: its detail is element ${name}. */`,
+          `export class ${fault.className} extends DeclaredFault {`,
+          `  constructor(readonly detail: ${fault.type.tsType}, message = ${quote(`${fault.name}`)}, kind: 'client' | 'server' = 'server') {`,
+          `    super(kind, message, (namespace) => ${joinLiterals(`'<${tag}${declarations}${attributes}>' + ${content} + '</${tag}>'`)});`,
+          '  }',
+          '}',
+        ].join('\n'),
+      ];
+    }),
+  );
 }

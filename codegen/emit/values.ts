@@ -1,7 +1,6 @@
-import type { Primitive, TypeRef } from '../model';
+import type { Primitive, SimpleTypeRef } from '../model';
 
-/** A simple type: a built-in one or an enumeration. */
-export type SimpleTypeRef = Exclude<TypeRef, { kind: 'complex' }>;
+export type { SimpleTypeRef };
 
 /**
  * How generated code handles a value of one simple type: TypeScript
@@ -78,6 +77,11 @@ const PRIMITIVE_CODE: Record<Primitive, ValueCode> = {
   unsignedByte: integer('unsignedByte'),
   long: bigInteger('long'),
   unsignedLong: bigInteger('unsignedLong'),
+  integer: bigInteger('integer'),
+  nonNegativeInteger: bigInteger('nonNegativeInteger'),
+  positiveInteger: { ...bigInteger('positiveInteger'), sample: '1n' },
+  nonPositiveInteger: bigInteger('nonPositiveInteger'),
+  negativeInteger: { ...bigInteger('negativeInteger'), sample: '-1n' },
   float: float('float'),
   double: float('double'),
   decimal: {
@@ -96,11 +100,32 @@ const PRIMITIVE_CODE: Record<Primitive, ValueCode> = {
   date: lexical('date', '1970-01-01'),
   time: lexical('time', '00:00:00'),
   duration: lexical('duration', 'PT0S'),
+  gYear: lexical('gYear', '1970'),
+  gYearMonth: lexical('gYearMonth', '1970-01'),
+  gMonth: lexical('gMonth', '--01'),
+  gMonthDay: lexical('gMonthDay', '--01-01'),
+  gDay: lexical('gDay', '---01'),
+  text: {
+    parse: (x) => x,
+    format: (x) => `escapeXmlText(${x})`,
+    text: (x) => x,
+    toJson: (x) => `jsonString(${x})`,
+    fromJson: (d) => `fromJsonString(${d})`,
+    sample: "'string'",
+  },
   guid: lexical('guid', '00000000-0000-0000-0000-000000000000'),
   base64Binary: {
     parse: (x) => `parseXsdBase64Binary(${x})`,
     format: (x) => `formatXsdBase64Binary(${x})`,
     text: (x) => `formatXsdBase64Binary(${x})`,
+    toJson: (x) => `toJsonBytes(${x})`,
+    fromJson: (d) => `fromJsonBytes(${d})`,
+    sample: 'new Uint8Array(0)',
+  },
+  hexBinary: {
+    parse: (x) => `parseXsdHexBinary(${x})`,
+    format: (x) => `formatXsdHexBinary(${x})`,
+    text: (x) => `formatXsdHexBinary(${x})`,
     toJson: (x) => `toJsonBytes(${x})`,
     fromJson: (d) => `fromJsonBytes(${d})`,
     sample: 'new Uint8Array(0)',
@@ -129,7 +154,7 @@ export function helpersUsed(code: string, module: 'xsd-values' | 'xsd-json'): st
     module === 'xsd-values'
       ? ['parseXsdInteger', 'formatXsdInteger', 'parseXsdBigInteger', 'formatXsdBigInteger', 'parseXsdFloat', 'formatXsdFloat']
           .concat(['parseXsdLexical', 'formatXsdLexical', 'parseXsdDateTime', 'formatXsdDateTime'])
-          .concat(['parseXsdBase64Binary', 'formatXsdBase64Binary', 'parseXsdEnumeration'])
+          .concat(['parseXsdBase64Binary', 'formatXsdBase64Binary', 'parseXsdEnumeration', 'parseXsdHexBinary', 'formatXsdHexBinary'])
       : ['toJsonFloat', 'toJsonDecimal', 'toJsonDate', 'toJsonBytes', 'toJsonEnum', 'fromJsonString', 'fromJsonBoolean']
           .concat(['fromJsonInteger', 'fromJsonBigInteger', 'fromJsonFloat', 'fromJsonDecimal', 'fromJsonLexical', 'fromJsonDate'])
           .concat(['fromJsonBytes', 'fromJsonEnum', 'fromJsonArray', 'fromJsonObject']);

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { safeParseOptions, xml, type XmlDocument, type XmlElement, type XmlEngine } from '../../src/runtime/xml/xml-engine';
+import { safeParseOptions, xml, xmlInternals, type XmlDocument, type XmlElement, type XmlEngine } from '../../src/runtime/xml/xml-engine';
 import { firstLibxmlMessage } from '../../src/runtime/xml/xml-schema';
 
 export type XmlNode = InstanceType<XmlEngine['XmlNode']>;
@@ -172,7 +172,10 @@ function fillCopy(source: XmlElement, copy: XmlElement): void {
       `codegen: <${source.name}> would change namespace when copied (${source.namespaceUri || 'none'} → ${copy.namespaceUri || 'none'})`,
     );
   }
-  for (const attribute of source.attrs) copy.setAttr(attribute.name, attribute.value, attribute.prefix || undefined);
+  for (const attribute of source.attrs) {
+    if (attribute.prefix) copy.setAttr(attribute.name, attribute.value, attribute.prefix);
+    else setPlainAttr(copy, attribute.name, attribute.value);
+  }
   for (let child = source.firstChild; child; child = child.next) {
     if (child instanceof XmlElement) fillCopy(child, copy.addElement(child.name));
     else if (child instanceof XmlText) copy.addText(child.content);
@@ -181,4 +184,24 @@ function fillCopy(source: XmlElement, copy: XmlElement): void {
     // Checked before reading `next`: libxml2-wasm's wrapper of a processing instruction has none.
     else throw new Error(`codegen: <${source.name}> holds a node codegen cannot copy (${child.constructor.name})`);
   }
+}
+
+/**
+ * Sets an attribute in no namespace. libxml2-wasm's setAttr without a prefix
+ * takes the in-scope default namespace (a WSDL or schema written with its
+ * namespace as default would get a namespaced second attribute), so such an
+ * attribute is made with libxml2's xmlSetNsProp and no namespace.
+ */
+export function setPlainAttr(element: XmlElement, name: string, value: string): void {
+  const existing = element.attrs.find((a) => a.name === name && !a.namespaceUri);
+  if (existing) {
+    existing.value = value;
+    return;
+  }
+  if (!element.namespaceForPrefix('')) {
+    element.setAttr(name, value);
+    return;
+  }
+  // The element's libxml2 node: libxml2-wasm keeps it on its wrapper.
+  xmlInternals().xmlSetNsProp((element as unknown as { _nodePtr: number })._nodePtr, 0, name, value);
 }

@@ -1,127 +1,310 @@
 import type { XmlDocument, XmlElement } from '../../src/runtime/xml/xml-engine';
 import { ADDRESS_MARKER } from '../model';
 import {
-  appendCopy,
   attr,
   copyDocument,
-  copyElementBefore,
   findAll,
   findOne,
   localName,
   NS,
   namespaceOfQName,
   optionalAttr,
-  standaloneCopy,
+  parseXmlText,
+  setPlainAttr,
   withDocument,
 } from './documents';
-import type { LoadedSchema, XsdFacts } from './xsd';
+import { type LoadedSchema, STRAY_TYPE_ATTRIBUTES } from './xsd';
+import { pathOf } from './wsdl';
 
 /** The texts generated/ serves, as read from the contract: comments dropped, the authored namespace still in them. */
 export interface ContractTexts {
   /** The WSDL with every schema inline and every address ADDRESS_MARKER. */
   wsdl: string;
-  /** The target namespace's schema, its files and inline parts merged into one document. */
-  schema: string;
-  /** Per global element, a schema holding only that element and the types it needs. */
+  /** The WSDLs it imports, served beside it (`?wsdl=wsdlN`). */
+  importedWsdls: string[];
+  /** Each namespace's schemas merged into one document, its imports naming the others `N.xsd` (N their place here). */
+  schemas: { namespace: string; text: string }[];
+  /** Per global element of a one-namespace contract, a schema holding only that element and the types it needs. */
   elementSchemas: Record<string, string>;
+}
+
+/** The WS-Policy namespaces: a policy the service does not enforce is not served (WS-Addressing actions are read past). */
+const POLICY = ['http://schemas.xmlsoap.org/ws/2004/09/policy', 'http://www.w3.org/ns/ws-policy'];
+
+/** An rpc operation's wrapper element, which no schema declares: its accessors are the message parts. */
+export interface RpcWrapper {
+  name: string;
+  namespace: string;
+  parts: { name: string; element?: { namespace: string; name: string }; type?: { namespace: string; name: string } }[];
 }
 
 /**
  * Serialises the served texts; the schemas have been read (and so checked) by
- * read/xsd.ts first. `schemas` lists the target namespace's first.
+ * read/xsd.ts first. Elements are copied as text (their canonical form holds
+ * every namespace in scope), never node by node: a copy keeps its meaning
+ * whatever prefixes and default namespaces the documents use.
  */
-export function readTexts(wsdl: XmlDocument, inline: LoadedSchema[], schemas: LoadedSchema[], xsd: XsdFacts): ContractTexts {
-  return withDocument(mergedSchema(schemas, xsd), (merged) => ({
-    wsdl: selfContainedWsdl(wsdl, inline),
-    schema: serialize(merged),
-    elementSchemas: Object.fromEntries(xsd.elements.map((e) => [e.name, schemaFor(merged, e.name)])),
-  }));
+export function readTexts(
+  wsdls: XmlDocument[],
+  importLocations: string[],
+  _inline: LoadedSchema[],
+  schemas: LoadedSchema[],
+  targetNamespace: string,
+  rpcWrappers: RpcWrapper[] = [],
+  requestElements: readonly string[] = [],
+  endpointPath = '',
+): ContractTexts {
+  const merged = mergedSchemas(schemas, targetNamespace, rpcWrappers);
+  const single = merged.length === 1 && rpcWrappers.length === 0;
+  return {
+    wsdl: selfContainedWsdl(wsdls[0], schemas, importLocations, endpointPath),
+    importedWsdls: wsdls.slice(1).map((doc) => importedWsdl(doc, importLocations, endpointPath)),
+    schemas: merged.map(({ namespace, text }) => ({ namespace, text: serializeText(text) })),
+    elementSchemas: single
+      ? withDocument(parseXmlText(merged[0].text, 'a schema'), (doc) =>
+          Object.fromEntries(
+            findAll(doc.root, 's:element')
+              .map((e) => attr(e, 'name'))
+              .filter((name) => requestElements.includes(name))
+              .map((name) => [name, schemaFor(doc, name)]),
+          ),
+        )
+      : {},
+  };
 }
 
-/** The WSDL with each schema file it reaches inline (in place of its import), the addresses replaced by the marker. */
-function selfContainedWsdl(wsdl: XmlDocument, inline: LoadedSchema[]): string {
+/**
+ * An element and its content as text, every namespace in scope declared on
+ * it: libxml2's serialisation of the element, with the declarations it
+ * inherits from its ancestors added to its start tag.
+ */
+function standaloneText(element: XmlElement, inScope: Record<string, string> = {}): string {
+  const text = element.toString({ format: false });
+  const own = element.nsDeclarations;
+  const inherited = Object.entries(element.namespaces).filter(
+    ([prefix, uri]) => !Object.hasOwn(own, prefix) && prefix !== 'xml' && inScope[prefix] !== uri,
+  );
+  if (inherited.length === 0) return text;
+  const tag = `<${element.prefix ? `${element.prefix}:` : ''}${element.name}`;
+  if (!text.startsWith(tag)) throw new Error(`codegen: <${element.name}> serialised unexpectedly`);
+  const declarations = inherited.map(([prefix, uri]) => ` xmlns${prefix ? `:${prefix}` : ''}="${escapeAttribute(uri)}"`).join('');
+  return tag + declarations + text.slice(tag.length);
+}
+
+/** Edits a copy of an element (parsed from its text) and answers the copy's text. */
+function editedText(element: XmlElement, edit: (copy: XmlElement) => void): string {
+  return withDocument(parseXmlText(standaloneText(element), 'a copy'), (doc) => {
+    edit(doc.root);
+    return standaloneText(doc.root);
+  });
+}
+
+/** Drops the attributes some generators write on a complex type that XML Schema does not allow there (libxml2 refuses them). */
+function dropStrayAttributes(schema: XmlElement): void {
+  for (const type of findAll(schema, '//s:complexType')) {
+    for (const attribute of type.attrs) if (!attribute.namespaceUri && STRAY_TYPE_ATTRIBUTES.includes(attribute.name)) attribute.remove();
+  }
+}
+
+/** A schema as served inline: its includes dropped, its imports without locations, a chameleon one in its includer's namespace. */
+function inlineSchemaText(schema: LoadedSchema): string {
+  return editedText(schema.schema, (copy) => {
+    dropStrayAttributes(copy);
+    for (const reference of findAll(copy, 's:include')) reference.remove();
+    for (const location of copy.find('s:import/@schemaLocation', NS)) location.remove();
+    if (schema.chameleon && optionalAttr(copy, 'targetNamespace') === undefined) setPlainAttr(copy, 'targetNamespace', schema.chameleon);
+  });
+}
+
+const MARKER = 'codegenSchemasGoHere';
+
+/** The WSDL with every schema it reaches inline (in place of its imports), the addresses replaced by the marker. */
+function selfContainedWsdl(wsdl: XmlDocument, schemas: LoadedSchema[], importLocations: string[], endpointPath: string): string {
+  const texts = schemas
+    .filter((s) => !(optionalAttr(s.schema, 'targetNamespace') === undefined && !s.chameleon && onlyImports(s.schema)))
+    .map(inlineSchemaText);
   return withDocument(copyDocument(wsdl, 'the WSDL'), (copy) => {
-    const copies = findAll(copy, '/wsdl:definitions/wsdl:types/s:schema');
-    const inlined = new Set<LoadedSchema>();
-    const inlineFiles = (from: LoadedSchema, before: XmlElement) => {
-      for (const { loaded } of from.locations) {
-        if (inlined.has(loaded)) continue;
-        inlined.add(loaded);
-        const schema = copyElementBefore(loaded.schema, before);
-        inlineFiles(loaded, before);
-        // Inline, a file's import finds its namespace in the WSDL; an include's content is a schema of its own there.
-        for (const include of findAll(schema, 's:include')) include.remove();
-        for (const location of schema.find('s:import/@schemaLocation', NS)) location.remove();
-      }
-    };
-    for (const [i, schema] of copies.entries()) {
-      inlineFiles(inline[i], schema);
-      for (const reference of findAll(schema, 's:include | s:import[@schemaLocation]')) reference.remove();
-      if (findAll(schema, '*').length === 0 && optionalAttr(schema, 'targetNamespace') === undefined) schema.remove();
+    const definitions = findOne(copy, '/wsdl:definitions');
+    let [types] = findAll(definitions, 'wsdl:types');
+    if (!types) {
+      const first = findAll(definitions, '*').find((e) => !(e.namespaceUri === NS.wsdl && ['documentation', 'import'].includes(e.name)));
+      types = first ? first.prependElement('types') : definitions.addElement('types');
+      if (definitions.prefix) types.prefix = definitions.prefix;
     }
-    for (const address of findAll(copy, '//soap:address | //soap12:address | //http:address')) {
-      address.setAttr('location', ADDRESS_MARKER);
+    for (const schema of findAll(types, 's:schema | s:import')) schema.remove();
+    types.addElement(MARKER);
+    for (const imported of findAll(definitions, 'wsdl:import')) {
+      setPlainAttr(
+        imported,
+        'location',
+        `${ADDRESS_MARKER}${endpointPath}?wsdl=wsdl${Math.max(0, importLocations.indexOf(attr(imported, 'location')))}`,
+      );
     }
+    stripPolicy(copy);
+    addressesAtMarker(copy);
+    const text = copy.root.toString({ format: false });
+    const at = text.search(new RegExp(`<[^<>]*${MARKER}[^<>]*/>`));
+    const end = text.indexOf('>', at) + 1;
+    return serializeText(text.slice(0, at) + texts.join('') + text.slice(end));
+  });
+}
+
+function onlyImports(schema: XmlElement): boolean {
+  return findAll(schema, '*').every((c) => c.namespaceUri === NS.s && ['import', 'annotation'].includes(c.name));
+}
+
+/** A WSDL another imports: its schemas are inline in the first, its addresses the marker. */
+function importedWsdl(wsdl: XmlDocument, importLocations: string[], endpointPath: string): string {
+  return withDocument(copyDocument(wsdl, 'an imported WSDL'), (copy) => {
+    for (const types of findAll(copy, '/wsdl:definitions/wsdl:types')) types.remove();
+    for (const imported of findAll(copy, '/wsdl:definitions/wsdl:import')) {
+      setPlainAttr(
+        imported,
+        'location',
+        `${ADDRESS_MARKER}${endpointPath}?wsdl=wsdl${Math.max(0, importLocations.indexOf(attr(imported, 'location')))}`,
+      );
+    }
+    stripPolicy(copy);
+    addressesAtMarker(copy);
     return serialize(copy);
   });
 }
 
-/**
- * The target namespace's schemas as one document (libxml2 compiles one
- * document): the first one, the others' declarations appended, imports and
- * includes dropped, and a reference to a simple type of another namespace
- * (ASMX's guid) replaced by its XML Schema base, which the generated decoder
- * checks. The caller disposes it.
- */
-function mergedSchema(schemas: LoadedSchema[], xsd: XsdFacts): XmlDocument {
-  const target = schemas.filter((s) => (optionalAttr(s.schema, 'targetNamespace') ?? '') === xsd.targetNamespace);
-  const [first, ...rest] = target;
-  const plain = target.length === 1 && !first.inline && findAll(first.schema, 's:import | s:include').length === 0;
-  if (plain) return copyDocument(first.schema.doc, first.file);
-  const doc = standaloneCopy(first.schema);
-  const root = doc.root;
-  for (const other of rest) for (const child of findAll(other.schema, 's:element | s:complexType | s:simpleType')) appendCopy(child, root);
-  for (const reference of findAll(root, 's:import | s:include')) reference.remove();
-  const xsdPrefix = root.prefix ? `${root.prefix}:` : '';
-  for (const user of findAll(root, '//*[@type or @base]')) {
-    for (const name of ['type', 'base']) {
-      const qname = optionalAttr(user, name);
-      if (qname === undefined) continue;
-      const namespace = namespaceOfQName(user, qname);
-      if (namespace === xsd.targetNamespace || namespace === NS.s) continue;
-      const simple = xsd.simpleTypes.find((t) => t.namespace === namespace && t.name === localName(qname));
-      if (simple) user.setAttr(name, `${xsdPrefix}${simple.base === 'guid' ? 'string' : simple.base}`);
-    }
+/** Each port's address: the marker (the service's base URL, filled at run time) followed by the port's own path. */
+function addressesAtMarker(doc: XmlDocument): void {
+  for (const port of findAll(doc, '//wsdl:port')) {
+    const path = pathOf(port);
+    for (const address of findAll(port, 'soap:address | soap12:address | http:address'))
+      setPlainAttr(address, 'location', ADDRESS_MARKER + path);
   }
-  return doc;
+}
+
+function stripPolicy(doc: XmlDocument): void {
+  const policy = (path: string) => POLICY.map((ns) => `${path}namespace-uri() = '${ns}'`).join(' or ');
+  // The outermost ones only: removing an element frees its descendants.
+  const outermost = `//*[(${policy('')} or local-name() = 'UsingAddressing') and not(ancestor::*[${policy('')}])]`;
+  for (const node of findAll(doc.root, outermost)) node.remove();
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+/**
+ * Each namespace's schemas as one document (libxml2 compiles one document a
+ * namespace): the first one, the others' declarations appended, includes
+ * dropped, imports naming the set's other documents by their place (`N.xsd`),
+ * and rpc wrappers declared in their namespace.
+ */
+function mergedSchemas(schemas: LoadedSchema[], targetNamespace: string, rpcWrappers: RpcWrapper[]): { namespace: string; text: string }[] {
+  const namespaceOf = (s: LoadedSchema) => optionalAttr(s.schema, 'targetNamespace') ?? s.chameleon ?? '';
+  const DECLARATIONS = 's:element | s:complexType | s:simpleType | s:attribute | s:group | s:attributeGroup';
+  const namespaces: string[] = [];
+  for (const s of schemas) {
+    const ns = namespaceOf(s);
+    if (!namespaces.includes(ns) && findAll(s.schema, DECLARATIONS).length > 0) namespaces.push(ns);
+  }
+  for (const w of rpcWrappers) if (!namespaces.includes(w.namespace)) namespaces.push(w.namespace);
+  // The target namespace's first.
+  namespaces.sort((a, b) => (a === targetNamespace ? -1 : b === targetNamespace ? 1 : 0));
+  return namespaces.map((namespace) => {
+    const members = schemas.filter((s) => namespaceOf(s) === namespace && findAll(s.schema, DECLARATIONS).length > 0);
+    const rootScope = members[0]?.schema.namespaces ?? {};
+    const declarations = [
+      ...members.slice(1).flatMap((m) => findAll(m.schema, DECLARATIONS).map((d) => standaloneText(d, rootScope))),
+      ...rpcWrappers.filter((w) => w.namespace === namespace).map(wrapperDeclaration),
+    ];
+    // The first member whole (its own declarations in place), the others' declarations after them.
+    const shell = members.length
+      ? editedText(members[0].schema, (copy) => {
+          for (const child of findAll(copy, 's:include | s:import')) child.remove();
+          if (namespace !== '') setPlainAttr(copy, 'targetNamespace', namespace);
+        })
+      : `<xs:schema xmlns:xs="${NS.s}" targetNamespace="${escapeAttribute(namespace)}"></xs:schema>`;
+    const close = shell.lastIndexOf('</');
+    const joined = shell.slice(0, close) + declarations.join('') + shell.slice(close);
+    // Every other namespace a declaration here names is imported from its document of the set.
+    const text = withDocument(parseXmlText(joined, 'a merged schema'), (doc) => {
+      dropStrayAttributes(doc.root);
+      const named = new Set<string>();
+      for (const user of findAll(doc.root, '//*[@type or @base or @ref or @itemType or @memberTypes or @substitutionGroup]')) {
+        for (const attribute of ['type', 'base', 'ref', 'itemType', 'memberTypes']) {
+          const value = optionalAttr(user, attribute);
+          if (value === undefined) continue;
+          for (const qname of value.split(/\s+/).filter(Boolean)) {
+            const ns = namespaceOfQName(user, qname);
+            if (ns !== null && ns !== namespace && ns !== NS.s && ns !== 'http://www.w3.org/XML/1998/namespace') named.add(ns);
+          }
+        }
+      }
+      const imports = [...named]
+        .filter((ns) => namespaces.includes(ns))
+        .map(
+          (ns) =>
+            `<xs:import xmlns:xs="${NS.s}"${ns ? ` namespace="${escapeAttribute(ns)}"` : ''} schemaLocation="${namespaces.indexOf(ns)}.xsd"/>`,
+        )
+        .join('');
+      const whole = standaloneText(doc.root);
+      const open = whole.indexOf('>') + 1;
+      return whole.slice(0, open) + imports + whole.slice(open);
+    });
+    return { namespace, text };
+  });
+}
+
+/** An rpc wrapper's declaration: a sequence of its parts, unqualified accessors of their types (or the elements they name). */
+function wrapperDeclaration(wrapper: RpcWrapper): string {
+  const prefixes = new Map<string, string>();
+  const prefixOf = (ns: string) => {
+    if (ns === NS.s) return 'xs';
+    if (!prefixes.has(ns)) prefixes.set(ns, `p${prefixes.size}`);
+    return prefixes.get(ns)!;
+  };
+  const members = wrapper.parts
+    .map((part) =>
+      part.element
+        ? `<xs:element ref="${prefixOf(part.element.namespace)}:${part.element.name}"/>`
+        : `<xs:element name="${escapeAttribute(part.name)}" form="unqualified" type="${prefixOf(part.type!.namespace)}:${part.type!.name}"/>`,
+    )
+    .join('');
+  const declarations = [...prefixes].map(([ns, p]) => ` xmlns:${p}="${escapeAttribute(ns)}"`).join('');
+  return `<xs:element xmlns:xs="${NS.s}"${declarations} name="${escapeAttribute(wrapper.name)}"><xs:complexType><xs:sequence>${members}</xs:sequence></xs:complexType></xs:element>`;
 }
 
 /** A schema holding one global element and the named types it needs, serialised. */
 function schemaFor(xsd: XmlDocument, elementName: string): string {
   return withDocument(copyDocument(xsd, 'the schema'), (copy) => {
     const root = copy.root;
-    const targetNamespace = attr(root, 'targetNamespace');
+    const targetNamespace = optionalAttr(root, 'targetNamespace') ?? '';
     const needed = new Set<string>();
     const visit = (node: XmlElement) => {
       // The element itself too: a global element may name its type.
-      for (const ref of findAll(node, 'descendant-or-self::*[@type or @base]')) {
-        const type = optionalAttr(ref, 'type') ?? attr(ref, 'base');
-        if (namespaceOfQName(ref, type) === targetNamespace && !needed.has(localName(type))) {
-          needed.add(localName(type));
+      for (const ref of findAll(node, 'descendant-or-self::*[@type or @base or @ref or @itemType]')) {
+        for (const name of ['type', 'base', 'ref', 'itemType']) {
+          const value = optionalAttr(ref, name);
+          if (value === undefined || namespaceOfQName(ref, value) !== targetNamespace || needed.has(`${name}:${localName(value)}`))
+            continue;
+          needed.add(`${name}:${localName(value)}`);
+          needed.add(localName(value));
+          const kinds = name === 'ref' ? ['element', 'group', 'attribute', 'attributeGroup'] : ['complexType', 'simpleType'];
           // None found: build-model.ts refuses the reference, naming its user.
-          for (const named of findAll(root, `s:complexType[@name='${localName(type)}'] | s:simpleType[@name='${localName(type)}']`))
-            visit(named);
+          for (const named of findAll(root, kinds.map((k) => `s:${k}[@name='${localName(value)}']`).join(' | '))) visit(named);
         }
       }
     };
     visit(findOne(root, `s:element[@name='${elementName}']`));
-    for (const child of findAll(root, 's:element | s:complexType | s:simpleType')) {
+    for (const child of findAll(root, 's:element | s:complexType | s:simpleType | s:group | s:attributeGroup | s:attribute')) {
       const name = attr(child, 'name');
-      const keep = child.name === 'element' ? name === elementName : needed.has(name);
+      const keep = child.name === 'element' ? name === elementName || needed.has(`ref:${name}`) : needed.has(name);
       if (!keep) child.remove();
     }
     return serialize(copy);
   });
+}
+
+/** Text we assembled, indented, without comments and blank-only text. */
+function serializeText(text: string): string {
+  return withDocument(parseXmlText(text, 'a generated document', { dropBlanks: true }), serialize);
 }
 
 /** The root element, indented, without comments and without blank-only text left behind by removals. */

@@ -1,163 +1,292 @@
 import type { XmlDocument, XmlElement } from '../../src/runtime/xml/xml-engine';
 import type { Variant } from '../model';
-import { attr, findAll, findOne, localName, optionalAttr, refuseAt } from './documents';
+import { attr, findAll, findOne, localName, namespaceOfQName, NS, optionalAttr, refuseAt } from './documents';
+import type { QName } from './xsd';
+
+/** A message part: it names a global element (document style) or a type (rpc style, HTTP bindings). */
+export interface WsdlPart {
+  name: string;
+  element?: QName;
+  type?: QName;
+}
+
+/** One direction of a SOAP operation: the parts in the body, in order, and the parts sent as header blocks. */
+export interface WsdlSoapMessage {
+  /** The message's name, for messages. */
+  message: string;
+  body: WsdlPart[];
+  headers: WsdlPart[];
+  /** rpc: the namespace of the wrapper element (`soap:body namespace`). */
+  namespace?: string;
+}
 
 export interface WsdlOperationFacts {
   name: string;
   documentation: string;
-  soapAction: string;
-  soapInputElement: string;
-  soapOutputElement: string;
+  style: 'document' | 'rpc';
+  /** The SOAPAction each SOAP binding declares (absent: no binding of that version). */
+  soapActions: Partial<Record<'soap11' | 'soap12', string>>;
+  /** Absent when the service has no SOAP port (HTTP GET/POST bindings only). */
+  input?: WsdlSoapMessage;
+  /** Absent for a one-way operation (or without a SOAP port). */
+  output?: WsdlSoapMessage;
+  /** Declared faults: each a message of one part naming an element, the fault's detail. */
+  faults: { name: string; element: QName }[];
   /** From the HTTP GET binding, else the HTTP POST one; absent when neither has the operation. */
   http?: {
     location: string;
-    inputParts: string[];
+    inputParts: WsdlPart[];
     /** Absent for a void operation (an output message without parts). */
-    outputElement?: string;
+    outputElement?: QName;
   };
+}
+
+export interface WsdlPort {
+  name: string;
+  binding: string;
+  variant: Variant;
+  /** The path of the port's address (`/Service.asmx` of `http://localhost/Service.asmx`): where it answers. */
+  path: string;
 }
 
 export interface WsdlFacts {
   targetNamespace: string;
   service: string;
-  ports: { name: string; binding: string; variant: Variant }[];
-  /** The path of the ports' address (`/Service.asmx` of `http://localhost/Service.asmx`): where the service answers. */
-  endpointPath: string;
+  ports: WsdlPort[];
   operations: WsdlOperationFacts[];
+  /** What was chosen among several services or bindings, in a line for the user; absent when nothing was. */
+  choice?: string;
 }
 
 const VARIANT_NAMES: Record<Variant, string> = { soap11: 'SOAP 1.1', soap12: 'SOAP 1.2', httpGet: 'HTTP GET', httpPost: 'HTTP POST' };
 
+/** A WSDL document and the namespace its definitions are in. */
+interface Definitions {
+  root: XmlElement;
+  namespace: string;
+}
+
 /**
  * Reads messages, port types, bindings and the service of a WSDL 1.1
- * document: any set of the four ports ASMX declares (SOAP 1.1, SOAP 1.2,
- * HTTP GET, HTTP POST), document/literal only. What generated code would not
- * speak as the WSDL says (rpc, encoded, headers, declared faults) is refused.
+ * contract (the main document and those it imports): the ports of one
+ * service (the first, or `service`), SOAP 1.1, SOAP 1.2, HTTP GET, HTTP POST,
+ * document/literal or rpc/literal, with headers and declared faults. What
+ * generated code would not speak as the WSDL says (SOAP encoding, a SOAP 1.2
+ * binding written with SOAP 1.1 elements) is refused.
  */
-export function readWsdl(wsdl: XmlDocument): WsdlFacts {
-  const root = findOne(wsdl, '/wsdl:definitions');
-  for (const imported of findAll(root, 'wsdl:import')) {
-    refuseAt(imported, 'wsdl:import is not supported: put the imported definitions into one WSDL file');
-  }
-  const services = findAll(root, 'wsdl:service');
-  if (services.length !== 1) refuseAt(services[1] ?? root, `a WSDL must declare one service, not ${services.length}`);
-  const service = services[0];
-  const bindings = new Map(findAll(root, 'wsdl:binding').map((b) => [attr(b, 'name'), b]));
-  const ports = findAll(service, 'wsdl:port').flatMap((port) => {
-    const binding = localName(attr(port, 'binding'));
-    const element = bindings.get(binding);
-    if (!element) refuseAt(port, `port ${attr(port, 'name')} names unknown binding ${binding}`);
-    const variant = variantOf(element);
-    // A port of another kind (e.g. a WCF binding beside ASMX's) is no variant of this service.
-    return variant ? [{ name: attr(port, 'name'), binding, variant }] : [];
+export function readWsdl(documents: XmlDocument[], options: { service?: string } = {}): WsdlFacts {
+  const all: Definitions[] = documents.map((doc) => {
+    const root = findOne(doc, '/wsdl:definitions');
+    return { root, namespace: optionalAttr(root, 'targetNamespace') ?? '' };
   });
+  const main = all[0];
+  const lookup = (kind: 'message' | 'portType' | 'binding', at: XmlElement, qname: string): XmlElement => {
+    const namespace = namespaceOfQName(at, qname);
+    const name = localName(qname);
+    const found = all.flatMap((d) =>
+      namespace === null || d.namespace === namespace ? findAll(d.root, `wsdl:${kind}[@name='${name}']`) : [],
+    );
+    if (found.length !== 1) refuseAt(at, `${kind} ${name} is ${found.length ? 'declared more than once' : 'not declared'}`);
+    return found[0];
+  };
+
+  const services = all.flatMap((d) => findAll(d.root, 'wsdl:service'));
+  if (services.length === 0) refuseAt(main.root, 'the WSDL declares no service');
+  const service = options.service ? services.find((s) => attr(s, 'name') === options.service) : services[0];
+  if (!service) {
+    throw new Error(`codegen: the WSDL has no service ${options.service} (it has ${services.map((s) => attr(s, 'name')).join(', ')})`);
+  }
+  const notes: string[] = [];
+  if (services.length > 1 && !options.service) {
+    notes.push(
+      `the WSDL declares ${services.length} services (${services.map((s) => attr(s, 'name')).join(', ')}): serving ${attr(service, 'name')}; choose another with --service NAME`,
+    );
+  }
+
+  const allPorts = findAll(service, 'wsdl:port').flatMap((port): WsdlPort[] => {
+    const binding = lookup('binding', port, attr(port, 'binding'));
+    const variant = variantOf(binding);
+    // A port of another kind (e.g. a WCF binding beside ASMX's) is no variant of this service.
+    return variant ? [{ name: attr(port, 'name'), binding: attr(binding, 'name'), variant, path: pathOf(port) }] : [];
+  });
+  const bindingElement = (port: WsdlPort) =>
+    lookup('binding', findOne(service, `wsdl:port[@name='${port.name}']`), bindingQName(service, port));
+  // Several ports of one variant: those of the first one's binding are served (at each of their paths).
+  const ports: WsdlPort[] = [];
   for (const variant of Object.keys(VARIANT_NAMES) as Variant[]) {
-    const same = ports.filter((p) => p.variant === variant);
-    if (same.length > 1) refuseAt(service, `the service has ${same.length} ${VARIANT_NAMES[variant]} ports; codegen serves one of each`);
+    const same = allPorts.filter((p) => p.variant === variant);
+    if (same.length === 0) continue;
+    const kept = same.filter((p) => p.binding === same[0].binding);
+    if (kept.length < same.length) {
+      notes.push(
+        `service ${attr(service, 'name')} has ${same.length} ${VARIANT_NAMES[variant]} ports of different bindings: serving ${kept.map((p) => p.name).join(', ')}`,
+      );
+    }
+    ports.push(...kept);
   }
   const bindingOf = (variant: Variant) => {
     const port = ports.find((p) => p.variant === variant);
-    return port ? bindings.get(port.binding) : undefined;
+    return port ? bindingElement(port) : undefined;
   };
-  const portTypeOf = (binding: XmlElement) => findOne(root, `wsdl:portType[@name='${localName(attr(binding, 'type'))}']`);
-  const message = (at: XmlElement, name: string) => {
-    const found = findAll(root, `wsdl:message[@name='${localName(name)}']`);
-    if (found.length !== 1) refuseAt(at, `message ${localName(name)} is not declared once`);
-    return found[0];
+  if (ports.length === 0) refuseAt(service, 'the service has no SOAP 1.1, SOAP 1.2, HTTP GET or HTTP POST port');
+
+  const portTypeOf = (binding: XmlElement) => lookup('portType', binding, attr(binding, 'type'));
+  const declaredOperation = (binding: XmlElement, name: string) => findOne(portTypeOf(binding), `wsdl:operation[@name='${name}']`);
+  const messageOf = (binding: XmlElement, operation: string, direction: 'input' | 'output'): XmlElement | undefined => {
+    const [declared] = findAll(declaredOperation(binding, operation), `wsdl:${direction}`);
+    return declared ? lookup('message', declared, attr(declared, 'message')) : undefined;
   };
-  const messageOf = (binding: XmlElement, operation: string, direction: 'input' | 'output') => {
-    const declared = findOne(portTypeOf(binding), `wsdl:operation[@name='${operation}']/wsdl:${direction}`);
-    return message(declared, attr(declared, 'message'));
-  };
+  const partsOf = (message: XmlElement): WsdlPart[] =>
+    findAll(message, 'wsdl:part').map((part) => {
+      const element = optionalAttr(part, 'element');
+      const type = optionalAttr(part, 'type');
+      const qname = (value: string) => {
+        const namespace = namespaceOfQName(part, value);
+        if (namespace === null) refuseAt(part, `part ${attr(part, 'name')}: ${value} has a prefix that is not declared`);
+        return { namespace, name: localName(value) };
+      };
+      if ((element === undefined) === (type === undefined)) refuseAt(part, `part ${attr(part, 'name')} must name an element or a type`);
+      return { name: attr(part, 'name'), ...(element ? { element: qname(element) } : { type: qname(type!) }) };
+    });
 
   const soap = bindingOf('soap11') ?? bindingOf('soap12');
-  if (!soap) refuseAt(service, 'the service has no SOAP 1.1 or SOAP 1.2 port: codegen takes the operations from a SOAP binding');
   for (const variant of ['soap11', 'soap12'] as const) {
     const binding = bindingOf(variant);
-    if (binding) checkDocumentLiteral(binding, portTypeOf(binding), variant === 'soap11' ? 'soap' : 'soap12');
+    if (binding) checkLiteral(binding, variant === 'soap11' ? 'soap' : 'soap12');
   }
   const soap11 = bindingOf('soap11');
   const soap12 = bindingOf('soap12');
   if (soap11 && soap12) checkSameSoapOperations(soap11, soap12);
   const http = bindingOf('httpGet') ?? bindingOf('httpPost');
-  const soapPrefix = bindingOf('soap11') ? 'soap' : 'soap12';
+  const operationSource = soap ?? http!;
+  const soapPrefix = soap11 ? 'soap' : 'soap12';
 
-  const operations = findAll(soap, 'wsdl:operation').map((op): WsdlOperationFacts => {
+  // A binding that lists an operation twice (a copy-paste slip) binds it once: the first is read.
+  const bound = findAll(operationSource, 'wsdl:operation').filter(
+    (op, i, all) => all.findIndex((other) => attr(other, 'name') === attr(op, 'name')) === i,
+  );
+  const operations = bound.map((op): WsdlOperationFacts => {
     const name = attr(op, 'name');
-    const documentation = findAll(portTypeOf(soap), `wsdl:operation[@name='${name}']/wsdl:documentation`);
-    const soapPart = (direction: 'input' | 'output') => {
-      const parts = findAll(messageOf(soap, name, direction), 'wsdl:part');
-      if (parts.length !== 1 || optionalAttr(parts[0], 'element') === undefined) {
+    const declared = declaredOperation(operationSource, name);
+    const documentation = findAll(declared, 'wsdl:documentation')
+      .map((d) => d.content.trim().replace(/\s+/g, ' '))
+      .join(' ');
+    const httpOperation = http ? findAll(http, `wsdl:operation[@name='${name}']`)[0] : undefined;
+    const facts: WsdlOperationFacts = {
+      name,
+      documentation,
+      style: 'document',
+      soapActions: {},
+      faults: [],
+      http: http && httpOperation ? httpFacts(http, httpOperation, name, messageOf, partsOf) : undefined,
+    };
+    if (!soap) return facts;
+    const operation = findOne(op, `${soapPrefix}:operation`);
+    const bindingStyle = optionalAttr(findOne(soap, `${soapPrefix}:binding`), 'style') ?? 'document';
+    const style = optionalAttr(operation, 'style') ?? bindingStyle;
+    if (style !== 'document' && style !== 'rpc') refuseAt(operation, `operation ${name}: style="${style}" is neither document nor rpc`);
+    facts.style = style;
+    for (const variant of ['soap11', 'soap12'] as const) {
+      const binding = bindingOf(variant);
+      if (!binding) continue;
+      const prefix = variant === 'soap11' ? 'soap' : 'soap12';
+      const [own] = findAll(binding, `wsdl:operation[@name='${name}'][1]/${prefix}:operation`);
+      facts.soapActions[variant] = own ? (optionalAttr(own, 'soapAction') ?? '') : '';
+    }
+    const direction = (which: 'input' | 'output'): WsdlSoapMessage | undefined => {
+      const message = messageOf(soap, name, which);
+      if (!message) return undefined;
+      const parts = partsOf(message);
+      const [bound] = findAll(op, `wsdl:${which}`);
+      const [body] = bound ? findAll(bound, `${soapPrefix}:body`) : [];
+      const listed = body ? optionalAttr(body, 'parts') : undefined;
+      const bodyParts = listed === undefined ? undefined : listed.split(/\s+/).filter(Boolean);
+      const headerParts = (bound ? findAll(bound, `${soapPrefix}:header`) : []).map((header) => {
+        const headerMessage = lookup('message', header, attr(header, 'message'));
+        const part = partsOf(headerMessage).find((p) => p.name === attr(header, 'part'));
+        if (!part) refuseAt(header, `operation ${name}: header part ${attr(header, 'part')} is not a part of ${attr(header, 'message')}`);
+        if (!part.element) refuseAt(header, `operation ${name}: header part ${part.name} must name an element (WS-I BP R2205)`);
+        return { part, message: attr(headerMessage, 'name') };
+      });
+      const headers = headerParts.map((h) => h.part);
+      // A part of this message bound as a header is not in the body (UPS's security header).
+      const asHeaders = new Set(headerParts.filter((h) => h.message === attr(message, 'name')).map((h) => h.part.name));
+      const bodyOnly =
+        bodyParts === undefined ? parts.filter((p) => !asHeaders.has(p.name)) : parts.filter((p) => bodyParts.includes(p.name));
+      for (const part of bodyOnly) {
+        if (style === 'document' && !part.element) {
+          refuseAt(message, `operation ${name}: part ${part.name} names a type: a document-style body part must name an element`);
+        }
+      }
+      return {
+        message: attr(message, 'name'),
+        body: bodyOnly,
+        headers,
+        ...(style === 'rpc' ? { namespace: (body && optionalAttr(body, 'namespace')) ?? main.namespace } : {}),
+      };
+    };
+    facts.input = direction('input');
+    facts.output = direction('output');
+    if (!facts.input) refuseAt(declared, `operation ${name} has no input (a notification operation is not WS-I Basic Profile)`);
+    facts.faults = findAll(declared, 'wsdl:fault').map((fault) => {
+      const message = lookup('message', fault, attr(fault, 'message'));
+      const parts = partsOf(message);
+      if (parts.length !== 1 || !parts[0].element) {
         refuseAt(
-          parts[1] ?? parts[0] ?? op,
-          `${name}: a SOAP ${direction} message must have one part naming an element (document/literal wrapped)`,
+          message,
+          `operation ${name}: fault ${attr(fault, 'name')} must be a message of one part naming an element (WS-I BP R2205)`,
         );
       }
-      return localName(attr(parts[0], 'element'));
-    };
-    const httpOperation = http ? findAll(http, `wsdl:operation[@name='${name}']`)[0] : undefined;
-    return {
-      name,
-      documentation: documentation.map((d) => d.content.trim().replace(/\s+/g, ' ')).join(' '),
-      soapAction: attr(findOne(op, `${soapPrefix}:operation`), 'soapAction'),
-      soapInputElement: soapPart('input'),
-      soapOutputElement: soapPart('output'),
-      http: http && httpOperation ? httpFacts(http, httpOperation, name, messageOf) : undefined,
-    };
+      return { name: attr(fault, 'name'), element: parts[0].element };
+    });
+    return facts;
   });
   return {
-    targetNamespace: attr(root, 'targetNamespace'),
+    targetNamespace: main.namespace,
     service: attr(service, 'name'),
     ports,
-    endpointPath: endpointPathOf(service, ports),
     operations,
+    ...(notes.length ? { choice: notes.join('; ') } : {}),
   };
 }
 
-/**
- * The one path every port's address shares, as ASMX publishes them (the same
- * .asmx for all four): the service answers there, whatever host it runs on.
- */
-function endpointPathOf(service: XmlElement, ports: WsdlFacts['ports']): string {
-  const paths = new Map<string, XmlElement>();
-  for (const port of ports) {
-    const element = findOne(service, `wsdl:port[@name='${port.name}']`);
-    const address = findAll(element, 'soap:address | soap12:address | http:address')[0];
-    if (!address) refuseAt(element, `port ${port.name} has no address: codegen serves at the path of the ports' address`);
-    const location = attr(address, 'location');
-    let path: string;
-    try {
-      path = new URL(location).pathname;
-    } catch {
-      return refuseAt(address, `port ${port.name}: address ${location} is not an absolute URL`);
-    }
-    if (!/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/.test(path) || path === '/' || path.endsWith('/')) {
-      refuseAt(address, `port ${port.name}: address ${location} names no endpoint (a path such as /Service.asmx)`);
-    }
-    paths.set(path, address);
+function bindingQName(service: XmlElement, port: WsdlPort): string {
+  return attr(findOne(service, `wsdl:port[@name='${port.name}']`), 'binding');
+}
+
+/** The path of a port's address: the service answers there, whatever host it runs on. */
+export function pathOf(port: XmlElement): string {
+  const address = findAll(port, 'soap:address | soap12:address | http:address')[0];
+  if (!address) refuseAt(port, `port ${attr(port, 'name')} has no address: codegen serves at the path of the port's address`);
+  const location = attr(address, 'location');
+  let path: string;
+  try {
+    path = new URL(location).pathname;
+  } catch {
+    return refuseAt(address, `port ${attr(port, 'name')}: address ${location} is not an absolute URL`);
   }
-  if (paths.size > 1) {
-    const [, second] = [...paths.values()];
-    refuseAt(second, `the ports have different address paths (${[...paths.keys()].join(', ')}); codegen serves all variants at one path`);
+  if (!/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/.test(path)) {
+    refuseAt(address, `port ${attr(port, 'name')}: address ${location} has a path codegen cannot serve`);
   }
-  return [...paths.keys()][0];
+  // A path ending in a slash (`/v5/adgroups/`) is served without it; the root is served at /service.
+  const trimmed = path.replace(/\/+$/, '');
+  return trimmed === '' ? '/service' : trimmed;
 }
 
 /** The SOAP 1.1 and SOAP 1.2 bindings are one service's: generated code serves one operation table to both. */
 function checkSameSoapOperations(soap11: XmlElement, soap12: XmlElement): void {
-  const actions = (binding: XmlElement, prefix: string) =>
-    new Map(findAll(binding, 'wsdl:operation').map((op) => [attr(op, 'name'), attr(findOne(op, `${prefix}:operation`), 'soapAction')]));
-  const of11 = actions(soap11, 'soap');
-  const of12 = actions(soap12, 'soap12');
-  for (const [name, action] of of12) {
-    if (of11.get(name) !== action) {
+  const names = (binding: XmlElement) => new Set(findAll(binding, 'wsdl:operation').map((op) => attr(op, 'name')));
+  const of11 = names(soap11);
+  const of12 = names(soap12);
+  for (const name of of12) {
+    if (!of11.has(name)) {
       refuseAt(
         findOne(soap12, `wsdl:operation[@name='${name}']`),
-        `binding ${attr(soap12, 'name')}: operation ${name} ${of11.has(name) ? `has SOAPAction ${action}, the SOAP 1.1 binding ${of11.get(name)}` : 'is not in the SOAP 1.1 binding'}; both must offer the same operations`,
+        `binding ${attr(soap12, 'name')}: operation ${name} is not in the SOAP 1.1 binding; both must offer the same operations`,
       );
     }
   }
-  for (const name of of11.keys()) {
+  for (const name of of11) {
     if (!of12.has(name))
       refuseAt(
         soap12,
@@ -170,58 +299,46 @@ function httpFacts(
   binding: XmlElement,
   operation: XmlElement,
   name: string,
-  messageOf: (binding: XmlElement, operation: string, direction: 'input' | 'output') => XmlElement,
+  messageOf: (binding: XmlElement, operation: string, direction: 'input' | 'output') => XmlElement | undefined,
+  partsOf: (message: XmlElement) => WsdlPart[],
 ): WsdlOperationFacts['http'] {
-  const output = findAll(messageOf(binding, name, 'output'), 'wsdl:part');
-  if (output.length > 1) refuseAt(output[1], `${name}: an HTTP output message has one part (the answer's root element) or none`);
+  const outputMessage = messageOf(binding, name, 'output');
+  const output = outputMessage ? partsOf(outputMessage) : [];
+  if (output.length > 1) refuseAt(outputMessage!, `${name}: an HTTP output message has one part (the answer's root element) or none`);
+  if (output[0] && !output[0].element) refuseAt(outputMessage!, `${name}: an HTTP output part must name the answer's element`);
+  const inputMessage = messageOf(binding, name, 'input');
   return {
     location: attr(findOne(operation, 'http:operation'), 'location'),
-    inputParts: findAll(messageOf(binding, name, 'input'), 'wsdl:part').map((p) => attr(p, 'name')),
-    outputElement: output[0] ? localName(attr(output[0], 'element')) : undefined,
+    inputParts: inputMessage ? partsOf(inputMessage) : [],
+    outputElement: output[0]?.element,
   };
 }
 
 /**
- * Generated code speaks document/literal without headers and answers errors
- * with the standard faults only: a binding that says otherwise is refused,
- * never served as described yet spoken differently.
+ * Generated code speaks literal XML: SOAP encoding is refused, never served
+ * as described yet spoken differently; so is a SOAP 1.2 binding written with
+ * SOAP 1.1's elements, which no toolkit reads alike.
  */
-function checkDocumentLiteral(binding: XmlElement, portType: XmlElement, prefix: 'soap' | 'soap12'): void {
+function checkLiteral(binding: XmlElement, prefix: 'soap' | 'soap12'): void {
   const name = attr(binding, 'name');
-  const style = optionalAttr(findOne(binding, `${prefix}:binding`), 'style') ?? 'document';
-  if (style !== 'document') {
+  const other = prefix === 'soap' ? 'soap12' : 'soap';
+  const [mixed] = findAll(binding, `wsdl:operation/${other}:operation | wsdl:operation/*/${other}:body`);
+  if (mixed) {
     refuseAt(
-      findOne(binding, `${prefix}:binding`),
-      `binding ${name}: style="${style}" is not supported: codegen serves document/literal (ASMX's default); republish the service with [SoapDocumentService]`,
+      mixed,
+      `binding ${name} is a ${prefix === 'soap' ? 'SOAP 1.1' : 'SOAP 1.2'} binding whose operations use <${mixed.prefix}:${mixed.name}> of ${prefix === 'soap' ? 'SOAP 1.2' : 'SOAP 1.1'}: outside WS-I Basic Profile; write each binding with its own version's elements`,
     );
   }
-  for (const op of findAll(binding, `wsdl:operation/${prefix}:operation[@style and @style != 'document']`)) {
-    refuseAt(
-      op,
-      `binding ${name}: style="${attr(op, 'style')}" is not supported: codegen serves document/literal (ASMX's default); use [SoapDocumentMethod]`,
-    );
-  }
-  for (const body of findAll(binding, `wsdl:operation/*/${prefix}:body`)) {
+  for (const body of findAll(
+    binding,
+    `wsdl:operation/*/${prefix}:body | wsdl:operation/*/${prefix}:header | wsdl:operation/*/${prefix}:fault`,
+  )) {
     const use = optionalAttr(body, 'use') ?? 'literal';
     if (use !== 'literal')
       refuseAt(
         body,
-        `binding ${name}: use="${use}" is not supported: codegen serves literal XML (SOAP encoding is not); republish with use literal`,
+        `binding ${name}: use="${use}" (SOAP encoding, rpc/encoded) is not supported: outside WS-I Basic Profile, which allows literal only; republish the service with use="literal"`,
       );
-    if (optionalAttr(body, 'parts') !== undefined)
-      refuseAt(body, `binding ${name}: <${prefix}:body parts> is not supported: the body is the message's one part`);
-  }
-  for (const header of findAll(binding, `wsdl:operation/*/${prefix}:header | wsdl:operation/*/${prefix}:headerfault`)) {
-    refuseAt(
-      header,
-      `binding ${name}: SOAP headers (<${header.prefix}:${header.name}>) are not supported: generated code would ignore them; remove the SoapHeader from the contract`,
-    );
-  }
-  for (const op of [...findAll(portType, 'wsdl:operation[wsdl:fault]'), ...findAll(binding, 'wsdl:operation[wsdl:fault]')]) {
-    refuseAt(
-      findAll(op, 'wsdl:fault')[0],
-      `operation ${attr(op, 'name')}: declared faults (<wsdl:fault>) are not supported: generated code answers the standard SOAP faults only; remove the fault from the contract`,
-    );
   }
 }
 
@@ -235,3 +352,5 @@ function variantOf(binding: XmlElement): Variant | undefined {
   if (verb === 'POST') return 'httpPost';
   return refuseAt(verbs[0], `binding ${attr(binding, 'name')}: HTTP verb ${verb} is not supported (GET, POST)`);
 }
+
+export { NS };

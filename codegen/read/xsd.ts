@@ -1,61 +1,110 @@
 import type { XmlElement } from '../../src/runtime/xml/xml-engine';
-import { PRIMITIVES, type Primitive, type SchemaTypeRef } from '../model';
-import { attr, findAll, localName, namespaceOfQName, NS, optionalAttr, type Refuse, refuser } from './documents';
+import { attr, findAll, localName, NS, namespaceOfQName, optionalAttr, type Refuse, refuser } from './documents';
 
-export interface XsdMember {
+/** A name in a namespace ('' for none): how XML Schema names its components. */
+export interface QName {
+  namespace: string;
   name: string;
-  type: SchemaTypeRef;
-  minOccurs: number;
-  maxOccurs: 1 | 'unbounded';
-  nillable: boolean;
 }
+
+export const qnameKey = (q: QName) => `{${q.namespace}}${q.name}`;
+
+/** How a declaration names its type: a built-in one, a named one, or one declared in place (anonymous). */
+export type XsdTypeUse =
+  | { kind: 'builtin'; name: string }
+  | { kind: 'named'; qname: QName }
+  | { kind: 'complex'; type: XsdComplexType }
+  | { kind: 'simple'; type: XsdSimpleType };
+
+/** A global element. */
+export interface XsdElement {
+  name: string;
+  namespace: string;
+  type: XsdTypeUse;
+  nillable: boolean;
+  abstract: boolean;
+  /** A fixed value (`fixed`): the only one the element may hold. */
+  fixed?: string;
+  at: string;
+}
+
+/** An element inside a content model: declared there, or a reference to a global element. */
+export interface XsdLocalElement {
+  name: string;
+  /** '' for an unqualified element. */
+  namespace: string;
+  /** Absent for a reference: the global element says. */
+  type?: XsdTypeUse;
+  ref?: QName;
+  nillable: boolean;
+  fixed?: string;
+  at: string;
+}
+
+export type Occurs = number | 'unbounded';
+
+/** A content model: elements, compositors (sequence, choice, all; groups expanded in place) and wildcards. */
+export type XsdParticle =
+  | { kind: 'element'; element: XsdLocalElement; min: number; max: Occurs }
+  | { kind: 'sequence' | 'choice' | 'all'; particles: XsdParticle[]; min: number; max: Occurs }
+  | { kind: 'any'; min: number; max: Occurs; at: string };
 
 export interface XsdAttribute {
   name: string;
-  type: SchemaTypeRef;
+  /** '' for an unqualified attribute (the usual case). */
+  namespace: string;
+  type: XsdTypeUse;
   required: boolean;
+  fixed?: string;
+  at: string;
 }
 
 export interface XsdComplexType {
-  /** An anonymous type is named after its element. */
-  name: string;
-  anonymous: boolean;
-  /** The complexContent extension's base, in the target namespace. */
-  base?: string;
-  /** The sequence's elements in document order: the order on the wire. */
-  members: XsdMember[];
-  attributes: XsdAttribute[];
-  /** `file:line`, for the model's messages. */
-  at: string;
-}
-
-/** A named simpleType: a restriction of a built-in type, by enumeration values or ASMX's guid pattern. */
-export interface XsdSimpleType {
-  name: string;
+  /** Absent for an anonymous type. */
+  name?: string;
   namespace: string;
-  base: Primitive;
-  enumeration: string[];
+  /** The base of a complexContent or simpleContent derivation. */
+  base?: QName;
+  derivation?: 'extension' | 'restriction';
+  /** The element content: the type's own particle (an extension's base content comes first, from the base). */
+  particle?: XsdParticle;
+  /** simpleContent: the type of the text (the base, for an extension; the restricted type, for a restriction). */
+  text?: XsdTypeUse;
+  attributes: XsdAttribute[];
+  anyAttribute: boolean;
+  mixed: boolean;
+  abstract: boolean;
   at: string;
 }
 
-export interface XsdElement {
-  name: string;
-  type: SchemaTypeRef;
-  nillable: boolean;
+/** A simple type: a restriction (enumeration values and other facets), a list, or a union. */
+export interface XsdSimpleType {
+  name?: string;
+  namespace: string;
+  variety: 'atomic' | 'list' | 'union';
+  /** atomic: the restricted type; list: the item type. A union is read as its text. */
+  base?: XsdTypeUse;
+  enumeration: string[];
+  /** The other facets, by name (pattern, minLength, maxInclusive, …): the served schema checks them; samples keep to them. */
+  facets: Record<string, string>;
+  at: string;
 }
 
-/** The facts of the contract's schemas, in document order. */
+/** The facts of the contract's schemas: every global declaration, by `{namespace}name`. */
 export interface XsdFacts {
-  targetNamespace: string;
-  elements: XsdElement[];
-  types: XsdComplexType[];
-  simpleTypes: XsdSimpleType[];
+  elements: Map<string, XsdElement>;
+  complexTypes: Map<string, XsdComplexType>;
+  simpleTypes: Map<string, XsdSimpleType>;
+  /** The namespaces the schemas declare components in, in the order first met. */
+  namespaces: string[];
 }
 
 /** One xs:schema element to read, and the file it is in (named in errors). */
 export interface SchemaSource {
   schema: XmlElement;
   file: string;
+  /** The namespace a schema without targetNamespace takes: its includer's (a chameleon include). */
+  chameleon?: string;
 }
 
 /** An xs:schema of the contract: inline in the WSDL, or the root of a file that one imports or includes. */
@@ -73,235 +122,495 @@ interface Understood {
   reads: string;
 }
 
+// `id` is allowed everywhere, `annotation` as a child everywhere; attributes of other namespaces are extensions (read past).
 const SCHEMA: Understood = {
-  attributes: ['targetNamespace', 'elementFormDefault'],
-  children: ['element', 'complexType', 'simpleType', 'import', 'include'],
-  reads: 'global elements, named complex and simple types, import and include',
+  attributes: ['targetNamespace', 'elementFormDefault', 'attributeFormDefault', 'version', 'blockDefault', 'finalDefault', 'xml:lang'],
+  children: ['element', 'complexType', 'simpleType', 'import', 'include', 'group', 'attributeGroup', 'attribute', 'notation'],
+  reads: 'global elements, attributes, groups, named complex and simple types, import and include',
 };
 const GLOBAL_ELEMENT: Understood = {
-  attributes: ['name', 'type', 'nillable'],
-  children: ['complexType'],
-  reads: 'a type or an anonymous complexType, and nillable',
+  attributes: ['name', 'type', 'nillable', 'abstract', 'block', 'final', 'default', 'fixed'],
+  children: ['complexType', 'simpleType', 'key', 'keyref', 'unique'],
+  reads: 'a type or an anonymous type, nillable, abstract, default and fixed',
 };
-const NAMED_TYPE: Understood = {
-  attributes: ['name'],
-  children: ['sequence', 'attribute', 'complexContent'],
-  reads: 'one sequence of elements, attributes, or a complexContent extension',
+/** Attributes of an element written on its type by some generators (not XML Schema): left out of the served schema. */
+export const STRAY_TYPE_ATTRIBUTES = ['nillable', 'type'];
+
+const COMPLEX_TYPE: Understood = {
+  attributes: ['name', 'mixed', 'abstract', 'block', 'final', ...STRAY_TYPE_ATTRIBUTES],
+  children: ['sequence', 'choice', 'all', 'group', 'attribute', 'attributeGroup', 'anyAttribute', 'complexContent', 'simpleContent'],
+  reads: 'a content model, attributes, complexContent or simpleContent',
 };
-const ANONYMOUS_TYPE: Understood = { ...NAMED_TYPE, attributes: [] };
-const COMPLEX_CONTENT: Understood = { attributes: ['mixed'], children: ['extension'], reads: 'an extension of a named complex type' };
-const EXTENSION: Understood = {
+const CONTENT: Understood = { attributes: ['mixed'], children: ['extension', 'restriction'], reads: 'an extension or a restriction' };
+const DERIVATION: Understood = {
   attributes: ['base'],
-  children: ['sequence', 'attribute'],
-  reads: 'one sequence of elements and attributes',
+  children: [
+    'sequence',
+    'choice',
+    'all',
+    'group',
+    'attribute',
+    'attributeGroup',
+    'anyAttribute',
+    'simpleType',
+    'enumeration',
+    'pattern',
+    'length',
+    'minLength',
+    'maxLength',
+    'minInclusive',
+    'maxInclusive',
+    'minExclusive',
+    'maxExclusive',
+    'totalDigits',
+    'fractionDigits',
+    'whiteSpace',
+  ],
+  reads: 'a content model and attributes, or facets',
 };
-const SEQUENCE: Understood = { attributes: [], children: ['element'], reads: 'elements (choice and any are not supported)' };
+const COMPOSITOR: Understood = {
+  attributes: ['minOccurs', 'maxOccurs'],
+  children: ['element', 'sequence', 'choice', 'group', 'any'],
+  reads: 'elements, compositors, group references and any',
+};
 const MEMBER: Understood = {
-  attributes: ['name', 'type', 'minOccurs', 'maxOccurs', 'nillable'],
-  children: [],
-  reads: 'name, type, minOccurs, maxOccurs and nillable',
+  attributes: ['name', 'type', 'ref', 'minOccurs', 'maxOccurs', 'nillable', 'form', 'default', 'fixed', 'block'],
+  children: ['complexType', 'simpleType', 'key', 'keyref', 'unique'],
+  reads: 'name or ref, type or an anonymous type, occurrences, nillable, form, default and fixed',
 };
-const ATTRIBUTE: Understood = { attributes: ['name', 'type', 'use'], children: [], reads: 'name, type and use' };
-const SIMPLE_TYPE: Understood = { attributes: ['name'], children: ['restriction'], reads: 'a restriction of a built-in type' };
+const ANY: Understood = { attributes: ['minOccurs', 'maxOccurs', 'namespace', 'processContents'], children: [], reads: 'occurrences' };
+const ATTRIBUTE: Understood = {
+  attributes: ['name', 'type', 'ref', 'use', 'form', 'default', 'fixed'],
+  children: ['simpleType'],
+  reads: 'name or ref, a simple type, use, form, default and fixed',
+};
+const SIMPLE_TYPE: Understood = {
+  attributes: ['name', 'final'],
+  children: ['restriction', 'list', 'union'],
+  reads: 'a restriction, list or union',
+};
 const RESTRICTION: Understood = {
   attributes: ['base'],
-  children: ['enumeration', 'pattern'],
-  reads: "enumeration values, or ASMX's guid pattern",
+  children: [
+    'simpleType',
+    'enumeration',
+    'pattern',
+    'length',
+    'minLength',
+    'maxLength',
+    'minInclusive',
+    'maxInclusive',
+    'minExclusive',
+    'maxExclusive',
+    'totalDigits',
+    'fractionDigits',
+    'whiteSpace',
+  ],
+  reads: 'a base and facets',
 };
-const FACET: Understood = { attributes: ['value'], children: [], reads: 'value' };
+const LIST: Understood = { attributes: ['itemType'], children: ['simpleType'], reads: 'an item type' };
+const UNION: Understood = { attributes: ['memberTypes'], children: ['simpleType'], reads: 'member types' };
+const FACET: Understood = { attributes: ['value', 'fixed'], children: [], reads: 'value' };
+const GROUP_REF: Understood = { attributes: ['ref', 'minOccurs', 'maxOccurs'], children: [], reads: 'ref and occurrences' };
+const ATTRIBUTE_GROUP_REF: Understood = { attributes: ['ref'], children: [], reads: 'ref' };
 
-const GUID_PATTERN = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+const FACETS = ['pattern', 'length', 'minLength', 'maxLength', 'minInclusive', 'maxInclusive', 'minExclusive', 'maxExclusive'].concat([
+  'totalDigits',
+  'fractionDigits',
+  'whiteSpace',
+]);
+
+/** A schema document as read: its namespace, its form defaults, its declarations' nodes by name. */
+interface SchemaScope {
+  schema: XmlElement;
+  namespace: string;
+  qualifiedElements: boolean;
+  qualifiedAttributes: boolean;
+  refuse: Refuse;
+  chameleon: boolean;
+}
 
 /**
- * Reads the global elements, complex types and simple types of the
- * contract's schemas: the XmlSerializer subset that ASMX services publish,
- * every other construct refused with a one-line error naming its file and
- * line. The first schema's namespace is the target namespace; a schema of
- * another namespace may hold simple types only (as ASMX's guid schema does).
+ * Reads the global declarations of the contract's schemas (every schema,
+ * of every namespace): elements, complex and simple types, with groups and
+ * attribute groups expanded in place. What changes the wire and is not read
+ * (substitution groups, redefinitions) is refused with one line naming its
+ * file and line; what does not (annotations, identity constraints, extension
+ * attributes) is read past.
  */
-export function readXsd(sources: SchemaSource[], targetNamespace?: string): XsdFacts {
-  const facts: XsdFacts = { targetNamespace: '', elements: [], types: [], simpleTypes: [] };
-  for (const [i, { schema, file }] of sources.entries()) {
+export function readXsd(sources: SchemaSource[]): XsdFacts {
+  const facts: XsdFacts = { elements: new Map(), complexTypes: new Map(), simpleTypes: new Map(), namespaces: [] };
+  const scopes: SchemaScope[] = [];
+  const globals = {
+    group: new Map<string, [XmlElement, SchemaScope]>(),
+    attributeGroup: new Map<string, [XmlElement, SchemaScope]>(),
+    attribute: new Map<string, [XmlElement, SchemaScope]>(),
+  };
+  for (const { schema, file, chameleon } of sources) {
     const refuse = refuser(file);
     if (schema.namespaceUri !== NS.s || schema.name !== 'schema') refuse(schema, 'the root', `<${schema.name}> is not an XML Schema`);
     checkUnderstood(schema, 'the schema', SCHEMA, refuse);
-    const namespace = optionalAttr(schema, 'targetNamespace') ?? '';
-    if (i === 0) facts.targetNamespace = targetNamespace ?? namespace;
-    readSchema(schema, namespace, namespace === facts.targetNamespace, refuse, facts);
+    const own = optionalAttr(schema, 'targetNamespace');
+    const namespace = own ?? chameleon ?? '';
+    const scope: SchemaScope = {
+      schema,
+      namespace,
+      qualifiedElements: optionalAttr(schema, 'elementFormDefault') === 'qualified',
+      qualifiedAttributes: optionalAttr(schema, 'attributeFormDefault') === 'qualified',
+      refuse,
+      chameleon: own === undefined && chameleon !== undefined,
+    };
+    scopes.push(scope);
+    for (const kind of ['group', 'attributeGroup', 'attribute'] as const) {
+      for (const node of findAll(schema, `s:${kind}`)) globals[kind].set(qnameKey({ namespace, name: attr(node, 'name') }), [node, scope]);
+    }
+  }
+
+  const makeReader = (scope: SchemaScope): ScopeReader => {
+    const { schema, namespace } = scope;
+    const refuse: Refuse = scope.refuse;
+    /** A QName written in an attribute, resolved in the node's scope; no-namespace names are the includer's in a chameleon schema. */
+    const qnameOf = (node: XmlElement, value: string, where: string): QName => {
+      const ns = namespaceOfQName(node, value);
+      if (ns === null) refuse(node, where, `${value} has a prefix that is not declared`);
+      return { namespace: ns === '' && scope.chameleon ? namespace : ns, name: localName(value) };
+    };
+    const typeUse = (node: XmlElement, where: string, attribute = 'type'): XsdTypeUse => {
+      const q = qnameOf(node, attr(node, attribute), where);
+      return q.namespace === NS.s ? { kind: 'builtin', name: q.name } : { kind: 'named', qname: q };
+    };
+    const at = (node: XmlElement) => `${refuse.file}:${node.line}`;
+    const occurs = (node: XmlElement, where: string): { min: number; max: Occurs } => {
+      const min = optionalAttr(node, 'minOccurs') ?? '1';
+      const max = optionalAttr(node, 'maxOccurs') ?? '1';
+      if (!/^\d+$/.test(min)) refuse(node, where, `minOccurs="${min}" is not a number`);
+      if (max !== 'unbounded' && !/^\d+$/.test(max)) refuse(node, where, `maxOccurs="${max}" is not a number or unbounded`);
+      return { min: Number(min), max: max === 'unbounded' ? 'unbounded' : Number(max) };
+    };
+
+    const simpleType = (node: XmlElement, name: string | undefined): XsdSimpleType => {
+      const where = name ? `simple type ${name}` : 'an anonymous simple type';
+      checkUnderstood(node, where, SIMPLE_TYPE, refuse);
+      const [list] = findAll(node, 's:list');
+      const [union] = findAll(node, 's:union');
+      const base = { name, namespace, enumeration: [] as string[], facets: {} as Record<string, string>, at: at(node) };
+      if (list) {
+        checkUnderstood(list, where, LIST, refuse);
+        const inner = findAll(list, 's:simpleType')[0];
+        const item: XsdTypeUse = inner ? { kind: 'simple', type: simpleType(inner, undefined) } : typeUse(list, where, 'itemType');
+        return { ...base, variety: 'list', base: item };
+      }
+      if (union) {
+        checkUnderstood(union, where, UNION, refuse);
+        for (const inner of findAll(union, 's:simpleType')) simpleType(inner, undefined);
+        return { ...base, variety: 'union' };
+      }
+      const restrictions = findAll(node, 's:restriction');
+      if (restrictions.length !== 1) refuse(node, where, 'must hold one restriction, list or union');
+      const restriction = restrictions[0];
+      checkUnderstood(restriction, where, RESTRICTION, refuse);
+      return { ...base, variety: 'atomic', ...facetsOf(restriction, where), base: restrictedBase(restriction, where) };
+    };
+    const facetsOf = (restriction: XmlElement, where: string) => {
+      const enumeration: string[] = [];
+      const facets: Record<string, string> = {};
+      for (const facet of findAll(restriction, '*')) {
+        if (facet.namespaceUri !== NS.s || facet.name === 'annotation' || facet.name === 'simpleType') continue;
+        if (facet.name === 'enumeration') {
+          checkUnderstood(facet, where, FACET, refuse);
+          enumeration.push(attr(facet, 'value'));
+        } else if (FACETS.includes(facet.name)) {
+          checkUnderstood(facet, where, FACET, refuse);
+          // Several patterns are alternatives; a sample keeps to the first.
+          facets[facet.name] ??= attr(facet, 'value');
+        }
+      }
+      if (new Set(enumeration).size !== enumeration.length) refuse(restriction, where, 'lists a value twice');
+      return { enumeration, facets };
+    };
+    const restrictedBase = (restriction: XmlElement, where: string): XsdTypeUse => {
+      const inner = findAll(restriction, 's:simpleType')[0];
+      if (inner) return { kind: 'simple', type: simpleType(inner, undefined) };
+      return typeUse(restriction, where, 'base');
+    };
+
+    const localElement = (node: XmlElement, owner: string): XsdParticle => {
+      const where = `element ${owner}/${optionalAttr(node, 'name') ?? optionalAttr(node, 'ref') ?? '?'}`;
+      checkUnderstood(node, where, MEMBER, refuse);
+      const { min, max } = occurs(node, where);
+      const nillable = xsdBoolean(node, optionalAttr(node, 'nillable') ?? 'false', `${where}: nillable`, refuse);
+      const ref = optionalAttr(node, 'ref');
+      if (ref !== undefined) {
+        const q = qnameOf(node, ref, where);
+        const fixed = optionalAttr(node, 'fixed');
+        return {
+          kind: 'element',
+          element: { name: q.name, namespace: q.namespace, ref: q, nillable, ...(fixed !== undefined ? { fixed } : {}), at: at(node) },
+          min,
+          max,
+        };
+      }
+      const name = attr(node, 'name');
+      const form = optionalAttr(node, 'form');
+      const qualified = form === undefined ? scope.qualifiedElements : form === 'qualified';
+      return {
+        kind: 'element',
+        element: {
+          name,
+          namespace: qualified ? namespace : '',
+          type: declaredType(node, where, `${owner}/${name}`),
+          nillable,
+          ...(optionalAttr(node, 'fixed') !== undefined ? { fixed: optionalAttr(node, 'fixed') } : {}),
+          at: at(node),
+        },
+        min,
+        max,
+      };
+    };
+    /** The type of an element or attribute: named, anonymous, or none (anyType, or anySimpleType for an attribute). */
+    const declaredType = (node: XmlElement, where: string, name: string, simpleOnly = false): XsdTypeUse => {
+      const complex = simpleOnly ? [] : findAll(node, 's:complexType');
+      const simple = findAll(node, 's:simpleType');
+      const named = optionalAttr(node, 'type') !== undefined;
+      if (complex.length + simple.length + (named ? 1 : 0) > 1) refuse(node, where, 'has both a type and an anonymous type');
+      if (named) return typeUse(node, where);
+      if (complex[0]) return { kind: 'complex', type: complexType(complex[0], undefined, name) };
+      if (simple[0]) return { kind: 'simple', type: simpleType(simple[0], undefined) };
+      return { kind: 'builtin', name: simpleOnly ? 'anySimpleType' : 'anyType' };
+    };
+
+    const particle = (node: XmlElement, owner: string, depth = 0): XsdParticle => {
+      const where = `complex type ${owner}`;
+      if (depth > 32) refuse(node, where, 'nests groups more than 32 deep (a group that holds itself?)');
+      if (node.name === 'element') return localElement(node, owner);
+      if (node.name === 'any') {
+        checkUnderstood(node, where, ANY, refuse);
+        return { kind: 'any', ...occurs(node, where), at: at(node) };
+      }
+      if (node.name === 'group') {
+        checkUnderstood(node, where, GROUP_REF, refuse);
+        const key = qnameKey(qnameOf(node, attr(node, 'ref'), where));
+        const found = globals.group.get(key);
+        if (!found) refuse(node, where, `group ${attr(node, 'ref')} is not declared`);
+        const [definition, home] = found;
+        const [model] = findAll(definition, 's:sequence | s:choice | s:all');
+        if (!model) refuse(definition, `group ${attr(definition, 'name')}`, 'holds no sequence, choice or all');
+        // The group's content is read in its own schema's scope (its form defaults, its prefixes).
+        const inner = readParticleIn(home, model, owner, depth + 1);
+        return { ...inner, ...occurs(node, where) } as XsdParticle;
+      }
+      checkUnderstood(node, where, node.name === 'all' ? { ...COMPOSITOR, children: ['element'] } : COMPOSITOR, refuse);
+      const particles = findAll(node, '*')
+        .filter((child) => child.namespaceUri === NS.s && child.name !== 'annotation')
+        .map((child) => particle(child, owner, depth));
+      return { kind: node.name as 'sequence' | 'choice' | 'all', particles, ...occurs(node, where) };
+    };
+
+    const attributeDecl = (node: XmlElement, owner: string): XsdAttribute | undefined => {
+      const where = `attribute ${owner}/@${optionalAttr(node, 'name') ?? optionalAttr(node, 'ref') ?? '?'}`;
+      checkUnderstood(node, where, ATTRIBUTE, refuse);
+      const use = optionalAttr(node, 'use') ?? 'optional';
+      if (!['optional', 'required', 'prohibited'].includes(use)) refuse(node, where, `use="${use}" is not an attribute use`);
+      if (use === 'prohibited') return undefined;
+      const ref = optionalAttr(node, 'ref');
+      if (ref !== undefined) {
+        const q = qnameOf(node, ref, where);
+        if (q.namespace === 'http://www.w3.org/XML/1998/namespace') {
+          return {
+            name: q.name,
+            namespace: q.namespace,
+            type: { kind: 'builtin', name: 'string' },
+            required: use === 'required',
+            at: at(node),
+          };
+        }
+        const found = globals.attribute.get(qnameKey(q));
+        if (!found) refuse(node, where, `attribute ${ref} is not declared`);
+        const [global, home] = found;
+        const type = readAttributeTypeIn(home, global, where);
+        const fixed = optionalAttr(node, 'fixed') ?? optionalAttr(global, 'fixed');
+        return {
+          name: q.name,
+          namespace: q.namespace,
+          type,
+          required: use === 'required',
+          ...(fixed !== undefined ? { fixed } : {}),
+          at: at(node),
+        };
+      }
+      const name = attr(node, 'name');
+      const form = optionalAttr(node, 'form');
+      const qualified = form === undefined ? scope.qualifiedAttributes : form === 'qualified';
+      return {
+        name,
+        namespace: qualified ? namespace : '',
+        type: declaredType(node, where, `${owner}/@${name}`, true),
+        required: use === 'required',
+        ...(optionalAttr(node, 'fixed') !== undefined ? { fixed: optionalAttr(node, 'fixed') } : {}),
+        at: at(node),
+      };
+    };
+    const attributesOf = (node: XmlElement, owner: string, depth = 0): { attributes: XsdAttribute[]; anyAttribute: boolean } => {
+      const attributes: XsdAttribute[] = [];
+      let anyAttribute = false;
+      for (const child of findAll(node, 's:attribute | s:attributeGroup | s:anyAttribute')) {
+        if (child.name === 'attribute') {
+          const read = attributeDecl(child, owner);
+          if (read) attributes.push(read);
+        } else if (child.name === 'anyAttribute') anyAttribute = true;
+        else {
+          const where = `complex type ${owner}`;
+          checkUnderstood(child, where, ATTRIBUTE_GROUP_REF, refuse);
+          if (depth > 32) refuse(child, where, 'nests attribute groups more than 32 deep');
+          const found = globals.attributeGroup.get(qnameKey(qnameOf(child, attr(child, 'ref'), where)));
+          if (!found) refuse(child, where, `attribute group ${attr(child, 'ref')} is not declared`);
+          const inner = readAttributesIn(found[1], found[0], owner, depth + 1);
+          attributes.push(...inner.attributes);
+          anyAttribute ||= inner.anyAttribute;
+        }
+      }
+      return { attributes, anyAttribute };
+    };
+
+    const complexType = (node: XmlElement, name: string | undefined, owner: string): XsdComplexType => {
+      const where = name ? `complex type ${name}` : `the complexType of element ${owner}`;
+      checkUnderstood(node, where, COMPLEX_TYPE, refuse);
+      const mixed = xsdBoolean(node, optionalAttr(node, 'mixed') ?? 'false', `${where}: mixed`, refuse);
+      const abstract = xsdBoolean(node, optionalAttr(node, 'abstract') ?? 'false', `${where}: abstract`, refuse);
+      const base = { name, namespace, mixed, abstract, at: at(node) };
+      const [content] = findAll(node, 's:complexContent | s:simpleContent');
+      if (content) {
+        checkUnderstood(content, where, CONTENT, refuse);
+        const [derivation] = findAll(content, 's:extension | s:restriction');
+        if (!derivation) refuse(content, where, `<${content.name}> holds no extension or restriction`);
+        checkUnderstood(derivation, where, DERIVATION, refuse);
+        const baseType = qnameOf(derivation, attr(derivation, 'base'), where);
+        const own = attributesOf(derivation, name ?? owner);
+        const mixedContent = mixed || xsdBoolean(content, optionalAttr(content, 'mixed') ?? 'false', `${where}: mixed`, refuse);
+        if (content.name === 'simpleContent') {
+          const text: XsdTypeUse =
+            derivation.name === 'extension'
+              ? baseType.namespace === NS.s
+                ? { kind: 'builtin', name: baseType.name }
+                : { kind: 'named', qname: baseType }
+              : {
+                  kind: 'simple',
+                  type: {
+                    namespace,
+                    variety: 'atomic',
+                    ...facetsOf(derivation, where),
+                    base: findAll(derivation, 's:simpleType')[0]
+                      ? { kind: 'simple', type: simpleType(findAll(derivation, 's:simpleType')[0], undefined) }
+                      : baseType.namespace === NS.s
+                        ? { kind: 'builtin', name: baseType.name }
+                        : { kind: 'named', qname: baseType },
+                    at: at(derivation),
+                  },
+                };
+          return { ...base, mixed: false, base: baseType, derivation: derivation.name as 'extension' | 'restriction', text, ...own };
+        }
+        const [model] = findAll(derivation, 's:sequence | s:choice | s:all | s:group');
+        return {
+          ...base,
+          mixed: mixedContent,
+          // A restriction of anyType (SOAP encoding's arrays aside) is a type of its own.
+          ...(baseType.namespace === NS.s && baseType.name === 'anyType'
+            ? {}
+            : { base: baseType, derivation: derivation.name as 'extension' | 'restriction' }),
+          ...(model ? { particle: particle(model, name ?? owner) } : {}),
+          ...own,
+        };
+      }
+      const models = findAll(node, 's:sequence | s:choice | s:all | s:group');
+      if (models.length > 1) refuse(models[1], where, 'holds more than one content model');
+      return { ...base, ...(models[0] ? { particle: particle(models[0], name ?? owner) } : {}), ...attributesOf(node, name ?? owner) };
+    };
+
+    const declarations = () => {
+      if (!facts.namespaces.includes(namespace) && findAll(schema, 's:element | s:complexType | s:simpleType').length > 0) {
+        facts.namespaces.push(namespace);
+      }
+      for (const node of findAll(schema, 's:element | s:complexType | s:simpleType')) {
+        const name = attr(node, 'name');
+        const key = qnameKey({ namespace, name });
+        if (node.name === 'complexType') {
+          if (!facts.complexTypes.has(key)) facts.complexTypes.set(key, complexType(node, name, name));
+          continue;
+        }
+        if (node.name === 'simpleType') {
+          if (!facts.simpleTypes.has(key)) facts.simpleTypes.set(key, simpleType(node, name));
+          continue;
+        }
+        const where = `element ${name}`;
+        checkUnderstood(node, where, GLOBAL_ELEMENT, refuse);
+        if (facts.elements.has(key)) continue;
+        facts.elements.set(key, {
+          name,
+          namespace,
+          type: declaredType(node, where, name),
+          nillable: xsdBoolean(node, optionalAttr(node, 'nillable') ?? 'false', `${where}: nillable`, refuse),
+          abstract: xsdBoolean(node, optionalAttr(node, 'abstract') ?? 'false', `${where}: abstract`, refuse),
+          ...(optionalAttr(node, 'fixed') !== undefined ? { fixed: optionalAttr(node, 'fixed') } : {}),
+          at: at(node),
+        });
+      }
+    };
+    // Groups, attribute groups and global attributes are read in their own schema's scope: these read them for the others.
+    return {
+      particle: (model, owner, depth) => particle(model, owner, depth),
+      attributes: (node, owner, depth) => attributesOf(node, owner, depth),
+      attributeType: (node, where) => declaredType(node, where, where, true),
+      declarations,
+    };
+  };
+  const readers = new Map(scopes.map((scope) => [scope, makeReader(scope)]));
+  for (const scope of scopes) readers.get(scope)!.declarations();
+
+  function readParticleIn(scope: SchemaScope, model: XmlElement, owner: string, depth: number): XsdParticle {
+    return readerOf(scope).particle(model, owner, depth);
+  }
+  function readAttributesIn(scope: SchemaScope, node: XmlElement, owner: string, depth: number) {
+    return readerOf(scope).attributes(node, owner, depth);
+  }
+  function readAttributeTypeIn(scope: SchemaScope, node: XmlElement, where: string): XsdTypeUse {
+    return readerOf(scope).attributeType(node, where);
+  }
+  function readerOf(scope: SchemaScope): ScopeReader {
+    return readers.get(scope)!;
   }
   return facts;
 }
 
-function readSchema(root: XmlElement, namespace: string, isTarget: boolean, refuse: Refuse, facts: XsdFacts): void {
-  const declares = findAll(root, 's:element | s:complexType');
-  if (declares.length > 0 && optionalAttr(root, 'elementFormDefault') !== 'qualified') {
-    refuse(root, 'the schema', 'elementFormDefault must be "qualified" (generated code writes every element in the target namespace)');
-  }
-  if (declares.length > 0 && !isTarget) {
-    refuse(
-      declares[0],
-      `the schema of ${namespace || 'no namespace'}`,
-      `declares elements or complex types outside the target namespace ${facts.targetNamespace}, which generated code does not write (only simple types may live there, as ASMX's guid does)`,
-    );
-  }
-
-  const typeRef = (element: XmlElement, where: string, attribute = 'type'): SchemaTypeRef => {
-    const qname = attr(element, attribute);
-    const typeNamespace = namespaceOfQName(element, qname);
-    const name = localName(qname);
-    if (typeNamespace === NS.s) {
-      if (!Object.hasOwn(PRIMITIVES, name) || name === 'guid') {
-        const supported = Object.keys(PRIMITIVES).filter((p) => p !== 'guid');
-        refuse(element, where, `XML Schema type ${name} is not supported (supported: ${supported.join(', ')})`);
-      }
-      return { kind: 'primitive', primitive: name as Primitive };
-    }
-    if (typeNamespace === null) refuse(element, where, `type ${qname} has a prefix that is not declared`);
-    return { kind: 'named', typeName: name, namespace: typeNamespace };
-  };
-
-  const members = (sequence: XmlElement, typeName: string): XsdMember[] => {
-    checkUnderstood(sequence, `complex type ${typeName}`, SEQUENCE, refuse);
-    return findAll(sequence, 's:element').map((member) => {
-      const where = `element ${typeName}/${optionalAttr(member, 'name') ?? '?'}`;
-      checkUnderstood(member, where, MEMBER, refuse);
-      const maxOccurs = occurs(member, 'maxOccurs', ['1', 'unbounded'], where, refuse);
-      return {
-        name: attr(member, 'name'),
-        type: typeRef(member, where),
-        minOccurs: Number(occurs(member, 'minOccurs', ['0', '1'], where, refuse)),
-        maxOccurs: maxOccurs === 'unbounded' ? 'unbounded' : 1,
-        nillable: xsdBoolean(member, optionalAttr(member, 'nillable') ?? 'false', `${where}: nillable`, refuse),
-      };
-    });
-  };
-
-  const attributes = (node: XmlElement, typeName: string): XsdAttribute[] =>
-    findAll(node, 's:attribute').map((attribute) => {
-      const where = `attribute ${typeName}/@${optionalAttr(attribute, 'name') ?? '?'}`;
-      checkUnderstood(attribute, where, ATTRIBUTE, refuse);
-      const use = optionalAttr(attribute, 'use') ?? 'optional';
-      if (use !== 'optional' && use !== 'required')
-        refuse(attribute, where, `use="${use}" is not supported (supported: optional, required)`);
-      return { name: attr(attribute, 'name'), type: typeRef(attribute, where), required: use === 'required' };
-    });
-
-  const oneSequence = (node: XmlElement, where: string): XmlElement | undefined => {
-    const sequences = findAll(node, 's:sequence');
-    if (sequences.length > 1) refuse(sequences[1], where, 'holds more than one sequence');
-    return sequences[0];
-  };
-
-  const complexType = (node: XmlElement, name: string, anonymous: boolean): XsdComplexType => {
-    const where = anonymous ? `the complexType of element ${name}` : `complex type ${name}`;
-    checkUnderstood(node, where, anonymous ? ANONYMOUS_TYPE : NAMED_TYPE, refuse);
-    const at = `${refuse.file}:${node.line}`;
-    const content = findAll(node, 's:complexContent');
-    if (content.length > 0) {
-      if (findAll(node, 's:sequence | s:attribute').length > 0) refuse(node, where, 'has both complexContent and its own sequence');
-      checkUnderstood(content[0], where, COMPLEX_CONTENT, refuse);
-      if (xsdBoolean(content[0], optionalAttr(content[0], 'mixed') ?? 'false', `${where}: mixed`, refuse)) {
-        refuse(content[0], where, 'mixed content is not supported');
-      }
-      const extensions = findAll(content[0], 's:extension');
-      if (extensions.length !== 1) refuse(content[0], where, 'complexContent must hold one extension (restriction is not supported)');
-      const extension = extensions[0];
-      checkUnderstood(extension, where, EXTENSION, refuse);
-      const base = typeRef(extension, `${where}: base`, 'base');
-      if (base.kind !== 'named' || base.namespace !== namespace)
-        refuse(extension, where, 'the base must be a complex type of the target namespace');
-      const sequence = oneSequence(extension, where);
-      return {
-        name,
-        anonymous,
-        base: base.typeName,
-        members: sequence ? members(sequence, name) : [],
-        attributes: attributes(extension, name),
-        at,
-      };
-    }
-    // No sequence is an empty type, as ASMX writes a request without parameters.
-    const sequence = oneSequence(node, where);
-    return { name, anonymous, members: sequence ? members(sequence, name) : [], attributes: attributes(node, name), at };
-  };
-
-  const simpleType = (node: XmlElement, name: string): XsdSimpleType => {
-    const where = `simple type ${name}`;
-    checkUnderstood(node, where, SIMPLE_TYPE, refuse);
-    const restrictions = findAll(node, 's:restriction');
-    if (restrictions.length !== 1) refuse(node, where, 'must hold one restriction (list and union are not supported)');
-    const restriction = restrictions[0];
-    checkUnderstood(restriction, where, RESTRICTION, refuse);
-    const base = typeRef(restriction, where, 'base');
-    if (base.kind !== 'primitive') refuse(restriction, where, 'the base must be an XML Schema type');
-    const enumeration = findAll(restriction, 's:enumeration').map((facet) => {
-      checkUnderstood(facet, where, FACET, refuse);
-      return attr(facet, 'value');
-    });
-    const patterns = findAll(restriction, 's:pattern');
-    for (const facet of patterns) checkUnderstood(facet, where, FACET, refuse);
-    if (enumeration.length > 0 && base.primitive !== 'string') refuse(restriction, where, 'an enumeration must restrict s:string');
-    if (enumeration.length > 0 && patterns.length > 0) refuse(restriction, where, 'has both enumeration values and a pattern');
-    if (new Set(enumeration).size !== enumeration.length) refuse(restriction, where, 'lists a value twice');
-    if (patterns.length > 0) {
-      if (patterns.length > 1 || attr(patterns[0], 'value') !== GUID_PATTERN || base.primitive !== 'string') {
-        refuse(patterns[0], where, `the only pattern supported is ASMX's guid (${GUID_PATTERN}) on s:string`);
-      }
-      return { name, namespace, base: 'guid', enumeration, at: `${refuse.file}:${node.line}` };
-    }
-    return { name, namespace, base: base.primitive, enumeration, at: `${refuse.file}:${node.line}` };
-  };
-
-  for (const node of findAll(root, 's:element | s:complexType | s:simpleType')) {
-    const name = attr(node, 'name');
-    if (node.name === 'complexType') {
-      facts.types.push(complexType(node, name, false));
-      continue;
-    }
-    if (node.name === 'simpleType') {
-      facts.simpleTypes.push(simpleType(node, name));
-      continue;
-    }
-    const where = `element ${name}`;
-    checkUnderstood(node, where, GLOBAL_ELEMENT, refuse);
-    const anonymous = findAll(node, 's:complexType');
-    const hasType = optionalAttr(node, 'type') !== undefined;
-    if (anonymous.length + (hasType ? 1 : 0) !== 1) refuse(node, where, 'must have either a type or one anonymous complexType');
-    let type: SchemaTypeRef;
-    if (hasType) type = typeRef(node, where);
-    else {
-      facts.types.push(complexType(anonymous[0], name, true));
-      type = { kind: 'named', typeName: name, namespace };
-    }
-    facts.elements.push({
-      name,
-      type,
-      nillable: xsdBoolean(node, optionalAttr(node, 'nillable') ?? 'false', `${where}: nillable`, refuse),
-    });
-  }
+interface ScopeReader {
+  particle(model: XmlElement, owner: string, depth: number): XsdParticle;
+  attributes(node: XmlElement, owner: string, depth: number): { attributes: XsdAttribute[]; anyAttribute: boolean };
+  attributeType(node: XmlElement, where: string): XsdTypeUse;
+  /** Reads the schema's global elements and types into the facts. */
+  declarations(): void;
 }
 
-/** Refuses an attribute, a child element or text that `understood` does not list. */
+/** Refuses an attribute, a child element or text that `understood` does not list; annotations and extension attributes are read past. */
 function checkUnderstood(node: XmlElement, where: string, understood: Understood, refuse: Refuse): void {
   for (const attribute of node.attrs) {
-    if (attribute.namespaceUri || !understood.attributes.includes(attribute.name)) {
-      const name = attribute.prefix ? `${attribute.prefix}:${attribute.name}` : attribute.name;
+    const name = attribute.prefix ? `${attribute.prefix}:${attribute.name}` : attribute.name;
+    if (attribute.name === 'id' && !attribute.namespaceUri) continue;
+    if (attribute.namespaceUri && attribute.namespaceUri !== NS.s && name !== 'xml:lang') continue;
+    if (!understood.attributes.includes(name)) {
       refuse(node, where, `attribute ${name} is not supported (codegen reads ${understood.reads})`);
     }
   }
   for (const child of findAll(node, '*')) {
+    if (child.namespaceUri === NS.s && child.name === 'annotation') continue;
     if (child.namespaceUri !== NS.s || !understood.children.includes(child.name)) {
       const name = child.prefix ? `${child.prefix}:${child.name}` : child.name;
-      refuse(child, where, `<${name}> is not supported (codegen reads ${understood.reads})`);
+      const hint =
+        child.name === 'redefine' || child.name === 'override'
+          ? 'redefinitions change declared types: publish the redefined schema instead'
+          : `codegen reads ${understood.reads}`;
+      refuse(child, where, `<${name}> is not supported (${hint})`);
     }
   }
   if (node.find('text()[normalize-space()]').length) refuse(node, where, 'holds text, which XML Schema does not allow there');
-}
-
-function occurs(member: XmlElement, name: string, supported: string[], where: string, refuse: Refuse): string {
-  const value = optionalAttr(member, name) ?? '1';
-  if (!supported.includes(value)) refuse(member, where, `${name}="${value}" is not supported (supported: ${supported.join(', ')})`);
-  return value;
 }
 
 function xsdBoolean(node: XmlElement, value: string, where: string, refuse: Refuse): boolean {

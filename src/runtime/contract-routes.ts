@@ -34,6 +34,12 @@ export function addContractRoutes<Ops extends OperationsOf<Ops>>(
   table.get(endpointPath, serviceDescription(contract, site, help));
   table.get('/openapi.json', openApiDescription(contract, site, throttled));
   table.post(endpointPath, calls.soap);
+  // Ports at other paths (a WCF service's Basic and WS endpoints) take the same calls; their documents are the endpoint's.
+  for (const path of contract.definition.endpointPaths ?? []) {
+    if (path === endpointPath) continue;
+    table.post(path, calls.soap);
+    table.get(path, serviceDescription(contract, site, help));
+  }
   const proxy = scriptProxy(contract, site);
   for (const path of scriptProxyPaths(endpointPath)) table.get(path, proxy);
   // The operations' paths as the contract spells them, answered without matching the pattern.

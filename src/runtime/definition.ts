@@ -13,16 +13,26 @@ export type Variant = 'soap11' | 'soap12' | 'httpGet' | 'httpPost';
 export type CallVariant = Variant | 'json';
 export const CALL_VARIANTS: readonly CallVariant[] = ['soap11', 'soap12', 'httpGet', 'httpPost', 'json'];
 
-/** A request class of the contract: it writes itself as the content of its element. */
+/** A request class of the contract: it writes itself as the content of its element (a message's parts: as the body's elements, in `namespace`). */
 export interface RequestMessage {
-  toXml(): string;
+  toXml(namespace?: string): string;
 }
 
-/** The request and result types of one operation. */
+/** The SOAP header blocks an operation reads (`in`, those the call carried) and writes (`out`, set by its handler). */
+export interface SoapHeaders {
+  in: object;
+  out: object;
+}
+
+/** The request and result types of one operation, and its SOAP headers when it declares any. */
 export interface OperationTypes {
   request: RequestMessage;
   result: unknown;
+  headers?: SoapHeaders;
 }
+
+/** An operation's headers: `{ in: {}, out: {} }` for one that declares none. */
+export type HeadersOf<T extends OperationTypes> = T extends { headers: infer H extends SoapHeaders } ? H : { in: object; out: object };
 
 /** What a contract's `Operations` map must be: every member an operation's request and result. */
 export type OperationsOf<Ops> = { [K in keyof Ops]: OperationTypes };
@@ -32,14 +42,23 @@ export type OperationName<Ops> = keyof Ops & string;
 
 /** The hand-written side: one function per operation, knowing nothing of XML or HTTP. */
 export type Handlers<Ops extends OperationsOf<Ops>> = {
-  [K in OperationName<Ops>]: (request: Ops[K]['request']) => Promise<Ops[K]['result']>;
+  [K in OperationName<Ops>]: (request: Ops[K]['request'], headers?: HeadersOf<Ops[K]>) => Promise<Ops[K]['result']>;
 };
 
-/** A port of the WSDL service; every port is at the one address. */
+/** A port of the WSDL service, served at the path of its address. */
 export interface Port {
   name: string;
   binding: string;
   variant: Variant;
+  path?: string;
+}
+
+/** A SOAP header block of an operation: its element (in the target namespace unless `namespace` says), decoded by `decode`. */
+export interface HeaderRoute {
+  name: string;
+  element: string;
+  namespace?: string;
+  decode(element: XmlElement): unknown;
 }
 
 /** Everything the bindings need to route, decode and encode one operation. */
@@ -47,11 +66,21 @@ export interface Route<Ops extends OperationsOf<Ops>, K extends OperationName<Op
   operation: K;
   /** What the operation does, from the WSDL's documentation. */
   documentation: string;
-  /** The SOAPAction (SOAP 1.1) and `action` (SOAP 1.2) are the namespace followed by this. */
+  /** The SOAPAction (SOAP 1.1) and `action` (SOAP 1.2) are the namespace followed by this, unless soapActions says. */
   soapActionSuffix: string;
-  /** The SOAP body element of the request, in the namespace. */
+  /** A SOAP version's action as the WSDL writes it (empty, the bare operation name, another namespace's). */
+  soapActions?: Partial<Record<'soap11' | 'soap12', string>>;
+  /** The SOAP body element of the request ('' for an empty body); with requestParts, the first part's. */
   requestElement: string;
+  /** The body element's namespace, when it is not the target namespace. */
+  requestNamespace?: string;
+  /** The body's elements are the request's parts: decodeXml reads the Body element itself. */
+  requestParts?: true;
   responseElement: string;
+  /** A one-way operation: the call is answered 202 with no envelope. */
+  oneWay?: true;
+  /** The SOAP header blocks it reads and writes. */
+  headers?: { in: readonly HeaderRoute[]; out: readonly HeaderRoute[] };
   /** Path segment of the HTTP GET and POST variants, without the slash. */
   httpOperation: string;
   /** Query or form field names, in WSDL order. */
@@ -68,12 +97,20 @@ export interface Route<Ops extends OperationsOf<Ops>, K extends OperationName<Op
   decodeFields(field: (name: string) => string | undefined): Ops[K]['request'];
   /** The SOAP body content; `namespace` is already escaped for an attribute. */
   encodeSoapBody(result: Ops[K]['result'], namespace: string): string;
+  /** A request's SOAP body content, as a client sends it; `namespace` is already escaped for an attribute. */
+  encodeSoapRequest(request: Ops[K]['request'], namespace: string): string;
+  /** The header blocks a client sends; `namespace` is already escaped for an attribute. */
+  encodeSoapRequestHeaders?(headers: HeadersOf<Ops[K]>['in'], namespace: string): string;
+  /** The SOAP header blocks the handler set; `namespace` is already escaped for an attribute. */
+  encodeSoapHeaders?(headers: HeadersOf<Ops[K]>['out'], namespace: string): string;
   /** The whole HTTP GET/POST answer; `namespace` is already escaped for an attribute. */
   encodeHttp(result: Ops[K]['result'], namespace: string): string;
   /** A request with every field set to a placeholder valid for its schema type (help pages). */
   sampleRequest(): Ops[K]['request'];
   /** A result with every field set to a placeholder valid for its schema type (help pages). */
   sampleResult(): Ops[K]['result'];
+  /** Header blocks with every field set to a placeholder valid for its schema type. */
+  sampleHeaders?(): HeadersOf<Ops[K]>;
 }
 
 /** One operation as browser scripts call it (ASP.NET AJAX script service). */
@@ -92,6 +129,8 @@ export interface ContractDefinition<Ops extends OperationsOf<Ops>> {
   targetNamespace: string;
   /** The path of the WSDL's address: every variant is served there (SOAP) and under it (`/{operation}`). */
   endpointPath: string;
+  /** Every port's path (the first is endpointPath): each is served alike. */
+  endpointPaths?: readonly string[];
   /** The variants the WSDL declares: the ports it has. */
   variants: readonly Variant[];
   ports: readonly Port[];
@@ -103,8 +142,12 @@ export interface ContractDefinition<Ops extends OperationsOf<Ops>> {
   renderWsdl(namespace: string, address: string): string;
   /** The whole schema document, in the given namespace. */
   renderSchema(namespace: string): string;
-  /** Per operation, a schema holding only its request element: small, so fast to validate against. */
-  requestSchemas: { readonly [K in OperationName<Ops>]: (namespace: string) => string };
+  /** Every namespace's schema document, the target namespace's first; each imports the others as `N.xsd` (N its place). */
+  renderSchemas?(namespace: string): readonly string[];
+  /** The WSDLs the first imports, served at `?wsdl=wsdlN`. */
+  renderImportedWsdls?(namespace: string, address: string): readonly string[];
+  /** Per operation, a schema holding only its request element: small, so fast to validate against (absent: the whole set). */
+  requestSchemas: { readonly [K in OperationName<Ops>]?: (namespace: string) => string };
   /** The ASP.NET AJAX script proxy, calling the endpoint at `path`. */
   renderScriptProxy(path: string): string;
   /** The OpenAPI 3.1 description; `throttled` names the operations whose handlers refuse with 429 and Retry-After. */

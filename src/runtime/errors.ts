@@ -32,3 +32,23 @@ export class ServiceError extends Error {
 }
 
 export const clientError = (message: string) => new ServiceError('client', message);
+
+/**
+ * A fault the contract declares (`wsdl:fault`): its detail element written
+ * in the fault's detail. Generated code derives one class per declared
+ * fault, which a handler throws.
+ */
+export class DeclaredFault extends ServiceError {
+  override name = 'DeclaredFault';
+  constructor(
+    kind: 'client' | 'server',
+    message: string,
+    /** The detail's content: the fault's element, written in the given namespace (escaped already). */
+    readonly detailXml: (namespace: string) => string,
+  ) {
+    super(kind, message);
+  }
+
+  /** The contract's namespace (escaped), set by the binding that answers the fault. */
+  namespaceAttribute = '';
+}

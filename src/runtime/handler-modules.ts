@@ -12,12 +12,16 @@
  * modules are loaded by their conventional paths when the handlers are made,
  * so a module named otherwise fails the start, naming the path it expected.
  */
-import type { Handlers, OperationName, OperationsOf } from './definition';
+import type { Handlers, HeadersOf, OperationName, OperationsOf } from './definition';
 
-/** The function a handler module exports for operation K: the request and the service's context in, the result out. */
+/**
+ * The function a handler module exports for operation K: the request and the service's context in, the result out;
+ * an operation with SOAP headers also gets them (`in` as the call carried them, `out` for it to set).
+ */
 export type OperationHandler<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>, Context> = (
   request: Ops[K]['request'],
   context: Context,
+  headers: HeadersOf<Ops[K]>,
 ) => Promise<Ops[K]['result']>;
 
 /** A module's function for every operation of `Ops`, each of its operation's type. */
@@ -68,8 +72,11 @@ export function bindHandlers<Ops extends OperationsOf<Ops>, Context>(
   context: Context,
 ): Handlers<Ops> {
   const handlers: Partial<Record<string, unknown>> = {};
-  for (const [operation, handler] of Object.entries(modules) as [string, (request: unknown, context: Context) => unknown][]) {
-    handlers[operation] = (request: unknown) => handler(request, context);
+  for (const [operation, handler] of Object.entries(modules) as [
+    string,
+    (request: unknown, context: Context, headers: unknown) => unknown,
+  ][]) {
+    handlers[operation] = (request: unknown, headers: unknown) => handler(request, context, headers ?? { in: {}, out: {} });
   }
   return handlers as Handlers<Ops>;
 }

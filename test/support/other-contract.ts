@@ -13,7 +13,7 @@ import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { XsdValidator } from '../../src/runtime/xml/xml-engine';
 import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
-import { compileSchema } from '../../src/runtime/xml/xml-schema';
+import { compileSchemaSet } from '../../src/runtime/xml/xml-schema';
 import { buildContractModel } from '../../codegen/build-model';
 import { theWsdlOf } from '../../codegen/main';
 import { readContract } from '../../codegen/read/contract';
@@ -77,7 +77,7 @@ export async function startOtherContract(name: string): Promise<OtherContract> {
     const endpoint = /export const ENDPOINT_PATH = "([^"]+)"/.exec(generatedRoutes)?.[1];
     if (!endpoint) throw new Error("the copy's generated/routes.ts names no ENDPOINT_PATH");
     // The contract's whole schema, as codegen models it from the copy's schema/ (the service validates against the same).
-    const schema = compileSchema(buildContractModel(await readContract(theWsdlOf(join(copy, 'schema')))).schema);
+    const schema = compileSchemaSet(buildContractModel(await readContract(theWsdlOf(join(copy, 'schema')))).schemas.map((s) => s.text));
     const runInCopy = async <T>(file: string, input: unknown): Promise<T> => {
       const target = join(copy, 'contract-client.ts');
       cpSync(file, target);

@@ -9,7 +9,7 @@
 import type { Next } from 'koa';
 import type { CallContext } from '../call-state';
 import type { Logger } from 'pino';
-import { type ErrorKind, ServiceError } from '../errors';
+import { DeclaredFault, type ErrorKind, ServiceError } from '../errors';
 import { BodyError, answerThenDrain } from './body';
 import { isJsonRequest, jsonErrorBody } from './json';
 import { JSON_CONTENT_TYPE } from '../wire/content-types';
@@ -86,7 +86,7 @@ function render(ctx: CallContext, error: ServiceError): void {
     // ASMX answers every fault with 500, SOAP 1.2 included; existing proxies expect it.
     ctx.status = 500;
     ctx.set('Content-Type', soap.contentType);
-    ctx.body = soapFault(soap, fault, error.message);
+    ctx.body = soapFault(soap, fault, error.message, error instanceof DeclaredFault ? error.detailXml(error.namespaceAttribute) : '');
     return;
   }
   ctx.status = STATUS[error.kind];

@@ -7,6 +7,7 @@ import type { Contract } from '../contract';
 import type { Handlers, OperationName, OperationsOf, Route } from '../definition';
 import { ServiceError, clientError } from '../errors';
 import { requestBody } from './body';
+import { noHeaders } from './soap';
 import { parseUrlEncoded } from './form';
 import { HTTP_CONTENT_TYPE } from '../wire/content-types';
 
@@ -47,7 +48,7 @@ async function httpCall<Ops extends OperationsOf<Ops>, K extends OperationName<O
   handlers: Handlers<Ops>,
   namespaceAttribute: string,
 ): Promise<string> {
-  return route.encodeHttp(await handlers[route.operation](route.decodeFields(field)), namespaceAttribute);
+  return route.encodeHttp(await handlers[route.operation](route.decodeFields(field), noHeaders(route)), namespaceAttribute);
 }
 
 /** The operation named by the path's segment (any case, as ASMX matches it), recorded on the call; 404 when none. */

@@ -10,6 +10,7 @@ import type { Contract } from '../contract';
 import type { Handlers, OperationName, OperationsOf } from '../definition';
 import { ServiceError, clientError, type ErrorKind } from '../errors';
 import { requestBody } from './body';
+import { noHeaders } from './soap';
 import { byContentType } from './content-type';
 import { routeOfPath } from './http';
 import { JSON_CONTENT_TYPE } from '../wire/content-types';
@@ -40,7 +41,7 @@ async function jsonCall<Ops extends OperationsOf<Ops>, K extends OperationName<O
   handlers: Handlers<Ops>,
 ): Promise<string> {
   const { json, routes } = contract.definition;
-  return json[operation].encodeAnswer(await handlers[operation](routes[operation].decodeFields(field)));
+  return json[operation].encodeAnswer(await handlers[operation](routes[operation].decodeFields(field), noHeaders(routes[operation])));
 }
 
 /** GET with application/json (isJsonRequest) is refused as .NET refuses it: these methods do not allow GET. */

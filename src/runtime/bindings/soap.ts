@@ -13,8 +13,8 @@
  */
 import type { CallContext } from '../call-state';
 import type { Contract } from '../contract';
-import type { Handlers, OperationName, OperationsOf, Route } from '../definition';
-import { ServiceError, clientError } from '../errors';
+import type { Handlers, HeadersOf, OperationName, OperationsOf, Route } from '../definition';
+import { DeclaredFault, ServiceError, clientError } from '../errors';
 import { childElements } from '../xml/xml-codec';
 import type { XmlAttribute as Attribute, XmlElement as Element, XmlDocument, XsdValidator } from '../xml/xml-engine';
 import { firstLibxmlMessage } from '../xml/xml-schema';
@@ -28,12 +28,25 @@ import { byContentType } from './content-type';
 interface SoapCall<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>> {
   route: Route<Ops, K>;
   request: Ops[K]['request'];
+  /** The header blocks it read; the handler sets those it writes. */
+  headers: HeadersOf<Ops[K]>;
 }
+
+/** The headers of a call before any is read: a shared empty pair for an operation that declares none. */
+export const noHeaders = <H>(route: { headers?: unknown }): H => (route.headers ? { in: {}, out: {} } : NONE) as H;
+const NONE = Object.freeze({ in: Object.freeze({}), out: Object.freeze({}) });
 
 /** The SOAP version a request's media type names, worked out once per distinct Content-Type. */
 const versionOf = byContentType((ctx) => soapVersionOf(ctx.request.type));
 
 export function soapBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Ops>, handlers: Handlers<Ops>) {
+  // The header blocks some operation reads: those a call may mark mustUnderstand.
+  const understood = new Set<string>();
+  for (const name of contract.definition.operationNames) {
+    for (const header of contract.definition.routes[name].headers?.in ?? []) {
+      understood.add(`{${header.namespace ?? contract.namespace}}${header.element}`);
+    }
+  }
   return async function soap(ctx: CallContext): Promise<void> {
     const version = versionOf(ctx);
     if (!version) {
@@ -43,11 +56,35 @@ export function soapBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Op
     contract.refuseUndeclared(version.variant);
     const bytes = requestBytes(ctx);
     const call =
-      readUsualCall(ctx, bytes, version, contract) ?? withUntrustedXml(bytes, (doc) => readCallInDetail(ctx, doc, version, contract));
-    const result = await invoke(call, handlers);
+      readUsualCall(ctx, bytes, version, contract) ??
+      withUntrustedXml(bytes, (doc) => readCallInDetail(ctx, doc, version, contract, understood));
+    let result: unknown;
+    try {
+      result = await invoke(call, handlers);
+    } catch (error) {
+      if (error instanceof DeclaredFault) error.namespaceAttribute = contract.namespaceAttribute;
+      throw error;
+    }
+    if (call.route.oneWay) {
+      // A one-way operation is answered with no envelope (WS-I BP R2714).
+      ctx.status = 202;
+      ctx.body = '';
+      return;
+    }
     ctx.set('Content-Type', version.contentType);
-    ctx.body = soapEnvelope(version, encode(call, result, contract.namespaceAttribute));
+    ctx.body = soapEnvelope(version, encode(call, result, contract.namespaceAttribute), encodeHeaders(call, contract.namespaceAttribute));
   };
+}
+
+/** The header blocks the handler set, for the envelope's Header; undefined when the operation writes none. */
+function encodeHeaders<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
+  call: SoapCall<Ops, K>,
+  namespaceAttribute: string,
+): string | undefined {
+  const encode = call.route.encodeSoapHeaders;
+  if (!encode) return undefined;
+  const text = encode(call.headers.out as HeadersOf<Ops[K]>['out'], namespaceAttribute);
+  return text === '' ? undefined : text;
 }
 
 /** The hop into the handler, typed by the operation K (no async frame of its own: the binding awaits it). */
@@ -55,7 +92,7 @@ function invoke<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
   call: SoapCall<Ops, K>,
   handlers: Handlers<Ops>,
 ): Promise<Ops[K]['result']> {
-  return handlers[call.route.operation](call.request);
+  return handlers[call.route.operation](call.request, call.headers);
 }
 
 /** The handler's result as the SOAP body's content. */
@@ -99,11 +136,11 @@ export function readUsualCall<Ops extends OperationsOf<Ops>>(
     if (!route?.fromFields) return undefined;
     ctx.state.operation = route.operation;
     if (!tree.isValidElement(contract.requestSchema(route.operation), element)) return undefined;
-    checkAction(ctx, version, contract.soapAction(route.operation));
+    checkAction(ctx, version, contract.soapAction(route.operation, version.variant));
     // Valid, so its children are the request's members, each once, and every member is text (route.fromFields).
     const fields = new Map<string, string>();
     for (const child of tree.elementChildren(element)) fields.set(tree.localName(child), tree.textContent(child));
-    return { route, request: route.decodeFields((name) => fields.get(name)) };
+    return { route, request: route.decodeFields((name) => fields.get(name)), headers: noHeaders(route) };
   } finally {
     tree.freeDocument(doc);
   }
@@ -115,15 +152,57 @@ export function readCallInDetail<Ops extends OperationsOf<Ops>>(
   doc: XmlDocument,
   version: SoapVersion,
   contract: Contract<Ops>,
+  understood: ReadonlySet<string> = new Set(),
 ): SoapCall<Ops, OperationName<Ops>> {
-  const element = singleChild(envelopeBody(doc.root, version));
-  const route = operationOf(element, contract);
+  const { header, body } = envelopeParts(doc.root, version, understood);
+  const children = childElements(body);
+  const route = operationOf(children[0], contract, ctx, version);
   ctx.state.operation = route.operation;
-  checkAction(ctx, version, contract.soapAction(route.operation));
-  return decodeValidated(element, contract.requestSchema(route.operation), route);
+  checkAction(ctx, version, contract.soapAction(route.operation, version.variant));
+  let call: SoapCall<Ops, OperationName<Ops>>;
+  if (route.requestParts || route.requestElement === '') {
+    // The body's elements are the parts, each validated against the contract's schemas.
+    for (const part of children) validated(part, contract.schemas(), route.operation);
+    call = { route, request: route.decodeXml(body), headers: noHeaders(route) };
+  } else {
+    const element = singleChild(body);
+    call = decodeValidated(element, contract.requestSchema(route.operation), route);
+  }
+  if (header && route.headers) readHeaders(header, route, contract, call);
+  return call;
 }
 
-function envelopeBody(envelope: Element, version: SoapVersion): Element {
+/** The header blocks the operation reads, validated and decoded into the call's `in` headers. */
+function readHeaders<Ops extends OperationsOf<Ops>>(
+  header: Element,
+  route: Route<Ops, OperationName<Ops>>,
+  contract: Contract<Ops>,
+  call: SoapCall<Ops, OperationName<Ops>>,
+): void {
+  const into = call.headers.in as Record<string, unknown>;
+  for (const block of childElements(header)) {
+    const known = route.headers!.in.find((h) => h.element === block.name && (h.namespace ?? contract.namespace) === block.namespaceUri);
+    if (!known) continue;
+    // The envelope's own attributes on a block (mustUnderstand, actor, role) are SOAP's, not the block's type's.
+    for (const attribute of block.attrs)
+      if (attribute.namespaceUri === SOAP11.envelopeNamespace || attribute.namespaceUri === SOAP12.envelopeNamespace) attribute.remove();
+    validated(block, contract.schemas(), known.element);
+    into[known.name] = known.decode(block);
+  }
+}
+
+/** Validates an element against a schema; a mismatch is the caller's mistake, said in one line. */
+function validated(element: Element, schema: XsdValidator, what: string): void {
+  try {
+    schema.validate(element);
+  } catch (error) {
+    const first = firstLibxmlMessage(error).replace(/^Element '\{[^}]*\}/, "Element '");
+    throw clientError(`The ${element.name} element of ${what} does not match the schema: ${first.slice(0, 200)}`);
+  }
+}
+
+/** The envelope's Header (if any) and Body; a header block marked mustUnderstand that no operation reads is a fault. */
+function envelopeParts(envelope: Element, version: SoapVersion, understood: ReadonlySet<string>): { header?: Element; body: Element } {
   const ns = envelope.namespaceUri;
   if (envelope.name !== 'Envelope') throw clientError('The request is not a SOAP envelope.');
   if (ns !== version.envelopeNamespace) {
@@ -143,16 +222,16 @@ function envelopeBody(envelope: Element, version: SoapVersion): Element {
     else if (inEnvelope && child.name === 'Body' && !body) body = child;
     else throw clientError('A SOAP envelope holds an optional Header and then one Body, nothing else.');
   }
-  if (header) refuseMustUnderstand(header, version);
+  if (header) refuseMustUnderstand(header, version, understood);
   if (!body) throw clientError('The SOAP envelope has no Body.');
-  return body;
+  return { header, body };
 }
 
-/** No header block is understood here, so any that must be understood is a fault. */
-function refuseMustUnderstand(header: Element, version: SoapVersion): void {
+/** A header block no operation reads cannot be understood here: one marked mustUnderstand is a fault. */
+function refuseMustUnderstand(header: Element, version: SoapVersion, understood: ReadonlySet<string>): void {
   for (const block of childElements(header)) {
     const flag = block.attrs.find((a: Attribute) => a.name === 'mustUnderstand' && a.namespaceUri === version.envelopeNamespace);
-    if (flag && version.mustUnderstandTrue.includes(flag.value.trim())) {
+    if (flag && version.mustUnderstandTrue.includes(flag.value.trim()) && !understood.has(`{${block.namespaceUri}}${block.name}`)) {
       throw new ServiceError('must-understand', `The header block ${block.name} is not understood by this service.`);
     }
   }
@@ -164,24 +243,49 @@ function singleChild(body: Element): Element {
   return children[0];
 }
 
-function operationOf<Ops extends OperationsOf<Ops>>(element: Element, contract: Contract<Ops>): Route<Ops, OperationName<Ops>> {
-  const ns = element.namespaceUri;
-  const route = ns === contract.namespace ? contract.routeByRequestElement(element.name) : undefined;
-  if (!route) {
+/**
+ * The operation a body names by its (first) element, or an empty body; when several operations take the same
+ * body, the SOAPAction (`action`) chooses.
+ */
+function operationOf<Ops extends OperationsOf<Ops>>(
+  element: Element | undefined,
+  contract: Contract<Ops>,
+  ctx: CallContext,
+  version: SoapVersion,
+): Route<Ops, OperationName<Ops>> {
+  const ns = element?.namespaceUri ?? '';
+  const routes = contract.routesByBody(ns, element?.name ?? '');
+  if (routes.length === 0) {
+    if (!element) throw clientError('The SOAP body must hold exactly one operation element.');
     throw clientError(`The body element ${element.name} in namespace ${ns === '' ? '(none)' : ns} is not an operation of this service.`);
   }
-  return route;
+  if (routes.length === 1) return routes[0];
+  const action = sentAction(ctx, version);
+  const named = routes.find((r) => contract.soapAction(r.operation, version.variant) === action);
+  if (!named) {
+    throw clientError(
+      `The body ${element ? `element ${element.name}` : ''} is taken by ${routes.length} operations: the ${version === SOAP11 ? 'SOAPAction' : 'action'} must name one (${routes.map((r) => contract.soapAction(r.operation, version.variant)).join(', ')}).`,
+    );
+  }
+  return named;
 }
 
 /** SOAPAction (1.1 header, quoted) or `action` (1.2 media-type parameter): optional, but must name the body's operation. */
 function checkAction(ctx: CallContext, version: SoapVersion, expected: string): void {
-  const raw = version === SOAP11 ? ctx.get('SOAPAction') : actionParameter(ctx.get('Content-Type'));
-  let action = raw.trim();
-  if (action.length >= 2 && action.startsWith('"') && action.endsWith('"')) action = action.slice(1, -1); // quoted, as SOAP 1.1 has it
-  if (action !== '' && action !== expected) {
+  const action = sentAction(ctx, version);
+  // An action declared empty names no operation: any the caller sends is taken.
+  if (action !== '' && expected !== '' && action !== expected) {
     const name = version === SOAP11 ? 'SOAPAction' : 'action';
     throw clientError(`The ${name} does not name the operation in the SOAP body (expected ${expected}).`);
   }
+}
+
+/** The action the call names: the SOAPAction header (1.1, unquoted) or the media type's action parameter (1.2). */
+function sentAction(ctx: CallContext, version: SoapVersion): string {
+  const raw = version === SOAP11 ? ctx.get('SOAPAction') : actionParameter(ctx.get('Content-Type'));
+  let action = raw.trim();
+  if (action.length >= 2 && action.startsWith('"') && action.endsWith('"')) action = action.slice(1, -1); // quoted, as SOAP 1.1 has it
+  return action;
 }
 
 function actionParameter(contentType: string): string {
@@ -203,5 +307,5 @@ function decodeValidated<Ops extends OperationsOf<Ops>, K extends OperationName<
     const first = firstLibxmlMessage(error).replace(/^Element '\{[^}]*\}/, "Element '");
     throw clientError(`The ${route.requestElement} element does not match the schema: ${first.slice(0, 200)}`);
   }
-  return { route, request: route.decodeXml(element) };
+  return { route, request: route.decodeXml(element), headers: noHeaders(route) };
 }

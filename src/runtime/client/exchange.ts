@@ -8,7 +8,7 @@
  */
 import { SOAP11, SOAP12, soapEnvelope, soapVersionOfVariant, type SoapVersion } from '../wire/soap-envelope';
 import { CALL_VARIANTS, type CallVariant } from '../definition';
-import { XSI_NAMESPACE, childElements, escapeXmlAttribute } from '../xml/xml-codec';
+import { XSI_NAMESPACE, childElements } from '../xml/xml-codec';
 import {
   loadXmlEngine,
   safeParseOptions,
@@ -27,10 +27,19 @@ export const CLIENT_VARIANTS: readonly ClientVariant[] = CALL_VARIANTS;
 /** One operation as the contract names it (generated from the model). */
 export interface OperationSpec {
   name: string;
-  /** SOAPAction / `action` is the namespace followed by this. */
+  /** SOAPAction / `action` is the namespace followed by this, unless soapActions says. */
   soapActionSuffix: string;
+  /** A version's action as the WSDL writes it. */
+  soapActions?: Partial<Record<'soap11' | 'soap12', string>>;
   requestElement: string;
+  /** The SOAP answer's body element ('' when the answer's body is its parts). */
   soapResponseElement: string;
+  /** Its namespace, when not the contract's. */
+  soapResponseNamespace?: string;
+  /** The answer's body elements are the result's parts: decode reads the Body. */
+  soapResponseParts?: true;
+  /** One-way: the service answers 202 and nothing else. */
+  oneWay?: true;
   /** `http:operation location`, e.g. `/Add`. */
   httpLocation: string;
   /** The root element of an HTTP GET/POST answer; '' for a void operation, whose answer is empty. */
@@ -50,8 +59,8 @@ export interface Connection {
 
 export interface CallInput {
   variant: ClientVariant;
-  /** The content of the request element: the generated request class's toXml(). */
-  content: string;
+  /** The SOAP body's content: the request element, or the request's parts. */
+  body: string;
   /** The HTTP GET/POST fields, in contract order; undefined ones are left out. */
   fields: readonly (readonly [string, string | undefined])[];
   signal?: AbortSignal;
@@ -86,6 +95,10 @@ export async function exchange<T>(connection: Connection, op: OperationSpec, inp
   await loadXmlEngine();
   const answer = await send(connection, httpRequest(connection, op, input), input.signal);
   if ('fault' in answer) return answer;
+  // A one-way operation's answer is 202 with no envelope (or 200 with an empty one).
+  if (op.oneWay && soapVersionOfVariant(input.variant) && (answer.status === 202 || (answer.status === 200 && answer.text.trim() === ''))) {
+    return { value: undefined as T };
+  }
   const doc = parseAnswer(answer.text);
   const version = soapVersionOfVariant(input.variant);
   try {
@@ -137,13 +150,10 @@ export async function send(
 }
 
 function httpRequest(connection: Connection, op: OperationSpec, input: CallInput): WireRequest {
-  const action = connection.namespace + op.soapActionSuffix;
   const version = soapVersionOfVariant(input.variant);
   if (version) {
-    const body = soapEnvelope(
-      version,
-      `<${op.requestElement} xmlns="${escapeXmlAttribute(connection.namespace)}">${input.content}</${op.requestElement}>`,
-    );
+    const action = op.soapActions?.[version.variant] ?? connection.namespace + op.soapActionSuffix;
+    const body = soapEnvelope(version, input.body);
     const headers: Record<string, string> =
       version === SOAP11
         ? { 'Content-Type': SOAP11.contentType, SOAPAction: `"${action}"` }
@@ -176,8 +186,19 @@ function readSoapAnswer<T>(
   const [content] = body ? childElements(body) : [];
   if (content && content.name === 'Fault' && inEnvelope(content)) return { fault: soapFault(content, version, answer) };
   if (answer.status !== 200) return httpFault(answer);
+  if (op.soapResponseParts && body) {
+    // The answer's parts: each valid against the schema, the whole Body decoded.
+    for (const part of childElements(body)) {
+      try {
+        connection.schema().validate(part);
+      } catch (error) {
+        return protocol(answer, `The ${part.name} part does not match the schema: ${firstLibxmlMessage(error).slice(0, 200)}`);
+      }
+    }
+    return { value: decode(true, body) };
+  }
   if (!content) return protocol(answer, 'The SOAP answer has an empty Body.');
-  return expected(connection, content, op.soapResponseElement, answer, (element) => decode(true, element));
+  return expected(connection, content, op.soapResponseElement, answer, (element) => decode(true, element), op.soapResponseNamespace);
 }
 
 function readHttpAnswer<T>(
@@ -202,10 +223,11 @@ function expected<T>(
   name: string,
   answer: HttpAnswer,
   decode: (element: Element) => T,
+  namespace = connection.namespace,
 ): Outcome<T> {
   const ns = element.namespaceUri;
-  if (element.name !== name || ns !== connection.namespace) {
-    return protocol(answer, `The answer holds {${ns}}${element.name} where {${connection.namespace}}${name} was expected.`);
+  if (element.name !== name || ns !== namespace) {
+    return protocol(answer, `The answer holds {${ns}}${element.name} where {${namespace}}${name} was expected.`);
   }
   try {
     connection.schema().validate(element);

@@ -35,28 +35,36 @@ export function samplesFor<Ops extends OperationsOf<Ops>, K extends OperationNam
 ): Sample[] {
   const request = route.sampleRequest();
   const result = route.sampleResult();
+  const headers = route.sampleHeaders?.();
   const ns = contract.namespaceAttribute;
-  const requestBody = `<${route.requestElement} xmlns="${ns}">${request.toXml()}</${route.requestElement}>`;
+  const requestBody = route.encodeSoapRequest(request, ns);
+  const requestHeaders = headers && route.encodeSoapRequestHeaders ? route.encodeSoapRequestHeaders(headers.in, ns) : undefined;
+  const responseHeaders = headers && route.encodeSoapHeaders ? route.encodeSoapHeaders(headers.out, ns) : undefined;
   const fields = route.httpFields.map((f) => `${f}=${fieldValue(request, f)}`).join('&');
-  const soapAction = contract.soapAction(route.operation);
+  const declared = contract.definition.variants;
 
-  const soap = (version: typeof SOAP11) => {
-    const requestXml = soapEnvelope(version, requestBody);
-    const responseXml = soapEnvelope(version, route.encodeSoapBody(result, ns));
+  const soap = (version: typeof SOAP11): Sample => {
+    const soapAction = contract.soapAction(route.operation, version.variant);
+    const requestXml = soapEnvelope(version, requestBody, requestHeaders || undefined);
+    const responseXml = route.oneWay ? undefined : soapEnvelope(version, route.encodeSoapBody(result, ns), responseHeaders || undefined);
     const contentType = version.contentType;
     const actionHeader = version === SOAP11 ? `\nSOAPAction: "${soapAction}"` : '';
     return {
       variant: version.variant,
       title: version === SOAP11 ? 'SOAP 1.1' : 'SOAP 1.2',
       requestXml,
-      responseXml,
+      ...(responseXml ? { responseXml } : {}),
       request: `POST ${site.path} HTTP/1.1\nHost: ${site.host}\nContent-Type: ${contentType}\nContent-Length: length${actionHeader}\n\n${indent(requestXml)}`,
-      response: `HTTP/1.1 200 OK\nContent-Type: ${contentType}\nContent-Length: length\n\n${indent(responseXml)}`,
+      // A one-way operation is answered with no envelope.
+      response: responseXml
+        ? `HTTP/1.1 200 OK\nContent-Type: ${contentType}\nContent-Length: length\n\n${indent(responseXml)}`
+        : 'HTTP/1.1 202 Accepted\nContent-Length: 0',
     };
   };
   const httpResponseXml = route.encodeHttp(result, ns);
-  const httpResponse = `HTTP/1.1 200 OK\nContent-Type: ${HTTP_CONTENT_TYPE}\nContent-Length: length\n\n${indent(httpResponseXml)}`;
-  return [
+  // A void operation's HTTP answer is empty.
+  const httpResponse = `HTTP/1.1 200 OK\nContent-Type: ${HTTP_CONTENT_TYPE}\nContent-Length: ${httpResponseXml === '' ? '0' : `length\n\n${indent(httpResponseXml)}`}`;
+  const all: Sample[] = [
     soap(SOAP11),
     soap(SOAP12),
     {
@@ -73,6 +81,10 @@ export function samplesFor<Ops extends OperationsOf<Ops>, K extends OperationNam
       response: httpResponse,
       responseXml: httpResponseXml,
     },
+  ];
+  // The variants the WSDL declares, and JSON.
+  return [
+    ...all.filter((sample) => declared.includes(sample.variant as (typeof declared)[number])),
     jsonSample(contract, route, request, result, site),
   ];
 }

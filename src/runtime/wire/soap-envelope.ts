@@ -48,17 +48,20 @@ const OPENINGS = new Map(
 );
 const open = (v: SoapVersion) => OPENINGS.get(v)!;
 
-export function soapEnvelope(version: SoapVersion, bodyContent: string): string {
-  return `${open(version)}<soap:Body>${bodyContent}</soap:Body></soap:Envelope>`;
+export function soapEnvelope(version: SoapVersion, bodyContent: string, headerContent?: string): string {
+  const header = headerContent === undefined ? '' : `<soap:Header>${headerContent}</soap:Header>`;
+  return `${open(version)}${header}<soap:Body>${bodyContent}</soap:Body></soap:Envelope>`;
 }
 
 export type FaultKind = Extract<ErrorKind, keyof SoapVersion['codes']>;
 
-export function soapFault(version: SoapVersion, kind: FaultKind, message: string): string {
+/** A fault; `detail` is the content of its detail (a declared fault's element), empty by default. */
+export function soapFault(version: SoapVersion, kind: FaultKind, message: string, detail = ''): string {
   const code = `soap:${version.codes[kind]}`;
   const text = escapeXmlText(message);
   if (version === SOAP11) {
-    return soapEnvelope(version, `<soap:Fault><faultcode>${code}</faultcode><faultstring>${text}</faultstring><detail /></soap:Fault>`);
+    const details = detail === '' ? '<detail />' : `<detail>${detail}</detail>`;
+    return soapEnvelope(version, `<soap:Fault><faultcode>${code}</faultcode><faultstring>${text}</faultstring>${details}</soap:Fault>`);
   }
   // SOAP 1.2 §5.4.7: a VersionMismatch fault tells which envelope versions are supported.
   const upgrade =
@@ -67,6 +70,6 @@ export function soapFault(version: SoapVersion, kind: FaultKind, message: string
       : '';
   return (
     `${open(version)}${upgrade}<soap:Body><soap:Fault><soap:Code><soap:Value>${code}</soap:Value></soap:Code>` +
-    `<soap:Reason><soap:Text xml:lang="en">${text}</soap:Text></soap:Reason></soap:Fault></soap:Body></soap:Envelope>`
+    `<soap:Reason><soap:Text xml:lang="en">${text}</soap:Text></soap:Reason>${detail === '' ? '' : `<soap:Detail>${detail}</soap:Detail>`}</soap:Fault></soap:Body></soap:Envelope>`
   );
 }

@@ -74,3 +74,33 @@ export function isXsiNil(element: XmlElement): boolean {
 export class DecodeError extends Error {
   override name = 'DecodeError';
 }
+
+/**
+ * XML kept as it came (xs:any, anyType, mixed content): the text of one or
+ * more elements, each with the namespace declarations it needs, written back
+ * as it is.
+ */
+export type XmlFragment = string;
+
+/** An element and its content as self-contained XML text (exclusive canonical form: the namespaces it uses declared on it). */
+export function xmlFragmentOf(element: XmlElement): XmlFragment {
+  return element.canonicalizeToString({ mode: xml().XmlC14NMode.XML_C14N_EXCLUSIVE_1_0 });
+}
+
+/** The whole content of an element of mixed content: its text escaped, its elements self-contained. */
+export function mixedContentOf(element: XmlElement): XmlFragment {
+  const { XmlElement: Element, XmlText, XmlCData } = xml();
+  let out = '';
+  for (let child = element.firstChild; child; child = child.next) {
+    if (child instanceof Element) out += xmlFragmentOf(child);
+    else if (child instanceof XmlText || child instanceof XmlCData) out += escapeXmlText(child.content);
+    else break; // a processing instruction's wrapper has no `next`; comments and the rest are not content
+  }
+  return out;
+}
+
+/** The local name an element's xsi:type names (its prefix's namespace is the contract's); undefined without one. */
+export function xsiTypeOf(element: XmlElement): string | undefined {
+  const type = element.attrs.find((a) => a.name === 'type' && a.namespaceUri === XSI_NAMESPACE)?.value.trim();
+  return type === undefined ? undefined : type.slice(type.indexOf(':') + 1);
+}

@@ -20,3 +20,54 @@ export function firstLibxmlMessage(error: unknown): string {
   const message = details?.[0]?.message ?? (error as Error)?.message ?? '';
   return message.replace(/\s+/g, ' ').trim();
 }
+
+/** The schema sets compiled so far: each one's documents are read by libxml2 from memory, under a folder name of its own. */
+let sets = 0;
+let provider: InstanceType<ReturnType<typeof xml>['XmlBufferInputProvider']> | undefined;
+const SET_SCHEME = 'contract-schema-set';
+
+/**
+ * Compiles schema documents of several namespaces as one schema: each
+ * document imports the others as `N.xsd` (N its place in `texts`), which
+ * libxml2 reads from memory (never from a file or the network). The first
+ * is the root; every global element of every document is validated against.
+ */
+export function compileSchemaSet(texts: readonly string[]): XsdValidator {
+  if (texts.length === 1) return compileSchema(texts[0]);
+  const { XmlDocument, XsdValidator, XmlBufferInputProvider, xmlRegisterInputProvider } = xml();
+  if (!provider) {
+    provider = new XmlBufferInputProvider({});
+    xmlRegisterInputProvider(provider);
+  }
+  const folder = `${SET_SCHEME}:/${++sets}`;
+  const encoder = new TextEncoder();
+  for (const [i, text] of texts.entries()) provider.addBuffer(`${folder}/${i}.xsd`, encoder.encode(text));
+  // The root imports every namespace, so that each document's global elements are known.
+  const imports = texts.map((text, i) => `<xs:import namespace="${targetNamespaceOf(text)}" schemaLocation="${i}.xsd"/>`).join('');
+  let doc: XmlDocument | undefined;
+  try {
+    doc = XmlDocument.fromString(`<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">${imports}</xs:schema>`, {
+      option: safeParseOptions(),
+      url: `${folder}/root.xsd`,
+    });
+    return XsdValidator.fromDoc(doc);
+  } catch (error) {
+    throw new Error(firstLibxmlMessage(error) || 'libxml2 could not compile the schema.');
+  } finally {
+    doc?.dispose();
+    // Compiled: libxml2 keeps what it read.
+    for (const i of texts.keys()) provider.removeBuffer(`${folder}/${i}.xsd`);
+  }
+}
+
+/** The targetNamespace attribute of a schema we wrote (escaped as it is in the text), '' when it has none. */
+function targetNamespaceOf(text: string): string {
+  const { XmlDocument } = xml();
+  const doc = XmlDocument.fromString(text, { option: safeParseOptions() });
+  try {
+    const ns = doc.root.attr('targetNamespace')?.value ?? '';
+    return ns.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  } finally {
+    doc.dispose();
+  }
+}

@@ -21,11 +21,24 @@ export const INTEGER_BOUNDS = {
 export type XsdIntegerType = keyof typeof INTEGER_BOUNDS;
 
 /** long and unsignedLong exceed a double's 53 bits: held as a bigint. */
-const BIG_INTEGER_BOUNDS = {
+const BIG_INTEGER_BOUNDS: Record<XsdBigIntegerType, readonly [bigint | undefined, bigint | undefined]> = {
   long: [-(2n ** 63n), 2n ** 63n - 1n],
   unsignedLong: [0n, 2n ** 64n - 1n],
-} as const;
-export type XsdBigIntegerType = keyof typeof BIG_INTEGER_BOUNDS;
+  // The unbounded integer types: a bigint holds any of their values.
+  integer: [undefined, undefined],
+  nonNegativeInteger: [0n, undefined],
+  positiveInteger: [1n, undefined],
+  nonPositiveInteger: [undefined, 0n],
+  negativeInteger: [undefined, -1n],
+};
+export type XsdBigIntegerType =
+  | 'long'
+  | 'unsignedLong'
+  | 'integer'
+  | 'nonNegativeInteger'
+  | 'positiveInteger'
+  | 'nonPositiveInteger'
+  | 'negativeInteger';
 
 export type XsdFloatType = 'float' | 'double';
 
@@ -35,6 +48,11 @@ const LEXICAL_PATTERNS = {
   date: /^-?\d{4,}-\d{2}-\d{2}(Z|[+-]\d{2}:\d{2})?$/,
   time: /^\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/,
   duration: /^-?P(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$/,
+  gYear: /^-?\d{4,}(Z|[+-]\d{2}:\d{2})?$/,
+  gYearMonth: /^-?\d{4,}-\d{2}(Z|[+-]\d{2}:\d{2})?$/,
+  gMonth: /^--\d{2}(Z|[+-]\d{2}:\d{2})?$/,
+  gMonthDay: /^--\d{2}-\d{2}(Z|[+-]\d{2}:\d{2})?$/,
+  gDay: /^---\d{2}(Z|[+-]\d{2}:\d{2})?$/,
   // ASMX's guid: a string restricted by this pattern (http://microsoft.com/wsdl/types/).
   guid: /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,
 } as const;
@@ -63,13 +81,17 @@ export function parseXsdBigInteger(text: string, type: XsdBigIntegerType): bigin
   const value = collapse(text);
   const [min, max] = BIG_INTEGER_BOUNDS[type];
   const n = INTEGER.test(value) ? BigInt(value) : undefined;
-  if (n === undefined || n < min || n > max) throw new DecodeError(`a ${type} must be a whole number from ${min} to ${max}`);
+  if (n === undefined || (min !== undefined && n < min) || (max !== undefined && n > max)) {
+    throw new DecodeError(
+      `a ${type} must be a whole number${min === undefined ? '' : ` from ${min}`}${max === undefined ? '' : ` to ${max}`}`,
+    );
+  }
   return n;
 }
 
 export function formatXsdBigInteger(value: bigint, type: XsdBigIntegerType): string {
   const [min, max] = BIG_INTEGER_BOUNDS[type];
-  if (value < min || value > max) throw new RangeError(`${value} is not an xs:${type}`);
+  if ((min !== undefined && value < min) || (max !== undefined && value > max)) throw new RangeError(`${value} is not an xs:${type}`);
   return String(value);
 }
 
@@ -132,4 +154,16 @@ export function parseXsdEnumeration<T extends string>(text: string, values: read
   const value = text;
   if (!(values as readonly string[]).includes(value)) throw new DecodeError(`"${value.slice(0, 40)}" is not a value of ${type}`);
   return value as T;
+}
+
+const HEX = /^([0-9a-fA-F]{2})*$/;
+
+export function parseXsdHexBinary(text: string): Uint8Array {
+  const value = text.replace(/[\t\n\r ]+/g, '');
+  if (!HEX.test(value)) throw new DecodeError('a hexBinary must be pairs of hexadecimal digits');
+  return new Uint8Array(Buffer.from(value, 'hex'));
+}
+
+export function formatXsdHexBinary(value: Uint8Array): string {
+  return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex').toUpperCase();
 }

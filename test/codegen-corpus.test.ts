@@ -1,0 +1,47 @@
+/**
+ * The published contracts of test/fixtures/corpus/, as `npm run corpus`
+ * checks them: each generates, all type-check in one TypeScript program,
+ * each is served with sample answers (the mock) and every operation is
+ * called over every SOAP port with its schema-valid sample request, the
+ * answer a SOAP envelope whose body and headers are valid against the
+ * contract's schemas. The one refused is refused with one line naming the
+ * construct outside WS-I Basic Profile.
+ */
+import test from 'ava';
+import { join } from 'node:path';
+import { checkCorpus, contractsOf } from '../codegen/corpus';
+
+const CORPUS = join(__dirname, 'fixtures', 'corpus');
+
+test.serial('every published contract of the fixtures generates, type-checks and answers every operation on every SOAP port', async (t) => {
+  t.timeout(900_000, 'generate a dozen large contracts, type-check them together and call them');
+  const lines: string[] = [];
+  const outcomes = await checkCorpus(CORPUS, (line) => lines.push(line));
+  t.log(lines.join('\n'));
+  t.deepEqual(
+    outcomes.map((o) => o.name),
+    contractsOf(CORPUS).map((c) => c.name),
+    'one line per contract',
+  );
+  for (const outcome of outcomes.filter((o) => o.name !== 'servicestack-portaplusapi')) {
+    t.is(outcome.outcome, 'pass', `${outcome.name}: ${outcome.line}`);
+    t.regex(outcome.line, /^\d+ operations × [1-9]\d* SOAP ports?, [1-9]\d* calls/, outcome.name);
+  }
+  const refused = outcomes.find((o) => o.name === 'servicestack-portaplusapi')!;
+  t.is(refused.outcome, 'refused');
+  t.regex(
+    refused.line,
+    /^codegen: .*servicestack-portaplusapi\.wsdl:\d+: binding WSHttpBinding_ISyncReply is a SOAP 1\.2 binding whose operations use <soap:operation> of SOAP 1\.1: outside WS-I Basic Profile/,
+  );
+  t.regex(
+    lines.at(-1)!,
+    /^11 of 12 contracts generate, type-check and answer every operation on every SOAP port with a schema-valid answer$/,
+  );
+});
+
+test('a folder of contracts is a WSDL a file, or a folder whose WSDL no other there imports', (t) => {
+  const found = contractsOf(CORPUS);
+  t.true(found.some((c) => c.name === 'euroconsumers-partner' && c.wsdl.endsWith('PartnerService.local.wsdl')));
+  t.true(found.some((c) => c.name === 'lnp-NumberManagement' && c.wsdl.endsWith('NumberManagement.wsdl')));
+  t.is(found.length, 12);
+});
