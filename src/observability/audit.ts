@@ -17,7 +17,7 @@ import type { Logger } from 'pino';
 import { ServiceError } from '../runtime/errors';
 import type { CallContext } from '../runtime/call-state';
 import { AuditFile, AuditFileError } from './audit-file';
-import { infoLineWriter, isoNow } from './logger';
+import { isoNow } from './logger';
 import type { Metrics } from './metrics';
 
 /** What an audit line says happened. */
@@ -94,18 +94,14 @@ export function createAuditTrail(settings: AuditSettings, logger: Logger, metric
           },
         });
   const refuse = (cause: string) => new ServiceError('unavailable', UNAVAILABLE, undefined, cause);
-  // Read once: the logger's level is fixed for the process.
-  const writeLine = infoLineWriter(logger);
   return {
     required: settings.auditRequired,
     record(fields) {
       metrics.auditEvents.inc({ outcome: fields.outcome });
-      const json = fieldsJson(fields);
-      if (writeLine) writeLine(json);
-      else logger.info({ event: 'audit', ...fields });
+      logger.info({ event: 'audit', ...fields });
       if (!file) return;
       try {
-        file.write(`{"time":"${isoNow()}",${json}}\n`);
+        file.write(`{"time":"${isoNow()}",${fieldsJson(fields)}}\n`);
       } catch (error) {
         if (error instanceof AuditFileError) throw refuse(error.message);
         throw error;
