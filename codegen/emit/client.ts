@@ -26,6 +26,7 @@ export function emitClient(model: ContractModel): string {
   const decoders = [...jsonDecoders.values()];
   const code = [
     ...operations.flatMap((op) => [
+      ...op.faults,
       op.httpDecode,
       op.jsonDecode,
       op.soapDecode,
@@ -37,7 +38,13 @@ export function emitClient(model: ContractModel): string {
   ].join('\n');
   const classNames = [
     ...new Set([
-      ...operations.flatMap((op) => [op.requestClass, ...(op.soapResponseClass ? [op.soapResponseClass] : []), ...op.httpClasses]),
+      ...operations.flatMap((op) => [
+        op.requestClass,
+        ...(op.soapResponseClass ? [op.soapResponseClass] : []),
+        ...op.httpClasses,
+        ...op.faultClasses,
+      ]),
+      ...headerClasses(model),
       ...model.types.map((t) => t.name).filter((name) => code.includes(`new ${name}(`)),
     ]),
   ];
@@ -45,10 +52,20 @@ export function emitClient(model: ContractModel): string {
     header: GENERATED_HEADER,
     service: model.service,
     clientClass: `${base}Client`,
-    errorClass: `${base}Error`,
+    errorClass: errorClass(model, base),
     operations,
+    clientHeaders: clientHeaders(model),
+    usesHeaders: operations.some((op) => op.hasHeaders),
+    usesFaults: operations.some((op) => op.faults.length > 0),
     classNames: classNames.sort(),
-    fieldInterfaces: [...new Set(operations.map((op) => op.requestFields))].sort(),
+    fieldInterfaces: [
+      ...new Set([
+        ...operations.map((op) => op.requestFields),
+        ...model.operations.flatMap((op) =>
+          (op.soap?.headers ?? []).flatMap((h) => (h.direction === 'in' && h.type.kind === 'enum' ? [h.type.typeName] : [])),
+        ),
+      ]),
+    ].sort(),
     enumValues: model.enums.map((e) => `${e.name}Values`).filter((name) => code.includes(name)),
     codecImports: ['DecodeError', 'formatXsdBoolean', 'parseXsdBoolean', 'xmlFragmentOf'].filter(
       (name) => code.includes(`${name}(`) || (name === 'DecodeError' && operations.some((op) => op.jsonDecode.includes('readJson('))),
@@ -66,6 +83,42 @@ export function emitClient(model: ContractModel): string {
     endpointPath: JSON.stringify(model.endpointPath),
     endpointPathText: model.endpointPath.replaceAll('*/', '*\\/'),
   });
+}
+
+/**
+ * The header blocks a client sends by default (its `headers`, as .NET's
+ * proxy has a `…Value` field per header): every operation's input headers
+ * by name; a name two operations give different types, or one kept as XML, is left to each call.
+ */
+function clientHeaders(model: ContractModel): { name: string; type: string }[] {
+  const types = new Map<string, Set<string>>();
+  for (const op of model.operations)
+    for (const h of op.soap?.headers ?? [])
+      if (h.direction === 'in' && h.type.kind !== 'any') types.set(h.name, (types.get(h.name) ?? new Set()).add(h.type.tsType));
+  return [...types]
+    .filter(([, set]) => set.size === 1)
+    .map(([name, set]) => ({ name, type: [...set][0] }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The complex types of the client's default header blocks, imported for its `…Headers` interface. */
+function headerClasses(model: ContractModel): string[] {
+  return model.operations.flatMap((op) =>
+    (op.soap?.headers ?? []).flatMap((h) => (h.direction === 'in' && h.type.kind === 'complex' ? [h.type.typeName] : [])),
+  );
+}
+
+/** `XError`, unless the contract has a type of that name (`NumberManagementError`): then `XCallError`. */
+function errorClass(model: ContractModel, base: string): string {
+  const taken = new Set([...model.types.map((t) => t.name), ...model.enums.map((e) => e.name)]);
+  return taken.has(`${base}Error`) ? `${base}CallError` : `${base}Error`;
+}
+
+/** The expression decoding a header's or fault's element, named `element`, into its type. */
+function elementDecode(model: ContractModel, type: TypeRef): string {
+  if (type.kind === 'complex') return `${type.typeName}.fromXml(element)`;
+  if (type.kind === 'any') return 'xmlFragmentOf(element)';
+  return simpleParse(model, type, 'element.content');
 }
 
 /** A request whose every member is text on the wire can go as HTTP fields and JSON parameters. */
@@ -120,9 +173,21 @@ function clientOperation(model: ContractModel, op: OperationModel, jsonDecoders:
       : op.result.field
         ? `${outputClass}.fromXml(element).${op.result.field}`
         : `${outputClass}.fromXml(element)`;
+  const faults = soap?.faults ?? [];
+  const hasHeaders = (soap?.headers.length ?? 0) > 0;
   return {
     name: op.name,
     method: op.name[0].toLowerCase() + op.name.slice(1),
+    hasHeaders,
+    hasInHeaders: hasHeaders && soap!.headers.some((h) => h.direction === 'in'),
+    hasOutHeaders: hasHeaders && soap!.headers.some((h) => h.direction === 'out'),
+    // A fault's element in the contract's namespace is in the run-time one, as the service writes it.
+    faults: faults.map(
+      (f) =>
+        `{ element: ${quote(f.element.name)}${f.element.namespace === model.authoredNamespace ? '' : `, namespace: ${quote(f.element.namespace)}`}, decode: (element, fault) => new ${f.className}(${elementDecode(model, f.type)}, fault.faultString, faultKind(fault)) }`,
+    ),
+    faultNames: [...new Set(faults.map((f) => f.className))].join(', '),
+    faultClasses: [...faults.map((f) => f.className), ...faults.flatMap((f) => (f.type.kind === 'complex' ? [f.type.typeName] : []))],
     soapActionSuffix: firstSuffix && 'suffix' in firstSuffix ? firstSuffix.suffix : '',
     soapActions: literals.length ? `{ ${literals.join(', ')} }` : '',
     requestElement: soap?.input.style === 'element' ? soap.input.element!.name : '',

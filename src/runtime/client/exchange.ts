@@ -7,7 +7,7 @@
  * decoding of the element, are generated.
  */
 import { SOAP11, SOAP12, soapEnvelope, soapVersionOfVariant, type SoapVersion } from '../wire/soap-envelope';
-import { CALL_VARIANTS, type CallVariant } from '../definition';
+import { CALL_VARIANTS, type CallVariant, type HeaderRoute } from '../definition';
 import { XSI_NAMESPACE, childElements } from '../xml/xml-codec';
 import {
   loadXmlEngine,
@@ -44,6 +44,17 @@ export interface OperationSpec {
   httpLocation: string;
   /** The root element of an HTTP GET/POST answer; '' for a void operation, whose answer is empty. */
   httpResponseElement: string;
+  /** The faults the WSDL declares for it: a SOAP fault whose detail is one of these is decoded into its error. */
+  faults?: readonly DeclaredFaultSpec[];
+}
+
+/** A declared fault (`wsdl:fault`) as the client reads it: its detail element, decoded into the generated error class. */
+export interface DeclaredFaultSpec {
+  element: string;
+  /** The element's namespace, when it is not the contract's. */
+  namespace?: string;
+  /** The error of the fault, from its validated detail element (while its document lives) and the fault's code and text. */
+  decode(element: Element, fault: Fault): Error;
 }
 
 /** Where and how a client reaches the service. */
@@ -63,6 +74,10 @@ export interface CallInput {
   body: string;
   /** The HTTP GET/POST fields, in contract order; undefined ones are left out. */
   fields: readonly (readonly [string, string | undefined])[];
+  /** The SOAP Header's content (the request's header blocks); no Header when undefined. */
+  header?: string;
+  /** The header blocks the operation's answer may carry, decoded into `into` by their names (SOAP). */
+  outHeaders?: { blocks: readonly HeaderRoute[]; into: Record<string, unknown> };
   signal?: AbortSignal;
 }
 
@@ -82,6 +97,8 @@ export interface Fault {
   /** Seconds, from the Retry-After header (throttled, unavailable). */
   retryAfter?: number;
   cause?: unknown;
+  /** A SOAP fault the operation declares: the generated error class's instance, with its typed detail. */
+  declared?: Error;
 }
 
 /** What the decoder made of the answer element (SOAP: the body's response element; HTTP: the root), validated; or a fault. */
@@ -102,7 +119,9 @@ export async function exchange<T>(connection: Connection, op: OperationSpec, inp
   const doc = parseAnswer(answer.text);
   const version = soapVersionOfVariant(input.variant);
   try {
-    return version ? readSoapAnswer(connection, op, version, answer, doc, decode) : readHttpAnswer(connection, op, answer, doc, decode);
+    return version
+      ? readSoapAnswer(connection, op, version, answer, doc, decode, input.outHeaders)
+      : readHttpAnswer(connection, op, answer, doc, decode);
   } finally {
     doc?.dispose();
   }
@@ -153,7 +172,7 @@ function httpRequest(connection: Connection, op: OperationSpec, input: CallInput
   const version = soapVersionOfVariant(input.variant);
   if (version) {
     const action = op.soapActions?.[version.variant] ?? connection.namespace + op.soapActionSuffix;
-    const body = soapEnvelope(version, input.body);
+    const body = soapEnvelope(version, input.body, input.header || undefined);
     const headers: Record<string, string> =
       version === SOAP11
         ? { 'Content-Type': SOAP11.contentType, SOAPAction: `"${action}"` }
@@ -174,6 +193,7 @@ function readSoapAnswer<T>(
   answer: HttpAnswer,
   doc: XmlDocument | undefined,
   decode: Decode<T>,
+  outHeaders?: CallInput['outHeaders'],
 ): Outcome<T> {
   const envelope = doc?.root;
   const inEnvelope = (e: Element) => e.namespaceUri === version.envelopeNamespace;
@@ -184,8 +204,13 @@ function readSoapAnswer<T>(
   }
   const body = childElements(envelope).find((e) => e.name === 'Body' && inEnvelope(e));
   const [content] = body ? childElements(body) : [];
-  if (content && content.name === 'Fault' && inEnvelope(content)) return { fault: soapFault(content, version, answer) };
+  if (content && content.name === 'Fault' && inEnvelope(content)) return declaredFault(connection, op, version, answer, content);
   if (answer.status !== 200) return httpFault(answer);
+  const header = childElements(envelope).find((e) => e.name === 'Header' && inEnvelope(e));
+  if (header && outHeaders) {
+    const read = readHeaders(connection, header, outHeaders, answer);
+    if (read) return read;
+  }
   if (op.soapResponseParts && body) {
     // The answer's parts: each valid against the schema, the whole Body decoded.
     for (const part of childElements(body)) {
@@ -235,6 +260,56 @@ function expected<T>(
     return protocol(answer, `The ${name} answer does not match the schema: ${firstLibxmlMessage(error).slice(0, 200)}`);
   }
   return { value: decode(element) };
+}
+
+/** The header blocks the operation declares, each valid against the schema, decoded by name; other blocks are passed over. */
+function readHeaders(
+  connection: Connection,
+  header: Element,
+  outHeaders: NonNullable<CallInput['outHeaders']>,
+  answer: HttpAnswer,
+): { fault: Fault } | undefined {
+  for (const block of childElements(header)) {
+    const known = outHeaders.blocks.find((h) => h.element === block.name && (h.namespace ?? connection.namespace) === block.namespaceUri);
+    if (!known) continue;
+    // The envelope's own attributes on a block (mustUnderstand, actor, role) are SOAP's, not the block's type's.
+    for (const attribute of block.attrs)
+      if (attribute.namespaceUri === SOAP11.envelopeNamespace || attribute.namespaceUri === SOAP12.envelopeNamespace) attribute.remove();
+    try {
+      connection.schema().validate(block);
+    } catch (error) {
+      return protocol(answer, `The ${block.name} header does not match the schema: ${firstLibxmlMessage(error).slice(0, 200)}`);
+    }
+    outHeaders.into[known.name] = known.decode(block);
+  }
+  return undefined;
+}
+
+/** A SOAP fault; when its detail is a fault the operation declares, valid against the schema, that fault's error comes with it. */
+function declaredFault(
+  connection: Connection,
+  op: OperationSpec,
+  version: SoapVersion,
+  answer: HttpAnswer,
+  content: Element,
+): { fault: Fault } {
+  const fault = soapFault(content, version, answer);
+  if (!op.faults?.length) return { fault };
+  // SOAP 1.1's detail is unqualified (§4.4); SOAP 1.2's Detail is in the envelope namespace.
+  const detail = childElements(content).find((e) =>
+    version === SOAP11 ? e.name === 'detail' && !e.namespaceUri : e.name === 'Detail' && e.namespaceUri === version.envelopeNamespace,
+  );
+  for (const element of detail ? childElements(detail) : []) {
+    const spec = op.faults.find((f) => f.element === element.name && (f.namespace ?? connection.namespace) === element.namespaceUri);
+    if (!spec) continue;
+    try {
+      connection.schema().validate(element);
+    } catch (error) {
+      return protocol(answer, `The ${element.name} fault detail does not match the schema: ${firstLibxmlMessage(error).slice(0, 200)}`);
+    }
+    return { fault: { ...fault, declared: spec.decode(element, fault) } };
+  }
+  return { fault };
 }
 
 /** SOAP 1.1 faultcode/faultstring, or SOAP 1.2 Code/Value and Reason/Text. */
