@@ -67,16 +67,26 @@ export function typeCheckFolders(folders: string[], work: string): Map<string, s
   );
   let output = '';
   try {
-    execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '--noEmit', '-p', work], { encoding: 'utf8', stdio: 'pipe' });
+    // Run in the folder, so that the compiler names each file from it, as the folders are matched below.
+    execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '--noEmit', '-p', '.'], {
+      cwd: work,
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
   } catch (error) {
     const { stdout, stderr } = error as { stdout: string; stderr: string };
     output = `${stdout}${stderr}`;
   }
   const byFolder = new Map<string, string>(folders.map((f) => [f, '']));
+  let unplaced = '';
   for (const line of output.split('\n')) {
+    if (line === '' || line.startsWith(' ')) continue; // a message's continuation lines
     const folder = folders.find((f) => line.startsWith(`${relative(work, f).split(sep).join('/')}/`));
     if (folder) byFolder.set(folder, `${byFolder.get(folder)}${line}\n`);
+    else unplaced += `${line}\n`;
   }
+  // An error in no generated folder (the runtime, the configuration) fails them all: none is shown to type-check.
+  if (unplaced !== '') for (const folder of folders) byFolder.set(folder, `${unplaced}${byFolder.get(folder)}`);
   return byFolder;
 }
 
