@@ -307,3 +307,12 @@ export function complexTypeOf(model: ContractModel, ref: TypeRef & { kind: 'comp
   if (!type) throw new Error(`codegen: unknown type ${ref.typeName}`);
   return type;
 }
+
+/** The member of the SOAP answer that is an operation's result (its occurrences, nillable), when the result is one member. */
+export function resultFieldOf(op: OperationModel): FieldModel | undefined {
+  const name = op.result?.field;
+  return name === undefined ? undefined : op.soap?.output?.type.fields.find((f) => f.name === name);
+}
+
+/** A member that may occur more than once: an array. */
+export const repeats = (field: FieldModel) => field.maxOccurs === 'unbounded' || field.maxOccurs > 1;

@@ -8,8 +8,12 @@
  * construct outside WS-I Basic Profile.
  */
 import test from 'ava';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkCorpus, contractsOf } from '../codegen/corpus';
+import { checkCorpus, contractsOf, typeCheckFolders } from '../codegen/corpus';
+import { RUNTIME } from '../codegen/load-generated';
+import { generate } from '../codegen/main';
 
 const CORPUS = join(__dirname, 'fixtures', 'corpus');
 
@@ -44,4 +48,17 @@ test('a folder of contracts is a WSDL a file, or a folder whose WSDL no other th
   t.true(found.some((c) => c.name === 'euroconsumers-partner' && c.wsdl.endsWith('PartnerService.local.wsdl')));
   t.true(found.some((c) => c.name === 'lnp-NumberManagement' && c.wsdl.endsWith('NumberManagement.wsdl')));
   t.is(found.length, 12);
+});
+
+test('the type check names the folder a compiler error is in, and fails it', async (t) => {
+  t.timeout(180_000, 'generate two contracts and type-check them');
+  const work = mkdtempSync(join(tmpdir(), 'corpus-check-'));
+  t.teardown(() => rmSync(work, { recursive: true, force: true }));
+  const [good, bad] = [join(work, 'good'), join(work, 'bad')];
+  const wsdl = join(CORPUS, 'afip-padron-a5', 'afip-padron-a5.wsdl');
+  for (const folder of [good, bad]) await generate(wsdl, folder, { runtime: RUNTIME });
+  appendFileSync(join(bad, 'client.ts'), "\nexport const notANumber: number = 'text';\n");
+  const checked = typeCheckFolders([good, bad], work);
+  t.is(checked.get(good), '');
+  t.regex(checked.get(bad) ?? '', /^bad\/client\.ts\(\d+,\d+\): error TS2322/);
 });

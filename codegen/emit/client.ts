@@ -5,7 +5,9 @@ import {
   type FieldModel,
   type HttpAnswerModel,
   type OperationModel,
+  repeats,
   type ResultModel,
+  resultFieldOf,
   type TypeRef,
 } from '../model';
 import { GENERATED_HEADER } from './header';
@@ -64,6 +66,8 @@ export function emitClient(model: ContractModel): string {
         ...model.operations.flatMap((op) =>
           (op.soap?.headers ?? []).flatMap((h) => (h.direction === 'in' && h.type.kind === 'enum' ? [h.type.typeName] : [])),
         ),
+        // An enumeration that is a result is named by the operation's return type.
+        ...model.operations.flatMap((op) => (op.result?.type.kind === 'enum' ? [op.result.type.typeName] : [])),
       ]),
     ].sort(),
     enumValues: model.enums.map((e) => `${e.name}Values`).filter((name) => code.includes(name)),
@@ -167,11 +171,13 @@ function clientOperation(model: ContractModel, op: OperationModel, jsonDecoders:
   const responseNamespace =
     output?.style === 'element' && output.element!.namespace !== model.authoredNamespace ? output.element!.namespace : undefined;
   const outputClass = output?.type.name;
+  // An optional member that repeats is absent from its class when empty; the result is then an empty array.
+  const resultField = resultFieldOf(op);
   const soapDecode =
     !op.result || !outputClass
       ? 'undefined'
       : op.result.field
-        ? `${outputClass}.fromXml(element).${op.result.field}`
+        ? `${outputClass}.fromXml(element).${op.result.field}${resultField && repeats(resultField) && resultField.minOccurs === 0 ? ' ?? []' : ''}`
         : `${outputClass}.fromXml(element)`;
   const faults = soap?.faults ?? [];
   const hasHeaders = (soap?.headers.length ?? 0) > 0;
@@ -214,7 +220,7 @@ function clientOperation(model: ContractModel, op: OperationModel, jsonDecoders:
     // An operation the WSDL's HTTP bindings leave out (none declared, or a request HTTP fields cannot carry) is refused before it is sent.
     httpCallable: op.http !== undefined,
     httpDecode: answer ? httpDecode(model, answer) : 'undefined',
-    jsonDecode: op.result ? jsonDecode(model, op.result, jsonDecoders) : 'undefined',
+    jsonDecode: op.result ? jsonDecode(model, op.result, jsonDecoders, resultField) : 'undefined',
   };
 }
 
@@ -223,10 +229,12 @@ const stringFieldsOnly = (type: ComplexTypeModel) =>
   type.fields.every((f) => f.type.kind === 'primitive' && f.type.primitive === 'string' && f.maxOccurs === 1 && !f.nillable);
 
 /** The expression decoding `d` of a JSON answer (named `d`) into the result type; null is an absent result. */
-function jsonDecode(model: ContractModel, result: ResultModel, decoders: Map<string, string>): string {
+function jsonDecode(model: ContractModel, result: ResultModel, decoders: Map<string, string>, field?: FieldModel): string {
   const type = result.type;
   let decode: string;
-  if (type.kind === 'primitive' && type.primitive === 'boolean') decode = 'jsonBoolean(d)';
+  // A member that repeats or may be nil is read as the member it is (an array; null kept as null).
+  if (field && (repeats(field) || field.nillable)) decode = `readJson(() => ${jsonMember(model, field, 'd', decoders, true)})`;
+  else if (type.kind === 'primitive' && type.primitive === 'boolean') decode = 'jsonBoolean(d)';
   else if (type.kind === 'primitive' && type.primitive === 'string') decode = 'jsonText(d)';
   else if (type.kind === 'complex' && stringFieldsOnly(complexTypeOf(model, type))) {
     const complex = complexTypeOf(model, type);

@@ -4,6 +4,7 @@ import {
   type ContractModel,
   type FieldModel,
   type OperationModel,
+  resultFieldOf,
   type Segment,
   type TypeRef,
 } from '../model';
@@ -97,7 +98,12 @@ export function emitJson(model: ContractModel): string {
     name: op.name,
     parameters: parametersOf(op),
     // A void method's answer is {"d":null}.
-    encodeResult: op.result ? jsonExpression(model, op.result.type, 'result', op.result.mayBeAbsent, writers) : "'null'",
+    // A result that is one member of the answer is written as that member is: an array when it repeats, null when nil.
+    encodeResult: !op.result
+      ? "'null'"
+      : resultFieldOf(op)
+        ? jsonField(model, resultFieldOf(op)!, 'result', op.result.mayBeAbsent, writers)
+        : jsonExpression(model, op.result.type, 'result', op.result.mayBeAbsent, writers),
   }));
   const functions = [...writers.values()];
   const code = [...operations.map((op) => op.encodeResult), ...functions].join('\n');

@@ -1,4 +1,12 @@
-import { type ComplexTypeModel, complexTypeOf, type ContractModel, type OperationModel, type TypeRef } from '../model';
+import {
+  type ComplexTypeModel,
+  complexTypeOf,
+  type ContractModel,
+  type OperationModel,
+  repeats,
+  resultFieldOf,
+  type TypeRef,
+} from '../model';
 import { GENERATED_HEADER } from './header';
 import { render } from './render';
 import { sampleExpression, sampleObject } from './samples';
@@ -37,6 +45,11 @@ export function emitRoutes(model: ContractModel): string {
     classNames: [
       ...model.types.map((t) => t.name).filter(used),
       ...model.enums.map((e) => `${e.name}Values`).filter(used),
+      // An enumeration named as a type only (a result's): imported as a type.
+      ...model.enums
+        .map((e) => e.name)
+        .filter((name) => used(name) || operations.some((op) => op.resultType === name || op.resultType.startsWith(`${name} |`)))
+        .map((name) => `type ${name}`),
       ...(code.includes('xmlns(') ? ['xmlns'] : []),
     ].sort(),
   });
@@ -190,9 +203,9 @@ function route(model: ContractModel, op: OperationModel) {
 /** A sample of the result: of its field's type, an array of one when the field repeats. */
 function sampleResult(model: ContractModel, op: OperationModel): string {
   const result = op.result!;
-  const field = result.field ? op.soap?.output?.type.fields.find((f) => f.name === result.field) : undefined;
+  const field = resultFieldOf(op);
   const sample = sampleExpression(model, result.type);
-  return field && (field.maxOccurs === 'unbounded' || field.maxOccurs > 1) ? `[${sample}]` : sample;
+  return field && repeats(field) ? `[${sample}]` : sample;
 }
 
 function hasAttributes(model: ContractModel, ref: TypeRef): boolean {
