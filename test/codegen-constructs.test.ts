@@ -5,7 +5,8 @@
  * loads it, served with handlers that echo what they are given, and called
  * with hand-written envelopes over both versions. Each answer is validated
  * against the contract's schema, decoded with the generated classes, and
- * compared with what the handler was handed: the values round-trip.
+ * compared with what the handler was handed: the values round-trip. The
+ * wsdl-import fixture (WCF's split definitions) is served the same way.
  */
 import test, { type ExecutionContext } from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -321,3 +322,55 @@ test('anyAttribute: a name a handler made up is written only when it is an XML n
   t.throws(() => writeOtherAttributes({ 'a="1" b': 'v' }), { message: /is not an attribute name/ });
   t.throws(() => writeOtherAttributes({ '{urn:x}><x': 'v' }), { message: /is not an attribute name/ });
 });
+
+test.serial(
+  'wsdl:import: the imported WSDL is served at ?wsdl=wsdl0, the main one names it there, and its operations answer',
+  async (t) => {
+    await loadXmlEngine();
+    const wsdl = join(__dirname, 'fixtures', 'contracts', 'wsdl-import', 'Service.wsdl');
+    const { definition } = await loadContract(wsdl, { folder: mkdtempSync(join(work, 'g-')) });
+    const app = createContractApp(
+      definition,
+      { Greet: async (request: { name?: string }) => `Hello, ${request.name}` } as unknown as Handlers<AnyOperations>,
+      { namespace: undefined, publicUrl: undefined, trustProxy: false, maxBodyBytes: 1 << 20 },
+      pino({ level: 'silent' }),
+    );
+    const handle = app.callback();
+    const listener = await listen((req, res) => void handle(req, res), {
+      port: 0,
+      host: '127.0.0.1',
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 5_000,
+      inactivityTimeoutMs: 30_000,
+    } as Parameters<typeof listen>[1]);
+    closers.push(() => listener.close());
+    const url = `${listener.url}/Greeter.svc`;
+    const main = await (await fetch(`${url}?wsdl`)).text();
+    t.regex(main, new RegExp(`<wsdl:import namespace="urn:example:greeter" location="${url.replace(/[.?]/g, '\\$&')}\\?wsdl=wsdl0"`));
+    const imported = await fetch(`${url}?wsdl=wsdl0`);
+    t.is(imported.status, 200);
+    const importedText = await imported.text();
+    t.regex(importedText, /<wsdl:portType name="Greeter">/);
+    t.regex(importedText, /<soap:binding transport=/);
+    t.is((await fetch(`${url}?wsdl=wsdl1`)).status, 404, 'a WSDL the contract does not import is not found');
+    const answer = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': SOAP11.contentType, SOAPAction: '"urn:example:greeter/Greeter/Greet"' },
+      body: soapEnvelope(SOAP11, '<Greet xmlns="urn:example:greeter"><name>Ada</name></Greet>'),
+    });
+    t.is(answer.status, 200);
+    const text = await answer.text();
+    const schemas = compileSchemaSet(
+      definition.renderSchemas?.(definition.targetNamespace) ?? [definition.renderSchema(definition.targetNamespace)],
+    );
+    const doc = xml().XmlDocument.fromString(text);
+    try {
+      const [response] = doc.root.find(`*[local-name()='Body']/*`) as XmlElement[];
+      t.notThrows(() => schemas.validate(response));
+      t.is(response.content, 'Hello, Ada');
+    } finally {
+      doc.dispose();
+    }
+  },
+);
