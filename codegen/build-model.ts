@@ -11,6 +11,7 @@ import {
   type HeaderModel,
   type HttpAnswerModel,
   LIST_BUILTINS,
+  OTHER_ATTRIBUTES,
   type OperationModel,
   type ParticleModel,
   PRIMITIVES,
@@ -322,7 +323,7 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
       fields.push(content);
       particles.push({ kind: 'field', field: content.name });
     } else if (type.particle) {
-      particles.push(flatten(type.particle, fields, name, 1, 1, false));
+      particles.push(flatten(type.particle, fields, name, 1, 1, false, elementNameCounts(type.particle)));
     }
     const attributes: AttributeModel[] = [...(baseModel?.attributes ?? []).map((a) => ({ ...a }))];
     for (const a of type.attributes) {
@@ -340,8 +341,10 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
       if (existing >= 0) attributes[existing] = model;
       else attributes.push(model);
     }
-    uniqueMembers(fields, attributes, text !== undefined);
+    const anyAttribute = type.anyAttribute || baseModel?.anyAttribute === true;
+    uniqueMembers(fields, attributes, text !== undefined, anyAttribute);
     const particle: ParticleModel = particles.length === 1 ? particles[0] : { kind: 'sequence', particles, minOccurs: 1 };
+    renameParticles(particle);
     return {
       name,
       xmlName: type.name ?? name,
@@ -355,10 +358,12 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
       attributes,
       ...(text ? { text } : {}),
       ...(type.mixed ? { mixed: true } : {}),
+      ...(anyAttribute ? { anyAttribute: true } : {}),
       particle,
       arrayWrapper:
         fields.length === 1 &&
         fields[0].maxOccurs === 'unbounded' &&
+        !fields[0].inline &&
         attributes.length === 0 &&
         !baseModel &&
         !text &&
@@ -388,7 +393,24 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
     }
   };
 
-  /** A particle's fields, appended to `fields`: a choice's members optional, a repeated compositor's members repeated. */
+  // A particle names its field; the field's name may change (uniqueMembers), so the particle keeps the field too.
+  const particleFields = new Map<ParticleModel, FieldModel>();
+  const fieldParticle = (f: FieldModel): ParticleModel => {
+    const made: ParticleModel = { kind: 'field', field: f.name };
+    particleFields.set(made, f);
+    return made;
+  };
+  const renameParticles = (particle: ParticleModel): void => {
+    if (particle.kind === 'field') particle.field = particleFields.get(particle)?.name ?? particle.field;
+    else for (const p of particle.particles) renameParticles(p);
+  };
+
+  /**
+   * A particle's fields, appended to `fields`: a choice's members optional. A repeated sequence or choice of several
+   * elements is a group (`groups`: the element names of the whole content model, by count): one array field of a
+   * class of its own whose members are written in place, so that the order between them is kept. One inside
+   * another, one holding a wildcard, or one whose element names occur elsewhere in the type is read as repeated fields.
+   */
   const flatten = (
     particle: XsdParticle,
     fields: FieldModel[],
@@ -396,10 +418,44 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
     min: number,
     max: number | 'unbounded',
     inChoice: boolean,
+    groups?: Map<string, number>,
   ): ParticleModel => {
     const times = (a: number | 'unbounded', b: number | 'unbounded') => (a === 'unbounded' || b === 'unbounded' ? 'unbounded' : a * b);
     const pmin = min * particle.min;
     const pmax = times(max, particle.max);
+    if ((particle.kind === 'sequence' || particle.kind === 'choice') && groups && particle.max !== 1 && particle.max !== 0) {
+      const own = elementNameCounts(particle);
+      const alone =
+        own !== undefined &&
+        [...own].every(([n, count]) => groups.get(n) === count && !fields.some((f) => f.xmlName === n)) &&
+        [...own.values()].reduce((a, b) => a + b, 0) >= 2;
+      if (alone) {
+        const members: FieldModel[] = [];
+        const inner = flatten({ ...particle, min: 1, max: 1 }, members, owner, 1, 1, false);
+        uniqueMembers(members, []);
+        renameParticles(inner);
+        const name = claim(`${owner}Group`);
+        const group: ComplexTypeModel = {
+          name,
+          xmlName: name,
+          namespace: members[0].namespace || tns,
+          anonymous: true,
+          group: true,
+          fieldsInterface: `${name}Fields`,
+          derived: [],
+          abstract: false,
+          fields: members,
+          attributes: [],
+          particle: inner,
+          arrayWrapper: false,
+        };
+        synthesized.push(group);
+        const made = field('group', name, '', { kind: 'complex', typeName: name, tsType: name }, inChoice ? 0 : pmin, pmax, false);
+        made.inline = true;
+        fields.push(made);
+        return fieldParticle(made);
+      }
+    }
     if (particle.kind === 'element') {
       const local = particle.element;
       let xmlName = local.name;
@@ -431,7 +487,7 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
           existing,
           field(existing.name, existing.xmlName, existing.namespace, existing.type, existing.minOccurs, 'unbounded', existing.nillable),
         );
-        return { kind: 'field', field: existing.name };
+        return fieldParticle(existing);
       }
       const made =
         xmlName === ''
@@ -439,20 +495,20 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
           : field(xmlName, xmlName, namespace, type, inChoice ? 0 : pmin, pmax, nillable);
       if (fixed !== undefined) made.fixed = fixed;
       fields.push(made);
-      return { kind: 'field', field: made.name };
+      return fieldParticle(made);
     }
     if (particle.kind === 'any') {
       const existing = fields.find((f) => f.type.kind === 'any' && f.xmlName === '');
-      if (existing) return { kind: 'field', field: existing.name };
+      if (existing) return fieldParticle(existing);
       const made = field('any', '', '', { kind: 'any', tsType: 'XmlFragment' }, inChoice ? 0 : pmin, 1, false);
       fields.push(made);
-      return { kind: 'field', field: made.name };
+      return fieldParticle(made);
     }
     const choice = particle.kind === 'choice' && particle.particles.length > 1;
     return {
       kind: particle.kind,
       minOccurs: particle.min,
-      particles: particle.particles.map((p) => flatten(p, fields, owner, choice ? 0 : pmin, pmax, inChoice || choice)),
+      particles: particle.particles.map((p) => flatten(p, fields, owner, choice ? 0 : pmin, pmax, inChoice || choice, groups)),
     };
   };
 
@@ -645,6 +701,17 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
   };
 }
 
+/** How often each element name occurs in a content model; undefined when it holds a wildcard. */
+function elementNameCounts(particle: XsdParticle, into = new Map<string, number>()): Map<string, number> | undefined {
+  if (particle.kind === 'any') return undefined;
+  if (particle.kind === 'element') {
+    into.set(particle.element.name, (into.get(particle.element.name) ?? 0) + 1);
+    return into;
+  }
+  for (const p of particle.particles) if (!elementNameCounts(p, into)) return undefined;
+  return into;
+}
+
 /** The SOAPAction as the model keeps it: after the target namespace when it starts with it, else as written. */
 function actionOf(action: string, namespace: string): ActionModel {
   return action.startsWith(namespace) && action.length > namespace.length && namespace !== ''
@@ -701,8 +768,8 @@ function httpAnswer(
 }
 
 /** Members named as TypeScript allows, each once in its class (a second of one name gets a number). */
-function uniqueMembers(fields: FieldModel[], attributes: AttributeModel[], hasText = false): void {
-  const taken = new Set<string>(hasText ? ['value'] : []);
+function uniqueMembers(fields: FieldModel[], attributes: AttributeModel[], hasText = false, anyAttribute = false): void {
+  const taken = new Set<string>([...(hasText ? ['value'] : []), ...(anyAttribute ? [OTHER_ATTRIBUTES] : [])]);
   for (const member of [...fields, ...attributes]) {
     let name = identifier(member.name);
     if (RESERVED_MEMBER_NAMES.has(name)) name = `${name}_`;

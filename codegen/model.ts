@@ -87,6 +87,12 @@ export const ADDRESS_MARKER = 'urn:codegen:address';
 /** Text with holes for the values that are settings at run time, never generated. */
 export type Segment = { text: string } | { hole: 'namespace' | 'address' };
 
+/**
+ * The property that keeps the attributes an `anyAttribute` admits: by name, `{namespace}local` for a qualified one
+ * (James Clark's notation) and `local` for an unqualified one, each value its text.
+ */
+export const OTHER_ATTRIBUTES = 'otherAttributes';
+
 /** One child element of a complex type (or the wildcard's elements, kind `any`). */
 export interface FieldModel {
   /** The property's name in TypeScript (the XML name when it is an identifier). */
@@ -105,6 +111,8 @@ export interface FieldModel {
   tsType: string;
   /** A fixed value (`fixed`): the one a sample holds. */
   fixed?: string;
+  /** A repeated compositor's items (its type a `group` class): each item's members written in place, no element of its own. */
+  inline?: true;
 }
 
 /** An attribute of a complex type: of a built-in type, an enumeration or a list. */
@@ -139,6 +147,8 @@ export interface ComplexTypeModel {
   anonymous: boolean;
   /** A synthesized type: the parts of a message, or an rpc wrapper; not in any schema. */
   message?: true;
+  /** A synthesized type: one item of a repeated sequence or choice of several elements (an `inline` field's). */
+  group?: true;
   /** The generated interface of the class's constructor argument. */
   fieldsInterface: string;
   /** The derivation's base (a class name): its fields come first in `fields`, as on the wire. */
@@ -150,6 +160,8 @@ export interface ComplexTypeModel {
   attributes: AttributeModel[];
   /** Mixed content: its one field, `content`, keeps the element's whole content as XML. */
   mixed?: true;
+  /** `anyAttribute`: the attributes no declaration names are kept in the property OTHER_ATTRIBUTES, by name. */
+  anyAttribute?: true;
   /** simpleContent: the text's type; its property is `value`. */
   text?: TypeRef;
   /** The content model over `fields` (a choice's members are optional). */

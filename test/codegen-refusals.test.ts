@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildContractModel } from '../codegen/build-model';
+import { generate, theWsdlOf } from '../codegen/main';
 import { readContract } from '../codegen/read/contract';
 
 const ROOT = join(__dirname, '..');
@@ -224,5 +225,308 @@ test('the one command prints the refusal as one line on stderr and exits 1, with
     t.is(missing.stderr, 'codegen: --wsdl FILE needs --out DIR (generated/ is generated from schema/ only)\n');
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+const LENGTH = '<s:element minOccurs="1" maxOccurs="1" name="length" type="s:int" />';
+/** Declarations added at the end of the schema. */
+const declare = (text: string): Edit => [SCHEMA_END, `${text}\n    </s:schema>`];
+/** The request's `length` of type `type`, so that the operations reach it. */
+const lengthOf = (type: string): Edit => [LENGTH, LENGTH.replace('type="s:int"', `type="${type}"`)];
+const PING_12 = [
+  '    <wsdl:operation name="Ping">',
+  '      <soap12:operation soapAction="http://secrets.example.com/Ping" style="document" />',
+  '      <wsdl:input>',
+  '        <soap12:body use="literal" />',
+  '      </wsdl:input>',
+  '      <wsdl:output>',
+  '        <soap12:body use="literal" />',
+  '      </wsdl:output>',
+  '    </wsdl:operation>\n',
+].join('\n');
+
+/**
+ * Every other refusal of the contract reader and the model, each with its message, construct and way forward
+ * (test/codegen.test.ts holds the XSD reader's others and the HTTP answer's); `marker` finds the line it names.
+ */
+const more: [what: string, edits: Edit[], message: RegExp, marker: string | undefined, files?: Record<string, string>][] = [
+  // The schemas
+  [
+    'minOccurs not a number',
+    [[LENGTH, LENGTH.replace('minOccurs="1"', 'minOccurs="one"')]],
+    /element GenerateSecret\/length: minOccurs="one" is not a number$/,
+    'minOccurs="one"',
+  ],
+  [
+    'an enumeration listing a value twice',
+    [
+      declare(
+        '<s:simpleType name="Twice"><s:restriction base="s:string"><s:enumeration value="a" /><s:enumeration value="a" /></s:restriction></s:simpleType>',
+      ),
+    ],
+    /simple type Twice: lists a value twice$/,
+    'name="Twice"',
+  ],
+  [
+    'a group that holds itself',
+    [
+      declare(
+        '<s:group name="Loop"><s:sequence><s:group ref="tns:Loop" /></s:sequence></s:group><s:complexType name="Looped"><s:group ref="tns:Loop" /></s:complexType>',
+      ),
+    ],
+    /complex type Looped: nests groups more than 32 deep \(a group that holds itself\?\)$/,
+    'name="Loop"',
+  ],
+  [
+    'a group with no content model',
+    [declare('<s:group name="Empty" /><s:complexType name="UsesEmpty"><s:group ref="tns:Empty" /></s:complexType>')],
+    /group Empty: holds no sequence, choice or all$/,
+    'name="Empty"',
+  ],
+  [
+    'an attribute use that is none',
+    [declare('<s:complexType name="A"><s:attribute name="x" type="s:string" use="sometimes" /></s:complexType>')],
+    /attribute A\/@x: use="sometimes" is not an attribute use$/,
+    'use="sometimes"',
+  ],
+  [
+    'an attribute group that holds itself',
+    [
+      declare(
+        '<s:attributeGroup name="AG"><s:attributeGroup ref="tns:AG" /></s:attributeGroup><s:complexType name="B"><s:attributeGroup ref="tns:AG" /></s:complexType>',
+      ),
+    ],
+    /complex type B: nests attribute groups more than 32 deep$/,
+    'name="AG"',
+  ],
+  [
+    'complexContent without a derivation',
+    [declare('<s:complexType name="C"><s:complexContent /></s:complexType>')],
+    /complex type C: <complexContent> holds no extension or restriction$/,
+    'name="C"',
+  ],
+  [
+    'a local element without a name',
+    [[LENGTH, '<s:element minOccurs="1" maxOccurs="1" type="s:int" />']],
+    /: <element> has no name attribute$/,
+    'maxOccurs="1" type="s:int"',
+  ],
+  ['an include without schemaLocation', [declare('<s:include />')], /: an include must name its schemaLocation$/, '<s:include />'],
+  [
+    'an include of another namespace',
+    [declare('<s:include schemaLocation="other.xsd" />')],
+    /: the included schema other\.xsd must have the including schema's targetNamespace$/,
+    '<s:include schemaLocation',
+    { 'other.xsd': '<s:schema xmlns:s="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:else" />' },
+  ],
+  // The WSDL
+  [
+    'a root that is not wsdl:definitions',
+    [
+      ['<wsdl:definitions ', '<wsdl:definition '],
+      ['</wsdl:definitions>', '</wsdl:definition>'],
+    ],
+    /: <definition> is not a WSDL 1\.1 definitions element$/,
+    '<wsdl:definition ',
+  ],
+  [
+    'a wsdl:import that leaves the folder',
+    [['<wsdl:types>', '<wsdl:import namespace="urn:more" location="../more.wsdl" /><wsdl:types>']],
+    /: wsdl:import location \.\.\/more\.wsdl leaves the WSDL's folder; keep the contract's files together$/,
+    'wsdl:import',
+  ],
+  [
+    'a message declared twice',
+    [['<wsdl:message name="PingSoapIn">', '<wsdl:message name="PingSoapIn" />\n  <wsdl:message name="PingSoapIn">']],
+    /: message PingSoapIn is declared more than once$/,
+    undefined,
+  ],
+  [
+    'no service',
+    [
+      ['<wsdl:service name="SecretService">', '<wsdl:documentation>'],
+      ['</wsdl:service>', '</wsdl:documentation>'],
+    ],
+    /SecretService\.wsdl:2: the WSDL declares no service$/,
+    undefined,
+  ],
+  [
+    "a part's undeclared prefix",
+    [['element="tns:GenerateSecret" />', 'element="zz:GenerateSecret" />']],
+    /: part parameters: zz:GenerateSecret has a prefix that is not declared$/,
+    'zz:GenerateSecret',
+  ],
+  [
+    'a part naming neither an element nor a type',
+    [['<wsdl:part name="parameters" element="tns:GenerateSecret" />', '<wsdl:part name="parameters" />']],
+    /: part parameters must name an element or a type$/,
+    '<wsdl:part name="parameters" />',
+  ],
+  [
+    'a style that is neither document nor rpc',
+    [
+      [
+        'soapAction="http://secrets.example.com/GenerateSecret" style="document"',
+        'soapAction="http://secrets.example.com/GenerateSecret" style="message"',
+      ],
+    ],
+    /: operation GenerateSecret: style="message" is neither document nor rpc$/,
+    'style="message"',
+  ],
+  [
+    'a header part its message does not have',
+    [[INPUT_BODY, `${INPUT_BODY}<soap:header message="tns:GenerateSecretSoapIn" part="token" use="literal" />`]],
+    /: operation GenerateSecret: header part token is not a part of tns:GenerateSecretSoapIn$/,
+    'part="token"',
+  ],
+  [
+    'a header part naming a type',
+    [[INPUT_BODY, `${INPUT_BODY}<soap:header message="tns:GenerateSecretHttpPostIn" part="length" use="literal" />`]],
+    /: operation GenerateSecret: header part length must name an element \(WS-I BP R2205\)$/,
+    'part="length"',
+  ],
+  [
+    'a notification operation (output without input)',
+    [[PORT_TYPE_INPUT, '']],
+    /: operation GenerateSecret has no input \(a notification operation is not WS-I Basic Profile\)$/,
+    undefined,
+  ],
+  [
+    'a port without an address',
+    [['<soap:address location="http://localhost/SecretService.asmx" />', '']],
+    /: port SecretServiceSoap has no address: codegen serves at the path of the port's address$/,
+    '<wsdl:port name="SecretServiceSoap" ',
+  ],
+  [
+    'an address that is no absolute URL',
+    [['<soap:address location="http://localhost/SecretService.asmx" />', '<soap:address location="SecretService.asmx" />']],
+    /: port SecretServiceSoap: address SecretService\.asmx is not an absolute URL$/,
+    'location="SecretService.asmx"',
+  ],
+  [
+    'an address whose path cannot be served',
+    [['<soap:address location="http://localhost/SecretService.asmx" />', '<soap:address location="http://localhost/a|b" />']],
+    /: port SecretServiceSoap: address http:\/\/localhost\/a\|b has a path codegen cannot serve$/,
+    'a|b',
+  ],
+  [
+    'a SOAP 1.2 binding with an operation the SOAP 1.1 one lacks',
+    [['<wsdl:operation name="Ping">\n      <soap12:operation', '<wsdl:operation name="Pong">\n      <soap12:operation']],
+    /: binding SecretServiceSoap12: operation Pong is not in the SOAP 1\.1 binding; both must offer the same operations$/,
+    '<wsdl:operation name="Pong">',
+  ],
+  [
+    'a SOAP 1.2 binding lacking an operation of the SOAP 1.1 one',
+    [[PING_12, '']],
+    /: binding SecretServiceSoap12 lacks operation Ping of the SOAP 1\.1 binding; both must offer the same operations$/,
+    '<wsdl:binding name="SecretServiceSoap12"',
+  ],
+  [
+    'an HTTP answer of several parts',
+    [
+      [
+        '<wsdl:part name="Body" element="tns:int" />',
+        '<wsdl:part name="Body" element="tns:int" /><wsdl:part name="More" element="tns:int" />',
+      ],
+    ],
+    /: SecretCount: an HTTP output message has one part \(the answer's root element\) or none$/,
+    '<wsdl:message name="SecretCountHttpPostOut">',
+  ],
+  [
+    'an HTTP answer part naming a type',
+    [['<wsdl:part name="Body" element="tns:int" />', '<wsdl:part name="Body" type="s:int" />']],
+    /: SecretCount: an HTTP output part must name the answer's element$/,
+    '<wsdl:message name="SecretCountHttpPostOut">',
+  ],
+  [
+    'an HTTP verb other than GET and POST',
+    [['<http:binding verb="POST" />', '<http:binding verb="PUT" />']],
+    /: binding SecretServiceHttpPost: HTTP verb PUT is not supported \(GET, POST\)$/,
+    'verb="PUT"',
+  ],
+  // The model (the types the operations reach)
+  [
+    'a simple type that derives from itself',
+    [declare('<s:simpleType name="Self"><s:restriction base="tns:Self" /></s:simpleType>'), lengthOf('tns:Self')],
+    /: simple type Self derives from itself$/,
+    'name="Self"',
+  ],
+  [
+    'a list of a complex type',
+    [declare('<s:simpleType name="L"><s:list itemType="tns:SecretInfo" /></s:simpleType>'), lengthOf('tns:L')],
+    /: a list's items must be of a simple type$/,
+    'name="L"',
+  ],
+  [
+    'a simple type restricting a complex one',
+    [declare('<s:simpleType name="R"><s:restriction base="tns:SecretInfo" /></s:simpleType>'), lengthOf('tns:R')],
+    /: a simple type must restrict a simple type$/,
+    'name="R"',
+  ],
+  [
+    'a derivation from an undeclared type',
+    [
+      declare('<s:complexType name="D"><s:complexContent><s:extension base="tns:Nope" /></s:complexContent></s:complexType>'),
+      lengthOf('tns:D'),
+    ],
+    /: complex type D derives from Nope, which no schema declares$/,
+    'name="D"',
+  ],
+  [
+    'an attribute of a complex type',
+    [declare('<s:complexType name="At"><s:attribute name="x" type="tns:SecretInfo" /></s:complexType>'), lengthOf('tns:At')],
+    /: attribute x must have a simple type$/,
+    'name="At"',
+  ],
+];
+
+for (const [what, edits, message, marker, files] of more) {
+  test(`refused with its construct and way forward: ${what}`, async (t) => {
+    const text = await refusal(edits, files);
+    t.regex(text, message);
+    t.regex(text, /^codegen: \S*SecretService\.wsdl:\d+: /, 'names the file and the line');
+    if (marker) t.regex(text, new RegExp(`SecretService\\.wsdl:${lineOf(edits, marker)}: `), text);
+    t.false(text.includes('\n'), text);
+  });
+}
+
+test('a member of a type no built-in is, named by the type and member (the model has no line for it)', async (t) => {
+  t.regex(
+    await refusal([lengthOf('s:integerish')]),
+    /^codegen: GenerateSecret\/length: XML Schema type integerish is not an XML Schema built-in type$/,
+  );
+});
+
+test("a type named like the OpenAPI description's JSON error is refused when generated: rename it", async (t) => {
+  const { dir, wsdl } = edited([
+    declare('<s:complexType name="JsonError"><s:sequence /></s:complexType>'),
+    ['name="Secret" type="s:string"', 'name="Secret" type="tns:JsonError"'],
+  ]);
+  try {
+    await t.throwsAsync(generate(wsdl, join(dir, 'out')), {
+      message: "codegen: the type JsonError has the name of the OpenAPI description's JSON error; rename it",
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a schema folder must hold one WSDL, and each option its value: one line each', (t) => {
+  const empty = mkdtempSync(join(tmpdir(), 'codegen-refusal-'));
+  try {
+    t.throws(() => theWsdlOf(empty), { message: /^codegen: \S+\/ must hold one \.wsdl file \(the contract\), not 0$/ });
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+  }
+  for (const [option, message] of [
+    ['--service', 'codegen: --service needs a name'],
+    ['--schemas', 'codegen: --schemas needs a folder'],
+    ['--handlers', 'codegen: --handlers needs a folder'],
+    ['--wsdl', 'codegen: --wsdl needs a file'],
+    ['--out', 'codegen: --out needs a folder'],
+  ]) {
+    const run = spawnSync(process.execPath, ['--import=tsx', join(ROOT, 'codegen', 'main.ts'), option], { encoding: 'utf8', cwd: ROOT });
+    t.is(run.status, 1);
+    t.is(run.stderr, `${message}\n`);
   }
 });

@@ -114,7 +114,7 @@ function route(model: ContractModel, op: OperationModel) {
     const value = result === undefined ? `new ${type.name}()` : result.field ? `new ${type.name}({ ${result.field}: result })` : 'result';
     if (output.style === 'parts') soapContent = `${value}.toXml(namespace)`;
     else {
-      const attributes = type.attributes.length ? `${value}.xmlAttributes()` : '';
+      const attributes = writesAttributes(type) ? `${value}.xmlAttributes()` : '';
       soapContent =
         model.prefixes || output.element!.namespace !== model.authoredNamespace
           ? `${openTag(model, output.element!.name, output.element!.namespace, attributes)} + ${value}.toXml() + ${closeTag(model, output.element!.name, output.element!.namespace)}`
@@ -125,7 +125,7 @@ function route(model: ContractModel, op: OperationModel) {
   if (input) {
     if (input.style === 'parts') requestContent = 'request.toXml(namespace)';
     else {
-      const attributes = request.attributes.length ? 'request.xmlAttributes()' : '';
+      const attributes = writesAttributes(request) ? 'request.xmlAttributes()' : '';
       requestContent =
         model.prefixes || input.element!.namespace !== model.authoredNamespace
           ? `${openTag(model, input.element!.name, input.element!.namespace, attributes)} + request.toXml() + ${closeTag(model, input.element!.name, input.element!.namespace)}`
@@ -178,8 +178,8 @@ function route(model: ContractModel, op: OperationModel) {
     httpResponseElement: answer?.element ?? '',
     httpOpen: answer
       ? model.prefixes || answer.namespace !== model.authoredNamespace
-        ? `'<${tagOf(model, answer.element, answer.namespace)}'${answer.complex ? " + ' xmlns:xsd=\"' + XSD_NAMESPACE + '\" xmlns:xsi=\"' + XSI_NAMESPACE + '\"'" : ''} + xmlns(namespace)${complexAnswer?.attributes.length ? ' + result.xmlAttributes()' : ''} + '>'`
-        : `'<${answer.element}${answer.complex ? ' xmlns:xsd="\' + XSD_NAMESPACE + \'" xmlns:xsi="\' + XSI_NAMESPACE + \'"' : ''} xmlns="' + ${httpNamespace} + '"${complexAnswer?.attributes.length ? "' + result.xmlAttributes() + '" : ''}>'`
+        ? `'<${tagOf(model, answer.element, answer.namespace)}'${answer.complex ? " + ' xmlns:xsd=\"' + XSD_NAMESPACE + '\" xmlns:xsi=\"' + XSI_NAMESPACE + '\"'" : ''} + xmlns(namespace)${complexAnswer && writesAttributes(complexAnswer) ? ' + result.xmlAttributes()' : ''} + '>'`
+        : `'<${answer.element}${answer.complex ? ' xmlns:xsd="\' + XSD_NAMESPACE + \'" xmlns:xsi="\' + XSI_NAMESPACE + \'"' : ''} xmlns="' + ${httpNamespace} + '"${complexAnswer && writesAttributes(complexAnswer) ? "' + result.xmlAttributes() + '" : ''}>'`
       : '',
     httpNil: answer
       ? model.prefixes || answer.namespace !== model.authoredNamespace
@@ -209,7 +209,13 @@ function sampleResult(model: ContractModel, op: OperationModel): string {
 }
 
 function hasAttributes(model: ContractModel, ref: TypeRef): boolean {
-  return ref.kind === 'complex' && (model.types.find((t) => t.name === ref.typeName)?.attributes.length ?? 0) > 0;
+  const type = ref.kind === 'complex' ? model.types.find((t) => t.name === ref.typeName) : undefined;
+  return type !== undefined && writesAttributes(type);
+}
+
+/** The type's class has xmlAttributes(): declared attributes, or an anyAttribute's. */
+function writesAttributes(type: ComplexTypeModel): boolean {
+  return type.attributes.length > 0 || type.anyAttribute === true;
 }
 
 function decodeOf(model: ContractModel, type: TypeRef, element: string): string {

@@ -1,11 +1,29 @@
 import { type CodeBlockWriter, Project, type StatementStructures, StructureKind } from 'ts-morph';
-import type { AttributeModel, ComplexTypeModel, ContractModel, FieldModel, TypeRef } from '../model';
+import {
+  type AttributeModel,
+  type ComplexTypeModel,
+  type ContractModel,
+  type FieldModel,
+  OTHER_ATTRIBUTES,
+  type ParticleModel,
+  type TypeRef,
+} from '../model';
 import { GENERATED_HEADER } from './header';
 import { byLowerCase, enumValues, helpersUsed, valueCode } from './values';
 
 /** What every types.ts imports from xml-codec; a contract with more types adds to it. */
 const XML_CODEC_IMPORTS = ['childElements', 'DecodeError', 'escapeXmlText', 'formatXsdBoolean', 'parseXsdBoolean'];
-const MORE_CODEC = ['escapeXmlAttribute', 'isXsiNil', 'XSI_NAMESPACE', 'xmlFragmentOf', 'mixedContentOf', 'xsiTypeOf', 'type XmlFragment'];
+const MORE_CODEC = [
+  'escapeXmlAttribute',
+  'isXsiNil',
+  'XSI_NAMESPACE',
+  'xmlFragmentOf',
+  'mixedContentOf',
+  'xsiTypeOf',
+  'otherAttributesOf',
+  'writeOtherAttributes',
+  'type XmlFragment',
+];
 
 /**
  * Emits generated/types.ts: one class per complex type the operations reach
@@ -94,20 +112,25 @@ function classStatements(model: ContractModel, type: ComplexTypeModel): Statemen
   const fieldsInterface = type.fieldsInterface;
   const description = type.message
     ? `the parts of message ${type.xmlName}`
-    : type.anonymous
-      ? `the type of element ${type.xmlName}`
-      : `complex type ${type.xmlName}`;
+    : type.group
+      ? `one item of a repeated group (its elements written in place, in order)`
+      : type.anonymous
+        ? `the type of element ${type.xmlName}`
+        : `complex type ${type.xmlName}`;
   const properties = [
     ...(type.text ? [{ name: 'value', type: type.text.tsType, hasQuestionToken: false }] : []),
     ...type.fields.map((f) => ({ name: f.name, type: f.tsType, hasQuestionToken: !required(f) })),
     ...type.attributes.map((a) => ({ name: a.name, type: a.type.tsType, hasQuestionToken: !required(a) })),
+    ...(type.anyAttribute ? [{ name: OTHER_ATTRIBUTES, type: 'Record<string, string>', hasQuestionToken: true }] : []),
   ];
   const statements: StatementStructures[] = [];
   statements.push({
     kind: StructureKind.Interface,
     name: fieldsInterface,
     isExported: true,
-    docs: [`The fields of ${description}, in sequence order${type.attributes.length ? ', then its attributes' : ''}.`],
+    docs: [
+      `The fields of ${description}, in sequence order${type.attributes.length ? ', then its attributes' : ''}${type.anyAttribute ? ', then the attributes its anyAttribute admits (`{namespace}name` or `name`: text)' : ''}.`,
+    ],
     properties,
   });
   const allRequiredAbsent = [...type.fields, ...type.attributes].every((f) => !required(f)) && !type.text;
@@ -126,9 +149,11 @@ function classStatements(model: ContractModel, type: ComplexTypeModel): Statemen
     ctors: [
       {
         parameters: [{ name: 'fields', type: fieldsInterface, initializer: allRequiredAbsent ? '{}' : undefined }],
-        statements: [...(type.text ? ['value'] : []), ...[...type.fields, ...type.attributes].map((f) => f.name)].map(
-          (name) => `${member(name)} = fields.${name};`,
-        ),
+        statements: [
+          ...(type.text ? ['value'] : []),
+          ...[...type.fields, ...type.attributes].map((f) => f.name),
+          ...(type.anyAttribute ? [OTHER_ATTRIBUTES] : []),
+        ].map((name) => `${member(name)} = fields.${name};`),
       },
     ],
     methods: [
@@ -165,16 +190,55 @@ function classStatements(model: ContractModel, type: ComplexTypeModel): Statemen
             w.writeLine(`if (attribute${i} !== undefined) fields.${a.name} = ${simpleParse(model, a.type, `attribute${i}`)};`);
             void code;
           }
+          if (type.anyAttribute) {
+            const declared = type.attributes.map((a) => quote(`{${a.namespace}}${a.xmlName}`));
+            w.writeLine(`const other = otherAttributesOf(element, [${declared.join(', ')}]);`);
+            w.writeLine(`if (other) fields.${OTHER_ATTRIBUTES} = other;`);
+          }
           if (type.text) w.writeLine(`fields.value = ${simpleParse(model, type.text, 'element.content')};`);
           const mixed = type.fields.find((f) => f.type.kind === 'any' && type.mixed);
           if (mixed) {
             w.writeLine(`fields.${mixed.name} = mixedContentOf(element);`);
           } else if (type.fields.length > 0) {
             const wildcard = type.fields.find((f) => f.xmlName === '');
+            const groups = type.fields.filter((f) => f.inline).map((f, i) => groupOf(model, f, i));
+            for (const g of groups) {
+              w.writeLine(`const ${g.items}: Partial<${g.type.fieldsInterface}>[] = [];`);
+              w.writeLine(`let ${g.current}: Partial<${g.type.fieldsInterface}> = {};`);
+              w.writeLine(`let ${g.at} = -1;`);
+              if (g.members.some((m) => repeated(m.field))) w.writeLine(`let ${g.last} = '';`);
+            }
             w.write('for (const child of childElements(element))').block(() => {
               w.write('switch (child.name)').block(() => {
+                for (const g of groups) {
+                  for (const member of g.members) {
+                    const f = member.field;
+                    w.writeLine(`case ${quote(f.xmlName)}:`);
+                    // An item ends where its sequence starts again (or where a choice's next branch starts).
+                    const again = repeated(f)
+                      ? `${g.at} > ${member.position} || (${g.at} === ${member.position} && ${g.last} !== ${quote(f.name)})`
+                      : `${g.at} >= ${member.position}`;
+                    w.indent()
+                      .write(`if (${g.items}.length === 0 || ${again})`)
+                      .block(() => {
+                        w.writeLine(`${g.current} = {};`);
+                        w.writeLine(`${g.items}.push(${g.current});`);
+                      });
+                    w.indent().write(`${g.at} = ${member.position};`).newLine();
+                    if (g.members.some((m) => repeated(m.field)))
+                      w.indent()
+                        .write(`${g.last} = ${quote(f.name)};`)
+                        .newLine();
+                    let value = decodeExpression(model, f.type, 'child');
+                    if (f.nillable) value = `isXsiNil(child) ? null : ${value}`;
+                    const assign = repeated(f) ? `(${g.current}.${f.name} ??= []).push(${value});` : `${g.current}.${f.name} = ${value};`;
+                    w.indent().write(assign).newLine();
+                    w.indent().write('break;').newLine();
+                  }
+                }
                 const cases = new Map<string, FieldModel[]>();
-                for (const f of type.fields.filter((f) => f.xmlName !== '')) cases.set(f.xmlName, [...(cases.get(f.xmlName) ?? []), f]);
+                for (const f of type.fields.filter((f) => f.xmlName !== '' && !f.inline))
+                  cases.set(f.xmlName, [...(cases.get(f.xmlName) ?? []), f]);
                 for (const [xmlName, same] of cases) {
                   w.writeLine(`case ${quote(xmlName)}:`);
                   // Two fields of one local name (in two namespaces): the namespace tells them apart.
@@ -196,6 +260,11 @@ function classStatements(model: ContractModel, type: ComplexTypeModel): Statemen
                 }
               });
             });
+            for (const g of groups) {
+              w.writeLine(
+                `if (${g.items}.length > 0) fields.${g.field.name} = ${g.items}.map((item) => new ${g.type.name}(item as ${g.type.fieldsInterface}));`,
+              );
+            }
           }
           for (const f of [...type.fields, ...type.attributes].filter(required)) {
             if ('xmlName' in f && f.xmlName === '' && 'minOccurs' in f) continue;
@@ -243,7 +312,7 @@ function classStatements(model: ContractModel, type: ComplexTypeModel): Statemen
           w.writeLine('return xml;');
         },
       },
-      ...(type.attributes.length
+      ...(type.attributes.length || type.anyAttribute
         ? [
             {
               kind: StructureKind.Method as const,
@@ -259,6 +328,7 @@ function classStatements(model: ContractModel, type: ComplexTypeModel): Statemen
                   if (required(a)) w.writeLine(write);
                   else w.write(`if (this.${a.name} !== undefined)`).block(() => w.writeLine(write));
                 }
+                if (type.anyAttribute) w.writeLine(`xml += writeOtherAttributes(this.${OTHER_ATTRIBUTES});`);
                 w.writeLine('return xml;');
               },
             },
@@ -286,6 +356,11 @@ function classStatements(model: ContractModel, type: ComplexTypeModel): Statemen
  */
 function writeField(w: CodeBlockWriter, model: ContractModel, f: FieldModel, top: string | undefined): void {
   const target = `this.${f.name}`;
+  if (f.inline) {
+    // A group's items: each one's members in place, in order.
+    w.write(`for (const item of ${target}${required(f) ? '' : ' ?? []'})`).block(() => w.writeLine('xml += item.toXml();'));
+    return;
+  }
   if (f.type.kind === 'any') {
     if (repeated(f)) w.write(`for (const item of ${target}${required(f) ? '' : ' ?? []'})`).block(() => w.writeLine('xml += item;'));
     else if (required(f)) w.writeLine(`xml += ${target};`);
@@ -316,8 +391,23 @@ function writeField(w: CodeBlockWriter, model: ContractModel, f: FieldModel, top
   else w.write(`if (${target} !== undefined)`).block(() => w.writeLine(element(target)));
 }
 
+/** An inline field's group: its class, each member with its place in the group's compositor (a choice's all 0), and the names fromXml reads it with. */
+function groupOf(model: ContractModel, field: FieldModel, i: number) {
+  const type = model.types.find((t) => field.type.kind === 'complex' && t.name === field.type.typeName)!;
+  const members: { field: FieldModel; position: number }[] = [];
+  const leaves = (particle: ParticleModel, position: number) => {
+    if (particle.kind === 'field') members.push({ field: type.fields.find((f) => f.name === particle.field)!, position });
+    else for (const p of particle.particles) leaves(p, position);
+  };
+  const top = type.particle;
+  if (top.kind === 'sequence') for (const [position, p] of top.particles.entries()) leaves(p, position);
+  else leaves(top, 0);
+  return { field, type, members, items: `group${i}Items`, current: `group${i}`, at: `group${i}At`, last: `group${i}Last` };
+}
+
 function hasAttributes(model: ContractModel, ref: TypeRef): boolean {
-  return ref.kind === 'complex' && (model.types.find((t) => t.name === ref.typeName)?.attributes.length ?? 0) > 0;
+  const type = ref.kind === 'complex' ? model.types.find((t) => t.name === ref.typeName) : undefined;
+  return type !== undefined && (type.attributes.length > 0 || type.anyAttribute === true);
 }
 
 /** The first value of an enumeration (its sample). */

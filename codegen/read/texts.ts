@@ -186,6 +186,29 @@ function stripPolicy(doc: XmlDocument): void {
   for (const node of findAll(doc.root, outermost)) node.remove();
 }
 
+/**
+ * ASMX's DataSet names the schema for schemas' own element (`<s:element ref="s:schema"/>`, then `<s:any/>`), which
+ * libxml2 does not declare: in the served schema it is a wildcard of the XML Schema namespace, so the result is
+ * still an xs:schema element followed by any element, that one checked laxly (the WSDL keeps both as published).
+ */
+function dataSetSchemaAsWildcard(root: XmlElement): void {
+  for (const ref of findAll(root, '//s:element[@ref]')) {
+    const value = attr(ref, 'ref');
+    if (namespaceOfQName(ref, value) !== NS.s || localName(value) !== 'schema') continue;
+    const wildcard = ref.prependElement('any', ref.prefix || undefined);
+    setPlainAttr(wildcard, 'namespace', NS.s);
+    setPlainAttr(wildcard, 'processContents', 'skip');
+    for (const occurs of ['minOccurs', 'maxOccurs']) {
+      const given = optionalAttr(ref, occurs);
+      if (given !== undefined) setPlainAttr(wildcard, occurs, given);
+    }
+    // The DataSet's content (a diffgram) is what its inline schema describes, which no validator knows beforehand.
+    const [next] = findAll(ref, 'following-sibling::*[1][self::s:any]');
+    if (next) setPlainAttr(next, 'processContents', 'lax');
+    ref.remove();
+  }
+}
+
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }
@@ -226,6 +249,7 @@ function mergedSchemas(schemas: LoadedSchema[], targetNamespace: string, rpcWrap
     // Every other namespace a declaration here names is imported from its document of the set.
     const text = withDocument(parseXmlText(joined, 'a merged schema'), (doc) => {
       dropStrayAttributes(doc.root);
+      dataSetSchemaAsWildcard(doc.root);
       const named = new Set<string>();
       for (const user of findAll(doc.root, '//*[@type or @base or @ref or @itemType or @memberTypes or @substitutionGroup]')) {
         for (const attribute of ['type', 'base', 'ref', 'itemType', 'memberTypes']) {
@@ -279,16 +303,17 @@ function schemaFor(xsd: XmlDocument, elementName: string): string {
     const needed = new Set<string>();
     const visit = (node: XmlElement) => {
       // The element itself too: a global element may name its type.
-      for (const ref of findAll(node, 'descendant-or-self::*[@type or @base or @ref or @itemType]')) {
-        for (const name of ['type', 'base', 'ref', 'itemType']) {
-          const value = optionalAttr(ref, name);
-          if (value === undefined || namespaceOfQName(ref, value) !== targetNamespace || needed.has(`${name}:${localName(value)}`))
-            continue;
-          needed.add(`${name}:${localName(value)}`);
-          needed.add(localName(value));
-          const kinds = name === 'ref' ? ['element', 'group', 'attribute', 'attributeGroup'] : ['complexType', 'simpleType'];
-          // None found: build-model.ts refuses the reference, naming its user.
-          for (const named of findAll(root, kinds.map((k) => `s:${k}[@name='${localName(value)}']`).join(' | '))) visit(named);
+      for (const ref of findAll(node, 'descendant-or-self::*[@type or @base or @ref or @itemType or @memberTypes]')) {
+        for (const name of ['type', 'base', 'ref', 'itemType', 'memberTypes']) {
+          // A union's memberTypes is a list of names; each of the others names one.
+          for (const value of (optionalAttr(ref, name) ?? '').split(/\s+/).filter(Boolean)) {
+            if (namespaceOfQName(ref, value) !== targetNamespace || needed.has(`${name}:${localName(value)}`)) continue;
+            needed.add(`${name}:${localName(value)}`);
+            needed.add(localName(value));
+            const kinds = name === 'ref' ? ['element', 'group', 'attribute', 'attributeGroup'] : ['complexType', 'simpleType'];
+            // None found: build-model.ts refuses the reference, naming its user.
+            for (const named of findAll(root, kinds.map((k) => `s:${k}[@name='${localName(value)}']`).join(' | '))) visit(named);
+          }
         }
       }
     };

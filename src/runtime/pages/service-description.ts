@@ -69,6 +69,15 @@ export function serviceDescription<Ops extends OperationsOf<Ops>>(
       ctx.body = contract.wsdl(address);
       return;
     }
+    // A WSDL the contract's imports (wsdl:import), at the place the served WSDL names it.
+    const imported = /^wsdl=wsdl(\d{1,4})$/.exec(query);
+    if (imported) {
+      const text = contract.importedWsdl(Number(imported[1]), address);
+      if (text === undefined) throw new ServiceError('not-found', notFound);
+      ctx.set('Content-Type', 'text/xml; charset=utf-8');
+      ctx.body = text;
+      return;
+    }
     if (query === 'disco') {
       ctx.set('Content-Type', 'text/xml; charset=utf-8');
       ctx.body = discovery(contract, address);

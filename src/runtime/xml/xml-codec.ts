@@ -99,6 +99,45 @@ export function mixedContentOf(element: XmlElement): XmlFragment {
   return out;
 }
 
+/**
+ * The attributes of an element that `anyAttribute` admits: every one but the declared ones (named `{namespace}local`)
+ * and xsi's, by name (`{namespace}local` when qualified, `local` when not); undefined when there are none.
+ */
+export function otherAttributesOf(element: XmlElement, declared: readonly string[]): Record<string, string> | undefined {
+  const other: Record<string, string> = {};
+  let found = false;
+  for (const a of element.attrs) {
+    const namespace = a.namespaceUri ?? '';
+    if (namespace === XSI_NAMESPACE || declared.includes(`{${namespace}}${a.name}`)) continue;
+    other[namespace ? `{${namespace}}${a.name}` : a.name] = a.value;
+    found = true;
+  }
+  return found ? other : undefined;
+}
+
+const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
+const NC_NAME = /^[\p{L}_][\p{L}\p{N}\p{Mn}\p{Mc}._\-\u00B7]*$/u;
+
+/** Writes the attributes otherAttributesOf read, each with a space before it; a qualified one declares its own prefix. */
+export function writeOtherAttributes(other: Readonly<Record<string, string>> | undefined): string {
+  if (other === undefined) return '';
+  let out = '';
+  let prefixes = 0;
+  for (const [name, value] of Object.entries(other)) {
+    const qualified = /^\{([^}]*)\}(.+)$/.exec(name);
+    // A name a handler made up is written only when it is an XML name (no markup can ride in on it).
+    if (!NC_NAME.test(qualified ? qualified[2] : name))
+      throw new Error(`otherAttributes: ${JSON.stringify(name)} is not an attribute name`);
+    if (!qualified || qualified[1] === '') out += ` ${qualified ? qualified[2] : name}="${escapeXmlAttribute(value)}"`;
+    else if (qualified[1] === XML_NAMESPACE) out += ` xml:${qualified[2]}="${escapeXmlAttribute(value)}"`;
+    else {
+      const prefix = `any${prefixes++}`;
+      out += ` ${prefix}:${qualified[2]}="${escapeXmlAttribute(value)}" xmlns:${prefix}="${escapeXmlAttribute(qualified[1])}"`;
+    }
+  }
+  return out;
+}
+
 /** The local name an element's xsi:type names (its prefix's namespace is the contract's); undefined without one. */
 export function xsiTypeOf(element: XmlElement): string | undefined {
   const type = element.attrs.find((a) => a.name === 'type' && a.namespaceUri === XSI_NAMESPACE)?.value.trim();
