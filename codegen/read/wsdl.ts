@@ -258,12 +258,14 @@ function bindingQName(service: XmlElement, port: WsdlPort): string {
 export function pathOf(port: XmlElement): string {
   const address = findAll(port, 'soap:address | soap12:address | http:address')[0];
   if (!address) refuseAt(port, `port ${attr(port, 'name')} has no address: codegen serves at the path of the port's address`);
-  const location = attr(address, 'location');
+  const location = attr(address, 'location').trim();
   let path: string;
   try {
     path = new URL(location).pathname;
   } catch {
-    return refuseAt(address, `port ${attr(port, 'name')}: address ${location} is not an absolute URL`);
+    // A placeholder host (`http://server:port/…`), a relative location (`Revenue_Management`) or none: the path as written.
+    const written = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*([^?#]*)/.exec(location)?.[1] ?? location.replace(/[?#].*$/, '');
+    path = written === '' || written.startsWith('/') ? written : `/${written}`;
   }
   if (!/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/.test(path)) {
     refuseAt(address, `port ${attr(port, 'name')}: address ${location} has a path codegen cannot serve`);
