@@ -283,12 +283,21 @@ const DECLARATIONS = ['element', 'complexType', 'simpleType', 'group', 'attribut
 function elementSchemasOf(xsd: XmlDocument, elementNames: string[]): Record<string, string> {
   const root = xsd.root;
   const targetNamespace = optionalAttr(root, 'targetNamespace') ?? '';
-  const children = findAll(root, '*');
-  const isDeclaration = (child: XmlElement) => child.namespaceUri === NS.s && DECLARATIONS.includes(child.name);
+  // Each child of the schema: its kind and name when it is a declaration, and its text (read when first kept).
+  const children = findAll(root, '*').map((node) => {
+    const declaration = node.namespaceUri === NS.s && DECLARATIONS.includes(node.name);
+    return {
+      node,
+      kind: declaration ? node.name : undefined,
+      name: declaration ? attr(node, 'name') : '',
+      text: undefined as string | undefined,
+    };
+  });
   const byKindAndName = new Map<string, XmlElement[]>();
-  for (const child of children.filter(isDeclaration)) {
-    const key = `${child.name}:${attr(child, 'name')}`;
-    byKindAndName.set(key, [...(byKindAndName.get(key) ?? []), child]);
+  for (const { node, kind, name } of children) {
+    if (kind === undefined) continue;
+    const key = `${kind}:${name}`;
+    byKindAndName.set(key, [...(byKindAndName.get(key) ?? []), node]);
   }
   // Each declaration's references to the target namespace: [attribute, local name].
   const references = new Map<XmlElement, [string, string][]>();
@@ -310,15 +319,6 @@ function elementSchemasOf(xsd: XmlDocument, elementNames: string[]): Record<stri
   const full = root.toString({ format: false });
   const open = full.slice(0, full.indexOf('>') + 1);
   const close = `</${root.prefix ? `${root.prefix}:` : ''}${root.name}>`;
-  const texts = new Map<XmlElement, string>();
-  const textOf = (child: XmlElement) => {
-    let text = texts.get(child);
-    if (text === undefined) {
-      text = child.toString({ format: false });
-      texts.set(child, text);
-    }
-    return text;
-  };
   const out: Record<string, string> = {};
   for (const elementName of elementNames) {
     const needed = new Set<string>();
@@ -335,12 +335,11 @@ function elementSchemasOf(xsd: XmlDocument, elementNames: string[]): Record<stri
     const [element] = byKindAndName.get(`element:${elementName}`) ?? [];
     if (!element) throw new Error(`codegen: expected one s:element[@name='${elementName}'], found 0`);
     visit(element);
-    const kept = children.filter((child) => {
-      if (!isDeclaration(child)) return true;
-      const name = attr(child, 'name');
-      return child.name === 'element' ? name === elementName || needed.has(`ref:${name}`) : needed.has(name);
-    });
-    out[elementName] = serializeText(open + kept.map(textOf).join('') + close);
+    const kept = children.filter(({ kind, name }) =>
+      kind === undefined ? true : kind === 'element' ? name === elementName || needed.has(`ref:${name}`) : needed.has(name),
+    );
+    for (const child of kept) child.text ??= child.node.toString({ format: false });
+    out[elementName] = serializeText(open + kept.map((child) => child.text).join('') + close);
   }
   return out;
 }
