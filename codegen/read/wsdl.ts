@@ -289,7 +289,7 @@ export function pathOf(port: XmlElement): string {
     const written = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*([^?#]*)/.exec(location)?.[1] ?? location.replace(/[?#].*$/, '');
     path = written === '' || written.startsWith('/') ? written : `/${written}`;
   }
-  if (!/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/.test(path)) {
+  if (path !== '' && !/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/.test(path)) {
     refuseAt(address, `port ${attr(port, 'name')}: address ${location} has a path codegen cannot serve`);
   }
   // A path ending in a slash (`/v5/adgroups/`) is served without it; the root is served at /service.
