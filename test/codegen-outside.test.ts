@@ -129,3 +129,14 @@ test('a schema a WCF service names by a relative URL (`Service?xsd=xsd0`) is the
     },
   );
 });
+
+test('an unprefixed QName where no default namespace is declared names a declaration of no namespace (a WCF contract without one)', (t) => {
+  const doc = `<s:schema xmlns:s="http://www.w3.org/2001/XMLSchema" elementFormDefault="qualified">
+    <s:complexType name="LongReq"><s:sequence><s:element name="Value" type="s:long" /></s:sequence></s:complexType>
+    <s:element name="LongReqM" type="LongReq" />
+  </s:schema>`;
+  withDocument(parseXmlText(doc, 'fixture.xsd'), (parsed) => {
+    const facts = readXsd([{ schema: parsed.root, file: 'fixture.xsd' }]);
+    t.deepEqual(facts.elements.get('{}LongReqM')?.type, { kind: 'named', qname: { namespace: '', name: 'LongReq' } });
+  });
+});
