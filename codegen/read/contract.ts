@@ -67,7 +67,12 @@ export async function readContract(wsdlPath: string, options: ReadOptions = {}):
   };
   /** The file a schemaLocation names: relative to the file naming it, or (a URL) the folder's file declaring the namespace. */
   const locate = (element: XmlElement, from: string, location: string): string => {
-    if (/^[a-z][a-z0-9+.-]*:/i.test(location) || isAbsolute(location)) {
+    // A URL, or a WCF service's relative one (`Service.svc?xsd=xsd0`) that names no file beside the WSDL.
+    const byUrl =
+      /^[a-z][a-z0-9+.-]*:/i.test(location) ||
+      isAbsolute(location) ||
+      (location.includes('?') && !existsSync(resolve(dirname(from), location)));
+    if (byUrl) {
       const namespace = element.name === 'import' ? (optionalAttr(element, 'namespace') ?? '') : undefined;
       const found = namespace === undefined ? undefined : byNamespace().get(namespace);
       if (!found) {

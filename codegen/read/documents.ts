@@ -121,7 +121,8 @@ export function localName(qname: string): string {
 
 /** The namespace a QName written in an attribute of `element` is in (null when its prefix is not declared). */
 export function namespaceOfQName(element: XmlElement, qname: string): string | null {
-  return element.namespaceForPrefix(qname.includes(':') ? qname.slice(0, qname.indexOf(':')) : '');
+  if (!qname.includes(':')) return element.namespaceForPrefix('') ?? ''; // no default namespace: the name is in none
+  return element.namespaceForPrefix(qname.slice(0, qname.indexOf(':')));
 }
 
 /**

@@ -62,11 +62,11 @@ export function readTexts(
     schemas: merged.map(({ namespace, text }) => ({ namespace, text: serializeText(text) })),
     elementSchemas: single
       ? withDocument(parseXmlText(merged[0].text, 'a schema'), (doc) =>
-          Object.fromEntries(
+          elementSchemasOf(
+            doc,
             findAll(doc.root, 's:element')
               .map((e) => attr(e, 'name'))
-              .filter((name) => requestElements.includes(name))
-              .map((name) => [name, schemaFor(doc, name)]),
+              .filter((name) => requestElements.includes(name)),
           ),
         )
       : {},
@@ -295,36 +295,79 @@ function wrapperDeclaration(wrapper: RpcWrapper): string {
   return `<xs:element xmlns:xs="${NS.s}"${declarations} name="${escapeAttribute(wrapper.name)}"><xs:complexType><xs:sequence>${members}</xs:sequence></xs:complexType></xs:element>`;
 }
 
-/** A schema holding one global element and the named types it needs, serialised. */
-function schemaFor(xsd: XmlDocument, elementName: string): string {
-  return withDocument(copyDocument(xsd, 'the schema'), (copy) => {
-    const root = copy.root;
-    const targetNamespace = optionalAttr(root, 'targetNamespace') ?? '';
-    const needed = new Set<string>();
-    const visit = (node: XmlElement) => {
+const DECLARATIONS = ['element', 'complexType', 'simpleType', 'group', 'attributeGroup', 'attribute'];
+
+/**
+ * Per global element, a schema holding that element and the declarations it
+ * needs, serialised: the schema's start tag, its other children (imports,
+ * annotations) and the needed declarations in document order. Each
+ * declaration's references are read once, so a contract of a thousand
+ * operations does not copy its schema a thousand times.
+ */
+function elementSchemasOf(xsd: XmlDocument, elementNames: string[]): Record<string, string> {
+  const root = xsd.root;
+  const targetNamespace = optionalAttr(root, 'targetNamespace') ?? '';
+  // Each child of the schema: its kind and name when it is a declaration, and its text (read when first kept).
+  const children = findAll(root, '*').map((node) => {
+    const declaration = node.namespaceUri === NS.s && DECLARATIONS.includes(node.name);
+    return {
+      node,
+      kind: declaration ? node.name : undefined,
+      name: declaration ? attr(node, 'name') : '',
+      text: undefined as string | undefined,
+    };
+  });
+  const byKindAndName = new Map<string, XmlElement[]>();
+  for (const { node, kind, name } of children) {
+    if (kind === undefined) continue;
+    const key = `${kind}:${name}`;
+    byKindAndName.set(key, [...(byKindAndName.get(key) ?? []), node]);
+  }
+  // Each declaration's references to the target namespace: [attribute, local name].
+  const references = new Map<XmlElement, [string, string][]>();
+  const referencesOf = (node: XmlElement): [string, string][] => {
+    let found = references.get(node);
+    if (!found) {
+      found = [];
       // The element itself too: a global element may name its type.
       for (const ref of findAll(node, 'descendant-or-self::*[@type or @base or @ref or @itemType or @memberTypes]')) {
         for (const name of ['type', 'base', 'ref', 'itemType', 'memberTypes']) {
           // A union's memberTypes is a list of names; each of the others names one.
           for (const value of (optionalAttr(ref, name) ?? '').split(/\s+/).filter(Boolean)) {
-            if (namespaceOfQName(ref, value) !== targetNamespace || needed.has(`${name}:${localName(value)}`)) continue;
-            needed.add(`${name}:${localName(value)}`);
-            needed.add(localName(value));
-            const kinds = name === 'ref' ? ['element', 'group', 'attribute', 'attributeGroup'] : ['complexType', 'simpleType'];
-            // None found: build-model.ts refuses the reference, naming its user.
-            for (const named of findAll(root, kinds.map((k) => `s:${k}[@name='${localName(value)}']`).join(' | '))) visit(named);
+            if (namespaceOfQName(ref, value) === targetNamespace) found.push([name, localName(value)]);
           }
         }
       }
-    };
-    visit(findOne(root, `s:element[@name='${elementName}']`));
-    for (const child of findAll(root, 's:element | s:complexType | s:simpleType | s:group | s:attributeGroup | s:attribute')) {
-      const name = attr(child, 'name');
-      const keep = child.name === 'element' ? name === elementName || needed.has(`ref:${name}`) : needed.has(name);
-      if (!keep) child.remove();
+      references.set(node, found);
     }
-    return serialize(copy);
-  });
+    return found;
+  };
+  const full = root.toString({ format: false });
+  const open = full.slice(0, full.indexOf('>') + 1);
+  const close = `</${root.prefix ? `${root.prefix}:` : ''}${root.name}>`;
+  const out: Record<string, string> = {};
+  for (const elementName of elementNames) {
+    const needed = new Set<string>();
+    const visit = (node: XmlElement) => {
+      for (const [name, local] of referencesOf(node)) {
+        if (needed.has(`${name}:${local}`)) continue;
+        needed.add(`${name}:${local}`);
+        needed.add(local);
+        const kinds = name === 'ref' ? ['element', 'group', 'attribute', 'attributeGroup'] : ['complexType', 'simpleType'];
+        // None found: build-model.ts refuses the reference, naming its user.
+        for (const kind of kinds) for (const named of byKindAndName.get(`${kind}:${local}`) ?? []) visit(named);
+      }
+    };
+    const [element] = byKindAndName.get(`element:${elementName}`) ?? [];
+    if (!element) throw new Error(`codegen: expected one s:element[@name='${elementName}'], found 0`);
+    visit(element);
+    const kept = children.filter(({ kind, name }) =>
+      kind === undefined ? true : kind === 'element' ? name === elementName || needed.has(`ref:${name}`) : needed.has(name),
+    );
+    for (const child of kept) child.text ??= child.node.toString({ format: false });
+    out[elementName] = serializeText(open + kept.map((child) => child.text).join('') + close);
+  }
+  return out;
 }
 
 /** Text we assembled, indented, without comments and blank-only text. */

@@ -80,12 +80,25 @@ export function readWsdl(documents: XmlDocument[], options: { service?: string }
     return { root, namespace: optionalAttr(root, 'targetNamespace') ?? '' };
   });
   const main = all[0];
+  // Children by name, indexed once per parent: a contract of a thousand operations is read in linear time.
+  const indexes: { parent: XmlElement; kind: string; byName: Map<string, XmlElement[]> }[] = [];
+  const childrenNamed = (parent: XmlElement, kind: string, name: string): XmlElement[] => {
+    let index = indexes.find((i) => i.kind === kind && i.parent.isSameNode(parent));
+    if (!index) {
+      const byName = new Map<string, XmlElement[]>();
+      for (const child of findAll(parent, `wsdl:${kind}`)) {
+        const key = optionalAttr(child, 'name') ?? '';
+        byName.set(key, [...(byName.get(key) ?? []), child]);
+      }
+      index = { parent, kind, byName };
+      indexes.push(index);
+    }
+    return index.byName.get(name) ?? [];
+  };
   const lookup = (kind: 'message' | 'portType' | 'binding', at: XmlElement, qname: string): XmlElement => {
     const namespace = namespaceOfQName(at, qname);
     const name = localName(qname);
-    const found = all.flatMap((d) =>
-      namespace === null || d.namespace === namespace ? findAll(d.root, `wsdl:${kind}[@name='${name}']`) : [],
-    );
+    const found = all.flatMap((d) => (namespace === null || d.namespace === namespace ? childrenNamed(d.root, kind, name) : []));
     if (found.length !== 1) refuseAt(at, `${kind} ${name} is ${found.length ? 'declared more than once' : 'not declared'}`);
     return found[0];
   };
@@ -131,7 +144,11 @@ export function readWsdl(documents: XmlDocument[], options: { service?: string }
   if (ports.length === 0) refuseAt(service, 'the service has no SOAP 1.1, SOAP 1.2, HTTP GET or HTTP POST port');
 
   const portTypeOf = (binding: XmlElement) => lookup('portType', binding, attr(binding, 'type'));
-  const declaredOperation = (binding: XmlElement, name: string) => findOne(portTypeOf(binding), `wsdl:operation[@name='${name}']`);
+  const declaredOperation = (binding: XmlElement, name: string) => {
+    const portType = portTypeOf(binding);
+    const found = childrenNamed(portType, 'operation', name);
+    return found.length === 1 ? found[0] : findOne(portType, `wsdl:operation[@name='${name}']`);
+  };
   const messageOf = (binding: XmlElement, operation: string, direction: 'input' | 'output'): XmlElement | undefined => {
     const [declared] = findAll(declaredOperation(binding, operation), `wsdl:${direction}`);
     return declared ? lookup('message', declared, attr(declared, 'message')) : undefined;
@@ -162,16 +179,20 @@ export function readWsdl(documents: XmlDocument[], options: { service?: string }
   const soapPrefix = soap11 ? 'soap' : 'soap12';
 
   // A binding that lists an operation twice (a copy-paste slip) binds it once: the first is read.
-  const bound = findAll(operationSource, 'wsdl:operation').filter(
-    (op, i, all) => all.findIndex((other) => attr(other, 'name') === attr(op, 'name')) === i,
-  );
+  const boundNames = new Set<string>();
+  const bound = findAll(operationSource, 'wsdl:operation').filter((op) => {
+    const name = attr(op, 'name');
+    if (boundNames.has(name)) return false;
+    boundNames.add(name);
+    return true;
+  });
   const operations = bound.map((op): WsdlOperationFacts => {
     const name = attr(op, 'name');
     const declared = declaredOperation(operationSource, name);
     const documentation = findAll(declared, 'wsdl:documentation')
       .map((d) => d.content.trim().replace(/\s+/g, ' '))
       .join(' ');
-    const httpOperation = http ? findAll(http, `wsdl:operation[@name='${name}']`)[0] : undefined;
+    const httpOperation = http ? childrenNamed(http, 'operation', name)[0] : undefined;
     const facts: WsdlOperationFacts = {
       name,
       documentation,
@@ -190,7 +211,8 @@ export function readWsdl(documents: XmlDocument[], options: { service?: string }
       const binding = bindingOf(variant);
       if (!binding) continue;
       const prefix = variant === 'soap11' ? 'soap' : 'soap12';
-      const [own] = findAll(binding, `wsdl:operation[@name='${name}'][1]/${prefix}:operation`);
+      const [first] = childrenNamed(binding, 'operation', name);
+      const [own] = first ? findAll(first, `${prefix}:operation`) : [];
       facts.soapActions[variant] = own ? (optionalAttr(own, 'soapAction') ?? '') : '';
     }
     const direction = (which: 'input' | 'output'): WsdlSoapMessage | undefined => {
@@ -258,14 +280,16 @@ function bindingQName(service: XmlElement, port: WsdlPort): string {
 export function pathOf(port: XmlElement): string {
   const address = findAll(port, 'soap:address | soap12:address | http:address')[0];
   if (!address) refuseAt(port, `port ${attr(port, 'name')} has no address: codegen serves at the path of the port's address`);
-  const location = attr(address, 'location');
+  const location = attr(address, 'location').trim();
   let path: string;
   try {
     path = new URL(location).pathname;
   } catch {
-    return refuseAt(address, `port ${attr(port, 'name')}: address ${location} is not an absolute URL`);
+    // A placeholder host (`http://server:port/…`), a relative location (`Revenue_Management`) or none: the path as written.
+    const written = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*([^?#]*)/.exec(location)?.[1] ?? location.replace(/[?#].*$/, '');
+    path = written === '' || written.startsWith('/') ? written : `/${written}`;
   }
-  if (!/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/.test(path)) {
+  if (path !== '' && !/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/.test(path)) {
     refuseAt(address, `port ${attr(port, 'name')}: address ${location} has a path codegen cannot serve`);
   }
   // A path ending in a slash (`/v5/adgroups/`) is served without it; the root is served at /service.

@@ -25,6 +25,8 @@ export interface XsdElement {
   abstract: boolean;
   /** A fixed value (`fixed`): the only one the element may hold. */
   fixed?: string;
+  /** The head of the substitution group the element is a member of: it may stand where the head is referenced. */
+  substitutionGroup?: QName;
   at: string;
 }
 
@@ -129,9 +131,9 @@ const SCHEMA: Understood = {
   reads: 'global elements, attributes, groups, named complex and simple types, import and include',
 };
 const GLOBAL_ELEMENT: Understood = {
-  attributes: ['name', 'type', 'nillable', 'abstract', 'block', 'final', 'default', 'fixed'],
+  attributes: ['name', 'type', 'nillable', 'abstract', 'block', 'final', 'default', 'fixed', 'substitutionGroup'],
   children: ['complexType', 'simpleType', 'key', 'keyref', 'unique'],
-  reads: 'a type or an anonymous type, nillable, abstract, default and fixed',
+  reads: 'a type or an anonymous type, nillable, abstract, default, fixed and substitutionGroup',
 };
 /** Attributes of an element written on its type by some generators (not XML Schema): left out of the served schema. */
 export const STRAY_TYPE_ATTRIBUTES = ['nillable', 'type'];
@@ -551,6 +553,9 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
           nillable: xsdBoolean(node, optionalAttr(node, 'nillable') ?? 'false', `${where}: nillable`, refuse),
           abstract: xsdBoolean(node, optionalAttr(node, 'abstract') ?? 'false', `${where}: abstract`, refuse),
           ...(optionalAttr(node, 'fixed') !== undefined ? { fixed: optionalAttr(node, 'fixed') } : {}),
+          ...(optionalAttr(node, 'substitutionGroup') !== undefined
+            ? { substitutionGroup: qnameOf(node, attr(node, 'substitutionGroup'), where) }
+            : {}),
           at: at(node),
         });
       }
@@ -565,6 +570,7 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
   };
   const readers = new Map(scopes.map((scope) => [scope, makeReader(scope)]));
   for (const scope of scopes) readers.get(scope)!.declarations();
+  expandSubstitutionGroups(facts);
 
   function readParticleIn(scope: SchemaScope, model: XmlElement, owner: string, depth: number): XsdParticle {
     return readerOf(scope).particle(model, owner, depth);
@@ -579,6 +585,63 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
     return readers.get(scope)!;
   }
   return facts;
+}
+
+/**
+ * A reference to the head of a substitution group stands for the head (unless
+ * abstract) or any member of its group, members of members too: it is read as
+ * a choice of those elements, each a field of its own (the served schema keeps
+ * the group, so libxml2 checks the members' types).
+ */
+function expandSubstitutionGroups(facts: XsdFacts): void {
+  const members = new Map<string, XsdElement[]>();
+  for (const element of facts.elements.values()) {
+    if (!element.substitutionGroup) continue;
+    const head = qnameKey(element.substitutionGroup);
+    members.set(head, [...(members.get(head) ?? []), element]);
+  }
+  if (members.size === 0) return;
+  const standIns = (head: string, seen: Set<string>): XsdElement[] =>
+    (members.get(head) ?? []).flatMap((member) => {
+      const key = qnameKey(member);
+      if (seen.has(key)) return [];
+      seen.add(key);
+      return [...(member.abstract ? [] : [member]), ...standIns(key, seen)];
+    });
+  const seenTypes = new Set<XsdComplexType>();
+  const inType = (type: XsdComplexType) => {
+    if (seenTypes.has(type)) return;
+    seenTypes.add(type);
+    if (type.particle) type.particle = inParticle(type.particle);
+  };
+  const inParticle = (particle: XsdParticle): XsdParticle => {
+    if (particle.kind === 'any') return particle;
+    if (particle.kind !== 'element') return { ...particle, particles: particle.particles.map(inParticle) };
+    const { element } = particle;
+    if (element.type?.kind === 'complex') inType(element.type.type);
+    if (!element.ref || !members.has(qnameKey(element.ref))) return particle;
+    const head = facts.elements.get(qnameKey(element.ref));
+    const alternatives = [...(head && !head.abstract ? [head] : []), ...standIns(qnameKey(element.ref), new Set())];
+    return {
+      kind: 'choice',
+      min: particle.min,
+      max: particle.max,
+      particles: alternatives.map((alternative) => ({
+        kind: 'element',
+        element: {
+          name: alternative.name,
+          namespace: alternative.namespace,
+          ref: { namespace: alternative.namespace, name: alternative.name },
+          nillable: element.nillable,
+          at: element.at,
+        },
+        min: 1,
+        max: 1,
+      })),
+    };
+  };
+  for (const type of facts.complexTypes.values()) inType(type);
+  for (const element of facts.elements.values()) if (element.type.kind === 'complex') inType(element.type.type);
 }
 
 interface ScopeReader {
