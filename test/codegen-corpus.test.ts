@@ -8,8 +8,16 @@
  * construct outside WS-I Basic Profile.
  */
 import test from 'ava';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pino from 'pino';
 import { checkCorpus, contractsOf } from '../codegen/corpus';
+import { loadContract, sampleHandlers } from '../codegen/load-generated';
+import { createContractApp } from '../src/runtime/host';
+import { loadXmlEngine } from '../src/runtime/xml/xml-engine';
 
 const CORPUS = join(__dirname, 'fixtures', 'corpus');
 
@@ -46,4 +54,36 @@ test('a folder of contracts is a WSDL a file, or a folder whose WSDL no other th
   t.true(found.some((c) => c.name === 'gus-bir' && c.wsdl.endsWith('UslugaBIRzewnPubl.wsdl')));
   t.true(found.some((c) => c.name === 'heartland-posgateway' && c.wsdl.endsWith('pos_gateway.wsdl')));
   t.is(found.length, 21);
+});
+
+test('a WSDL that imports another is served with it: the import names `?wsdl=wsdl0`, which answers the imported WSDL', async (t) => {
+  t.timeout(120_000, 'generate and load gus-bir');
+  await loadXmlEngine();
+  const folder = mkdtempSync(join(tmpdir(), 'corpus-import-'));
+  const { definition } = await loadContract(join(CORPUS, 'gus-bir', 'UslugaBIRzewnPubl.wsdl'), { folder });
+  const app = createContractApp(
+    definition,
+    sampleHandlers(definition),
+    { namespace: undefined, publicUrl: undefined, trustProxy: false, maxBodyBytes: 1 << 20 },
+    pino({ level: 'silent' }),
+  );
+  const handle = app.callback();
+  const server = createServer((req, res) => void handle(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}${definition.endpointPath}`;
+    const main = await (await fetch(`${base}?WSDL`)).text();
+    const location = /<wsdl:import\b[^>]*\blocation="([^"]+)"/.exec(main)?.[1];
+    t.is(location, `${base}?wsdl=wsdl0`);
+    const imported = await fetch(location!);
+    t.is(imported.status, 200);
+    t.is(imported.headers.get('content-type'), 'text/xml; charset=utf-8');
+    const text = await imported.text();
+    t.regex(text, /<wsdl:definitions\b/);
+    t.regex(text, /<wsdl:portType name="IUslugaBIRzewnPubl"/);
+    t.is((await fetch(`${base}?wsdl=wsdl1`)).status, 404, 'no second imported WSDL');
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(folder, { recursive: true, force: true });
+  }
 });

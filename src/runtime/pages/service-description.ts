@@ -69,6 +69,15 @@ export function serviceDescription<Ops extends OperationsOf<Ops>>(
       ctx.body = contract.wsdl(address);
       return;
     }
+    const imported = /^wsdl=wsdl(\d{1,3})$/.exec(query);
+    if (imported) {
+      // The WSDLs the served one imports by `?wsdl=wsdlN`, as ASMX and WCF serve theirs.
+      const text = contract.importedWsdl(Number(imported[1]), address);
+      if (text === undefined) throw new ServiceError('not-found', notFound);
+      ctx.set('Content-Type', 'text/xml; charset=utf-8');
+      ctx.body = text;
+      return;
+    }
     if (query === 'disco') {
       ctx.set('Content-Type', 'text/xml; charset=utf-8');
       ctx.body = discovery(contract, address);
