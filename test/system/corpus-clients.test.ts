@@ -191,7 +191,8 @@ for (const name of DOTNET) {
       // both as properties named Result. The clashes are exactly the operations whose response holds such a Result.
       const clashing = await operationsAnsweringAResult(dirname(contract.wsdl));
       t.deepEqual(clashing, ['ValidateMember', 'ValidateMemberPartner', 'ValidatePartner']);
-      const errors = [...`${built.out}${built.err}`.matchAll(/error (CS\d+): (.*)/g)].map((m) => `${m[1]} ${m[2]}`).sort();
+      // A failed run's error message repeats what the tool wrote on stderr.
+      const errors = [...new Set([...`${built.out}${built.err}`.matchAll(/error (CS\d+): (.*)/g)].map((m) => `${m[1]} ${m[2]}`))].sort();
       t.deepEqual(
         errors,
         variants
