@@ -51,7 +51,7 @@ export function sampleObject(model: ContractModel, declared: ComplexTypeModel, p
     // would recur is an empty array when it repeats (a schema with no finite instance is rare).
     const recursive = f.type.kind === 'complex' && inside.includes(f.type.typeName);
     const repeats = f.maxOccurs === 'unbounded' || f.maxOccurs > 1;
-    if (f.type.kind === 'complex' && f.minOccurs === 0 && (recursive || inside.length > 12)) return [];
+    if (f.type.kind === 'complex' && f.minOccurs === 0 && (recursive || inside.length > 8)) return [];
     if (recursive) return repeats ? [`${f.name}: []`] : [];
     if (f.type.kind === 'any') return f.minOccurs > 0 ? [`${f.name}: ${anySample(model)}`] : [];
     const sample = f.fixed !== undefined ? fixedSample(model, f.type, f.fixed) : sampleExpression(model, f.type, inside);

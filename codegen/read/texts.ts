@@ -57,8 +57,12 @@ export function readTexts(
   const merged = mergedSchemas(schemas, targetNamespace, rpcWrappers);
   const single = merged.length === 1 && rpcWrappers.length === 0;
   return {
-    wsdl: selfContainedWsdl(wsdls[0], schemas, importLocations, endpointPath),
-    importedWsdls: wsdls.slice(1).map((doc) => importedWsdl(doc, importLocations, endpointPath)),
+    // A client reads an imported WSDL (its messages) before the importer's types: the schemas go inline in the first
+    // imported WSDL that imports none, so that every message names an element already read.
+    wsdl: selfContainedWsdl(wsdls[0], wsdls.length > 1 ? [] : schemas, importLocations, endpointPath),
+    importedWsdls: wsdls
+      .slice(1)
+      .map((doc, i, imported) => importedWsdl(doc, i === imported.findIndex(importsNone) ? schemas : [], importLocations, endpointPath)),
     schemas: merged.map(({ namespace, text }) => ({ namespace, text: serializeText(text) })),
     elementSchemas: single
       ? withDocument(parseXmlText(merged[0].text, 'a schema'), (doc) =>
@@ -153,8 +157,13 @@ function onlyImports(schema: XmlElement): boolean {
   return findAll(schema, '*').every((c) => c.namespaceUri === NS.s && ['import', 'annotation'].includes(c.name));
 }
 
-/** A WSDL another imports: its schemas are inline in the first, its addresses the marker. */
-function importedWsdl(wsdl: XmlDocument, importLocations: string[], endpointPath: string): string {
+function importsNone(wsdl: XmlDocument): boolean {
+  return findAll(wsdl, '/wsdl:definitions/wsdl:import').length === 0;
+}
+
+/** A WSDL another imports, its addresses the marker: the schemas given inline (every schema, or none). */
+function importedWsdl(wsdl: XmlDocument, schemas: LoadedSchema[], importLocations: string[], endpointPath: string): string {
+  if (schemas.length > 0) return selfContainedWsdl(wsdl, schemas, importLocations, endpointPath);
   return withDocument(copyDocument(wsdl, 'an imported WSDL'), (copy) => {
     for (const types of findAll(copy, '/wsdl:definitions/wsdl:types')) types.remove();
     for (const imported of findAll(copy, '/wsdl:definitions/wsdl:import')) {
