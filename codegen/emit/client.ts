@@ -224,9 +224,12 @@ function clientOperation(model: ContractModel, op: OperationModel, jsonDecoders:
   };
 }
 
+/** A type of optional strings only: read member by member, each absent when null. */
 const stringFieldsOnly = (type: ComplexTypeModel) =>
   type.attributes.length === 0 &&
-  type.fields.every((f) => f.type.kind === 'primitive' && f.type.primitive === 'string' && f.maxOccurs === 1 && !f.nillable);
+  type.fields.every(
+    (f) => f.type.kind === 'primitive' && f.type.primitive === 'string' && f.maxOccurs === 1 && f.minOccurs === 0 && !f.nillable,
+  );
 
 /** The expression decoding `d` of a JSON answer (named `d`) into the result type; null is an absent result. */
 function jsonDecode(model: ContractModel, result: ResultModel, decoders: Map<string, string>, field?: FieldModel): string {

@@ -22,16 +22,17 @@ const quote = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'
 export function emitRoutes(model: ContractModel): string {
   const operations = model.operations.map((op) => route(model, op));
   const code = operations
-    .map((op) => [op.httpContent, op.sampleRequest, op.sampleResult, op.sampleHeaders, op.soapContent, op.extra].join('\n'))
+    .map((op) =>
+      [op.httpOpen, op.httpNil, op.httpContent, op.sampleRequest, op.sampleResult, op.sampleHeaders, op.soapContent, op.extra].join('\n'),
+    )
     .join('\n');
   const codecImports = [
     ...XML_CODEC_IMPORTS,
     ...(operations.some((op) => !op.fromFields) ? ['DecodeError'] : []),
     ...['escapeXmlAttribute', 'xmlFragmentOf', 'parseXsdBoolean'].filter((n) => code.includes(`${n}(`)),
   ];
-  const used = (name: string) =>
-    new RegExp(`(?<![\\p{ID_Continue}$])${name}(?![\\p{ID_Continue}$])`, 'u').test(code) ||
-    operations.some((op) => op.requestClass === name);
+  const named = (name: string, text: string) => new RegExp(`(?<![\\p{ID_Continue}$])${name}(?![\\p{ID_Continue}$])`, 'u').test(text);
+  const used = (name: string) => named(name, code) || operations.some((op) => op.requestClass === name);
   return render('routes.ts.hbs', {
     header: GENERATED_HEADER,
     service: model.service,
@@ -48,7 +49,7 @@ export function emitRoutes(model: ContractModel): string {
       // An enumeration named as a type only (a result's): imported as a type.
       ...model.enums
         .map((e) => e.name)
-        .filter((name) => used(name) || operations.some((op) => op.resultType === name || op.resultType.startsWith(`${name} |`)))
+        .filter((name) => used(name) || operations.some((op) => named(name, op.resultType)))
         .map((name) => `type ${name}`),
       ...(code.includes('xmlns(') ? ['xmlns'] : []),
     ].sort(),
