@@ -61,10 +61,12 @@ test('a reference to the head of a substitution group is a choice of the head un
   const model = await withEdited([], {}, async (wsdl) => buildContractModel(await readContract(wsdl)));
   const fields = (name: string) =>
     model.types.find((type) => type.name === name)!.fields.map((f) => [f.xmlName, f.minOccurs, f.maxOccurs, f.tsType]);
-  // Path is abstract: only its members stand in its place; a repeated reference repeats each member.
-  t.deepEqual(fields('AdditionalProperties'), [
-    ['FieldURI', 0, 'unbounded', 'UnindexedPath[]'],
-    ['ExtendedFieldURI', 0, 'unbounded', 'ExtendedPath[]'],
+  // Path is abstract: only its members stand in its place; a repeated reference is a repeated choice of them, an
+  // array of groups that keeps their order (each group one member).
+  t.deepEqual(fields('AdditionalProperties'), [['AdditionalPropertiesGroup', 1, 'unbounded', 'AdditionalPropertiesGroup[]']]);
+  t.deepEqual(fields('AdditionalPropertiesGroup'), [
+    ['FieldURI', 0, 1, 'UnindexedPath'],
+    ['ExtendedFieldURI', 0, 1, 'ExtendedPath'],
   ]);
   // SearchExpression is abstract; Exists is not, and IsSet stands for Exists.
   t.deepEqual(

@@ -142,14 +142,20 @@ function measuredOneProcess(): { peakRssMb: number; cores: number } {
   const results = readFileSync(join(REPO, 'bench', 'RESULTS.md'), 'utf8')
     .split(/^## /m)
     .find((section) => section.startsWith('Results'));
-  const rows = (results ?? '')
+  const table = (results ?? '')
     .split('\n')
-    .map((line) => line.split('|').map((cell) => cell.trim()))
-    .filter((cells) => /^ours( --store memory| over HTTPS)?$/.test(cells[2] ?? ''));
+    .filter((line) => line.startsWith('|'))
+    .map((line) => line.split('|').map((cell) => cell.trim()));
+  // The columns by their headings, which the report may reorder.
+  const column = (heading: RegExp) => table[0]?.findIndex((cell) => heading.test(cell)) ?? -1;
+  const [server, rss, cpu] = [column(/^server$/), column(/^peak RSS MB$/), column(/^CPU, cores/)];
+  if (server < 0 || rss < 0 || cpu < 0)
+    throw new Error('bench/RESULTS.md: its Results table has no server, peak RSS MB or CPU, cores column');
+  const rows = table.filter((cells) => /^ours( --store memory| over HTTPS)?$/.test(cells[server] ?? ''));
   if (rows.length === 0) throw new Error('bench/RESULTS.md has no results of ours');
   return {
-    peakRssMb: Math.max(...rows.map((cells) => Number(cells[8]))),
-    cores: Math.max(...rows.map((cells) => Number(cells[9].split('/')[0]))),
+    peakRssMb: Math.max(...rows.map((cells) => Number(cells[rss]))),
+    cores: Math.max(...rows.map((cells) => Number(cells[cpu].split('/')[0]))),
   };
 }
 
@@ -203,7 +209,8 @@ for (const kind of ['StatefulSet', 'Deployment'] as const) {
   test(`${kind}: resources sized from bench/RESULTS.md's measured RSS and CPU`, (t) => {
     const { service } = containers(workload(kind).document.manifest.spec.template);
     const measured = measuredOneProcess();
-    t.true(measured.peakRssMb >= 150 && measured.cores > 0.5, JSON.stringify(measured));
+    // Figures of a loaded service, read from the table (not a heading or an empty cell).
+    t.true(measured.peakRssMb >= 100 && measured.cores > 0.5, JSON.stringify(measured));
     // The peak under full load, with a fifth to spare (Mi → MB).
     t.true(mebibytes(service.resources.limits.memory) * 1.048576 >= measured.peakRssMb * 1.2, JSON.stringify(measured));
     // One process never uses more than about a core: a limit below that would throttle it under load.
