@@ -12,11 +12,9 @@ import test, { type ExecutionContext } from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pino from 'pino';
 import { type AnyOperations, loadContract } from '../codegen/load-generated';
 import type { ContractDefinition, Handlers } from '../src/runtime/definition';
-import { createContractApp } from '../src/runtime/host';
-import { listen } from '../src/runtime/listener';
+import { HOST_SETTINGS, serveContract } from '../src/runtime/host';
 import { SOAP11, SOAP12, type SoapVersion, soapEnvelope } from '../src/runtime/wire/soap-envelope';
 import { writeOtherAttributes } from '../src/runtime/xml/xml-codec';
 import { loadXmlEngine, type XmlElement, type XsdValidator, xml } from '../src/runtime/xml/xml-engine';
@@ -73,21 +71,12 @@ function serve(): Promise<Served> {
           `<diffgr:diffgram xmlns:diffgr="urn:schemas-microsoft-com:xml-diffgram-v1"><Rows><Row><Name>${request.table}</Name></Row></Rows></diffgr:diffgram>`,
       });
     };
-    const app = createContractApp(
-      definition,
-      handlers as unknown as Handlers<AnyOperations>,
-      { namespace: undefined, publicUrl: undefined, trustProxy: false, maxBodyBytes: 1 << 20 },
-      pino({ level: 'silent' }),
-    );
-    const handle = app.callback();
-    const listener = await listen((req, res) => void handle(req, res), {
+    // The host's defaults (its limits and timeouts), on a free loopback port, silent.
+    const listener = await serveContract(definition, handlers as unknown as Handlers<AnyOperations>, {
+      ...HOST_SETTINGS.defaults(),
       port: 0,
-      host: '127.0.0.1',
-      headersTimeoutMs: 10_000,
-      requestTimeoutMs: 30_000,
-      keepAliveTimeoutMs: 5_000,
-      inactivityTimeoutMs: 30_000,
-    } as Parameters<typeof listen>[1]);
+      logLevel: 'silent',
+    });
     closers.push(() => listener.close());
     const schemas = compileSchemaSet(definition.renderSchemas?.(definition.targetNamespace) ?? [definition.renderSchema(NS)]);
     return { definition, types, seen, schemas, url: `${listener.url}${definition.endpointPath}` };
@@ -329,21 +318,12 @@ test.serial(
     await loadXmlEngine();
     const wsdl = join(__dirname, 'fixtures', 'contracts', 'wsdl-import', 'Service.wsdl');
     const { definition } = await loadContract(wsdl, { folder: mkdtempSync(join(work, 'g-')) });
-    const app = createContractApp(
+    // The host's defaults (its limits and timeouts), on a free loopback port, silent.
+    const listener = await serveContract(
       definition,
       { Greet: async (request: { name?: string }) => `Hello, ${request.name}` } as unknown as Handlers<AnyOperations>,
-      { namespace: undefined, publicUrl: undefined, trustProxy: false, maxBodyBytes: 1 << 20 },
-      pino({ level: 'silent' }),
+      { ...HOST_SETTINGS.defaults(), port: 0, logLevel: 'silent' },
     );
-    const handle = app.callback();
-    const listener = await listen((req, res) => void handle(req, res), {
-      port: 0,
-      host: '127.0.0.1',
-      headersTimeoutMs: 10_000,
-      requestTimeoutMs: 30_000,
-      keepAliveTimeoutMs: 5_000,
-      inactivityTimeoutMs: 30_000,
-    } as Parameters<typeof listen>[1]);
     closers.push(() => listener.close());
     const url = `${listener.url}/Greeter.svc`;
     const main = await (await fetch(`${url}?wsdl`)).text();

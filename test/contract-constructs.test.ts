@@ -11,11 +11,9 @@ import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pino from 'pino';
 import { type AnyOperations, loadContract } from '../codegen/load-generated';
 import type { ContractDefinition, Handlers } from '../src/runtime/definition';
-import { createContractApp } from '../src/runtime/host';
-import { listen } from '../src/runtime/listener';
+import { HOST_SETTINGS, serveContract } from '../src/runtime/host';
 import { SOAP11, soapEnvelope } from '../src/runtime/wire/soap-envelope';
 import { escapeXmlAttribute } from '../src/runtime/xml/xml-codec';
 import { loadXmlEngine, xml } from '../src/runtime/xml/xml-engine';
@@ -41,21 +39,12 @@ async function serve(
   const all: Record<string, unknown> = {};
   for (const name of definition.operationNames) all[name] = async () => definition.routes[name].sampleResult();
   Object.assign(all, handlers(definition, types));
-  const app = createContractApp(
-    definition,
-    all as Handlers<AnyOperations>,
-    { namespace: undefined, publicUrl: undefined, trustProxy: false, maxBodyBytes: 1 << 20 },
-    pino({ level: 'silent' }),
-  );
-  const handle = app.callback();
-  const listener = await listen((req, res) => void handle(req, res), {
+  // The host's defaults (its limits and timeouts), on a free loopback port, silent.
+  const listener = await serveContract(definition, all as Handlers<AnyOperations>, {
+    ...HOST_SETTINGS.defaults(),
     port: 0,
-    host: '127.0.0.1',
-    headersTimeoutMs: 10_000,
-    requestTimeoutMs: 30_000,
-    keepAliveTimeoutMs: 5_000,
-    inactivityTimeoutMs: 30_000,
-  } as Parameters<typeof listen>[1]);
+    logLevel: 'silent',
+  });
   closers.push(() => listener.close());
   const ns = escapeXmlAttribute(definition.targetNamespace);
   const call = async (operation: string, header?: string, request?: unknown) => {
