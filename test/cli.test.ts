@@ -125,7 +125,8 @@ test('serve runs the service until SIGTERM, then exits 0', async (t) => {
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
+    // 'close': after the last of its output has been read.
+    child.once('close', (code, signal) => resolve({ code, signal })),
   );
   t.teardown(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

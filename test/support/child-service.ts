@@ -93,7 +93,8 @@ export async function startChildService(options: ChildServiceOptions = {}): Prom
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => {
       if (options.stateDir === undefined) rmSync(stateDir, { recursive: true, force: true });
-      resolve({ code, signal });
+      // Its last lines may still be in the pipe: wait for the pipes to close (an unread one never does), at most 2 s.
+      void Promise.race([new Promise((closed) => child.once('close', closed)), sleep(2000)]).then(() => resolve({ code, signal }));
     }),
   );
   const alive = () => child.exitCode === null && child.signalCode === null;

@@ -201,7 +201,7 @@ export async function runPod(options: PodOptions): Promise<PodRun> {
   child.stderr!.setEncoding('utf8').on('data', (d: string) => chunks.push(d));
   const output = () => chunks.join('');
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
+    child.once('close', (code, signal) => resolve({ code, signal })),
   );
   let info = '';
   child.stdio[3]!.on('data', (d: Buffer) => (info += d.toString('utf8')));
