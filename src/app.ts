@@ -1,6 +1,6 @@
 /**
  * The service, in order: request log and metrics → error answers → body reader →
- * call scope (the audit trail's view of the call) → routes (health, the
+ * routes (health, the
  * contract's endpoint and documents, the plain pages; /metrics only with
  * --metrics-on-public-port, else on the management port: management.ts).
  */
@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { CONTRACT } from '../generated/contract';
 import { type Config, contractNamespace } from './config';
 import { createHandlers, type Clock } from './handlers';
-import { type AuditTrail, callScope, createAuditTrail } from './observability/audit';
+import { type AuditTrail, createAuditTrail } from './observability/audit';
 import { liveness, readiness } from './observability/health';
 import { metricsEndpoint } from './observability/metrics-endpoint';
 import type { Metrics } from './observability/metrics';
@@ -66,7 +66,6 @@ export function createApp(config: Config, deps: AppDependencies): Koa<CallState>
   app.use(errorResponse(deps.logger));
   // Bodies are read as bytes and parsed by the binding: XML by libxml2 (libxml2-wasm), forms by form.ts, JSON by JSON.parse.
   app.use(bodyReader(config.maxBodyBytes));
-  app.use(callScope());
   app.use(routes.middleware());
   return app;
 }

@@ -422,17 +422,21 @@ test('ValidatePin tells each outcome once, by the keyed hash: wrong, the lock it
     stateKeyOf: hashOf,
     outcomes: {
       ready() {},
-      validated: (outcome, key, detail) => told.push([outcome, key, detail?.attempts, detail?.lockedUntilMs]),
+      validated: (outcome, key, from, attempts, lockedUntilMs) => {
+        t.is(from, caller, 'the call the handler was given');
+        told.push([outcome, key, attempts, lockedUntilMs]);
+      },
       paired() {},
     },
   };
+  const caller = { ip: '192.0.2.7', state: { requestId: 'the-call' } };
   const request = (pin: string) => new ValidatePin({ pin, secretCode: v.secretCode });
   const key = hashOf(Buffer.from(v.secretCode));
-  t.true(await checkPin(request(v.pin), settings(), now, state));
-  t.false(await checkPin(request(v.pin), settings(), now, state));
+  t.true(await checkPin(request(v.pin), settings(), now, state, caller));
+  t.false(await checkPin(request(v.pin), settings(), now, state, caller));
   // The replay counted as a failure: four wrong PINs more reach the limit.
-  for (let i = 0; i < 4; i++) t.false(await checkPin(request('000000'), settings(), now, state));
-  await t.throwsAsync(checkPin(request(v.pin), settings(), now, state), { instanceOf: ServiceError });
+  for (let i = 0; i < 4; i++) t.false(await checkPin(request('000000'), settings(), now, state, caller));
+  await t.throwsAsync(checkPin(request(v.pin), settings(), now, state, caller), { instanceOf: ServiceError });
   t.deepEqual(told, [
     ['accepted', key, undefined, undefined],
     ['replay', key, 1, undefined],

@@ -15,6 +15,7 @@
  */
 import type { OperationName, Operations } from '../../generated/routes';
 import type { Config } from '../config';
+import type { Caller } from '../runtime/call-state';
 import type { EveryOperationHandled, OperationHandler as RuntimeOperationHandler } from '../runtime/handler-modules';
 import type { StateStore } from '../state/store';
 
@@ -36,20 +37,20 @@ export interface ServiceState {
 /** What a ValidatePin call came to; `locked` is the lock a wrong PIN caused, told after its `wrong`. */
 export type PinOutcome = 'accepted' | 'wrong' | 'replay' | 'throttled' | 'locked';
 
-export interface PinOutcomeDetail {
-  /** Failed attempts counted in the window, this call's included. */
-  attempts?: number;
-  /** When the lock ends, in milliseconds since the Unix epoch (locked, throttled). */
-  lockedUntilMs?: number;
-}
-
-/** Where the operations tell their outcomes, each naming the secret by its keyed hash (never the secret). */
+/**
+ * Where the operations tell their outcomes, each naming the secret by its keyed hash (never the secret), and the call
+ * it came from (`caller`, as the handler was given it).
+ */
 export interface Outcomes {
   /** Before anything is decided or changed: throws a ServiceError when an outcome could not be recorded now (--audit-required). */
   ready(): void;
-  /** Throws a ServiceError when the outcome cannot be recorded and must not be answered (--audit-required). */
-  validated(outcome: PinOutcome, stateKeyHash: string, detail?: PinOutcomeDetail): void;
-  paired(stateKeyHash: string): void;
+  /**
+   * Throws a ServiceError when the outcome cannot be recorded and must not be answered (--audit-required).
+   * `attempts`: failed attempts counted in the window, this call's included; `lockedUntilMs`: when the lock ends, in
+   * milliseconds since the Unix epoch (locked, throttled).
+   */
+  validated(outcome: PinOutcome, stateKeyHash: string, caller: Caller | undefined, attempts?: number, lockedUntilMs?: number): void;
+  paired(stateKeyHash: string, caller: Caller | undefined): void;
 }
 
 /** What a handler is given besides the request. */

@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import type { Caller } from '../runtime/call-state';
 import { clientError } from '../runtime/errors';
 import { escapeEach } from '../runtime/escape';
 import { encodeBase32 } from '../otp/base32';
@@ -78,11 +79,16 @@ export function escapeHtml(text: string): string {
 }
 
 /** The Pair operation: its pairing, with the service's settings, told to the audit trail by the secret's keyed hash. */
-export async function pair(request: Pair, { config, state }: HandlerContext): Promise<PairingInfo | undefined> {
+export async function pair(
+  request: Pair,
+  { config, state }: HandlerContext,
+  _headers?: unknown,
+  caller?: Caller,
+): Promise<PairingInfo | undefined> {
   const outcomes = state.outcomes;
   outcomes?.ready();
   const info = pairingInfo(request, config);
-  outcomes?.paired(state.stateKeyOf(secretKey(request.secretCode, config.secretEncoding)));
+  outcomes?.paired(state.stateKeyOf(secretKey(request.secretCode, config.secretEncoding)), caller);
   return info;
 }
 

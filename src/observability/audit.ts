@@ -7,15 +7,12 @@
  * the log (`"event":"audit"`, level info) and, with --audit-file, to that
  * file too (audit-file.ts).
  *
- * A handler knows nothing of HTTP, so the call a line belongs to (its
- * address, variant, request id) is found through `callScope`, which runs
- * each request in an AsyncLocalStorage of its context.
+ * The call a line belongs to (its address, variant, request id) is the
+ * one the bindings handed the handler (runtime/call-state.ts, Caller),
+ * which tells its outcome with it (outcomes.ts).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Next } from 'koa';
 import type { Logger } from 'pino';
 import { ServiceError } from '../runtime/errors';
-import type { CallContext } from '../runtime/call-state';
 import { AuditFile, AuditFileError } from './audit-file';
 import { isoNow } from './logger';
 import type { Metrics } from './metrics';
@@ -94,11 +91,13 @@ export function createAuditTrail(settings: AuditSettings, logger: Logger, metric
           },
         });
   const refuse = (cause: string) => new ServiceError('unavailable', UNAVAILABLE, undefined, cause);
+  // `event` written once, in the child's bindings, rather than with each line's fields.
+  const lines = logger.child({ event: 'audit' });
   return {
     required: settings.auditRequired,
     record(fields) {
       metrics.auditEvents.inc({ outcome: fields.outcome });
-      logger.info({ event: 'audit', ...fields });
+      lines.info(fields);
       if (!file) return;
       try {
         file.write(`{"time":"${isoNow()}",${fieldsJson(fields)}}\n`);
@@ -136,24 +135,4 @@ function fieldsJson(fields: AuditFields): string {
   if (fields.until !== undefined) json += `,"until":"${fields.until}"`;
   if (fields.reason !== undefined) json += `,"reason":${JSON.stringify(fields.reason)}`;
   return json;
-}
-
-const calls = new AsyncLocalStorage<CallContext>();
-
-/** Runs the rest of the request in its call's scope, so that an audit line made deep in a handler finds its call. */
-export function callScope() {
-  return function inCallScope(ctx: CallContext, next: Next): Promise<void> {
-    return calls.run(ctx, next);
-  };
-}
-
-/** The context of the call being answered, inside callScope; undefined outside any call. */
-export function currentCall(): CallContext | undefined {
-  return calls.getStore();
-}
-
-/** The fields an audit line takes from the call it belongs to. */
-export function callFields(ctx: CallContext | undefined): Pick<AuditFields, 'address' | 'variant' | 'operation' | 'id'> {
-  if (!ctx) return {};
-  return { address: ctx.ip, variant: ctx.state.variant, operation: ctx.state.operation, id: ctx.state.requestId };
 }

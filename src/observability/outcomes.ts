@@ -8,7 +8,7 @@
 import type { Outcomes, PinOutcome } from '../handlers/by-convention';
 import type { CallContext, CallState } from '../runtime/call-state';
 import { fingerprintOf } from '../state/keyed-hash';
-import { type AuditTrail, callFields, currentCall } from './audit';
+import type { AuditTrail } from './audit';
 import type { Metrics } from './metrics';
 
 /** A call's state with what its handler's answer meant, for the request line (observe-requests.ts). */
@@ -22,22 +22,32 @@ export const answeredOutcome = (ctx: CallContext): string | undefined => (ctx.st
 export function auditedOutcomes(trail: AuditTrail, metrics: Metrics): Outcomes {
   return {
     ready: () => trail.ready(),
-    validated(outcome, stateKeyHash, detail = {}) {
-      const call = currentCall();
+    validated(outcome, stateKeyHash, caller, attempts, lockedUntilMs) {
       // `locked` follows the call's own outcome (wrong or replay); `throttled` is the error answer's.
-      if (call && outcome !== 'locked' && outcome !== 'throttled') (call.state as AnsweredCallState).answered = outcome;
+      if (caller && outcome !== 'locked' && outcome !== 'throttled') (caller.state as AnsweredCallState).answered = outcome;
       if (outcome === 'replay') metrics.replayRejections.inc();
       else if (outcome === 'throttled') metrics.throttled.inc();
+      // One object, its fields in the line's order: an undefined one is left out of the line.
       trail.record({
         outcome,
         fingerprint: fingerprintOf(stateKeyHash),
-        ...callFields(call),
-        attempts: detail.attempts,
-        until: detail.lockedUntilMs === undefined ? undefined : new Date(detail.lockedUntilMs).toISOString(),
+        address: caller?.ip,
+        variant: caller?.state.variant,
+        operation: caller?.state.operation,
+        id: caller?.state.requestId,
+        attempts,
+        until: lockedUntilMs === undefined ? undefined : new Date(lockedUntilMs).toISOString(),
       });
     },
-    paired(stateKeyHash) {
-      trail.record({ outcome: 'paired', fingerprint: fingerprintOf(stateKeyHash), ...callFields(currentCall()) });
+    paired(stateKeyHash, caller) {
+      trail.record({
+        outcome: 'paired',
+        fingerprint: fingerprintOf(stateKeyHash),
+        address: caller?.ip,
+        variant: caller?.state.variant,
+        operation: caller?.state.operation,
+        id: caller?.state.requestId,
+      });
     },
   };
 }

@@ -8,7 +8,7 @@
  */
 import type { Handlers, OperationName } from '../../generated/routes';
 import { Pair, ValidatePin } from '../../generated/types';
-import type { CallContext } from '../runtime/call-state';
+import type { CallContext, Caller } from '../runtime/call-state';
 import { clientError } from '../runtime/errors';
 import { QrCapacityError, qrSvg } from '../qr/svg';
 import { qrPng } from '../qr/png';
@@ -69,14 +69,14 @@ export function plainPages(handlers: Handlers): Record<string, (ctx: CallContext
 function operationPage<Request, Result>(
   operation: OperationName,
   read: (get: (name: string) => string | undefined) => Request,
-  call: (request: Request) => Promise<Result>,
+  call: (request: Request, headers: undefined, caller: Caller) => Promise<Result>,
   contentType: string,
   write: (result: Result) => string,
 ) {
   return async function page(ctx: CallContext): Promise<void> {
     ctx.state.variant = 'page';
     ctx.state.operation = operation;
-    const result = await call(read(query(ctx)));
+    const result = await call(read(query(ctx)), undefined, ctx);
     ctx.set('Content-Type', contentType);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = write(result);

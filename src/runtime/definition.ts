@@ -4,6 +4,7 @@
  * declares. The runtime never imports generated code: a service hands it a
  * ContractDefinition, typed by the contract's own operations (`Ops`).
  */
+import type { Caller } from './call-state';
 import type { XmlElement } from './xml/xml-engine';
 
 /** The variants a WSDL of ASMX's shape can declare, one per port. */
@@ -40,9 +41,12 @@ export type OperationsOf<Ops> = { [K in keyof Ops]: OperationTypes };
 /** An operation's name in the contract `Ops`. */
 export type OperationName<Ops> = keyof Ops & string;
 
-/** The hand-written side: one function per operation, knowing nothing of XML or HTTP. */
+/**
+ * The hand-written side: one function per operation, knowing nothing of XML or HTTP. The bindings pass the call
+ * (its address and state) as `caller`; a handler called outside a call is given none.
+ */
 export type Handlers<Ops extends OperationsOf<Ops>> = {
-  [K in OperationName<Ops>]: (request: Ops[K]['request'], headers?: HeadersOf<Ops[K]>) => Promise<Ops[K]['result']>;
+  [K in OperationName<Ops>]: (request: Ops[K]['request'], headers?: HeadersOf<Ops[K]>, caller?: Caller) => Promise<Ops[K]['result']>;
 };
 
 /** A port of the WSDL service, served at the path of its address. */

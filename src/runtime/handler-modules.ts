@@ -12,16 +12,19 @@
  * modules are loaded by their conventional paths when the handlers are made,
  * so a module named otherwise fails the start, naming the path it expected.
  */
+import type { Caller } from './call-state';
 import type { Handlers, HeadersOf, OperationName, OperationsOf } from './definition';
 
 /**
  * The function a handler module exports for operation K: the request and the service's context in, the result out;
- * an operation with SOAP headers also gets them (`in` as the call carried them, `out` for it to set).
+ * an operation with SOAP headers also gets them (`in` as the call carried them, `out` for it to set), and every
+ * handler the call it answers (`caller`: its address and state; undefined when called outside a call).
  */
 export type OperationHandler<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>, Context> = (
   request: Ops[K]['request'],
   context: Context,
   headers: HeadersOf<Ops[K]>,
+  caller: Caller | undefined,
 ) => Promise<Ops[K]['result']>;
 
 /** A module's function for every operation of `Ops`, each of its operation's type. */
@@ -74,9 +77,10 @@ export function bindHandlers<Ops extends OperationsOf<Ops>, Context>(
   const handlers: Partial<Record<string, unknown>> = {};
   for (const [operation, handler] of Object.entries(modules) as [
     string,
-    (request: unknown, context: Context, headers: unknown) => unknown,
+    (request: unknown, context: Context, headers: unknown, caller: Caller | undefined) => unknown,
   ][]) {
-    handlers[operation] = (request: unknown, headers: unknown) => handler(request, context, headers ?? { in: {}, out: {} });
+    handlers[operation] = (request: unknown, headers: unknown, caller: Caller | undefined) =>
+      handler(request, context, headers ?? { in: {}, out: {} }, caller);
   }
   return handlers as Handlers<Ops>;
 }

@@ -35,7 +35,7 @@ export function httpBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Op
       }
       fields = parseUrlEncoded(requestBody(ctx));
     }
-    const body = await httpCall(route, fieldReader(fields, fieldNames.get(route.operation)!), handlers, contract.namespaceAttribute);
+    const body = await httpCall(ctx, route, fieldReader(fields, fieldNames.get(route.operation)!), handlers, contract.namespaceAttribute);
     ctx.set('Content-Type', HTTP_CONTENT_TYPE);
     ctx.body = body;
   };
@@ -43,12 +43,13 @@ export function httpBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Op
 
 /** The hop into the handler, typed by the operation K: fields decoded, the handler run, its result encoded. */
 async function httpCall<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
+  ctx: CallContext,
   route: Route<Ops, K>,
   field: (name: string) => string | undefined,
   handlers: Handlers<Ops>,
   namespaceAttribute: string,
 ): Promise<string> {
-  return route.encodeHttp(await handlers[route.operation](route.decodeFields(field), noHeaders(route)), namespaceAttribute);
+  return route.encodeHttp(await handlers[route.operation](route.decodeFields(field), noHeaders(route), ctx), namespaceAttribute);
 }
 
 /** The operation named by the path's segment (any case, as ASMX matches it), recorded on the call; 404 when none. */

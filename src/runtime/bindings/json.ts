@@ -27,7 +27,7 @@ export function jsonBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Op
     ctx.state.variant = 'json';
     const { operation } = routeOfPath(contract, ctx, segment);
     const parameters = parseParameters(requestBody(ctx));
-    const body = await jsonCall(contract, operation, (name) => parameterText(parameters, name), handlers);
+    const body = await jsonCall(ctx, contract, operation, (name) => parameterText(parameters, name), handlers);
     ctx.set('Content-Type', JSON_CONTENT_TYPE);
     ctx.body = body;
   };
@@ -35,13 +35,14 @@ export function jsonBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Op
 
 /** The hop into the handler, typed by the operation K: parameters decoded, the handler run, `{"d": …}` encoded. */
 async function jsonCall<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
+  ctx: CallContext,
   contract: Contract<Ops>,
   operation: K,
   field: (name: string) => string | undefined,
   handlers: Handlers<Ops>,
 ): Promise<string> {
   const { json, routes } = contract.definition;
-  return json[operation].encodeAnswer(await handlers[operation](routes[operation].decodeFields(field), noHeaders(routes[operation])));
+  return json[operation].encodeAnswer(await handlers[operation](routes[operation].decodeFields(field), noHeaders(routes[operation]), ctx));
 }
 
 /** GET with application/json (isJsonRequest) is refused as .NET refuses it: these methods do not allow GET. */

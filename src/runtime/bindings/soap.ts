@@ -60,7 +60,7 @@ export function soapBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Op
       withUntrustedXml(bytes, (doc) => readCallInDetail(ctx, doc, version, contract, understood));
     let result: unknown;
     try {
-      result = await invoke(call, handlers);
+      result = await invoke(ctx, call, handlers);
     } catch (error) {
       if (error instanceof DeclaredFault) error.namespaceAttribute = contract.namespaceAttribute;
       throw error;
@@ -89,10 +89,11 @@ function encodeHeaders<Ops extends OperationsOf<Ops>, K extends OperationName<Op
 
 /** The hop into the handler, typed by the operation K (no async frame of its own: the binding awaits it). */
 function invoke<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
+  ctx: CallContext,
   call: SoapCall<Ops, K>,
   handlers: Handlers<Ops>,
 ): Promise<Ops[K]['result']> {
-  return handlers[call.route.operation](call.request, call.headers);
+  return handlers[call.route.operation](call.request, call.headers, ctx);
 }
 
 /** The handler's result as the SOAP body's content. */
