@@ -20,7 +20,8 @@ export function createLogger(
 ): Logger {
   // A worker thread of --workers names itself in each line (the main thread's lines have no `thread`).
   const base = isMainThread ? undefined : { thread: threadId };
-  const logger = pino({ level, base, timestamp: pino.stdTimeFunctions.isoTime }, destination);
+  // pino.stdTimeFunctions.isoTime's text, its Date formatted once a millisecond rather than once a line.
+  const logger = pino({ level, base, timestamp: isoTimestamp }, destination);
   destinations.set(logger, destination);
   return logger;
 }
@@ -36,6 +37,11 @@ export function isoNow(): string {
     lastIso = new Date(ms).toISOString();
   }
   return lastIso;
+}
+
+/** pino's `timestamp`: the line's `"time"` member, as pino.stdTimeFunctions.isoTime writes it. */
+function isoTimestamp(): string {
+  return `,"time":"${isoNow()}"`;
 }
 
 /** Writes the lines still waiting, waiting at most `timeoutMs` for a slow reader; never throws. */
