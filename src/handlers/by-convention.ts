@@ -15,7 +15,7 @@
  */
 import type { OperationName, Operations } from '../../generated/routes';
 import type { Config } from '../config';
-import type { Caller } from '../runtime/call-state';
+import type { Caller } from '../runtime/definition';
 import type { EveryOperationHandled, OperationHandler as RuntimeOperationHandler } from '../runtime/handler-modules';
 import type { StateStore } from '../state/store';
 

@@ -1,5 +1,5 @@
 import type { Config } from '../config';
-import type { Caller } from '../runtime/call-state';
+import type { Caller } from '../runtime/definition';
 import { clientError } from '../runtime/errors';
 import { escapeEach } from '../runtime/escape';
 import { encodeBase32 } from '../otp/base32';

@@ -1,5 +1,5 @@
 import type { Config } from '../config';
-import type { Caller } from '../runtime/call-state';
+import type { Caller } from '../runtime/definition';
 import { ServiceError } from '../runtime/errors';
 import { matchTotp } from '../otp/totp';
 import { StoreUnavailableError } from '../state/store';

@@ -8,7 +8,8 @@
  */
 import type { Handlers, OperationName } from '../../generated/routes';
 import { Pair, ValidatePin } from '../../generated/types';
-import type { CallContext, Caller } from '../runtime/call-state';
+import type { CallContext } from '../runtime/call-state';
+import type { Caller } from '../runtime/definition';
 import { clientError } from '../runtime/errors';
 import { QrCapacityError, qrSvg } from '../qr/svg';
 import { qrPng } from '../qr/png';

@@ -21,14 +21,3 @@ export interface CallState {
 
 /** The Koa context of every middleware and route of the service. */
 export type CallContext = ParameterizedContext<CallState>;
-
-/**
- * What a handler is told of the call it answers, besides its request: the
- * caller's address (the connection's, or with a trusted proxy the one it
- * added) and the call's state (request id, variant, operation). The bindings
- * pass the call's context, which is one; nothing of HTTP besides.
- */
-export interface Caller {
-  readonly ip: string;
-  readonly state: CallState;
-}

@@ -4,7 +4,6 @@
  * declares. The runtime never imports generated code: a service hands it a
  * ContractDefinition, typed by the contract's own operations (`Ops`).
  */
-import type { Caller } from './call-state';
 import type { XmlElement } from './xml/xml-engine';
 
 /** The variants a WSDL of ASMX's shape can declare, one per port. */
@@ -40,6 +39,18 @@ export type OperationsOf<Ops> = { [K in keyof Ops]: OperationTypes };
 
 /** An operation's name in the contract `Ops`. */
 export type OperationName<Ops> = keyof Ops & string;
+
+/**
+ * What a handler is told of the call it answers, besides its request: the
+ * caller's address (the connection's, or with a trusted proxy the one it
+ * added) and the call's state (call-state.ts: its request id, variant and
+ * operation, and what the service records on it). The bindings pass the
+ * call's context, which is one; nothing of HTTP besides.
+ */
+export interface Caller {
+  readonly ip: string;
+  readonly state: { requestId?: string; variant?: string; operation?: string };
+}
 
 /**
  * The hand-written side: one function per operation, knowing nothing of XML or HTTP. The bindings pass the call

@@ -12,8 +12,7 @@
  * modules are loaded by their conventional paths when the handlers are made,
  * so a module named otherwise fails the start, naming the path it expected.
  */
-import type { Caller } from './call-state';
-import type { Handlers, HeadersOf, OperationName, OperationsOf } from './definition';
+import type { Caller, Handlers, HeadersOf, OperationName, OperationsOf } from './definition';
 
 /**
  * The function a handler module exports for operation K: the request and the service's context in, the result out;
