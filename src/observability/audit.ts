@@ -8,7 +8,7 @@
  * file too (audit-file.ts).
  *
  * The call a line belongs to (its address, variant, request id) is the
- * one the bindings handed the handler (runtime/call-state.ts, Caller),
+ * one the bindings handed the handler (runtime/definition.ts, Caller),
  * which tells its outcome with it (outcomes.ts).
  */
 import type { Logger } from 'pino';

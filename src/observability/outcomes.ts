@@ -7,8 +7,9 @@
  */
 import type { Outcomes, PinOutcome } from '../handlers/by-convention';
 import type { CallContext, CallState } from '../runtime/call-state';
+import type { Caller } from '../runtime/definition';
 import { fingerprintOf } from '../state/keyed-hash';
-import type { AuditTrail } from './audit';
+import type { AuditOutcome, AuditTrail } from './audit';
 import type { Metrics } from './metrics';
 
 /** A call's state with what its handler's answer meant, for the request line (observe-requests.ts). */
@@ -20,6 +21,18 @@ export interface AnsweredCallState extends CallState {
 export const answeredOutcome = (ctx: CallContext): string | undefined => (ctx.state as AnsweredCallState).answered;
 
 export function auditedOutcomes(trail: AuditTrail, metrics: Metrics): Outcomes {
+  // One object a line, its fields in the line's order: an undefined one is left out of the line.
+  const record = (outcome: AuditOutcome, stateKeyHash: string, caller: Caller | undefined, attempts?: number, lockedUntilMs?: number) =>
+    trail.record({
+      outcome,
+      fingerprint: fingerprintOf(stateKeyHash),
+      address: caller?.ip,
+      variant: caller?.state.variant,
+      operation: caller?.state.operation,
+      id: caller?.state.requestId,
+      attempts,
+      until: lockedUntilMs === undefined ? undefined : new Date(lockedUntilMs).toISOString(),
+    });
   return {
     ready: () => trail.ready(),
     validated(outcome, stateKeyHash, caller, attempts, lockedUntilMs) {
@@ -27,27 +40,8 @@ export function auditedOutcomes(trail: AuditTrail, metrics: Metrics): Outcomes {
       if (caller && outcome !== 'locked' && outcome !== 'throttled') (caller.state as AnsweredCallState).answered = outcome;
       if (outcome === 'replay') metrics.replayRejections.inc();
       else if (outcome === 'throttled') metrics.throttled.inc();
-      // One object, its fields in the line's order: an undefined one is left out of the line.
-      trail.record({
-        outcome,
-        fingerprint: fingerprintOf(stateKeyHash),
-        address: caller?.ip,
-        variant: caller?.state.variant,
-        operation: caller?.state.operation,
-        id: caller?.state.requestId,
-        attempts,
-        until: lockedUntilMs === undefined ? undefined : new Date(lockedUntilMs).toISOString(),
-      });
+      record(outcome, stateKeyHash, caller, attempts, lockedUntilMs);
     },
-    paired(stateKeyHash, caller) {
-      trail.record({
-        outcome: 'paired',
-        fingerprint: fingerprintOf(stateKeyHash),
-        address: caller?.ip,
-        variant: caller?.state.variant,
-        operation: caller?.state.operation,
-        id: caller?.state.requestId,
-      });
-    },
+    paired: (stateKeyHash, caller) => record('paired', stateKeyHash, caller),
   };
 }
