@@ -49,7 +49,7 @@ node_modules/.installed: package.json package-lock.json | .node/bin/node
 
 install: node_modules/.installed
 
-## generate: schema/ -> generated/ (libxml2-wasm, ts-morph, handlebars); src/config.ts -> docs/operations.md's settings table
+## generate: schema/ -> generated/ (libxml2-wasm, ts-morph, handlebars); src/service/config.ts -> docs/operations.md's settings table
 generate: install
 	npm run generate
 	npm run generate:settings
@@ -65,7 +65,7 @@ build: install
 
 ## run: the service on port 8080 (settings: ARGS="--port 9000" or PIN_* variables)
 run: build
-	node dist/src/main.js $(ARGS)
+	node dist/src/service/main.js $(ARGS)
 
 typecheck: install
 	npm run typecheck
@@ -86,7 +86,7 @@ endif
 
 ## fuzz: hostile requests at the service in a child process (FUZZ_CASES=20000 FUZZ_SEED=1 FUZZ_MAX_SECONDS=180); make test-all runs 1 500
 fuzz: install
-	$(TSX) test/fuzz/main.ts
+	$(TSX) test/service/fuzz/main.ts
 
 ## soak: the built service under steady mixed load for 9 minutes (SOAK_SECONDS=540 SOAK_WARMUP=180 SOAK_RATE=300
 ##       SOAK_SECRETS=10000 SOAK_RESULTS=bench/RESULTS.md, - for none); figures into bench/RESULTS.md

@@ -8,7 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from './servers';
+import { ROOT, serviceDist } from './servers';
 
 export interface RevisionBuild {
   /** The revision as asked for, and the commit it names. */
@@ -42,7 +42,7 @@ export function buildRevision(revision: string): RevisionBuild {
     // The help pages' templates, where the revision keeps them (src/help/ before the runtime had a room of its own).
     for (const templates of ['src/runtime/help/templates', 'src/help/templates'])
       if (existsSync(join(dir, templates))) cpSync(join(dir, templates), join(dir, 'dist', templates), { recursive: true });
-    if (!existsSync(join(dir, 'dist/src/main.js'))) throw new Error(`the build of ${revision} wrote no dist/src/main.js`);
+    if (!existsSync(join(serviceDist(dir), 'main.js'))) throw new Error(`the build of ${revision} wrote no main.js of the service`);
   } catch (error) {
     cleanup();
     throw new Error(`could not build ${revision} (${commit.slice(0, 12)}): ${(error as Error).message}`);

@@ -98,7 +98,7 @@ const machine = (): RunInfo['machine'] => ({
 });
 
 async function main(): Promise<void> {
-  if (!existsSync(join(ROOT, 'dist/src/main.js'))) throw new Error('dist/ is missing: run `make build` (make bench does)');
+  if (!existsSync(join(ROOT, 'dist/src/service/main.js'))) throw new Error('dist/ is missing: run `make build` (make bench does)');
   const profiled = process.env.BENCH_PROFILES === '0' ? [] : PROFILED.filter((id) => !scenarios || scenarios.includes(id));
   // Before anything long: a run that would fail at its last step fails now.
   if (profiled.length) requirePerf();

@@ -28,14 +28,19 @@ export interface Command {
   freshStateDir?: boolean;
 }
 
+/** Where a build keeps the service: dist/src/service/ (a revision from before the service had a folder of its own: dist/src/). */
+export function serviceDist(root: string): string {
+  return existsSync(join(root, 'dist/src/service/main.js')) ? join(root, 'dist/src/service') : join(root, 'dist/src');
+}
+
 /**
- * The service as users run it, built into `root`/dist. On another Node.js it starts from dist/src/cli/main.js,
+ * The service as users run it, built into `root`/dist. On another Node.js it starts from its cli/main.js,
  * past the entry point's check, which refuses a Node.js older than 24.
  */
 export function builtService(label: string, root: string, args: string[] = [], nodeArgs: string[] = [], node?: string): Command {
-  const entry = join(root, node === undefined ? 'dist/src/main.js' : 'dist/src/cli/main.js');
+  const entry = join(serviceDist(root), node === undefined ? 'main.js' : 'cli/main.js');
   // A build from before the kept store knows no --state-dir.
-  const freshStateDir = existsSync(join(root, 'dist/src/state/state-directory.js')) && args[args.indexOf('--store') + 1] !== 'memory';
+  const freshStateDir = existsSync(join(serviceDist(root), 'state/state-directory.js')) && args[args.indexOf('--store') + 1] !== 'memory';
   return { label, cwd: root, argv: [...nodeArgs, entry, '--host', '127.0.0.1', ...args], readyPath: '/healthz', node, freshStateDir };
 }
 

@@ -1,5 +1,5 @@
 /**
- * `make soak`: the built service as users run it (`node dist/src/main.js`, the embedded store, its log read through
+ * `make soak`: the built service as users run it (`node dist/src/service/main.js`, the embedded store, its log read through
  * a pipe) under a steady load, mixed over every protocol (right, wrong and replayed PINs, over secrets enough that
  * most answers are not 429), the plain pages and QR codes.
  *
@@ -101,7 +101,7 @@ const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 
 async function main(): Promise<void> {
-  if (!existsSync(join(ROOT, 'dist/src/main.js'))) throw new Error('dist/ is missing: run `make build` (make soak does)');
+  if (!existsSync(join(ROOT, 'dist/src/service/main.js'))) throw new Error('dist/ is missing: run `make build` (make soak does)');
   const service = await startServer(builtService('service', ROOT, ['--log-level', 'info', '--metrics-on-public-port'], YOUNG_GENERATION));
   // fifo: every pooled connection is used in turn, so none sits idle until the service's keep-alive timeout closes it
   // just as a request is written on it (a reset the service is not to blame for).
@@ -204,7 +204,7 @@ async function main(): Promise<void> {
     '',
     `${Math.round((Date.now() - started) / 1000)} s at ${RATE} requests/s (${sent} requests, ${skipped} skipped by the client for too many in flight), ` +
       `mixed over SOAP 1.1, SOAP 1.2, HTTP GET, HTTP POST, the plain pages, QR codes and health checks; ${SECRETS} secrets; embedded store; one process, ` +
-      `the built service (\`node ${YOUNG_GENERATION.join(' ')} dist/src/main.js\`: V8's young generation at one size), its log read through a pipe, on ${process.platform}, Node ${process.version}.`,
+      `the built service (\`node ${YOUNG_GENERATION.join(' ')} dist/src/service/main.js\`: V8's young generation at one size), its log read through a pipe, on ${process.platform}, Node ${process.version}.`,
     '',
     '| figure | value |',
     '|---|---|',

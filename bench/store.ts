@@ -3,11 +3,11 @@
  * every third also acceptStep and clearAttempts, as a right PIN does), on keyed hashes made before the clock
  * starts.
  *
- * `make bench-store` (src/state/memory-store.ts): µs per call as the store fills and, once full, evicts on every
+ * `make bench-store` (src/service/state/memory-store.ts): µs per call as the store fills and, once full, evicts on every
  * call (three times the bound, timed in tenths), and bytes per entry: the growth of the heap and of array buffers
  * from an empty store to a full one, after a full collection.
  *
- * `make bench-state-file` (argument `kept`, src/state/persistent-store.ts): CPU per call of the store kept in its
+ * `make bench-state-file` (argument `kept`, src/service/state/persistent-store.ts): CPU per call of the store kept in its
  * state directory against the volatile one, in interleaved rounds (the kept one flushed every 400 calls, a 50 ms
  * batch at ~8 000 calls a second; SQLite's writes included); the directory's bytes once filled to the bound and
  * written over twice more; the start-up that opens it again.
@@ -17,10 +17,10 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openPersistentStore } from '../src/state';
-import { createStateKeyHasher } from '../src/state/keyed-hash';
-import { MemoryStore } from '../src/state/memory-store';
-import type { StateStore } from '../src/state/store';
+import { openPersistentStore } from '../src/service/state/index';
+import { createStateKeyHasher } from '../src/service/state/keyed-hash';
+import { MemoryStore } from '../src/service/state/memory-store';
+import type { StateStore } from '../src/service/state/store';
 
 const bound = Number(process.env.STORE_BENCH_ENTRIES ?? 100_000);
 const STATE_KEY = 'bench-store-key-of-at-least-thirty-two-characters';

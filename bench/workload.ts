@@ -8,8 +8,8 @@
  * that the embedded store fills and evicts as on a busy service. Pair: new fields on every call. Every answer of
  * ours, before and the peer is checked, not only its status.
  */
-import { encodeBase32 } from '../src/otp/base32';
-import { matchTotp } from '../src/otp/totp';
+import { encodeBase32 } from '../src/service/otp/base32';
+import { matchTotp } from '../src/service/otp/totp';
 import { DEFAULT_TOTP, buildRequest, pinFor, wrongPinFor, type OutgoingRequest, type Variant } from '../test/support/requests';
 
 const GROUP_SIZE = 4;

@@ -2,15 +2,15 @@
  * The README and docs/ as a reader meets them: a README short enough to read
  * in five minutes that shows the two commands and leads to every page of
  * docs/, links that all arrive, a settings table that is the one
- * src/config.ts describes (make generate writes it), and a diagram of the
+ * src/service/config.ts describes (make generate writes it), and a diagram of the
  * rooms that is the one the imports make.
  */
 import test from 'ava';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
-import { SETTINGS } from '../src/config';
-import { settingsTable, withSettingsTable } from '../src/cli/settings-table';
+import { SETTINGS } from '../src/service/config';
+import { settingsTable, withSettingsTable } from '../src/service/cli/settings-table';
 
 const ROOT = join(__dirname, '..');
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
@@ -77,7 +77,7 @@ test('the heading anchors are GitHub’s', (t) => {
   t.is(anchorOf('Several instances (nginx, Redis, one state key)'), 'several-instances-nginx-redis-one-state-key');
 });
 
-test('the settings table of docs/operations.md is the one make generate writes from src/config.ts', (t) => {
+test('the settings table of docs/operations.md is the one make generate writes from src/service/config.ts', (t) => {
   const page = read('docs/operations.md');
   t.is(withSettingsTable(page), page, 'run make generate');
   for (const s of SETTINGS) t.true(settingsTable().includes(`| \`${s.flag}\` | \`${s.env}\` |`), s.flag);

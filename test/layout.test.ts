@@ -44,8 +44,23 @@ test('the import reader sees relative imports, type-only ones and packages', (t)
   t.true(importsOf('src/runtime/xml/xml-engine.ts').includes('package:libxml2-wasm'), 'the type-only import of the engine');
 });
 
-/** The rooms of the service: src/ less the runtime. */
-const SERVICE_ROOMS = ['src/handlers', 'src/pages', 'src/cli', 'src/state', 'src/otp', 'src/qr', 'src/observability', 'src/config'];
+/** The rooms of the service: the folders of src/service/ and its config.ts. */
+const SERVICE_ROOMS = ['handlers', 'pages', 'cli', 'state', 'otp', 'qr', 'observability', 'config'].map((room) => `src/service/${room}`);
+
+test('src/ is two houses, each a folder: the runtime and the service', (t) => {
+  t.deepEqual(readdirSync(join(ROOT, 'src')).sort(), ['runtime', 'service']);
+});
+
+test('test/ mirrors the houses: a folder for the runtime, codegen, the service and the system suites, and only repository-wide checks at the top', (t) => {
+  const folders = readdirSync(join(ROOT, 'test'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+  t.deepEqual(folders, ['codegen', 'fixtures', 'runtime', 'service', 'support', 'system']);
+  const top = readdirSync(join(ROOT, 'test')).filter((name) => name.endsWith('.ts'));
+  t.deepEqual(top.sort(), ['docs.test.ts', 'layout.test.ts', 'self-contained.test.ts']);
+  for (const house of ['runtime', 'codegen', 'service']) t.true(sourceFiles(`test/${house}`).length > 0, `test/${house}/ holds tests`);
+});
 
 /** Imports that leave the runtime for anything but a package or the runtime itself. */
 const leavingRuntime = (dir: string) => offending(dir, (target) => target.startsWith('package:') || inside(target, 'src/runtime'));
@@ -57,7 +72,7 @@ test('the runtime imports packages and itself only: nothing of generated/, codeg
 
 test('the import check sees a runtime file that imports the service or generated code', (t) => {
   const leaving = (text: string) => importsOf('src/runtime/bindings/soap.ts', text).filter((target) => !inside(target, 'src/runtime'));
-  t.deepEqual(leaving("import { validatePin } from '../../handlers/validate-pin';"), ['src/handlers/validate-pin']);
+  t.deepEqual(leaving("import { validatePin } from '../../service/handlers/validate-pin';"), ['src/service/handlers/validate-pin']);
   t.deepEqual(leaving("import type { Operations } from '../../../generated/routes';"), ['generated/routes']);
   t.deepEqual(leaving("import { loadContract } from '../contract';"), []);
 });
@@ -104,7 +119,7 @@ test('the runtime names no operation and no word of the PIN service', (t) => {
 });
 
 test('the word check finds the service in the service, and not a pair of words or a pinned version', (t) => {
-  t.true(serviceWordsIn('src/handlers').length > 5);
+  t.true(serviceWordsIn('src/service/handlers').length > 5);
   const words = (line: string) =>
     [...line.matchAll(new RegExp(SERVICE_WORDS.source, 'gi'))]
       .map((m) => m[0])
@@ -230,8 +245,14 @@ test('no import cycle between files, anywhere in the project', (t) => {
   t.deepEqual(cycles(graph), []);
 });
 
-test('no import cycle between the rooms of src/ (its folders and its top-level files)', (t) => {
-  const roomOf = (file: string) => file.split('/').slice(0, 2).join('/').replace(/\.ts$/, '');
+test('no import cycle between the rooms of src/ (the runtime, and each folder and top-level file of the service)', (t) => {
+  // The runtime is one room here (its own folders import each other freely); each folder and file of the service is one.
+  const roomOf = (file: string) =>
+    file
+      .split('/')
+      .slice(0, file.startsWith('src/runtime/') ? 2 : 3)
+      .join('/')
+      .replace(/\.ts$/, '');
   const rooms = new Map<string, Set<string>>();
   for (const [file, targets] of importGraph(sourceFiles('src'))) {
     const room = roomOf(file);

@@ -56,5 +56,5 @@ test('the vectors the tests use are in the repository, each described', (t) => {
   const readme = readFileSync(join(VECTORS_DIR, 'README.md'), 'utf8');
   const vectors = readdirSync(VECTORS_DIR).filter((name) => name.endsWith('.json'));
   t.true(vectors.length >= 2);
-  for (const name of vectors) t.true(readme.includes(`\`${name}\``), `test/vectors/README.md says what ${name} records`);
+  for (const name of vectors) t.true(readme.includes(`\`${name}\``), `test/fixtures/vectors/README.md says what ${name} records`);
 });

@@ -8,11 +8,11 @@
  */
 import { createServer } from 'node:http';
 import * as soap from 'soap';
-import { defaultConfig, type Config } from '../../src/config';
+import { defaultConfig, type Config } from '../../src/service/config';
 import { ServiceError } from '../../src/runtime/errors';
-import { checkPin } from '../../src/handlers/validate-pin';
-import { createStateKeyHasher } from '../../src/state/keyed-hash';
-import { MemoryStore } from '../../src/state/memory-store';
+import { checkPin } from '../../src/service/handlers/validate-pin';
+import { createStateKeyHasher } from '../../src/service/state/keyed-hash';
+import { MemoryStore } from '../../src/service/state/memory-store';
 import { renderWsdl } from '../../generated/documents';
 import { ValidatePin } from '../../generated/types';
 

@@ -33,7 +33,7 @@ export function methodSection(info: RunInfo): string[] {
       `each event loop, with a JIT of its own, sees as many warm-up requests as one process), then ${s.duration} s measured (${s.freshDuration} s with fresh secrets).`,
     '- Load generator: autocannon in the bench process (one thread); each server in its own child process, started fresh for each measurement on a free port. ' +
       'Nothing is pinned: the two share the machine\'s cores. "CPU, cores" gives how much of a core each side used.',
-    '- Ours: `node dist/src/main.js` with default settings: a JSON log line per request, metrics, every SOAP body validated against the schema by libxml2, ' +
+    '- Ours: `node dist/src/service/main.js` with default settings: a JSON log line per request, metrics, every SOAP body validated against the schema by libxml2, ' +
       'replay protection and throttling, the embedded store kept in a state directory (100 000 entries; `--store memory`: the volatile one). ' +
       "Its stdout and stderr are pipes the bench reads and discards, as systemd's journal does (the peer and the ceiling get the same pipes). " +
       'Replay protection and throttling are checked to work before ours is measured.',
@@ -44,7 +44,7 @@ export function methodSection(info: RunInfo): string[] {
       ? '- Ours (before): not measured in this run.'
       : before.revision
         ? `- Ours (before): revision \`${before.revision}\` (commit ${before.commit?.slice(0, 12)}), built by the bench with its own production dependencies, run as ours.`
-        : `- Ours (before): the same build, run by Node.js ${before.node}, the runtime it left (from dist/src/cli/main.js, past the entry point's version check), with \`--store memory\` (Node.js 20 has no node:sqlite).`,
+        : `- Ours (before): the same build, run by Node.js ${before.node}, the runtime it left (from dist/src/service/cli/main.js, past the entry point's version check), with \`--store memory\` (Node.js 20 has no node:sqlite).`,
     "- Peer: the npm `soap` package's server hosting our WSDL, with ValidatePin of the same semantics (the same TOTP, field checks, " +
       'replay and throttle logic, an in-memory store of the same bound). It speaks SOAP only, validates nothing against the schema and writes no logs.',
     '- Ceiling: a bare Koa app answering one fixed ValidatePin SOAP 1.1 response to every request: the best this HTTP stack and load generator reach here.',

@@ -3,7 +3,7 @@
  * test/support/repository-copy.ts lists them, and a link to this checkout's
  * node_modules) with GenerateSecret added to schema/api.xsd and every port of
  * schema/api.wsdl (test/fixtures/add-operation/schema.ts) and ONE new file,
- * src/handlers/generate-secret.ts (test/fixtures/add-operation/src/); the
+ * src/service/handlers/generate-secret.ts (test/fixtures/add-operation/src/service/); the
  * copy's generate step and type check run, and its service is started
  * (--store memory). Used by test/system/add-operation.test.ts (every variant)
  * and test/system/add-operation-clients.test.ts (real clients).
@@ -20,7 +20,7 @@ import { makeRepositoryCopy, nodeInCopy } from './repository-copy';
 import { schemaChecks, type SchemaChecks } from './xml-assertions';
 
 export const NS = 'http://authenticatorapi.com/';
-const HANDLER = join(REPO, 'test', 'fixtures', 'add-operation', 'src', 'handlers', 'generate-secret.ts');
+const HANDLER = join(REPO, 'test', 'fixtures', 'add-operation', 'src', 'service', 'handlers', 'generate-secret.ts');
 
 export interface AddedOperation extends SchemaChecks {
   /** The copy's folder (removed by close()). */
@@ -52,7 +52,7 @@ export async function startAddedOperation(): Promise<AddedOperation> {
     const xsd = join(copy, 'schema', 'api.xsd');
     writeFileSync(wsdl, addToWsdl(readFileSync(wsdl, 'utf8')));
     writeFileSync(xsd, addToXsd(readFileSync(xsd, 'utf8')));
-    copyFileSync(HANDLER, join(copy, 'src', 'handlers', 'generate-secret.ts'));
+    copyFileSync(HANDLER, join(copy, 'src', 'service', 'handlers', 'generate-secret.ts'));
 
     await nodeInCopy(copy, ['--import=tsx', 'codegen/main.ts'], 120_000); // npm run generate
     await nodeInCopy(copy, [join('node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', 'tsconfig.json'], 300_000); // npm run typecheck

@@ -1,5 +1,5 @@
 /**
- * The service as a real process (`node --import=tsx src/main.ts …`) on a free
+ * The service as a real process (`node --import=tsx src/service/main.ts …`) on a free
  * loopback port: what an operator runs, so a crash shows as the child dying,
  * signals reach the real handlers, and RSS is the process's own. Every child
  * is killed by `kill()` (tests call it in `after.always`/`finally`).
@@ -13,9 +13,9 @@ import { getHttps } from './https';
 import { freePort } from './ports';
 
 export const REPO = join(__dirname, '..', '..');
-export const MAIN = join(REPO, 'src', 'main.ts');
+export const MAIN = join(REPO, 'src', 'service', 'main.ts');
 /** The service as `make build` leaves it, as users run it. */
-export const BUILT_MAIN = join(REPO, 'dist', 'src', 'main.js');
+export const BUILT_MAIN = join(REPO, 'dist', 'src', 'service', 'main.js');
 
 export interface ChildService {
   url: string;
@@ -36,7 +36,7 @@ export interface ChildServiceOptions {
   built?: boolean;
   /** Run the sources of this checkout (a copy of the repository, say) instead of this one's. */
   repo?: string;
-  /** The program to run, relative to the repository (a `.ts` file runs under tsx): default src/main.ts, or dist/'s with `built`. */
+  /** The program to run, relative to the repository (a `.ts` file runs under tsx): default src/service/main.ts, or dist/'s with `built`. */
   entry?: string;
   /** The Node.js to run it on (default: this process's). */
   node?: string;
@@ -67,7 +67,7 @@ export async function startChildService(options: ChildServiceOptions = {}): Prom
     ? [...(program.endsWith('.ts') ? ['--import=tsx'] : []), program]
     : options.built
       ? [BUILT_MAIN]
-      : ['--import=tsx', options.repo === undefined ? MAIN : join(repo, 'src', 'main.ts')];
+      : ['--import=tsx', options.repo === undefined ? MAIN : join(repo, 'src', 'service', 'main.ts')];
   // Never the repository's ./state: each child keeps its state where the test says, or in a directory of its own.
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'pin-state-'));
   const child = spawn(

@@ -51,11 +51,11 @@ export function workload(kind: 'StatefulSet' | 'Deployment'): { document: Manife
   return { document: found[0], all };
 }
 
-/** The service's container of a pod template (the one that runs dist/src/main.js), and the others. */
+/** The service's container of a pod template (the one that runs dist/src/service/main.js), and the others. */
 export function containers(pod: Manifest): { service: Manifest; sidecars: Manifest[] } {
   const all = (pod.spec?.containers ?? []) as Manifest[];
-  const service = all.filter((c) => (c.command ?? []).some((arg: string) => arg.endsWith('/dist/src/main.js')));
-  if (service.length !== 1) throw new Error(`the pod has ${service.length} containers running dist/src/main.js, not one`);
+  const service = all.filter((c) => (c.command ?? []).some((arg: string) => arg.endsWith('/dist/src/service/main.js')));
+  if (service.length !== 1) throw new Error(`the pod has ${service.length} containers running dist/src/service/main.js, not one`);
   return { service: service[0], sidecars: all.filter((c) => c !== service[0]) };
 }
 

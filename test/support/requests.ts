@@ -10,8 +10,8 @@
  */
 import { elementAt, namespaceInScope, readXml, textOf } from './readers';
 import { DEFAULT_NAMESPACE, SOAP_CONTENT_TYPES, SOAP_ENVELOPE_NAMESPACES, type SoapVersionName } from './xml-assertions';
-import { defaultConfig } from '../../src/config';
-import { totp, type TotpParams } from '../../src/otp/totp';
+import { defaultConfig } from '../../src/service/config';
+import { totp, type TotpParams } from '../../src/service/otp/totp';
 
 export const NS = DEFAULT_NAMESPACE;
 export const SOAP11_NS = SOAP_ENVELOPE_NAMESPACES['1.1'];
@@ -41,7 +41,7 @@ export interface HasClock {
   clock: { now(): number };
 }
 
-/** The TOTP parameters of a service with default settings: those of src/config.ts's settings table. */
+/** The TOTP parameters of a service with default settings: those of src/service/config.ts's settings table. */
 export const DEFAULT_TOTP: TotpParams = (({ algorithm, digits, period }) => ({ algorithm, digits, period }))(defaultConfig());
 
 /** The PIN of `secret` (UTF-8 key bytes, DEFAULT_TOTP) `stepOffset` steps from the service's now. */

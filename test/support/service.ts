@@ -1,8 +1,8 @@
 /** Starts the service in-process on a free loopback port, with a fake clock and captured logs. */
 import { Writable } from 'node:stream';
-import { defaultConfig, type Config } from '../../src/config';
-import { createLogger } from '../../src/observability/logger';
-import { startService, type RunningService } from '../../src/server';
+import { defaultConfig, type Config } from '../../src/service/config';
+import { createLogger } from '../../src/service/observability/logger';
+import { startService, type RunningService } from '../../src/service/server';
 
 export interface TestService extends RunningService {
   config: Config;

@@ -1,11 +1,11 @@
 /**
- * A worker thread of test/shared-store.test.ts: attaches to the table it is
+ * A worker thread of test/service/shared-store.test.ts: attaches to the table it is
  * given, as a worker thread of --workers does (createStore with `shared`),
  * runs its part of the test's operations, and answers what it saw.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createStore, type SharedStore } from '../../src/state';
-import { MemoryStore } from '../../src/state/memory-store';
+import { createStore, type SharedStore } from '../../src/service/state/index';
+import { MemoryStore } from '../../src/service/state/memory-store';
 
 interface Job {
   shared: SharedStore;

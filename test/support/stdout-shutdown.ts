@@ -1,7 +1,7 @@
 /**
  * SIGTERM to the service as a child process whose stdout is a closed pipe or
  * a pipe nobody reads, under a bounded load of GET ValidatePin calls: shared
- * by test/log-output.test.ts and the Redis suite.
+ * by test/service/log-output.test.ts and the Redis suite.
  */
 import type { ExecutionContext } from 'ava';
 import { request } from 'node:http';
@@ -61,7 +61,7 @@ export async function sigtermWithStdout(t: ExecutionContext, stdout: 'closed' | 
     t.true(exitedAfterMs < 10_000, 'within the grace period');
     // With --workers each worker thread closes its own listener, and a connection made after SIGTERM
     // that the kernel had queued on it is reset (no call was in flight on it): at most one per client,
-    // as in test/shutdown.test.ts.
+    // as in test/service/shutdown.test.ts.
     const resetsAllowed = args.includes('--workers') ? CLIENTS : 0;
     const unexpected = [...last.statuses].filter(
       ([status, count]) => status !== 200 && status !== 'ECONNREFUSED' && !(status === 'ECONNRESET' && count <= resetsAllowed),

@@ -11,7 +11,7 @@
  * - instances with different state keys share nothing.
  */
 import test from 'ava';
-import { createStateKeyHasher, fingerprintOf, keyPrefixOf } from '../../src/state/keyed-hash';
+import { createStateKeyHasher, fingerprintOf, keyPrefixOf } from '../../src/service/state/keyed-hash';
 import { pinFor, validatePin } from './requests';
 import { startTestService, type TestService } from './service';
 

@@ -1,5 +1,5 @@
 /**
- * The reference vectors, read from test/vectors/ (copied into the repository:
+ * The reference vectors, read from test/fixtures/vectors/ (copied into the repository:
  * no test reads outside it). Each loader fails loudly on a missing or empty file.
  */
 import { readFileSync } from 'node:fs';
@@ -16,11 +16,11 @@ export interface TotpVector {
   pin: string;
 }
 
-export const VECTORS_DIR = join(__dirname, '..', 'vectors');
+export const VECTORS_DIR = join(__dirname, '..', 'fixtures', 'vectors');
 
 function load<T>(file: string): T[] {
   const vectors = JSON.parse(readFileSync(join(VECTORS_DIR, file), 'utf8')) as T[];
-  if (!Array.isArray(vectors) || vectors.length === 0) throw new Error(`no vectors in test/vectors/${file}`);
+  if (!Array.isArray(vectors) || vectors.length === 0) throw new Error(`no vectors in test/fixtures/vectors/${file}`);
   return vectors;
 }
 

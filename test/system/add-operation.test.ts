@@ -3,7 +3,7 @@
  * module, nothing else. A copy of the repository (its tracked files, and a
  * link to its node_modules) gets GenerateSecret in schema/api.xsd and on every
  * port of schema/api.wsdl (test/fixtures/add-operation/schema.ts) and ONE new
- * file, src/handlers/generate-secret.ts (test/fixtures/add-operation/src/);
+ * file, src/service/handlers/generate-secret.ts (test/fixtures/add-operation/src/service/);
  * its generate step and type check must pass, and its service must answer
  * GenerateSecret over SOAP 1.1, SOAP 1.2, HTTP GET, HTTP POST and JSON (the
  * SOAP answers valid against the copy's schema), list it in its WSDL, help

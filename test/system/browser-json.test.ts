@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
-import { encodeBase32 } from '../../src/otp/base32';
+import { encodeBase32 } from '../../src/service/otp/base32';
 import { AJAX_STAND_IN } from '../support/ajax-stand-in';
 import { launchChromium, requireChromium } from '../support/browser';
 import { pinFor, wrongPinFor } from '../support/requests';

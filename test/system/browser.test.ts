@@ -10,8 +10,8 @@
 import test, { type ExecutionContext } from 'ava';
 import { writeFileSync } from 'node:fs';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { decodeBase32, encodeBase32 } from '../../src/otp/base32';
-import { totp } from '../../src/otp/totp';
+import { decodeBase32, encodeBase32 } from '../../src/service/otp/base32';
+import { totp } from '../../src/service/otp/totp';
 import { launchChromium, outputPath, requireChromium, requireZbarimg, waitUntil, zbarDecode } from '../support/browser';
 import { pinFor } from '../support/requests';
 import { rasteriseSvg } from '../support/qr-decode';

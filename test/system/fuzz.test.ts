@@ -7,7 +7,7 @@
  * or hangs, and valid calls work after the run.
  */
 import test from 'ava';
-import { DESIGNED_STATUSES, formatReport, runFuzz } from '../fuzz/runner';
+import { DESIGNED_STATUSES, formatReport, runFuzz } from '../service/fuzz/runner';
 
 test('1 500 fuzz cases: designed answers only, the service alive and working after', async (t) => {
   const report = await runFuzz({

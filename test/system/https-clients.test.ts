@@ -217,7 +217,7 @@ function runNode(script: string, input: unknown, env: Record<string, string>): P
 // re-exports of the generated client (`export *`) are found by Node's reading of tsc's output, not of tsx's.
 const TYPED_CLIENT_SCRIPT = `
 import { text } from 'node:stream/consumers';
-import { AuthenticatorApiClient } from ${JSON.stringify(join(REPO, 'dist', 'src', 'index.js'))};
+import { AuthenticatorApiClient } from ${JSON.stringify(join(REPO, 'dist', 'src', 'service', 'index.js'))};
 const input = JSON.parse(await text(process.stdin));
 const client = new AuthenticatorApiClient({ baseUrl: input.baseUrl });
 const results = [];

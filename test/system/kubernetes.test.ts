@@ -16,7 +16,7 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { STOP_GRACE_MS } from '../../src/cli/serve';
+import { STOP_GRACE_MS } from '../../src/service/cli/serve';
 import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
 import { createTestCa, type TestCa } from '../support/certificates';
 import { getHttps, sendHttps } from '../support/https';

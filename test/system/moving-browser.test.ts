@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { encodeBase32 } from '../../src/otp/base32';
+import { encodeBase32 } from '../../src/service/otp/base32';
 import { launchChromium, requireChromium } from '../support/browser';
 import { snippet } from '../support/migration-page';
 import { pinFor } from '../support/requests';

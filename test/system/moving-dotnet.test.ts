@@ -13,7 +13,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeBase32 } from '../../src/otp/base32';
+import { encodeBase32 } from '../../src/service/otp/base32';
 import { getHttps } from '../support/https';
 import { atAddress, snippet } from '../support/migration-page';
 import { createOpensslCa, type OpensslCa } from '../support/openssl-ca';

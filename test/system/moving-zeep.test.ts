@@ -7,7 +7,7 @@
  */
 import test from 'ava';
 import { join } from 'node:path';
-import { encodeBase32 } from '../../src/otp/base32';
+import { encodeBase32 } from '../../src/service/otp/base32';
 import { atAddress, snippet } from '../support/migration-page';
 import { pinFor, wrongPinFor } from '../support/requests';
 import { startTestService, type TestService } from '../support/service';

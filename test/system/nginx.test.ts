@@ -25,7 +25,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { totp } from '../../src/otp/totp';
+import { totp } from '../../src/service/otp/totp';
 import { startChildService, REPO, type ChildService } from '../support/child-service';
 import { NGINX_CONF, NGINX_TEST_HOST, startNginx, type TestNginx } from '../support/nginx';
 import { freePort } from '../support/ports';
@@ -92,7 +92,7 @@ async function startInstance(port?: number): Promise<ChildService> {
 
 test.before(async () => {
   redis = await startRedis();
-  // The unit's ExecStart: `/opt/pin-service/.node/bin/node /opt/pin-service/dist/src/main.js serve`: its arguments after main.js.
+  // The unit's ExecStart: `/opt/pin-service/.node/bin/node /opt/pin-service/dist/src/service/main.js serve`: its arguments after main.js.
   const execStart = unitKeys(readFileSync(UNIT, 'utf8')).get('Service.ExecStart')?.[0] ?? '';
   unitArgs = execStart.split(/\s+/).slice(execStart.split(/\s+/).findIndex((w) => w.endsWith('main.js')) + 1);
   a = await startInstance();

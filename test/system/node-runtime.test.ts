@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { encodeBase32 } from '../../src/otp/base32';
+import { encodeBase32 } from '../../src/service/otp/base32';
 import { BUILT_MAIN, startChildService, type ChildService } from '../support/child-service';
 import { postJson, readD } from '../support/json-calls';
 import { freePort } from '../support/ports';

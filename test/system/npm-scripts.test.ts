@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { encodeBase32 } from '../../src/otp/base32';
+import { encodeBase32 } from '../../src/service/otp/base32';
 import { freePort } from '../support/ports';
 import { copyRepository, run } from '../support/repository-copy';
 import { call } from '../support/requests';

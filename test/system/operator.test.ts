@@ -19,7 +19,7 @@ import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createStateKeyHasher, fingerprintOf } from '../../src/state/keyed-hash';
+import { createStateKeyHasher, fingerprintOf } from '../../src/service/state/keyed-hash';
 import { BUILT_MAIN, REPO, startChildService } from '../support/child-service';
 import { startNginx } from '../support/nginx';
 import { freePort } from '../support/ports';

@@ -93,7 +93,9 @@ test.serial('"Try it with a phone" starts no second service and writes its page 
   const [block] = shellBlocks('Try it with a phone');
   t.false(/make run/.test(block), 'the block does not start the service again');
   // Up to the page being written (the last step needs the PIN an app shows); the CLI as the checkout has it.
-  const upToPage = block.slice(0, block.indexOf('echo "open')).replaceAll('node dist/src/main.js', 'node --import=tsx src/main.ts');
+  const upToPage = block
+    .slice(0, block.indexOf('echo "open'))
+    .replaceAll('node dist/src/service/main.js', 'node --import=tsx src/service/main.ts');
   const page = (await runBlock(`${upToPage}\necho "$page"`)).trim().split('\n').at(-1)!;
   t.false(page.startsWith(REPO), `the page is outside the repository: ${page}`);
   t.regex(

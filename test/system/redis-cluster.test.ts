@@ -14,7 +14,7 @@
  */
 import test from 'ava';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createStateKeyHasher } from '../../src/state/keyed-hash';
+import { createStateKeyHasher } from '../../src/service/state/keyed-hash';
 import { replayAccepted, startLoad, summarize } from '../support/failover-load';
 import {
   startCluster,

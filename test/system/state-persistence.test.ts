@@ -7,7 +7,7 @@
  * runs (a small tmpfs, mounted here: the tests run as root). The restart and
  * the SIGKILL run with one process and with --workers 2, whose worker
  * threads share the table the main thread writes behind (a worker thread
- * that dies loses nothing it answered: test/shared-store.test.ts).
+ * that dies loses nothing it answered: test/service/shared-store.test.ts).
  */
 import test from 'ava';
 import { spawnSync } from 'node:child_process';

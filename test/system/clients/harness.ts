@@ -9,7 +9,7 @@
 import { execFile, spawn, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { ExecutionContext } from 'ava';
-import type { Config } from '../../../src/config';
+import type { Config } from '../../../src/service/config';
 import { pinFor, wrongPinFor, type Operation } from '../../support/requests';
 import { startTestService, type TestService } from '../../support/service';
 import { setupCodeVectors } from '../../support/vectors';

@@ -1,0 +1,71 @@
+/**
+ * This service's operation handlers, one module each, found by convention
+ * (src/runtime/handler-modules.ts): operation `GenerateSecret` has its
+ * handler in src/service/handlers/generate-secret.ts, which exports `generateSecret`,
+ * an OperationHandler<'GenerateSecret'>, and names it here by declaration
+ * merging:
+ *
+ *   declare module './by-convention' {
+ *     interface HandlerModules { GenerateSecret: typeof generateSecret }
+ *   }
+ *
+ * index.ts does not compile until every operation of generated/routes.ts has
+ * its member here, of its operation's type. A handler is a function of its
+ * typed request and the context below: no XML, no HTTP, no pages.
+ */
+import type { OperationName, Operations } from '../../../generated/routes';
+import type { Config } from '../config';
+import type { Caller } from '../../runtime/definition';
+import type { EveryOperationHandled, OperationHandler as RuntimeOperationHandler } from '../../runtime/handler-modules';
+import type { StateStore } from '../state/store';
+
+export interface Clock {
+  /** Milliseconds since the Unix epoch. */
+  now(): number;
+}
+
+/** What the operations keep across calls (ValidatePin's replay and throttle records), keyed by a keyed hash. */
+export interface ServiceState {
+  store: StateStore;
+  stateKeyOf(secretKey: Uint8Array): string;
+  /** Told of every outcome an operator may have to account for (the audit trail, the metrics, the request line). */
+  outcomes?: Outcomes;
+  /** Told when the store could not answer and a call failed closed (metrics). */
+  unavailable?(): void;
+}
+
+/** What a ValidatePin call came to; `locked` is the lock a wrong PIN caused, told after its `wrong`. */
+export type PinOutcome = 'accepted' | 'wrong' | 'replay' | 'throttled' | 'locked';
+
+/**
+ * Where the operations tell their outcomes, each naming the secret by its keyed hash (never the secret), and the call
+ * it came from (`caller`, as the handler was given it).
+ */
+export interface Outcomes {
+  /** Before anything is decided or changed: throws a ServiceError when an outcome could not be recorded now (--audit-required). */
+  ready(): void;
+  /**
+   * Throws a ServiceError when the outcome cannot be recorded and must not be answered (--audit-required).
+   * `attempts`: failed attempts counted in the window, this call's included; `lockedUntilMs`: when the lock ends, in
+   * milliseconds since the Unix epoch (locked, throttled).
+   */
+  validated(outcome: PinOutcome, stateKeyHash: string, caller: Caller | undefined, attempts?: number, lockedUntilMs?: number): void;
+  paired(stateKeyHash: string, caller: Caller | undefined): void;
+}
+
+/** What a handler is given besides the request. */
+export interface HandlerContext {
+  readonly config: Config;
+  readonly clock: Clock;
+  readonly state: ServiceState;
+}
+
+/** The function a handler module exports for operation K. */
+export type OperationHandler<K extends OperationName> = RuntimeOperationHandler<Operations, K, HandlerContext>;
+
+/** One member per handler module, each added by the module itself (see above). */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by the handler modules' declaration merging
+export interface HandlerModules {}
+
+/** What index.ts demands of HandlerModules: a member of the right type for every operation. */
+export type EveryOperationHasItsHandlerModule = EveryOperationHandled<Operations, HandlerContext>;

@@ -1,0 +1,56 @@
+/**
+ * The management port (--management-port, on --management-host: loopback
+ * by default), for operators and their tools, apart from the callers' port:
+ * /healthz, /readyz and /metrics, and with --admin-token-file the /admin/
+ * endpoints (observability/admin.ts). In order: request log → error answers
+ * → routes.
+ */
+import Koa from 'koa';
+import type { Logger } from 'pino';
+import type { Config } from './config';
+import type { Clock } from './handlers/index';
+import { addAdminRoutes } from './observability/admin';
+import type { AuditTrail } from './observability/audit';
+import { liveness, readiness } from './observability/health';
+import { metricsEndpoint } from './observability/metrics-endpoint';
+import type { Metrics } from './observability/metrics';
+import { errorResponse } from '../runtime/bindings/error-response';
+import type { CallState } from '../runtime/call-state';
+import { requestLog } from '../runtime/request-log';
+import { RouteTable } from '../runtime/route-table';
+import type { StateStore } from './state/store';
+
+export interface ManagementDependencies {
+  logger: Logger;
+  clock: Clock;
+  store: StateStore;
+  metrics: Metrics;
+  trail: AuditTrail;
+  /** The admin endpoints' token (--admin-token-file); none: no admin endpoints. */
+  adminToken?: string;
+  /** The store key of an admin caller's count of requests. */
+  adminCallerKeyOf(address: string): string;
+}
+
+export function createManagementApp(config: Config, deps: ManagementDependencies): Koa<CallState> {
+  const routes = new RouteTable()
+    .get('/healthz', liveness)
+    .get('/readyz', readiness(deps.store, deps.trail))
+    .get('/metrics', metricsEndpoint(deps.metrics));
+  if (deps.adminToken !== undefined) {
+    addAdminRoutes(routes, config, {
+      store: deps.store,
+      trail: deps.trail,
+      token: deps.adminToken,
+      callerKeyOf: deps.adminCallerKeyOf,
+      now: () => deps.clock.now(),
+    });
+  }
+  // Its callers connect directly: the address is the connection's, whatever --trust-proxy says of the public port.
+  const app = new Koa<CallState>({ proxy: false });
+  app.silent = true; // errors are answered and logged by errorResponse
+  app.use(requestLog(deps.logger));
+  app.use(errorResponse(deps.logger));
+  app.use(routes.middleware());
+  return app;
+}

@@ -1,0 +1,144 @@
+/**
+ * Constructs of published contracts found beyond the project's corpus:
+ * substitution groups (Exchange Web Services, EPCIS), addresses that are no
+ * URL (a placeholder host, a relative or an empty location: Workday, CICS,
+ * php-ews), and schemas a WCF service names by a relative URL
+ * (`Service?xsd=xsd0`). test/fixtures/outside/ holds small contracts written
+ * for this project in their shape; they are generated, type-checked, served
+ * and called as `npm run corpus` does.
+ */
+import test from 'ava';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildContractModel } from '../../codegen/build-model';
+import { checkCorpus } from '../../codegen/corpus';
+import { readContract } from '../../codegen/read/contract';
+import { parseXmlText, withDocument } from '../../codegen/read/documents';
+import { readXsd } from '../../codegen/read/xsd';
+import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
+
+const OUTSIDE = join(__dirname, '..', 'fixtures', 'outside');
+const SUBSTITUTION = readFileSync(join(OUTSIDE, 'substitution-group.wsdl'), 'utf8');
+
+/** The substitution-group contract with edits, and other files, in a temporary folder; `use` gets the WSDL's path. */
+async function withEdited<T>(edits: [string, string][], files: Record<string, string>, use: (wsdl: string) => Promise<T>): Promise<T> {
+  let text = SUBSTITUTION;
+  for (const [from, to] of edits) {
+    if (!text.includes(from)) throw new Error(`the edit finds no ${from}`);
+    text = text.replace(from, to);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'codegen-outside-'));
+  try {
+    const wsdl = join(dir, 'Items.wsdl');
+    writeFileSync(wsdl, text);
+    for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+    return await use(wsdl);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test.before(async () => {
+  await loadXmlEngine();
+});
+
+test.serial(
+  'the contracts of test/fixtures/outside generate, type-check and answer every operation with a schema-valid answer',
+  async (t) => {
+    t.timeout(300_000, 'generate, type-check, serve and call');
+    const lines: string[] = [];
+    const outcomes = await checkCorpus(OUTSIDE, (line) => lines.push(line));
+    t.log(lines.join('\n'));
+    t.deepEqual(
+      outcomes.map((o) => [o.name, o.outcome]),
+      [['substitution-group', 'pass']],
+    );
+  },
+);
+
+test('a reference to the head of a substitution group is a choice of the head unless abstract, its members, and their members', async (t) => {
+  const model = await withEdited([], {}, async (wsdl) => buildContractModel(await readContract(wsdl)));
+  const fields = (name: string) =>
+    model.types.find((type) => type.name === name)!.fields.map((f) => [f.xmlName, f.minOccurs, f.maxOccurs, f.tsType]);
+  // Path is abstract: only its members stand in its place; a repeated reference is a repeated choice of them, an
+  // array of groups that keeps their order (each group one member).
+  t.deepEqual(fields('AdditionalProperties'), [['AdditionalPropertiesGroup', 1, 'unbounded', 'AdditionalPropertiesGroup[]']]);
+  t.deepEqual(fields('AdditionalPropertiesGroup'), [
+    ['FieldURI', 0, 1, 'UnindexedPath'],
+    ['ExtendedFieldURI', 0, 1, 'ExtendedPath'],
+  ]);
+  // SearchExpression is abstract; Exists is not, and IsSet stands for Exists.
+  t.deepEqual(
+    fields('FindItems').map(([name]) => name),
+    ['AdditionalProperties', 'Exists', 'IsSet'],
+  );
+  t.deepEqual(fields('FindItemsResponse'), [
+    ['Count', 1, 1, 'number'],
+    ['FieldURI', 0, 1, 'UnindexedPath'],
+    ['ExtendedFieldURI', 0, 1, 'ExtendedPath'],
+  ]);
+});
+
+test('a reference to a head no element substitutes stays an element', (t) => {
+  const doc = `<s:schema xmlns:s="http://www.w3.org/2001/XMLSchema" xmlns:tns="urn:t" targetNamespace="urn:t" elementFormDefault="qualified">
+    <s:element name="Head" type="s:string" />
+    <s:element name="Holder"><s:complexType><s:sequence><s:element ref="tns:Head" /></s:sequence></s:complexType></s:element>
+  </s:schema>`;
+  withDocument(parseXmlText(doc, 'fixture.xsd'), (parsed) => {
+    const facts = readXsd([{ schema: parsed.root, file: 'fixture.xsd' }]);
+    const holder = facts.elements.get('{urn:t}Holder')!.type;
+    t.is(holder.kind, 'complex');
+    if (holder.kind !== 'complex') return;
+    t.like(holder.type.particle, { kind: 'sequence', particles: [{ kind: 'element', element: { name: 'Head' } }] });
+  });
+});
+
+test("a port's address that is no URL is served at the path it writes: a placeholder host, a relative location, none", async (t) => {
+  const address = 'location="http://localhost/items.svc"';
+  const cases: [location: string, path: string][] = [
+    ['http://server:port/CICS/CWBA/DFHWSDSH/DQ5006', '/CICS/CWBA/DFHWSDSH/DQ5006'],
+    ['Revenue_Management', '/Revenue_Management'],
+    ['', '/service'],
+    ['https://example.com/v5/adgroups/', '/v5/adgroups'],
+  ];
+  for (const [location, path] of cases) {
+    const model = await withEdited([[address, `location="${location}"`]], {}, async (wsdl) => buildContractModel(await readContract(wsdl)));
+    t.deepEqual(model.endpointPaths, [path], location);
+  }
+  await t.throwsAsync(
+    withEdited([[address, 'location="urn:items"']], {}, async (wsdl) => buildContractModel(await readContract(wsdl))),
+    { message: /^codegen: .*Items\.wsdl:\d+: port ItemsPort: address urn:items has a path codegen cannot serve$/ },
+  );
+});
+
+test('a schema a WCF service names by a relative URL (`Service?xsd=xsd0`) is the file beside the WSDL declaring its namespace, or refused with the way forward', async (t) => {
+  const importing: [string, string][] = [
+    [
+      '<s:schema elementFormDefault="qualified" targetNamespace="urn:example:items">',
+      '<s:schema elementFormDefault="qualified" targetNamespace="urn:example:items"><s:import namespace="urn:example:core" schemaLocation="ItemService?xsd=xsd0" />',
+    ],
+    ['<s:element name="Count" type="s:int" />', '<s:element name="Count" type="core:Count" xmlns:core="urn:example:core" />'],
+  ];
+  const core = `<s:schema xmlns:s="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:example:core"><s:simpleType name="Count"><s:restriction base="s:int" /></s:simpleType></s:schema>`;
+  const model = await withEdited(importing, { 'ItemService.core.xsd': core }, async (wsdl) => buildContractModel(await readContract(wsdl)));
+  t.true(model.schemas.some((s) => s.namespace === 'urn:example:core'));
+  await t.throwsAsync(
+    withEdited(importing, {}, async (wsdl) => buildContractModel(await readContract(wsdl))),
+    {
+      message:
+        /^codegen: .*Items\.wsdl:\d+: schemaLocation ItemService\?xsd=xsd0: codegen never fetches a schema; save it beside the WSDL \(any file name: it is found by its targetNamespace urn:example:core\), or name its folder with --schemas DIR$/,
+    },
+  );
+});
+
+test('an unprefixed QName where no default namespace is declared names a declaration of no namespace (a WCF contract without one)', (t) => {
+  const doc = `<s:schema xmlns:s="http://www.w3.org/2001/XMLSchema" elementFormDefault="qualified">
+    <s:complexType name="LongReq"><s:sequence><s:element name="Value" type="s:long" /></s:sequence></s:complexType>
+    <s:element name="LongReqM" type="LongReq" />
+  </s:schema>`;
+  withDocument(parseXmlText(doc, 'fixture.xsd'), (parsed) => {
+    const facts = readXsd([{ schema: parsed.root, file: 'fixture.xsd' }]);
+    t.deepEqual(facts.elements.get('{}LongReqM')?.type, { kind: 'named', qname: { namespace: '', name: 'LongReq' } });
+  });
+});

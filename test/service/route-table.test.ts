@@ -1,0 +1,103 @@
+/**
+ * The route table (src/runtime/route-table.ts) answers a request from its
+ * exact index just as @koa/router answers it, for every path it indexes and
+ * for the spellings it leaves to the router; and it indexes the paths spelt
+ * as the routes spell them, and those only.
+ */
+import test from 'ava';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import type { CallContext, CallState } from '../../src/runtime/call-state';
+import { RouteTable } from '../../src/runtime/route-table';
+
+/** A table shaped like the service's: literal paths, one parameter, two routes matching one path, HEAD from GET. */
+function tableOf(): RouteTable {
+  const answer = (name: string) => async (ctx: CallContext, params: Readonly<Record<string, string>>) => {
+    ctx.set('X-Seen', JSON.stringify({ name, params, route: ctx.state.route }));
+    ctx.body = name;
+  };
+  const known = [['/api.asmx/ValidatePin', { operation: 'ValidatePin' }] as const, ['/api.asmx/Pair', { operation: 'Pair' }] as const];
+  return (
+    new RouteTable()
+      .get('/healthz', answer('health'))
+      .get('/api.asmx', answer('description'))
+      .post('/api.asmx', answer('soap'))
+      .get('/api.asmx/js', answer('proxy'))
+      .get('/api.asmx/jsdebug', answer('proxy'))
+      .get('/api.asmx/:operation', answer('get'), known)
+      .post('/api.asmx/:operation', answer('post'), known)
+      // After the route with a parameter that matches it: the router runs that one, and so must the index.
+      .get('/api.asmx/late', answer('late'))
+  );
+}
+
+async function serve(index: boolean): Promise<{ url: string; server: Server; table: RouteTable }> {
+  const app = new Koa<CallState>();
+  const table = tableOf();
+  app.use(table.middleware({ index }));
+  const server = createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, table };
+}
+
+const CALLS: [string, string][] = [
+  ['GET', '/healthz'],
+  ['HEAD', '/healthz'],
+  ['GET', '/api.asmx'],
+  ['POST', '/api.asmx'],
+  ['GET', '/api.asmx/js'],
+  ['GET', '/api.asmx/jsdebug'],
+  ['GET', '/api.asmx/ValidatePin'],
+  ['POST', '/api.asmx/ValidatePin'],
+  ['HEAD', '/api.asmx/Pair'],
+  ['GET', '/api.asmx/Pair'],
+  ['GET', '/api.asmx/late'],
+  // Left to the router: another letter case, a trailing slash, an operation it was not told of, escapes.
+  ['GET', '/API.ASMX/validatepin'],
+  ['GET', '/api.asmx/ValidatePin/'],
+  ['GET', '/api.asmx/Other'],
+  ['GET', '/api.asmx/Valid%61tePin'],
+  // Not routed: 404, and 405 from allowedMethods.
+  ['GET', '/nowhere'],
+  ['DELETE', '/api.asmx'],
+  ['PUT', '/api.asmx/ValidatePin'],
+];
+
+test('the index answers as the router does, for the paths it knows and the rest', async (t) => {
+  const [routed, indexed] = await Promise.all([serve(false), serve(true)]);
+  try {
+    for (const [method, path] of CALLS) {
+      const [a, b] = await Promise.all([fetch(routed.url + path, { method }), fetch(indexed.url + path, { method })]);
+      t.is(b.status, a.status, `${method} ${path}: status`);
+      t.is(b.headers.get('allow'), a.headers.get('allow'), `${method} ${path}: Allow`);
+      t.deepEqual(JSON.parse(b.headers.get('x-seen') ?? 'null'), JSON.parse(a.headers.get('x-seen') ?? 'null'), `${method} ${path}`);
+      t.is(await b.text(), await a.text(), `${method} ${path}: body`);
+    }
+    t.is(JSON.parse((await fetch(`${indexed.url}/api.asmx/late`)).headers.get('x-seen')!).name, 'get', 'the earlier route');
+  } finally {
+    routed.server.close();
+    indexed.server.close();
+  }
+  t.deepEqual(routed.table.indexed(), [], 'index: false indexes nothing');
+  t.deepEqual(
+    [...indexed.table.indexed()].sort(),
+    [
+      'GET /healthz',
+      'HEAD /healthz',
+      'GET /api.asmx',
+      'HEAD /api.asmx',
+      'POST /api.asmx',
+      'GET /api.asmx/js',
+      'HEAD /api.asmx/js',
+      'GET /api.asmx/jsdebug',
+      'HEAD /api.asmx/jsdebug',
+      'GET /api.asmx/ValidatePin',
+      'HEAD /api.asmx/ValidatePin',
+      'GET /api.asmx/Pair',
+      'HEAD /api.asmx/Pair',
+      'POST /api.asmx/ValidatePin',
+      'POST /api.asmx/Pair',
+    ].sort(),
+  );
+});
