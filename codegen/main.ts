@@ -12,7 +12,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { loadXmlEngine } from '../src/runtime/xml/xml-engine';
-import { buildContractModel } from './build-model';
+import { buildContractModel } from './model/build';
 import { emitTypes } from './emit/types';
 import { emitClient } from './emit/client';
 import { emitContract } from './emit/contract';

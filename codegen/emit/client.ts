@@ -9,7 +9,7 @@ import {
   type ResultModel,
   resultFieldOf,
   type TypeRef,
-} from '../model';
+} from '../model/model';
 import { GENERATED_HEADER } from './header';
 import { render } from './render';
 import { firstValue, joinLiterals, simpleParse, tagOf } from './types';

@@ -1,4 +1,4 @@
-import { ADDRESS_MARKER, type ContractModel, type Segment } from '../model';
+import { ADDRESS_MARKER, type ContractModel, type Segment } from '../model/model';
 import { GENERATED_HEADER } from './header';
 import { scriptProxySegments } from './json';
 import { render } from './render';

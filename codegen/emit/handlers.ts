@@ -6,7 +6,7 @@
  * module already there is the team's.
  */
 import { handlerExportName, handlerModuleName } from '../../src/runtime/handler-modules';
-import type { ContractModel, OperationModel } from '../model';
+import type { ContractModel, OperationModel } from '../model/model';
 
 /** Paths from the handlers' folder, as imports spell them: to the generated folder and to the runtime. */
 export interface SkeletonPaths {

@@ -7,7 +7,7 @@ import {
   resultFieldOf,
   type Segment,
   type TypeRef,
-} from '../model';
+} from '../model/model';
 import { GENERATED_HEADER } from './header';
 import { render } from './render';
 import { firstValue } from './types';

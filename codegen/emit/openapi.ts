@@ -6,7 +6,7 @@ import {
   type OperationModel,
   type Primitive,
   type TypeRef,
-} from '../model';
+} from '../model/model';
 import { INTEGER_BOUNDS } from '../../src/runtime/xml/xsd-values';
 import { segments } from './documents';
 import { GENERATED_HEADER } from './header';

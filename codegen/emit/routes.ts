@@ -6,7 +6,7 @@ import {
   repeats,
   resultFieldOf,
   type TypeRef,
-} from '../model';
+} from '../model/model';
 import { GENERATED_HEADER } from './header';
 import { render } from './render';
 import { sampleExpression, sampleObject } from './samples';

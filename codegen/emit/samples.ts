@@ -15,7 +15,7 @@ import {
   type FieldModel,
   type ParticleModel,
   type TypeRef,
-} from '../model';
+} from '../model/model';
 import { firstValue, simpleParse } from './types';
 import { valueCode } from './values';
 

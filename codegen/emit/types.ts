@@ -7,7 +7,7 @@ import {
   OTHER_ATTRIBUTES,
   type ParticleModel,
   type TypeRef,
-} from '../model';
+} from '../model/model';
 import { GENERATED_HEADER } from './header';
 import { byLowerCase, enumValues, helpersUsed, valueCode } from './values';
 

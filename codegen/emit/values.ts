@@ -1,4 +1,4 @@
-import type { Primitive, SimpleTypeRef } from '../model';
+import type { Primitive, SimpleTypeRef } from '../model/model';
 
 export type { SimpleTypeRef };
 

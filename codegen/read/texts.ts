@@ -1,5 +1,5 @@
 import type { XmlDocument, XmlElement } from '../../src/runtime/xml/xml-engine';
-import { ADDRESS_MARKER } from '../model';
+import { ADDRESS_MARKER } from '../model/model';
 import {
   attr,
   copyDocument,
@@ -363,7 +363,7 @@ function elementSchemasOf(xsd: XmlDocument, elementNames: string[]): Record<stri
         needed.add(`${name}:${local}`);
         needed.add(local);
         const kinds = name === 'ref' ? ['element', 'group', 'attribute', 'attributeGroup'] : ['complexType', 'simpleType'];
-        // None found: build-model.ts refuses the reference, naming its user.
+        // None found: the model (model/type-refs.ts) refuses the reference, naming its user.
         for (const kind of kinds) for (const named of byKindAndName.get(`${kind}:${local}`) ?? []) visit(named);
       }
     };

@@ -1,5 +1,5 @@
 import type { XmlDocument, XmlElement } from '../../src/runtime/xml/xml-engine';
-import type { Variant } from '../model';
+import type { Variant } from '../model/model';
 import { attr, findAll, findOne, localName, namespaceOfQName, NS, optionalAttr, refuseAt } from './documents';
 import type { QName } from './xsd';
 

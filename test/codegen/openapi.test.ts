@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { buildContractModel } from '../../codegen/build-model';
+import { buildContractModel } from '../../codegen/model/build';
 import { openApiDocument } from '../../codegen/emit/openapi';
 import { generate } from '../../codegen/main';
 import { readContract } from '../../codegen/read/contract';

@@ -11,7 +11,7 @@ import test from 'ava';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildContractModel } from '../../codegen/build-model';
+import { buildContractModel } from '../../codegen/model/build';
 import { checkCorpus } from '../../codegen/corpus';
 import { readContract } from '../../codegen/read/contract';
 import { parseXmlText, withDocument } from '../../codegen/read/documents';

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildContractModel } from '../../codegen/build-model';
+import { buildContractModel } from '../../codegen/model/build';
 import { generate, theWsdlOf } from '../../codegen/main';
 import { readContract } from '../../codegen/read/contract';
 

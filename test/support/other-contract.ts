@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { XsdValidator } from '../../src/runtime/xml/xml-engine';
 import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
 import { compileSchemaSet } from '../../src/runtime/xml/xml-schema';
-import { buildContractModel } from '../../codegen/build-model';
+import { buildContractModel } from '../../codegen/model/build';
 import { theWsdlOf } from '../../codegen/main';
 import { readContract } from '../../codegen/read/contract';
 import { REPO, startChildService, type ChildService } from './child-service';

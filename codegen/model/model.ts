@@ -1,6 +1,6 @@
 /**
  * The contract model: a plain, printable description of the service that
- * build-model.ts makes from what read/ found in a WSDL and its schemas
+ * model/build.ts makes, pass by pass, from what read/ found in a WSDL and its schemas
  * (schema/, or any other), and the emitters turn into generated/. Every fact
  * an emitter needs is here, derived once; nothing in it depends on how the
  * contract was read or how generated/ is written.

@@ -1,0 +1,64 @@
+/**
+ * The contract model, made from what read/ found by small passes over plain
+ * data, in this order; each pass is a module of this folder named after its
+ * job. The model holds every fact the emitters need, derived once, and a
+ * contract whose parts disagree is refused.
+ */
+import type { ContractFacts } from '../read/contract';
+import { createContext } from './context';
+import { linkDerivations, reachDerivedTypes } from './derivations';
+import type { ContractModel } from './model';
+import { identifier, identifierCheck, sortByName } from './names';
+import { modelOperations, toElementModel } from './operations';
+import { choosePrefixes } from './prefixes';
+import { requestSchemasOf } from './request-schemas';
+
+export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): ContractModel {
+  const tns = wsdl.targetNamespace;
+  const context = createContext(xsd, tns);
+  // 1. Named types claim their names first, in document order; anonymous ones take what is left.
+  for (const type of xsd.complexTypes.values()) context.complexNames.set(type, context.names.claim(type.name!));
+  // 2. The operations' messages, headers, faults and HTTP answers reach the types that get classes.
+  const operations = modelOperations(context, wsdl.operations);
+  // 3. The types derived from a reached type stand in for it (xsi:type): they are reached too.
+  reachDerivedTypes(context);
+  // 4. Each class lists the classes derived from it.
+  const all = linkDerivations(context);
+  // 5. Every member name is an identifier.
+  for (const type of all) {
+    for (const name of [...type.fields.map((f) => f.name), ...type.attributes.map((a) => a.name)]) identifierCheck(name, type.name);
+  }
+  // 6. The prefixes elements are written with, and 7. the small schemas requests are validated against.
+  const prefixes = choosePrefixes(tns, xsd.namespaces, all, operations);
+  const requestSchemas = requestSchemasOf(tns, all, operations, texts.elementSchemas);
+  const classes = new Set(all.map((t) => t.name));
+  // 8. The global elements whose types are simple or have classes (before the enumerations: they may name one).
+  const elements = [...xsd.elements.values()]
+    .flatMap((e) => {
+      try {
+        return [toElementModel(context, e)];
+      } catch {
+        return [];
+      }
+    })
+    .filter((e) => e.type.kind !== 'complex' || classes.has(e.type.typeName));
+  const paths = [...new Set(wsdl.ports.map((p) => p.path))];
+  return {
+    service: identifier(wsdl.service),
+    authoredNamespace: tns,
+    endpointPath: paths[0],
+    endpointPaths: paths,
+    prefixes,
+    elements,
+    types: sortByName(all),
+    enums: sortByName([...context.enums.values()]),
+    operations,
+    ports: wsdl.ports,
+    wsdl: texts.wsdl,
+    importedWsdls: texts.importedWsdls,
+    schema: texts.schemas[0]?.text ?? '',
+    schemas: texts.schemas,
+    requestSchemas,
+    ...(wsdl.choice ? { choice: wsdl.choice } : {}),
+  };
+}

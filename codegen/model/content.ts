@@ -1,0 +1,180 @@
+/**
+ * A content model as the class's fields: each element a field (a choice's
+ * members optional), a wildcard one field of XML, and a repeated sequence or
+ * choice of several elements a field of its own items (a group class), so
+ * that the order between its elements is kept.
+ */
+import type { XsdParticle } from '../read/xsd';
+import { elementByKey, type ModelContext } from './context';
+import type { ComplexTypeModel, FieldModel, ParticleModel, TypeRef } from './model';
+import { uniqueMembers } from './names';
+import { elementType, useRef, XSD } from './type-refs';
+
+/** A field and its TypeScript type: `| null` when nillable, `[]` when repeated. */
+export function field(
+  wanted: string,
+  xmlName: string,
+  namespace: string,
+  type: TypeRef,
+  minOccurs: number,
+  maxOccurs: number | 'unbounded',
+  nillable: boolean,
+): FieldModel {
+  const repeated = maxOccurs === 'unbounded' || maxOccurs > 1;
+  const item = nillable ? `${type.tsType} | null` : type.tsType;
+  const tsType = repeated ? (nillable || type.tsType.includes('|') ? `(${item})[]` : `${item}[]`) : item;
+  return { name: wanted, xmlName, namespace, type, minOccurs, maxOccurs, nillable, tsType };
+}
+
+/** The particle of a field, remembered so that renameParticles follows the field's final name. */
+export function fieldParticle(context: ModelContext, f: FieldModel): ParticleModel {
+  const made: ParticleModel = { kind: 'field', field: f.name };
+  context.particleFields.set(made, f);
+  return made;
+}
+
+/** Each particle names its field by the field's final name (uniqueMembers may have changed it). */
+export function renameParticles(context: ModelContext, particle: ParticleModel): void {
+  if (particle.kind === 'field') particle.field = context.particleFields.get(particle)?.name ?? particle.field;
+  else for (const p of particle.particles) renameParticles(context, p);
+}
+
+/** How often each element name occurs in a content model; undefined when it holds a wildcard. */
+export function elementNameCounts(particle: XsdParticle, into = new Map<string, number>()): Map<string, number> | undefined {
+  if (particle.kind === 'any') return undefined;
+  if (particle.kind === 'element') {
+    into.set(particle.element.name, (into.get(particle.element.name) ?? 0) + 1);
+    return into;
+  }
+  for (const p of particle.particles) if (!elementNameCounts(p, into)) return undefined;
+  return into;
+}
+
+const times = (a: number | 'unbounded', b: number | 'unbounded') => (a === 'unbounded' || b === 'unbounded' ? 'unbounded' : a * b);
+
+/**
+ * A particle's fields, appended to `fields`: a choice's members optional. A repeated sequence or choice of several
+ * elements is a group (`groups`: the element names of the whole content model, by count): one array field of a
+ * class of its own whose members are written in place, so that the order between them is kept. One inside
+ * another, one holding a wildcard, or one whose element names occur elsewhere in the type is read as repeated fields.
+ */
+export function flatten(
+  context: ModelContext,
+  particle: XsdParticle,
+  fields: FieldModel[],
+  owner: string,
+  min: number,
+  max: number | 'unbounded',
+  inChoice: boolean,
+  groups?: Map<string, number>,
+): ParticleModel {
+  const pmin = min * particle.min;
+  const pmax = times(max, particle.max);
+  if ((particle.kind === 'sequence' || particle.kind === 'choice') && groups && particle.max !== 1 && particle.max !== 0) {
+    const group = groupField(context, particle, fields, owner, groups, inChoice ? 0 : pmin, pmax);
+    if (group) return group;
+  }
+  if (particle.kind === 'element') return elementField(context, particle, fields, owner, inChoice ? 0 : pmin, pmax);
+  if (particle.kind === 'any') {
+    const existing = fields.find((f) => f.type.kind === 'any' && f.xmlName === '');
+    if (existing) return fieldParticle(context, existing);
+    const made = field('any', '', '', { kind: 'any', tsType: 'XmlFragment' }, inChoice ? 0 : pmin, 1, false);
+    fields.push(made);
+    return fieldParticle(context, made);
+  }
+  const choice = particle.kind === 'choice' && particle.particles.length > 1;
+  return {
+    kind: particle.kind,
+    minOccurs: particle.min,
+    particles: particle.particles.map((p) => flatten(context, p, fields, owner, choice ? 0 : pmin, pmax, inChoice || choice, groups)),
+  };
+}
+
+/** A repeated sequence or choice of several elements, alone in its type with its element names: a group field. */
+function groupField(
+  context: ModelContext,
+  particle: Extract<XsdParticle, { particles: XsdParticle[] }>,
+  fields: FieldModel[],
+  owner: string,
+  groups: Map<string, number>,
+  min: number,
+  max: number | 'unbounded',
+): ParticleModel | undefined {
+  const own = elementNameCounts(particle);
+  const alone =
+    own !== undefined &&
+    [...own].every(([n, count]) => groups.get(n) === count && !fields.some((f) => f.xmlName === n)) &&
+    [...own.values()].reduce((a, b) => a + b, 0) >= 2;
+  if (!alone) return undefined;
+  const members: FieldModel[] = [];
+  const inner = flatten(context, { ...particle, min: 1, max: 1 }, members, owner, 1, 1, false);
+  uniqueMembers(members, []);
+  renameParticles(context, inner);
+  const name = context.names.claim(`${owner}Group`);
+  const group: ComplexTypeModel = {
+    name,
+    xmlName: name,
+    namespace: members[0].namespace || context.tns,
+    anonymous: true,
+    group: true,
+    fieldsInterface: `${name}Fields`,
+    derived: [],
+    abstract: false,
+    fields: members,
+    attributes: [],
+    particle: inner,
+    arrayWrapper: false,
+  };
+  context.synthesized.push(group);
+  const made = field('group', name, '', { kind: 'complex', typeName: name, tsType: name }, min, max, false);
+  made.inline = true;
+  fields.push(made);
+  return fieldParticle(context, made);
+}
+
+/** An element particle's field: the same element twice in one content model is one repeated field. */
+function elementField(
+  context: ModelContext,
+  particle: Extract<XsdParticle, { kind: 'element' }>,
+  fields: FieldModel[],
+  owner: string,
+  min: number,
+  max: number | 'unbounded',
+): ParticleModel {
+  const local = particle.element;
+  let xmlName = local.name;
+  let namespace = local.namespace;
+  let type: TypeRef;
+  let nillable = local.nillable;
+  let fixed = local.fixed;
+  if (local.ref) {
+    if (local.ref.namespace === XSD) {
+      // ASMX's DataSet: a ref to xs:schema, then any: both kept as XML.
+      type = { kind: 'any', tsType: 'XmlFragment' };
+      xmlName = '';
+      namespace = '';
+    } else {
+      const global = elementByKey(context, local.ref, `${owner}/${local.ref.name}`);
+      type = elementType(context, global);
+      nillable = global.nillable || local.nillable;
+      fixed ??= global.fixed;
+      xmlName = global.name;
+      namespace = global.namespace;
+    }
+  } else type = useRef(context, local.type!, `${owner}/${local.name}`);
+  const existing = fields.find((f) => f.xmlName === xmlName && f.namespace === namespace && f.type.kind !== 'any');
+  if (existing) {
+    // The same element twice in one content model: one repeated field (the order between them is not kept).
+    existing.maxOccurs = 'unbounded';
+    existing.minOccurs = Math.min(existing.minOccurs, min);
+    Object.assign(
+      existing,
+      field(existing.name, existing.xmlName, existing.namespace, existing.type, existing.minOccurs, 'unbounded', existing.nillable),
+    );
+    return fieldParticle(context, existing);
+  }
+  const made = xmlName === '' ? field('any', '', '', type, min, max, false) : field(xmlName, xmlName, namespace, type, min, max, nillable);
+  if (fixed !== undefined) made.fixed = fixed;
+  fields.push(made);
+  return fieldParticle(context, made);
+}

@@ -1,0 +1,87 @@
+/**
+ * The SOAP bodies of an operation's messages: one element whose type is a
+ * class, or a class of its own for the parts (several, a simple or wildcard
+ * body element, none, or an rpc wrapper); and the header blocks.
+ */
+import type { WsdlOperationFacts, WsdlPart } from '../read/wsdl';
+import { classOf } from './classes';
+import { elementByKey, type ModelContext } from './context';
+import { field } from './content';
+import type { BodyModel, ComplexTypeModel, FieldModel, HeaderModel } from './model';
+import { uniqueMembers } from './names';
+import { builtinRef, elementType, useRef, XSD } from './type-refs';
+
+export function bodyOf(
+  context: ModelContext,
+  op: WsdlOperationFacts,
+  direction: 'input' | 'output',
+): { body: BodyModel; headers: HeaderModel[] } | undefined {
+  const message = op[direction];
+  if (!message) return undefined;
+  const headers: HeaderModel[] = message.headers.map((part) => {
+    const element = elementByKey(context, part.element!, `header ${part.name} of ${op.name}`);
+    return {
+      name: part.name,
+      element: { name: element.name, namespace: element.namespace },
+      type: elementType(context, element),
+      direction: direction === 'input' ? 'in' : 'out',
+    };
+  });
+  const wrapperName = direction === 'input' ? op.name : `${op.name}Response`;
+  if (op.style === 'rpc') {
+    const type = messageType(context, `${wrapperName}`, message.body, op.name, false);
+    return { body: { style: 'element', element: { name: wrapperName, namespace: message.namespace ?? context.tns }, type }, headers };
+  }
+  if (message.body.length === 1) {
+    const element = elementByKey(context, message.body[0].element!, `part ${message.body[0].name} of ${op.name}`);
+    const type = elementType(context, element);
+    if (type.kind === 'complex') {
+      return {
+        body: { style: 'element', element: { name: element.name, namespace: element.namespace }, type: classOf(context, type) },
+        headers,
+      };
+    }
+  }
+  const type = messageType(context, `${op.name}${direction === 'input' ? 'Input' : 'Output'}`, message.body, op.name, true);
+  return { body: { style: 'parts', type }, headers };
+}
+
+/** A class of its own for a message's parts (several, a simple or wildcard body element, none, or an rpc wrapper). */
+export function messageType(
+  context: ModelContext,
+  wanted: string,
+  parts: WsdlPart[],
+  operation: string,
+  topLevel: boolean,
+): ComplexTypeModel {
+  const name = context.names.claim(wanted);
+  const fields: FieldModel[] = parts.map((part) => {
+    if (part.element) {
+      const element = elementByKey(context, part.element, `part ${part.name} of ${operation}`);
+      const type = elementType(context, element);
+      return field(part.name, element.name, element.namespace, type, 1, 1, element.nillable);
+    }
+    const type =
+      part.type!.namespace === XSD
+        ? builtinRef(part.type!.name, `part ${part.name}`)
+        : useRef(context, { kind: 'named', qname: part.type! }, `part ${part.name} of ${operation}`);
+    return field(part.name, part.name, '', type, 1, 1, false);
+  });
+  uniqueMembers(fields, []);
+  const model: ComplexTypeModel = {
+    name,
+    xmlName: wanted,
+    namespace: context.tns,
+    anonymous: true,
+    ...(topLevel ? { message: true as const } : {}),
+    fieldsInterface: `${name}Fields`,
+    derived: [],
+    abstract: false,
+    fields,
+    attributes: [],
+    particle: { kind: 'sequence', particles: fields.map((f) => ({ kind: 'field', field: f.name })), minOccurs: 1 },
+    arrayWrapper: false,
+  };
+  context.synthesized.push(model);
+  return model;
+}

@@ -1,0 +1,107 @@
+/**
+ * The operations: each one's request class and result, its SOAP bodies,
+ * actions, headers and declared faults, and its HTTP location, fields and
+ * answer. Their messages reach the types that get classes.
+ */
+import type { WsdlOperationFacts } from '../read/wsdl';
+import { qnameKey, type XsdElement } from '../read/xsd';
+import { drain } from './classes';
+import { elementByKey, type ModelContext } from './context';
+import { httpAnswer, httpFields } from './http';
+import { bodyOf, messageType } from './messages';
+import type { ActionModel, ComplexTypeModel, ElementModel, FaultModel, OperationModel, ResultModel } from './model';
+import { elementType } from './type-refs';
+
+export function modelOperations(context: ModelContext, wsdlOperations: WsdlOperationFacts[]): OperationModel[] {
+  const faultClasses = new Map<string, FaultModel>();
+  const operations: OperationModel[] = [];
+  for (const op of wsdlOperations) {
+    const input = bodyOf(context, op, 'input');
+    const output = bodyOf(context, op, 'output');
+    const faults = op.faults.map((fault): FaultModel => {
+      const key = qnameKey(fault.element);
+      const known = faultClasses.get(key);
+      if (known) return known;
+      const element = elementByKey(context, fault.element, `fault ${fault.name} of ${op.name}`);
+      const model: FaultModel = {
+        name: fault.name,
+        className: context.names.claim(`${element.name.endsWith('Fault') ? element.name : `${element.name}Fault`}`),
+        element: { name: element.name, namespace: element.namespace },
+        type: elementType(context, element),
+      };
+      faultClasses.set(key, model);
+      return model;
+    });
+    drain(context);
+    let request: ComplexTypeModel;
+    let result: ResultModel | undefined;
+    if (input) {
+      request = input.body.type;
+      result = output ? resultOf(output.body.type) : undefined;
+    } else {
+      // No SOAP port: the request is the HTTP input parts, the result the HTTP answer's element.
+      request = messageType(context, `${op.name}Input`, op.http?.inputParts ?? [], op.name, true);
+      const answer = op.http?.outputElement ? elementByKey(context, op.http.outputElement, `the HTTP answer of ${op.name}`) : undefined;
+      result = answer
+        ? {
+            type: elementType(context, answer),
+            mayBeAbsent: answer.nillable,
+            tsType: elementType(context, answer).tsType + (answer.nillable ? ' | undefined' : ''),
+          }
+        : undefined;
+    }
+    drain(context);
+    const model: OperationModel = {
+      name: op.name,
+      void: result === undefined,
+      oneWay: input !== undefined && output === undefined,
+      documentation: op.documentation,
+      request: { type: request },
+      result,
+      soap: input
+        ? {
+            style: op.style,
+            actions: Object.fromEntries(Object.entries(op.soapActions).map(([v, action]) => [v, actionOf(action!, context.tns)])),
+            input: input.body,
+            ...(output ? { output: output.body } : {}),
+            headers: [...input.headers, ...(output?.headers ?? [])],
+            faults,
+          }
+        : undefined,
+      http: undefined,
+    };
+    operations.push(model);
+    if (op.http) {
+      const fields = httpFields(
+        op,
+        op.http.inputParts.map((p) => p.name),
+        request,
+      );
+      const answer = op.http.outputElement ? toElementModel(context, elementByKey(context, op.http.outputElement, op.name)) : undefined;
+      model.http = { location: op.http.location, fields, answer: httpAnswer(op, answer, result) };
+    }
+  }
+  return operations;
+}
+
+export function toElementModel(context: ModelContext, element: XsdElement): ElementModel {
+  return { name: element.name, namespace: element.namespace, type: elementType(context, element), nillable: element.nillable };
+}
+
+/** What an operation answers: the output's one member, or the whole output class; nothing for an empty output. */
+function resultOf(output: ComplexTypeModel): ResultModel | undefined {
+  if (output.fields.length === 0 && output.attributes.length === 0 && !output.text) return undefined;
+  const [only] = output.fields;
+  if (output.fields.length === 1 && output.attributes.length === 0 && !output.text && only.xmlName !== '') {
+    const mayBeAbsent = only.minOccurs === 0 && only.maxOccurs === 1;
+    return { field: only.name, type: only.type, mayBeAbsent, tsType: only.tsType + (mayBeAbsent ? ' | undefined' : '') };
+  }
+  return { type: { kind: 'complex', typeName: output.name, tsType: output.name }, mayBeAbsent: false, tsType: output.name };
+}
+
+/** The SOAPAction as the model keeps it: after the target namespace when it starts with it, else as written. */
+function actionOf(action: string, namespace: string): ActionModel {
+  return action.startsWith(namespace) && action.length > namespace.length && namespace !== ''
+    ? { suffix: action.slice(namespace.length) }
+    : { literal: action };
+}

@@ -1,0 +1,97 @@
+/**
+ * The TypeScript type that holds each schema type's values: a built-in's
+ * primitive, an enumeration's union, a list's array, or a complex type's
+ * class (queued for classes.ts to make when first reached).
+ */
+import type { XsdComplexType, XsdElement, XsdSimpleType, XsdTypeUse } from '../read/xsd';
+import { complexByKey, type ModelContext, simpleByKey } from './context';
+import { LIST_BUILTINS, PRIMITIVES, type Primitive, type SimpleTypeRef, TEXT_BUILTINS, type TypeRef } from './model';
+
+export const XSD = 'http://www.w3.org/2001/XMLSchema';
+/** ASMX's guid type, and WCF's Serialization namespace (guid, char, duration). */
+const ASMX_TYPES = 'http://microsoft.com/wsdl/types/';
+const WCF_SERIALIZATION = 'http://schemas.microsoft.com/2003/10/Serialization/';
+
+export function primitiveRef(primitive: Primitive, facets?: Record<string, string>): TypeRef {
+  return {
+    kind: 'primitive',
+    primitive,
+    tsType: PRIMITIVES[primitive],
+    ...(facets && Object.keys(facets).length ? { facets } : {}),
+  };
+}
+
+export function builtinRef(name: string, user: string): TypeRef {
+  if (name === 'anyType') return { kind: 'any', tsType: 'XmlFragment' };
+  if (Object.hasOwn(PRIMITIVES, name) && name !== 'guid' && name !== 'text') return primitiveRef(name as Primitive);
+  if (TEXT_BUILTINS.includes(name)) return primitiveRef('text');
+  if (LIST_BUILTINS.includes(name)) return { kind: 'list', item: primitiveRef('text') as SimpleTypeRef, tsType: 'string[]' };
+  throw new Error(`codegen: ${user}: XML Schema type ${name} is not an XML Schema built-in type`);
+}
+
+/** A simple type's TypeRef: an enumeration, a list, or the built-in it restricts (with its facets). */
+export function simpleRef(context: ModelContext, type: XsdSimpleType, user: string, depth = 0): TypeRef {
+  if (depth > 32) throw new Error(`codegen: ${type.at}: simple type ${type.name ?? '(anonymous)'} derives from itself`);
+  if (type.namespace === ASMX_TYPES && type.name === 'guid') return primitiveRef('guid');
+  if (type.namespace === WCF_SERIALIZATION && type.name === 'guid') return primitiveRef('guid');
+  if (type.namespace === WCF_SERIALIZATION && type.name === 'char') return primitiveRef('int');
+  if (type.variety === 'union') return primitiveRef('text');
+  if (type.variety === 'list') {
+    const item = useRef(context, type.base!, user, depth + 1);
+    if (item.kind !== 'primitive' && item.kind !== 'enum') throw new Error(`codegen: ${type.at}: a list's items must be of a simple type`);
+    return { kind: 'list', item, tsType: `${item.tsType.includes('|') ? `(${item.tsType})` : item.tsType}[]` };
+  }
+  if (type.enumeration.length > 0) {
+    let name = context.enumNames.get(type);
+    if (!name) {
+      name = context.names.claim(type.name ?? `${user.split(/[/@ ]/).filter(Boolean).pop()}Type`);
+      context.enumNames.set(type, name);
+      context.enums.set(name, { name, values: type.enumeration });
+    }
+    return { kind: 'enum', typeName: name, tsType: name };
+  }
+  const base = useRef(context, type.base!, user, depth + 1);
+  if (base.kind === 'primitive') return primitiveRef(base.primitive, { ...(base.facets ?? {}), ...type.facets });
+  if (base.kind === 'list') return { ...base, facets: { ...(base.facets ?? {}), ...type.facets } };
+  if (base.kind === 'enum') return base;
+  throw new Error(`codegen: ${type.at}: a simple type must restrict a simple type`);
+}
+
+/** The TypeRef of a declaration's type: built-in, named, or declared in place. */
+export function useRef(context: ModelContext, use: XsdTypeUse, user: string, depth = 0): TypeRef {
+  switch (use.kind) {
+    case 'builtin':
+      return builtinRef(use.name, user);
+    case 'simple':
+      return simpleRef(context, use.type, user, depth);
+    case 'complex':
+      return complexRef(context, use.type, user);
+    case 'named': {
+      const { qname } = use;
+      if (qname.namespace === XSD) return builtinRef(qname.name, user);
+      const simple = simpleByKey(context, qname);
+      if (simple) return simpleRef(context, simple, user, depth);
+      const complex = complexByKey(context, qname);
+      if (complex) return complexRef(context, complex, user);
+      if (qname.namespace === ASMX_TYPES && qname.name === 'guid') return primitiveRef('guid');
+      throw new Error(
+        `codegen: ${user} names type ${qname.name}${qname.namespace ? ` of ${qname.namespace}` : ''}, which no schema declares`,
+      );
+    }
+  }
+}
+
+/** A complex type reached: its class is made (once) when classes.ts drains the queue. */
+export function complexRef(context: ModelContext, type: XsdComplexType, user: string): TypeRef {
+  // A complex type with simple content and no attributes is its text's type, as .NET reads it.
+  if (type.text && type.attributes.length === 0 && !type.base) return useRef(context, type.text, user);
+  let name = context.complexNames.get(type);
+  if (!name) {
+    name = context.names.claim(user.split(/[/@ ]/).filter(Boolean).pop() ?? 'Anonymous');
+    context.complexNames.set(type, name);
+  }
+  if (!context.types.has(type) && !context.pending.includes(type)) context.pending.push(type);
+  return { kind: 'complex', typeName: name, tsType: name };
+}
+
+export const elementType = (context: ModelContext, element: XsdElement): TypeRef => useRef(context, element.type, element.name);
