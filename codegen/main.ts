@@ -12,7 +12,10 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { loadXmlEngine } from '../src/runtime/xml/xml-engine';
-import { buildContractModel } from './model/build';
+import { buildContractModel, buildSchemaModel } from './model/build';
+import type { SchemaModel } from './model/model';
+import { emitElements } from './emit/elements';
+import { readSchemaSet } from './read/schemas';
 import { emitTypes } from './emit/types';
 import { emitClient } from './emit/client';
 import { emitContract } from './emit/contract';
@@ -110,6 +113,33 @@ export async function generate(
 }
 
 /**
+ * The model of a bare schema set and the text of its files (`types.ts`, `elements.ts`), as generated/ would hold
+ * them (their imports name `../src/runtime/`); nothing is written.
+ */
+export async function generateSchemaTexts(xsdPaths: readonly string[]): Promise<{ model: SchemaModel; files: Record<string, string> }> {
+  await loadXmlEngine();
+  const model = buildSchemaModel(await readSchemaSet(xsdPaths));
+  return { model, files: { 'types.ts': emitTypes(model), 'elements.ts': emitElements(model, GENERATED_HEADER) } };
+}
+
+/**
+ * `--xsd FILE --out DIR`: the classes of every global element and type of a schema set, each element's reader and
+ * writer, and a tsconfig.json that type-checks the folder on its own.
+ */
+export async function generateFromXsd(
+  xsdPaths: readonly string[],
+  outDir: string,
+  { runtime }: { runtime?: string } = {},
+): Promise<string[]> {
+  const { files } = await generateSchemaTexts(xsdPaths);
+  for (const name of Object.keys(files)) files[name] = forStandaloneFolder(files[name], xsdPaths[0], outDir, runtime);
+  files['tsconfig.json'] = standaloneTsconfig(outDir, [], ['types.ts', 'elements.ts']);
+  mkdirSync(outDir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(outDir, name), text.endsWith('\n') ? text : `${text}\n`);
+  return Object.keys(files).map((name) => join(outDir, name));
+}
+
+/**
  * The emitters write for generated/, beside src/: elsewhere the imports of
  * src/ (the XML engine, the client's transport) take the path from the
  * folder to this checkout's src/, and the header names the WSDL.
@@ -124,7 +154,11 @@ function forStandaloneFolder(text: string, wsdlPath: string, outDir: string, run
 }
 
 /** What `tsc -p DIR` needs: the project's compiler options, and Node's types from this checkout. */
-function standaloneTsconfig(outDir: string, more: string[] = []): string {
+function standaloneTsconfig(
+  outDir: string,
+  more: string[] = [],
+  files = ['types.ts', 'routes.ts', 'documents.ts', 'client.ts', 'json.ts', 'openapi.ts', 'contract.ts'],
+): string {
   const typeRoots = relative(resolve(outDir), join(ROOT, 'node_modules', '@types'))
     .split(sep)
     .join('/');
@@ -142,7 +176,7 @@ function standaloneTsconfig(outDir: string, more: string[] = []): string {
       skipLibCheck: true,
       noEmit: true,
     },
-    files: ['types.ts', 'routes.ts', 'documents.ts', 'client.ts', 'json.ts', 'openapi.ts', 'contract.ts', ...more],
+    files: [...files, ...more],
   };
   return JSON.stringify(config, null, 2);
 }
@@ -169,6 +203,7 @@ function fail(message: string): never {
 }
 
 if (require.main === module) {
+  const xsd = option('--xsd');
   const wsdl = option('--wsdl') ?? option('--schema');
   const out = option('--out');
   const handlers = option('--handlers');
@@ -180,9 +215,13 @@ if (require.main === module) {
   if ((process.argv.includes('--wsdl') || process.argv.includes('--schema')) && !wsdl) fail('codegen: --wsdl needs a file');
   if (process.argv.includes('--out') && !out) fail('codegen: --out needs a folder');
   if (wsdl && !out) fail('codegen: --wsdl FILE needs --out DIR (generated/ is generated from schema/ only)');
+  if (process.argv.includes('--xsd') && !xsd) fail('codegen: --xsd needs a file');
+  if (xsd && !out) fail('codegen: --xsd FILE needs --out DIR');
+  if (xsd && wsdl) fail('codegen: --xsd and --wsdl are two ways in: name one');
   const done = (written: string[]) => console.log(written.map((f) => `wrote ${f}`).join('\n'));
   const failed = (error: Error) => fail(error.message.startsWith('codegen: ') ? error.message : `codegen: ${error.message}`);
-  if (wsdl && out) generate(wsdl, out, { handlers, service, schemas }).then(done, failed);
+  if (xsd && out) generateFromXsd([xsd], out).then(done, failed);
+  else if (wsdl && out) generate(wsdl, out, { handlers, service, schemas }).then(done, failed);
   else {
     let schemaWsdl: string;
     try {

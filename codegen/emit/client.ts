@@ -12,7 +12,7 @@ import {
 } from '../model/model';
 import { GENERATED_HEADER } from './header';
 import { render } from './render';
-import { firstValue, joinLiterals, simpleParse, tagOf } from './types';
+import { joinLiterals, simpleParse, tagOf } from './types';
 import { helpersUsed, valueCode } from './values';
 
 /**
@@ -250,8 +250,8 @@ function jsonDecode(model: ContractModel, result: ResultModel, decoders: Map<str
 /** Reads a non-null JSON value of a type; a complex type's reader is a function of client.ts, made once. */
 function jsonRead(model: ContractModel, type: TypeRef, d: string, decoders: Map<string, string>): string {
   if (type.kind === 'any') return `fromJsonString(${d})`;
-  if (type.kind === 'list') return `fromJsonArray(${d}, (x) => ${valueCode(type.item, firstValue(model, type.item)).fromJson('x')})`;
-  if (type.kind !== 'complex') return valueCode(type, firstValue(model, type)).fromJson(d);
+  if (type.kind === 'list') return `fromJsonArray(${d}, (x) => ${valueCode(type.item, model).fromJson('x')})`;
+  if (type.kind !== 'complex') return valueCode(type, model).fromJson(d);
   const complex = complexTypeOf(model, type);
   if (complex.arrayWrapper)
     return `new ${complex.name}({ ${complex.fields[0].name}: ${jsonMember(model, complex.fields[0], d, decoders, true)} })`;

@@ -10,7 +10,6 @@ import {
 } from '../model/model';
 import { GENERATED_HEADER } from './header';
 import { render } from './render';
-import { firstValue } from './types';
 import { helpersUsed, valueCode } from './values';
 
 /** An ASMX service class is `Service.Service` (TempConvert.TempConvert): the service name is its namespace too. */
@@ -41,9 +40,9 @@ function jsonExpression(model: ContractModel, type: TypeRef, expr: string, optio
   let encoded: string;
   if (type.kind === 'any') encoded = `jsonString(${expr})`;
   else if (type.kind === 'list')
-    encoded = `('[' + ${expr}.map((item) => ${valueCode(type.item, firstValue(model, type.item)).toJson('item')}).join(',') + ']')`;
+    encoded = `('[' + ${expr}.map((item) => ${valueCode(type.item, model).toJson('item')}).join(',') + ']')`;
   else if (type.kind !== 'complex') {
-    encoded = valueCode(type, firstValue(model, type)).toJson(expr);
+    encoded = valueCode(type, model).toJson(expr);
   } else {
     encoded = `${writerOf(model, complexTypeOf(model, type), writers)}(${expr})`;
   }

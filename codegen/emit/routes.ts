@@ -103,7 +103,7 @@ function route(model: ContractModel, op: OperationModel) {
     ? `(headers, namespace) => ${outHeaders
         .map(
           (h) =>
-            `(headers.${h.name} === undefined ? '' : ${openTag(model, h.element.name, h.element.namespace, hasAttributes(model, h.type) ? `headers.${h.name}.xmlAttributes()` : '')} + ${encodeExpression(h.type, `headers.${h.name}`)} + ${closeTag(model, h.element.name, h.element.namespace)})`,
+            `(headers.${h.name} === undefined ? '' : ${openTag(model, h.element.name, h.element.namespace, hasAttributes(model, h.type) ? `headers.${h.name}.xmlAttributes()` : '')} + ${encodeExpression(model, h.type, `headers.${h.name}`)} + ${closeTag(model, h.element.name, h.element.namespace)})`,
         )
         .join(' + ')}`
     : undefined;
@@ -137,7 +137,7 @@ function route(model: ContractModel, op: OperationModel) {
     ? `(headers, namespace) => ${inHeaders
         .map(
           (h) =>
-            `(headers.${h.name} === undefined ? '' : ${openTag(model, h.element.name, h.element.namespace, hasAttributes(model, h.type) ? `headers.${h.name}.xmlAttributes()` : '')} + ${encodeExpression(h.type, `headers.${h.name}`)} + ${closeTag(model, h.element.name, h.element.namespace)})`,
+            `(headers.${h.name} === undefined ? '' : ${openTag(model, h.element.name, h.element.namespace, hasAttributes(model, h.type) ? `headers.${h.name}.xmlAttributes()` : '')} + ${encodeExpression(model, h.type, `headers.${h.name}`)} + ${closeTag(model, h.element.name, h.element.namespace)})`,
         )
         .join(' + ')}`
     : undefined;
@@ -145,7 +145,7 @@ function route(model: ContractModel, op: OperationModel) {
     request.attributes.length === 0 &&
     !request.text &&
     request.fields.every((f) => (f.type.kind === 'primitive' || f.type.kind === 'enum') && f.maxOccurs === 1 && !f.nillable);
-  const httpContent = answer ? encodeExpression(answer.type, 'result') : "''";
+  const httpContent = answer ? encodeExpression(model, answer.type, 'result') : "''";
   const httpNamespace = answer ? namespaceExpression(model, answer.namespace) : 'namespace';
   return {
     name: op.name,

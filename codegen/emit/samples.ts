@@ -16,7 +16,7 @@ import {
   type ParticleModel,
   type TypeRef,
 } from '../model/model';
-import { firstValue, simpleParse } from './types';
+import { simpleParse } from './types';
 import { valueCode } from './values';
 
 export function sampleExpression(model: ContractModel, type: TypeRef, path: string[] = []): string {
@@ -28,7 +28,7 @@ export function sampleExpression(model: ContractModel, type: TypeRef, path: stri
     case 'list':
       return `[${sampleExpression(model, type.item, path)}]`;
     case 'enum':
-      return valueCode(type, firstValue(model, type)).sample;
+      return valueCode(type, model).sample;
     case 'primitive':
       return type.facets ? (facetSample(type.primitive, type.facets) ?? valueCode(type).sample) : valueCode(type).sample;
   }

@@ -2,7 +2,7 @@ import { type CodeBlockWriter, Project, type StatementStructures, StructureKind 
 import {
   type AttributeModel,
   type ComplexTypeModel,
-  type ContractModel,
+  type SchemaModel,
   type FieldModel,
   OTHER_ATTRIBUTES,
   type ParticleModel,
@@ -32,7 +32,7 @@ const MORE_CODEC = [
  * schema-validated libxml2-wasm element or from HTTP fields, and encoding of
  * the element's content; each enumeration as a union of its values.
  */
-export function emitTypes(model: ContractModel): string {
+export function emitTypes(model: SchemaModel): string {
   const project = new Project({ useInMemoryFileSystem: true });
   const file = project.createSourceFile('types.ts', '', { overwrite: true });
   if (model.prefixes) {
@@ -92,7 +92,7 @@ const required = (field: FieldModel | AttributeModel) => ('minOccurs' in field ?
 const repeated = (field: FieldModel) => field.maxOccurs === 'unbounded' || field.maxOccurs > 1;
 
 /** The tag an element of this name and namespace is written with: prefixed when the contract has prefixes. */
-export function tagOf(model: ContractModel, xmlName: string, namespace: string): string {
+export function tagOf(model: SchemaModel, xmlName: string, namespace: string): string {
   if (!model.prefixes || namespace === '') return xmlName;
   const prefix = model.prefixes[namespace];
   if (!prefix) throw new Error(`codegen: no prefix for the namespace ${namespace}`);
@@ -100,15 +100,15 @@ export function tagOf(model: ContractModel, xmlName: string, namespace: string):
 }
 
 /** An xsi:type value naming a class's type, as written in this contract's documents. */
-function typeQName(model: ContractModel, type: ComplexTypeModel): string {
+function typeQName(model: SchemaModel, type: ComplexTypeModel): string {
   return tagOf(model, type.xmlName, type.namespace);
 }
 
-const polymorphic = (model: ContractModel, ref: TypeRef) =>
+const polymorphic = (model: SchemaModel, ref: TypeRef) =>
   ref.kind === 'complex' && (model.types.find((t) => t.name === ref.typeName)?.derived.length ?? 0) > 0;
 const inHierarchy = (type: ComplexTypeModel) => type.derived.length > 0 || type.base !== undefined;
 
-function classStatements(model: ContractModel, type: ComplexTypeModel): StatementStructures[] {
+function classStatements(model: SchemaModel, type: ComplexTypeModel): StatementStructures[] {
   const fieldsInterface = type.fieldsInterface;
   const description = type.message
     ? `the parts of message ${type.xmlName}`
@@ -182,20 +182,18 @@ function classStatements(model: ContractModel, type: ComplexTypeModel): Statemen
           }
           w.writeLine(`const fields: Partial<${fieldsInterface}> = {};`);
           for (const [i, a] of type.attributes.entries()) {
-            const code = valueCode(a.type as never, firstValue(model, a.type));
             const read = a.namespace
               ? `element.attrs.find((a) => a.name === ${quote(a.xmlName)} && a.namespaceUri === ${quote(a.namespace)})?.value`
               : `element.attr(${quote(a.xmlName)})?.value`;
             w.writeLine(`const attribute${i} = ${read};`);
-            w.writeLine(`if (attribute${i} !== undefined) fields.${a.name} = ${simpleParse(model, a.type, `attribute${i}`)};`);
-            void code;
+            w.writeLine(`if (attribute${i} !== undefined) fields.${a.name} = ${simpleParse(model, a.type, `attribute${i}`, 'element')};`);
           }
           if (type.anyAttribute) {
             const declared = type.attributes.map((a) => quote(`{${a.namespace}}${a.xmlName}`));
             w.writeLine(`const other = otherAttributesOf(element, [${declared.join(', ')}]);`);
             w.writeLine(`if (other) fields.${OTHER_ATTRIBUTES} = other;`);
           }
-          if (type.text) w.writeLine(`fields.value = ${simpleParse(model, type.text, 'element.content')};`);
+          if (type.text) w.writeLine(`fields.value = ${simpleParse(model, type.text, 'element.content', 'element')};`);
           const mixed = type.fields.find((f) => f.type.kind === 'any' && type.mixed);
           if (mixed) {
             w.writeLine(`fields.${mixed.name} = mixedContentOf(element);`);
@@ -307,12 +305,12 @@ function classStatements(model: ContractModel, type: ComplexTypeModel): Statemen
         returnType: 'string',
         statements: (w) => {
           w.writeLine("let xml = '';");
-          if (type.text) w.writeLine(`xml += ${simpleFormat(type.text, 'this.value')};`);
+          if (type.text) w.writeLine(`xml += ${simpleFormat(model, type.text, 'this.value')};`);
           for (const f of type.fields) writeField(w, model, f, type.message ? 'namespace' : undefined);
           w.writeLine('return xml;');
         },
       },
-      ...(type.attributes.length || type.anyAttribute
+      ...(hasAttributes(model, { kind: 'complex', typeName: type.name, tsType: type.name })
         ? [
             {
               kind: StructureKind.Method as const,
@@ -321,14 +319,19 @@ function classStatements(model: ContractModel, type: ComplexTypeModel): Statemen
               returnType: 'string',
               statements: (w: CodeBlockWriter) => {
                 w.writeLine("let xml = '';");
-                for (const a of type.attributes) {
+                for (const [i, a] of type.attributes.entries()) {
                   const name =
                     a.namespace === 'http://www.w3.org/XML/1998/namespace' ? `xml:${a.xmlName}` : tagOf(model, a.xmlName, a.namespace);
-                  const write = `xml += ' ${name}="' + escapeXmlAttribute(${plainText(a.type, `this.${a.name}`)}) + '"';`;
+                  // A QName value declares the namespace of its prefix (one of its own) on the same start tag.
+                  const prefix = `qa${i}`;
+                  const declarations = valueDeclarations(model, a.type, `this.${a.name}`, prefix);
+                  const write = `xml += ' ${name}="' + escapeXmlAttribute(${plainText(model, a.type, `this.${a.name}`, prefix)}) + '"'${declarations ? ` + ${declarations}` : ''};`;
                   if (required(a)) w.writeLine(write);
                   else w.write(`if (this.${a.name} !== undefined)`).block(() => w.writeLine(write));
                 }
                 if (type.anyAttribute) w.writeLine(`xml += writeOtherAttributes(this.${OTHER_ATTRIBUTES});`);
+                const textDeclarations = type.text && valueDeclarations(model, type.text, 'this.value', 'q');
+                if (textDeclarations) w.writeLine(`xml += ${textDeclarations};`);
                 w.writeLine('return xml;');
               },
             },
@@ -354,7 +357,7 @@ function classStatements(model: ContractModel, type: ComplexTypeModel): Statemen
  * One field of toXml: absent when undefined, xsi:nil when null, each item of an array as an element of its own,
  * xsi:type when the value is of a type derived from the declared one. `top` (a message's parts) declares the namespaces.
  */
-function writeField(w: CodeBlockWriter, model: ContractModel, f: FieldModel, top: string | undefined): void {
+function writeField(w: CodeBlockWriter, model: SchemaModel, f: FieldModel, top: string | undefined): void {
   const target = `this.${f.name}`;
   if (f.inline) {
     // A group's items: each one's members in place, in order.
@@ -367,32 +370,47 @@ function writeField(w: CodeBlockWriter, model: ContractModel, f: FieldModel, top
     else w.write(`if (${target} !== undefined)`).block(() => w.writeLine(`xml += ${target};`));
     return;
   }
-  const tag = tagOf(model, f.xmlName, f.namespace);
   const declarations = top ? ` + xmlns(${top})` : '';
-  const element = (value: string) => {
-    const attributes = hasAttributes(model, f.type) ? ` + ${value}.xmlAttributes()` : '';
-    let start: string;
-    if (polymorphic(model, f.type)) {
-      const declared = model.types.find((t) => f.type.kind === 'complex' && t.name === f.type.typeName)!;
-      const typeName = typeQName(model, declared);
-      start = `'<${tag}'${declarations} + (${value}.xsiType() === ${quote(typeName)} ? '' : ' xsi:type="' + ${value}.xsiType() + '" xmlns:xsi="' + XSI_NAMESPACE + '"')${attributes} + '>'`;
-      if (!hasAttributes(model, f.type)) {
-        // A derived type may have attributes its base lacks.
-        start = `'<${tag}'${declarations} + (${value}.xsiType() === ${quote(typeName)} ? '' : ' xsi:type="' + ${value}.xsiType() + '" xmlns:xsi="' + XSI_NAMESPACE + '"') + ('xmlAttributes' in ${value} ? (${value} as { xmlAttributes(): string }).xmlAttributes() : '') + '>'`;
-      }
-    } else start = `'<${tag}'${declarations}${attributes} + '>'`;
-    const written = joinLiterals(`${start} + ${encodeExpression(f.type, value)} + '</${tag}>'`);
-    const nil = joinLiterals(`'<${tag}'${declarations} + ' xsi:nil="true" xmlns:xsi="' + XSI_NAMESPACE + '" />'`);
-    return `xml += ${f.nillable ? `${value} === null ? ${nil} : ${written}` : written};`;
-  };
+  const element = (value: string) => `xml += ${elementExpression(model, f, value, declarations)};`;
   if (repeated(f)) {
     w.write(`for (const item of ${target}${required(f) ? '' : ' ?? []'})`).block(() => w.writeLine(element('item')));
   } else if (required(f)) w.writeLine(element(target));
   else w.write(`if (${target} !== undefined)`).block(() => w.writeLine(element(target)));
 }
 
+/**
+ * The expression writing one element of a simple or complex type (not a wildcard's), its value `value`:
+ * xsi:nil when nillable and null, xsi:type when the value is of a type derived from the declared one.
+ * `declarations` (an expression, with its leading ` + `) adds namespace declarations to the start tag.
+ */
+export function elementExpression(
+  model: SchemaModel,
+  f: { xmlName: string; namespace: string; type: TypeRef; nillable: boolean },
+  value: string,
+  declarations: string,
+): string {
+  const tag = tagOf(model, f.xmlName, f.namespace);
+  const attributes = hasAttributes(model, f.type) ? ` + ${value}.xmlAttributes()` : '';
+  let start: string;
+  if (polymorphic(model, f.type)) {
+    const declared = model.types.find((t) => f.type.kind === 'complex' && t.name === f.type.typeName)!;
+    const typeName = typeQName(model, declared);
+    start = `'<${tag}'${declarations} + (${value}.xsiType() === ${quote(typeName)} ? '' : ' xsi:type="' + ${value}.xsiType() + '" xmlns:xsi="' + XSI_NAMESPACE + '"')${attributes} + '>'`;
+    if (!hasAttributes(model, f.type)) {
+      // A derived type may have attributes its base lacks.
+      start = `'<${tag}'${declarations} + (${value}.xsiType() === ${quote(typeName)} ? '' : ' xsi:type="' + ${value}.xsiType() + '" xmlns:xsi="' + XSI_NAMESPACE + '"') + ('xmlAttributes' in ${value} ? (${value} as { xmlAttributes(): string }).xmlAttributes() : '') + '>'`;
+    }
+  } else {
+    const own = valueDeclarations(model, f.type, value, 'q');
+    start = `'<${tag}'${declarations}${attributes}${own ? ` + ${own}` : ''} + '>'`;
+  }
+  const written = joinLiterals(`${start} + ${encodeExpression(model, f.type, value)} + '</${tag}>'`);
+  const nil = joinLiterals(`'<${tag}'${declarations} + ' xsi:nil="true" xmlns:xsi="' + XSI_NAMESPACE + '" />'`);
+  return f.nillable ? `${value} === null ? ${nil} : ${written}` : written;
+}
+
 /** An inline field's group: its class, each member with its place in the group's compositor (a choice's all 0), and the names fromXml reads it with. */
-function groupOf(model: ContractModel, field: FieldModel, i: number) {
+function groupOf(model: SchemaModel, field: FieldModel, i: number) {
   const type = model.types.find((t) => field.type.kind === 'complex' && t.name === field.type.typeName)!;
   const members: { field: FieldModel; position: number }[] = [];
   const leaves = (particle: ParticleModel, position: number) => {
@@ -405,50 +423,83 @@ function groupOf(model: ContractModel, field: FieldModel, i: number) {
   return { field, type, members, items: `group${i}Items`, current: `group${i}`, at: `group${i}At`, last: `group${i}Last` };
 }
 
-function hasAttributes(model: ContractModel, ref: TypeRef): boolean {
+/** Whether a class writes something in its element's start tag: attributes, or the namespace of a QName it holds as text. */
+export function hasAttributes(model: SchemaModel, ref: TypeRef): boolean {
   const type = ref.kind === 'complex' ? model.types.find((t) => t.name === ref.typeName) : undefined;
-  return type !== undefined && (type.attributes.length > 0 || type.anyAttribute === true);
+  return (
+    type !== undefined &&
+    (type.attributes.length > 0 || type.anyAttribute === true || (type.text !== undefined && qnameValued(model, type.text) !== undefined))
+  );
+}
+
+/** Whether the values of a simple type are QNames (a QName, a NOTATION, an enumeration of them), or lists of them. */
+export function qnameValued(model: SchemaModel, ref: TypeRef): 'one' | 'list' | undefined {
+  const isQName = (r: TypeRef): boolean => {
+    if (r.kind === 'primitive') return r.builtin === 'QName' || r.builtin === 'NOTATION';
+    if (r.kind === 'enum') {
+      const base = model.enums.find((e) => e.name === r.typeName)?.base;
+      return base !== undefined && isQName(base);
+    }
+    return false;
+  };
+  if (ref.kind === 'list') return isQName(ref.item) ? 'list' : undefined;
+  return isQName(ref) ? 'one' : undefined;
+}
+
+/** The namespace declarations a value needs in its element's start tag (a QName's, with `prefix`), as an expression. */
+export function valueDeclarations(model: SchemaModel, ref: TypeRef, value: string, prefix: string): string | undefined {
+  const qname = qnameValued(model, ref);
+  if (qname === 'one') return `xsdQNameDeclaration(${value}, '${prefix}')`;
+  if (qname === 'list') return `xsdQNameListDeclarations(${value}, '${prefix}')`;
+  return undefined;
 }
 
 /** The first value of an enumeration (its sample). */
-export function firstValue(model: ContractModel, ref: TypeRef): string | undefined {
+export function firstValue(model: SchemaModel, ref: TypeRef): string | undefined {
   return ref.kind === 'enum' ? model.enums.find((e) => e.name === ref.typeName)?.values[0] : undefined;
 }
 
-function decodeExpression(model: ContractModel, ref: TypeRef, element: string): string {
+export function decodeExpression(model: SchemaModel, ref: TypeRef, element: string): string {
   if (ref.kind === 'complex') return `${ref.typeName}.fromXml(${element})`;
   if (ref.kind === 'any') return `xmlFragmentOf(${element})`;
-  return simpleParse(model, ref, `${element}.content`);
+  return simpleParse(model, ref, `${element}.content`, element);
 }
 
-/** Reads a simple value (a built-in, an enumeration, a list of either) from its text. */
-export function simpleParse(model: ContractModel, ref: TypeRef, text: string): string {
+/** Reads a simple value (a built-in, an enumeration, a list of either) from its text; `context` is its element, when there is one. */
+export function simpleParse(model: SchemaModel, ref: TypeRef, text: string, context?: string): string {
   if (ref.kind === 'list') {
-    const item = simpleParse(model, ref.item, 'item');
+    const item = simpleParse(model, ref.item, 'item', context);
     return `${text}.split(/[\\t\\n\\r ]+/).filter((item) => item !== '').map((item) => ${item})`;
   }
   if (ref.kind === 'complex' || ref.kind === 'any') throw new Error('codegen: a simple type was expected');
-  return valueCode(ref, firstValue(model, ref)).parse(text);
+  return valueCode(ref, model).parse(text, context);
 }
 
-/** Writes a simple value as escaped XML text. */
-function simpleFormat(ref: TypeRef, value: string): string {
-  if (ref.kind === 'list') return `${value}.map((item) => ${valueCode(ref.item).format('item')}).join(' ')`;
+/** Writes a simple value as escaped XML text (a QName with `prefix`, which valueDeclarations declares). */
+function simpleFormat(model: SchemaModel, ref: TypeRef, value: string, prefix = 'q'): string {
+  if (ref.kind === 'list') {
+    if (qnameValued(model, ref)) return `escapeXmlText(formatXsdQNameList(${value}, '${prefix}'))`;
+    return `${value}.map((item) => ${valueCode(ref.item, model).format('item')}).join(' ')`;
+  }
   if (ref.kind === 'complex' || ref.kind === 'any') throw new Error('codegen: a simple type was expected');
-  return valueCode(ref).format(value);
+  return valueCode(ref, model).format(value, prefix);
 }
 
 /** The value as text before XML escaping: escapeXmlAttribute escapes it for an attribute. */
-export function plainText(ref: TypeRef, value: string): string {
-  if (ref.kind === 'list') return `${value}.map((item) => ${valueCode(ref.item).text('item')}).join(' ')`;
+export function plainText(model: SchemaModel, ref: TypeRef, value: string, prefix = 'q'): string {
+  if (ref.kind === 'list') {
+    if (qnameValued(model, ref)) return `formatXsdQNameList(${value}, '${prefix}')`;
+    return `${value}.map((item) => ${valueCode(ref.item, model).text('item')}).join(' ')`;
+  }
   if (ref.kind === 'complex' || ref.kind === 'any') throw new Error('codegen: an attribute has a simple type');
-  return valueCode(ref).text(value);
+  if (qnameValued(model, ref)) return `formatXsdQName(${value}, '${prefix}')`;
+  return valueCode(ref, model).text(value);
 }
 
-export function encodeExpression(ref: TypeRef, value: string): string {
+export function encodeExpression(model: SchemaModel, ref: TypeRef, value: string): string {
   if (ref.kind === 'complex') return `${value}.toXml()`;
   if (ref.kind === 'any') return value;
-  return simpleFormat(ref, value);
+  return simpleFormat(model, ref, value);
 }
 
 /** `'<a' + '>'` → `'<a>'`: adjacent string literals of generated code joined, so that nothing is concatenated at run time for them. */
@@ -461,7 +512,7 @@ export function joinLiterals(expression: string): string {
  * fault's element) written in the fault's detail, soap:Server unless the
  * handler says the caller is at fault.
  */
-function faultClasses(model: ContractModel): string[] {
+function faultClasses(model: SchemaModel): string[] {
   const seen = new Set<string>();
   return model.operations.flatMap((op) =>
     (op.soap?.faults ?? []).flatMap((fault) => {
@@ -476,7 +527,7 @@ function faultClasses(model: ContractModel): string[] {
           ? `' xmlns="' + namespace + '"'`.slice(1, -1)
           : ` xmlns="${escapeForString(attributeEscape(namespace))}"`;
       const attributes = hasAttributes(model, fault.type) ? `' + detail.xmlAttributes() + '` : '';
-      const content = encodeExpression(fault.type, 'detail');
+      const content = encodeExpression(model, fault.type, 'detail');
       return [
         [
           `/** The declared fault ${fault.name}: its detail is element ${name}. */`,

@@ -1,4 +1,4 @@
-import type { Primitive, SimpleTypeRef } from '../model/model';
+import type { Primitive, SchemaModel, SimpleTypeRef, TypeRef } from '../model/model';
 
 export type { SimpleTypeRef };
 
@@ -9,9 +9,12 @@ export type { SimpleTypeRef };
  * schema. The helpers are src/runtime/xml/xsd-values.ts's and src/runtime/xml/xsd-json.ts's.
  */
 export interface ValueCode {
-  parse(text: string): string;
-  /** XML text, already escaped. */
-  format(value: string): string;
+  /** `context`: the element the text was read from (a QName's prefix is resolved there), when there is one. */
+  parse(text: string, context?: string): string;
+  /** XML text, already escaped; `prefix` the one `declarations` declares for a QName. */
+  format(value: string, prefix?: string): string;
+  /** The namespace declarations a value needs in its element's start tag (a QName's), as an expression; none: undefined. */
+  declarations?(value: string, prefix: string): string;
   /** The lexical form, unescaped (an HTTP field, an attribute before escaping). */
   text(value: string): string;
   toJson(value: string): string;
@@ -90,12 +93,9 @@ const PRIMITIVE_CODE: Record<Primitive, ValueCode> = {
     fromJson: (d) => `fromJsonDecimal(${d})`,
   },
   dateTime: {
-    parse: (x) => `parseXsdDateTime(${x})`,
-    format: (x) => `formatXsdDateTime(${x})`,
-    text: (x) => `formatXsdDateTime(${x})`,
+    ...lexical('dateTime', '1970-01-01T00:00:00Z'),
     toJson: (x) => `toJsonDate(${x})`,
     fromJson: (d) => `fromJsonDate(${d})`,
-    sample: 'new Date(0)',
   },
   date: lexical('date', '1970-01-01'),
   time: lexical('time', '00:00:00'),
@@ -106,7 +106,7 @@ const PRIMITIVE_CODE: Record<Primitive, ValueCode> = {
   gMonthDay: lexical('gMonthDay', '--01-01'),
   gDay: lexical('gDay', '---01'),
   text: {
-    parse: (x) => x,
+    parse: (x) => `parseXsdText(${x}, 'token')`,
     format: (x) => `escapeXmlText(${x})`,
     text: (x) => x,
     toJson: (x) => `jsonString(${x})`,
@@ -135,16 +135,50 @@ const PRIMITIVE_CODE: Record<Primitive, ValueCode> = {
 /** The array of an enumeration's values, which generated/types.ts exports beside its type. */
 export const enumValues = (name: string) => `${name}Values`;
 
-export function valueCode(type: SimpleTypeRef, enumFirstValue?: string): ValueCode {
-  if (type.kind === 'primitive') return PRIMITIVE_CODE[type.primitive];
+/** The built-in whose values a `text` value is (a QName, a token, or a type kept as its lexical form for its pattern). */
+const builtinOf = (type: SimpleTypeRef | TypeRef) => (type.kind === 'primitive' ? (type.builtin ?? type.primitive) : undefined);
+const isQName = (builtin: string | undefined) => builtin === 'QName' || builtin === 'NOTATION';
+
+/** A QName's code: read with its element's namespaces, written with a prefix its element declares. */
+const QNAME_CODE: ValueCode = {
+  parse: (x, context) => (context ? `parseXsdQName(${x}, ${context})` : `parseXsdText(${x}, 'QName')`),
+  format: (x, prefix = 'q') => `escapeXmlText(formatXsdQName(${x}, '${prefix}'))`,
+  declarations: (x, prefix) => `xsdQNameDeclaration(${x}, '${prefix}')`,
+  text: (x) => `formatXsdQName(${x}, 'q')`,
+  toJson: (x) => `jsonString(${x})`,
+  fromJson: (d) => `fromJsonString(${d})`,
+  sample: "'string'",
+};
+
+export function valueCode(type: SimpleTypeRef, model?: SchemaModel): ValueCode {
+  if (type.kind === 'primitive') {
+    const builtin = builtinOf(type);
+    if (type.primitive !== 'text' || builtin === 'token') return PRIMITIVE_CODE[type.primitive];
+    if (isQName(builtin)) return QNAME_CODE;
+    // A union's text is kept as it is; any other string type's, with its white space facet applied.
+    return builtin === 'union' ? { ...PRIMITIVE_CODE.text, parse: (x) => x } : { ...PRIMITIVE_CODE.text, parse: (x) => `parseXsdText(${x}, '${builtin}')` };
+  }
   const values = enumValues(type.typeName);
+  const enumeration = model?.enums.find((e) => e.name === type.typeName);
+  const base = enumeration ? builtinOf(enumeration.base) : undefined;
+  const sample = JSON.stringify(enumeration?.values[0] ?? '').replaceAll('"', "'");
+  if (isQName(base)) {
+    return {
+      ...QNAME_CODE,
+      parse: (x, context) => `parseXsdEnumeration(${QNAME_CODE.parse(x, context)}, ${values}, '${type.typeName}')`,
+      toJson: (x) => `toJsonEnum(${x}, ${values})`,
+      fromJson: (d) => `fromJsonEnum(${d}, ${values}, '${type.typeName}')`,
+      sample,
+    };
+  }
+  const baseArgument = base === undefined || base === 'string' ? '' : `, '${base}'`;
   return {
-    parse: (x) => `parseXsdEnumeration(${x}, ${values}, '${type.typeName}')`,
+    parse: (x) => `parseXsdEnumeration(${x}, ${values}, '${type.typeName}'${baseArgument})`,
     format: (x) => `escapeXmlText(${x})`,
     text: (x) => x,
     toJson: (x) => `toJsonEnum(${x}, ${values})`,
     fromJson: (d) => `fromJsonEnum(${d}, ${values}, '${type.typeName}')`,
-    sample: JSON.stringify(enumFirstValue ?? '').replaceAll('"', "'"),
+    sample,
   };
 }
 
@@ -153,8 +187,9 @@ export function helpersUsed(code: string, module: 'xsd-values' | 'xsd-json'): st
   const names =
     module === 'xsd-values'
       ? ['parseXsdInteger', 'formatXsdInteger', 'parseXsdBigInteger', 'formatXsdBigInteger', 'parseXsdFloat', 'formatXsdFloat']
-          .concat(['parseXsdLexical', 'formatXsdLexical', 'parseXsdDateTime', 'formatXsdDateTime'])
+          .concat(['parseXsdLexical', 'formatXsdLexical', 'parseXsdDateTime', 'formatXsdDateTime', 'parseXsdText', 'parseXsdQName'])
           .concat(['parseXsdBase64Binary', 'formatXsdBase64Binary', 'parseXsdEnumeration', 'parseXsdHexBinary', 'formatXsdHexBinary'])
+          .concat(['formatXsdQName', 'xsdQNameDeclaration', 'formatXsdQNameList', 'xsdQNameListDeclarations'])
       : ['toJsonFloat', 'toJsonDecimal', 'toJsonDate', 'toJsonBytes', 'toJsonEnum', 'fromJsonString', 'fromJsonBoolean']
           .concat(['fromJsonInteger', 'fromJsonBigInteger', 'fromJsonFloat', 'fromJsonDecimal', 'fromJsonLexical', 'fromJsonDate'])
           .concat(['fromJsonBytes', 'fromJsonEnum', 'fromJsonArray', 'fromJsonObject']);

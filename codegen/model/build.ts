@@ -5,9 +5,11 @@
  * contract whose parts disagree is refused.
  */
 import type { ContractFacts } from '../read/contract';
+import type { SchemaSetFacts } from '../read/schemas';
 import { createContext } from './context';
 import { linkDerivations, reachDerivedTypes } from './derivations';
-import type { ContractModel } from './model';
+import type { ContractModel, SchemaModel } from './model';
+import { complexRef } from './type-refs';
 import { identifier, identifierCheck, sortByName } from './names';
 import { modelOperations, toElementModel } from './operations';
 import { choosePrefixes } from './prefixes';
@@ -60,5 +62,34 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
     schemas: texts.schemas,
     requestSchemas,
     ...(wsdl.choice ? { choice: wsdl.choice } : {}),
+  };
+}
+
+/**
+ * The model of a bare schema set (`--xsd`): every global complex type and
+ * element of every namespace gets its class (named types first, in document
+ * order), every element a reader and a writer; elements are written with a
+ * prefix for each namespace.
+ */
+export function buildSchemaModel({ xsd, targetNamespace }: SchemaSetFacts): SchemaModel {
+  const context = createContext(xsd, targetNamespace);
+  for (const type of xsd.complexTypes.values()) context.complexNames.set(type, context.names.claim(type.name!));
+  for (const type of xsd.complexTypes.values()) complexRef(context, type, type.name!);
+  const elements = [...xsd.elements.values()].map((e) => toElementModel(context, e));
+  reachDerivedTypes(context);
+  const all = linkDerivations(context);
+  for (const type of all) {
+    for (const name of [...type.fields.map((f) => f.name), ...type.attributes.map((a) => a.name)]) identifierCheck(name, type.name);
+  }
+  const namespaces = [...new Set([targetNamespace, ...xsd.namespaces])].filter((ns) => ns !== '');
+  return {
+    authoredNamespace: targetNamespace,
+    prefixes: namespaces.length
+      ? Object.fromEntries(namespaces.map((ns, i) => [ns, i === 0 && ns === targetNamespace ? 'tns' : `ns${i}`]))
+      : undefined,
+    elements,
+    types: sortByName(all),
+    enums: sortByName([...context.enums.values()]),
+    operations: [],
   };
 }

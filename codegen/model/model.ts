@@ -31,7 +31,7 @@ export const PRIMITIVES = {
   float: 'number',
   double: 'number',
   decimal: 'string',
-  dateTime: 'Date',
+  dateTime: 'string',
   date: 'string',
   time: 'string',
   duration: 'string',
@@ -72,7 +72,8 @@ export type Facets = Record<string, string>;
 
 /** A schema type with the TypeScript type that holds its values. */
 export type TypeRef =
-  | { kind: 'primitive'; primitive: Primitive; tsType: string; facets?: Facets }
+  /** `builtin`: which of the `text` built-ins (TEXT_BUILTINS), or `union` for a union's text. */
+  | { kind: 'primitive'; primitive: Primitive; tsType: string; facets?: Facets; builtin?: string }
   | { kind: 'enum'; typeName: string; tsType: string }
   | { kind: 'list'; item: SimpleTypeRef; tsType: string; facets?: Facets }
   | { kind: 'complex'; typeName: string; tsType: string }
@@ -130,6 +131,8 @@ export interface AttributeModel {
 export interface EnumModel {
   name: string;
   values: string[];
+  /** The type the values are of (a primitive or a list; string when the schema's is not simple). */
+  base: TypeRef;
 }
 
 /** How the fields of a type are laid out on the wire: what a sample fills (one branch of a choice) and in what order. */
@@ -282,14 +285,13 @@ export interface SchemaDocumentModel {
   text: string;
 }
 
-export interface ContractModel {
-  service: string;
-  /** The namespace written in the WSDL, and so in the texts below; generated/ takes it at run time. */
+/**
+ * The types of a schema set, as `--xsd` generates them: every global element (each with a reader and a writer)
+ * and the classes and enumerations of their types. A WSDL's model is this, plus its operations.
+ */
+export interface SchemaModel {
+  /** The namespace written in the schema (a WSDL's target namespace); generated/ of a WSDL takes it at run time. */
   authoredNamespace: string;
-  /** The path of the first port's address, e.g. `/Service.asmx`. */
-  endpointPath: string;
-  /** Every port's path, the first one first. */
-  endpointPaths: string[];
   /** Prefixes of the namespaces elements are written in, when some element is not qualified in the target namespace. */
   prefixes: Record<string, string> | undefined;
   elements: ElementModel[];
@@ -297,7 +299,16 @@ export interface ContractModel {
   types: ComplexTypeModel[];
   /** Sorted by name. */
   enums: EnumModel[];
+  /** A contract's operations (none for a bare schema set): their declared faults are classes of the types too. */
   operations: OperationModel[];
+}
+
+export interface ContractModel extends SchemaModel {
+  service: string;
+  /** The path of the first port's address, e.g. `/Service.asmx`. */
+  endpointPath: string;
+  /** Every port's path, the first one first. */
+  endpointPaths: string[];
   ports: PortModel[];
   /** The self-contained WSDL (schema inline), its addresses replaced by ADDRESS_MARKER. */
   wsdl: string;
@@ -314,7 +325,7 @@ export interface ContractModel {
 }
 
 /** The complex type a reference names; the model was checked to resolve every one. */
-export function complexTypeOf(model: ContractModel, ref: TypeRef & { kind: 'complex' }): ComplexTypeModel {
+export function complexTypeOf(model: SchemaModel, ref: TypeRef & { kind: 'complex' }): ComplexTypeModel {
   const type = model.types.find((t) => t.name === ref.typeName);
   if (!type) throw new Error(`codegen: unknown type ${ref.typeName}`);
   return type;

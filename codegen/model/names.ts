@@ -13,6 +13,10 @@ const RESERVED_TYPE_NAMES = new Set(
     'Exclude Extract Pick Omit Iterable Infinity NaN undefined'
   ).split(' '),
 );
+/** The parameters and local variables of the generated functions: a class of one of these names would hide itself. */
+const LOCAL_NAMES = new Set('element fields field child xml item derived other value root text namespace detail message kind v'.split(' '));
+const NUMBERED_LOCALS = /^(attribute|group)\d+(Items|At|Last)?$/;
+
 /** Methods and the like of the generated classes: a member of one of these names is renamed. */
 const RESERVED_MEMBER_NAMES = new Set([
   'toXml',
@@ -39,9 +43,16 @@ export class NameRegistry {
   /** A free identifier for a class or enumeration named `wanted` (a number appended when it is taken). */
   claim(wanted: string): string {
     let name = identifier(wanted);
-    if (RESERVED_TYPE_NAMES.has(name) || JS_RESERVED.has(name)) name = `${name}_`;
+    if (RESERVED_TYPE_NAMES.has(name) || JS_RESERVED.has(name) || LOCAL_NAMES.has(name) || NUMBERED_LOCALS.test(name)) name = `${name}_`;
     let candidate = name;
-    for (let i = 2; this.taken.has(candidate) || this.taken.has(`${candidate}Fields`) || this.taken.has(`${candidate}Values`); i++) {
+    for (
+      let i = 2;
+      this.taken.has(candidate) ||
+      this.taken.has(`${candidate}Fields`) ||
+      this.taken.has(`${candidate}Values`) ||
+      NUMBERED_LOCALS.test(candidate);
+      i++
+    ) {
       candidate = `${name}${i}`;
     }
     this.taken.add(candidate);

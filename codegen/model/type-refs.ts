@@ -12,20 +12,22 @@ export const XSD = 'http://www.w3.org/2001/XMLSchema';
 const ASMX_TYPES = 'http://microsoft.com/wsdl/types/';
 const WCF_SERIALIZATION = 'http://schemas.microsoft.com/2003/10/Serialization/';
 
-export function primitiveRef(primitive: Primitive, facets?: Record<string, string>): TypeRef {
+export function primitiveRef(primitive: Primitive, facets?: Record<string, string>, builtin?: string): TypeRef {
   return {
     kind: 'primitive',
     primitive,
     tsType: PRIMITIVES[primitive],
     ...(facets && Object.keys(facets).length ? { facets } : {}),
+    ...(builtin !== undefined ? { builtin } : {}),
   };
 }
 
 export function builtinRef(name: string, user: string): TypeRef {
   if (name === 'anyType') return { kind: 'any', tsType: 'XmlFragment' };
   if (Object.hasOwn(PRIMITIVES, name) && name !== 'guid' && name !== 'text') return primitiveRef(name as Primitive);
-  if (TEXT_BUILTINS.includes(name)) return primitiveRef('text');
-  if (LIST_BUILTINS.includes(name)) return { kind: 'list', item: primitiveRef('text') as SimpleTypeRef, tsType: 'string[]' };
+  if (TEXT_BUILTINS.includes(name)) return primitiveRef('text', undefined, name);
+  if (LIST_BUILTINS.includes(name))
+    return { kind: 'list', item: primitiveRef('text', undefined, name.replace(/S$/, '')) as SimpleTypeRef, tsType: 'string[]' };
   throw new Error(`codegen: ${user}: XML Schema type ${name} is not an XML Schema built-in type`);
 }
 
@@ -35,7 +37,7 @@ export function simpleRef(context: ModelContext, type: XsdSimpleType, user: stri
   if (type.namespace === ASMX_TYPES && type.name === 'guid') return primitiveRef('guid');
   if (type.namespace === WCF_SERIALIZATION && type.name === 'guid') return primitiveRef('guid');
   if (type.namespace === WCF_SERIALIZATION && type.name === 'char') return primitiveRef('int');
-  if (type.variety === 'union') return primitiveRef('text');
+  if (type.variety === 'union') return primitiveRef('text', undefined, 'union');
   if (type.variety === 'list') {
     const item = useRef(context, type.base!, user, depth + 1);
     if (item.kind !== 'primitive' && item.kind !== 'enum') throw new Error(`codegen: ${type.at}: a list's items must be of a simple type`);
@@ -46,15 +48,53 @@ export function simpleRef(context: ModelContext, type: XsdSimpleType, user: stri
     if (!name) {
       name = context.names.claim(type.name ?? `${user.split(/[/@ ]/).filter(Boolean).pop()}Type`);
       context.enumNames.set(type, name);
-      context.enums.set(name, { name, values: type.enumeration });
+      const enumeration = { name, values: type.enumeration, base: primitiveRef('string') };
+      context.enums.set(name, enumeration);
+      const base = type.base ? textRef(context, type.base, user, depth + 1) : undefined;
+      if (base?.kind === 'primitive' || base?.kind === 'list') enumeration.base = base;
+      else if (base?.kind === 'enum') enumeration.base = context.enums.get(base.typeName)?.base ?? enumeration.base;
+      // QNames are compared by namespace and name: the values as the schema resolves them.
+      if (enumeration.base.kind === 'primitive' && (enumeration.base.builtin === 'QName' || enumeration.base.builtin === 'NOTATION'))
+        enumeration.values = type.enumerationQNames;
     }
     return { kind: 'enum', typeName: name, tsType: name };
   }
-  const base = useRef(context, type.base!, user, depth + 1);
-  if (base.kind === 'primitive') return primitiveRef(base.primitive, { ...(base.facets ?? {}), ...type.facets });
-  if (base.kind === 'list') return { ...base, facets: { ...(base.facets ?? {}), ...type.facets } };
+  const base = textRef(context, type.base!, user, depth + 1);
+  if (base.kind === 'primitive') return lexicalWhenPatterned(primitiveRef(base.primitive, { ...(base.facets ?? {}), ...type.facets }, base.builtin));
+  if (base.kind === 'list') {
+    const facets = { ...(base.facets ?? {}), ...type.facets };
+    // A pattern checks the list's text: its items keep theirs.
+    const item =
+      facets.pattern && base.item.kind === 'primitive'
+        ? (lexicalWhenPatterned({ ...base.item, facets: { pattern: facets.pattern } }) as SimpleTypeRef)
+        : base.item;
+    return { ...base, item, tsType: item === base.item ? base.tsType : 'string[]', facets };
+  }
   if (base.kind === 'enum') return base;
   throw new Error(`codegen: ${type.at}: a simple type must restrict a simple type`);
+}
+
+/**
+ * A simple type restricted by a pattern keeps its lexical form (its text, white space collapsed) when its values
+ * have several: the pattern checks the form, which a number, a byte array or a boolean does not keep.
+ */
+function lexicalWhenPatterned(ref: TypeRef): TypeRef {
+  // The types held as their text already (string, decimal, the dates and times, …) keep their form.
+  if (ref.kind !== 'primitive' || !ref.facets?.pattern || ref.tsType === 'string') return ref;
+  return primitiveRef('text', ref.facets, ref.primitive);
+}
+
+/**
+ * The type a simple type restricts: a simple type, or (a simpleContent restriction) a complex type with simple
+ * content, whose text's type it is.
+ */
+function textRef(context: ModelContext, use: XsdTypeUse, user: string, depth: number): TypeRef {
+  if (use.kind === 'named') {
+    const complex = complexByKey(context, use.qname);
+    if (complex?.text) return textRef(context, complex.text, user, depth + 1);
+  }
+  if (use.kind === 'complex' && use.type.text) return textRef(context, use.type.text, user, depth + 1);
+  return useRef(context, use, user, depth);
 }
 
 /** The TypeRef of a declaration's type: built-in, named, or declared in place. */

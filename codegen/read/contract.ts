@@ -1,7 +1,7 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { loadXmlEngine, type XmlDocument, type XmlElement } from '../../src/runtime/xml/xml-engine';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { loadXmlEngine, type XmlDocument } from '../../src/runtime/xml/xml-engine';
 import { attr, findAll, NS, optionalAttr, readXmlFile, refuseAt } from './documents';
+import { checkLocationlessImports, createSchemaLoader, display } from './schemas';
 import { type ContractTexts, readTexts } from './texts';
 import { readWsdl, type WsdlFacts } from './wsdl';
 import { type LoadedSchema, readXsd, type XsdFacts } from './xsd';
@@ -30,96 +30,9 @@ export interface ReadOptions {
 export async function readContract(wsdlPath: string, options: ReadOptions = {}): Promise<ContractFacts> {
   await loadXmlEngine(); // codegen/main.ts has loaded it already; the tests call this function directly
   const folder = dirname(resolve(wsdlPath));
-  const opened: XmlDocument[] = [];
-  const files = new Map<string, LoadedSchema>();
-  const display = (path: string) => relative(process.cwd(), path) || path;
+  const loader = createSchemaLoader({ folder, schemas: options.schemas, confine: folder });
+  const { opened, load, followLocations, locate } = loader;
   const inside = (path: string) => !relative(folder, path).startsWith('..');
-  let schemaFilesByNamespace: Map<string, string> | undefined;
-  /** The schema files of the folder by their target namespace, for locations given as URLs. */
-  const byNamespace = (): Map<string, string> => {
-    if (schemaFilesByNamespace) return schemaFilesByNamespace;
-    schemaFilesByNamespace = new Map();
-    const dir = options.schemas ? resolve(options.schemas) : folder;
-    for (const name of existsSync(dir) ? readdirSync(dir).filter((n) => /\.xsd$/i.test(n)) : []) {
-      const doc = readXmlFile(display(join(dir, name)));
-      opened.push(doc);
-      const ns = doc.root.name === 'schema' ? (optionalAttr(doc.root, 'targetNamespace') ?? '') : undefined;
-      if (ns !== undefined && !schemaFilesByNamespace.has(ns)) schemaFilesByNamespace.set(ns, join(dir, name));
-    }
-    return schemaFilesByNamespace;
-  };
-  const load = (path: string, chameleon: string | undefined): LoadedSchema => {
-    const key = `${path}\u0000${chameleon ?? ''}`;
-    const known = files.get(key);
-    if (known) return known;
-    const doc = readXmlFile(display(path));
-    opened.push(doc);
-    const loaded: LoadedSchema = {
-      schema: doc.root,
-      file: display(path),
-      locations: [],
-      inline: false,
-      ...(chameleon ? { chameleon } : {}),
-    };
-    files.set(key, loaded);
-    followLocations(loaded);
-    return loaded;
-  };
-  /** The file a schemaLocation names: relative to the file naming it, or (a URL) the folder's file declaring the namespace. */
-  const locate = (element: XmlElement, from: string, location: string): string => {
-    // A URL, or a WCF service's relative one (`Service.svc?xsd=xsd0`) that names no file beside the WSDL.
-    const byUrl =
-      /^[a-z][a-z0-9+.-]*:/i.test(location) ||
-      isAbsolute(location) ||
-      (location.includes('?') && !existsSync(resolve(dirname(from), location)));
-    if (byUrl) {
-      const namespace = element.name === 'import' ? (optionalAttr(element, 'namespace') ?? '') : undefined;
-      const found = namespace === undefined ? undefined : byNamespace().get(namespace);
-      if (!found) {
-        refuseAt(
-          element,
-          `schemaLocation ${location}: codegen never fetches a schema; save it beside the WSDL (any file name: it is found by its targetNamespace${namespace ? ` ${namespace}` : ''}), or name its folder with --schemas DIR`,
-        );
-      }
-      return found;
-    }
-    const path = resolve(dirname(from), location);
-    if (!inside(path)) refuseAt(element, `schemaLocation ${location} leaves the WSDL's folder; keep the contract's files together`);
-    return path;
-  };
-  const followLocations = (schema: LoadedSchema) => {
-    if (schema.schema.namespaceUri !== NS.s || schema.schema.name !== 'schema') {
-      refuseAt(schema.schema, `<${schema.schema.name}> is not an XML Schema`);
-    }
-    const own = optionalAttr(schema.schema, 'targetNamespace') ?? schema.chameleon;
-    for (const element of findAll(schema.schema, 's:import | s:include')) {
-      const location = optionalAttr(element, 'schemaLocation');
-      if (location === undefined) {
-        if (element.name === 'include') refuseAt(element, 'an include must name its schemaLocation');
-        continue;
-      }
-      const path = locate(element, resolve(schema.file), location);
-      const declared = (file: string) => {
-        const doc = readXmlFile(display(file));
-        opened.push(doc);
-        return doc.root.name === 'schema' ? optionalAttr(doc.root, 'targetNamespace') : undefined;
-      };
-      if (element.name === 'include') {
-        const included = declared(path);
-        if (included !== undefined && included !== own) {
-          refuseAt(element, `the included schema ${location} must have the including schema's targetNamespace`);
-        }
-        // A schema without targetNamespace takes its includer's (a chameleon include).
-        schema.locations.push({ element, loaded: load(path, included === undefined ? own : undefined) });
-        continue;
-      }
-      const loaded = load(path, undefined);
-      if ((optionalAttr(loaded.schema, 'targetNamespace') ?? '') !== (optionalAttr(element, 'namespace') ?? '')) {
-        refuseAt(element, `the imported schema ${location} does not have the namespace ${attr(element, 'namespace')}`);
-      }
-      schema.locations.push({ element, loaded });
-    }
-  };
   try {
     // The WSDL and those it imports (wsdl:import), each once.
     const wsdlDocuments: { doc: XmlDocument; file: string; location?: string }[] = [];
@@ -164,15 +77,8 @@ export async function readContract(wsdlPath: string, options: ReadOptions = {}):
         if (location !== undefined) load(locate(element, file, location), undefined);
       }
     }
-    const schemas = [...inline, ...new Set(files.values())];
-    const declared = new Set(schemas.map((s) => optionalAttr(s.schema, 'targetNamespace') ?? s.chameleon ?? ''));
-    for (const { schema } of schemas) {
-      for (const imported of findAll(schema, 's:import[not(@schemaLocation)]')) {
-        const namespace = optionalAttr(imported, 'namespace') ?? '';
-        if (!declared.has(namespace) && namespace !== 'http://www.w3.org/XML/1998/namespace')
-          refuseAt(imported, `imports namespace ${namespace || '(none)'}, which no schema of the WSDL declares`);
-      }
-    }
+    const schemas = [...inline, ...loader.loaded()];
+    checkLocationlessImports(schemas);
     const xsd = readXsd(schemas);
     const texts = readTexts(
       wsdlDocuments.map((d) => d.doc),

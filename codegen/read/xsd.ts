@@ -87,6 +87,8 @@ export interface XsdSimpleType {
   /** atomic: the restricted type; list: the item type. A union is read as its text. */
   base?: XsdTypeUse;
   enumeration: string[];
+  /** The enumeration's values read as QNames where they are written (`{namespace}local`), for a type of QNames. */
+  enumerationQNames: string[];
   /** The other facets, by name (pattern, minLength, maxInclusive, …): the served schema checks them; samples keep to them. */
   facets: Record<string, string>;
   at: string;
@@ -295,7 +297,14 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
       checkUnderstood(node, where, SIMPLE_TYPE, refuse);
       const [list] = findAll(node, 's:list');
       const [union] = findAll(node, 's:union');
-      const base = { name, namespace, enumeration: [] as string[], facets: {} as Record<string, string>, at: at(node) };
+      const base = {
+        name,
+        namespace,
+        enumeration: [] as string[],
+        enumerationQNames: [] as string[],
+        facets: {} as Record<string, string>,
+        at: at(node),
+      };
       if (list) {
         checkUnderstood(list, where, LIST, refuse);
         const inner = findAll(list, 's:simpleType')[0];
@@ -315,20 +324,26 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
     };
     const facetsOf = (restriction: XmlElement, where: string) => {
       const enumeration: string[] = [];
+      const enumerationQNames: string[] = [];
       const facets: Record<string, string> = {};
       for (const facet of findAll(restriction, '*')) {
         if (facet.namespaceUri !== NS.s || facet.name === 'annotation' || facet.name === 'simpleType') continue;
         if (facet.name === 'enumeration') {
           checkUnderstood(facet, where, FACET, refuse);
-          enumeration.push(attr(facet, 'value'));
+          const value = attr(facet, 'value');
+          // A value listed twice is one value.
+          if (enumeration.includes(value)) continue;
+          enumeration.push(value);
+          const trimmed = value.trim();
+          const ns = /^[^\s:]+(:[^\s:]+)?$/.test(trimmed) ? namespaceOfQName(facet, trimmed) : null;
+          enumerationQNames.push(ns ? `{${ns}}${localName(trimmed)}` : trimmed);
         } else if (FACETS.includes(facet.name)) {
           checkUnderstood(facet, where, FACET, refuse);
           // Several patterns are alternatives; a sample keeps to the first.
           facets[facet.name] ??= attr(facet, 'value');
         }
       }
-      if (new Set(enumeration).size !== enumeration.length) refuse(restriction, where, 'lists a value twice');
-      return { enumeration, facets };
+      return { enumeration, enumerationQNames, facets };
     };
     const restrictedBase = (restriction: XmlElement, where: string): XsdTypeUse => {
       const inner = findAll(restriction, 's:simpleType')[0];

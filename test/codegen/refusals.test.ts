@@ -258,16 +258,6 @@ const more: [what: string, edits: Edit[], message: RegExp, marker: string | unde
     'minOccurs="one"',
   ],
   [
-    'an enumeration listing a value twice',
-    [
-      declare(
-        '<s:simpleType name="Twice"><s:restriction base="s:string"><s:enumeration value="a" /><s:enumeration value="a" /></s:restriction></s:simpleType>',
-      ),
-    ],
-    /simple type Twice: lists a value twice$/,
-    'name="Twice"',
-  ],
-  [
     'a group that holds itself',
     [
       declare(

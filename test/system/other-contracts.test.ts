@@ -68,7 +68,7 @@ const EVERYTHING = {
   Decimal: '-1234567890.0987654321',
   Double: 1.5e300,
   Float: 0.5,
-  When: 'Date:2026-11-25T21:45:00.123Z',
+  When: '2026-11-25T21:45:00.123Z',
   Day: '2026-11-25',
   Clock: '21:45:00',
   Span: 'P1DT2H',

@@ -4,7 +4,7 @@
  * itself is libxml2's (libxml2-wasm); nothing here reads XML syntax.
  */
 import { escapeEach, type Escapes } from '../escape';
-import { xml, type XmlElement, type XmlXPath } from './xml-engine';
+import { safeParseOptions, xml, type XmlElement, type XmlXPath } from './xml-engine';
 
 export const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
 export const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
@@ -82,21 +82,77 @@ export class DecodeError extends Error {
  */
 export type XmlFragment = string;
 
-/** An element and its content as self-contained XML text (exclusive canonical form: the namespaces it uses declared on it). */
+/**
+ * An element and its content as self-contained XML text: the namespaces its names use (its own and its
+ * descendants') declared on it, as exclusive canonical XML declares them, so that it keeps its meaning wherever it
+ * is written and reads back the same; below it, each element's own declarations as written; comments and
+ * processing instructions left out. Written node by node: libxml2's canonical form refuses the relative
+ * namespace URIs some schemas use.
+ */
 export function xmlFragmentOf(element: XmlElement): XmlFragment {
-  return element.canonicalizeToString({ mode: xml().XmlC14NMode.XML_C14N_EXCLUSIVE_1_0 });
+  const used = new Set<string>();
+  collectPrefixes(element, used);
+  let declarations = '';
+  for (const prefix of [...used].sort()) {
+    const uri = element.namespaceForPrefix(prefix);
+    if (uri !== null && !(prefix === '' && uri === '')) declarations += namespaceDeclaration(prefix, uri);
+  }
+  // An element in no namespace stays in none where a default namespace is in scope.
+  if (!element.namespaceUri && !element.prefix && element.namespaceForPrefix('')) declarations += ' xmlns=""';
+  return writeElement(element, declarations, element.nsDeclarations);
+}
+
+/** The prefixes the names of an element and its descendants use ('' for the default namespace). */
+function collectPrefixes(element: XmlElement, into: Set<string>): void {
+  into.add(element.prefix ?? '');
+  for (const attribute of element.attrs) if (attribute.prefix) into.add(attribute.prefix);
+  for (const child of childNodes(element)) if (child instanceof xml().XmlElement) collectPrefixes(child, into);
 }
 
 /** The whole content of an element of mixed content: its text escaped, its elements self-contained. */
 export function mixedContentOf(element: XmlElement): XmlFragment {
   const { XmlElement: Element, XmlText, XmlCData } = xml();
   let out = '';
-  for (let child = element.firstChild; child; child = child.next) {
+  for (const child of childNodes(element)) {
     if (child instanceof Element) out += xmlFragmentOf(child);
     else if (child instanceof XmlText || child instanceof XmlCData) out += escapeXmlText(child.content);
-    else break; // a processing instruction's wrapper has no `next`; comments and the rest are not content
   }
   return out;
+}
+
+let childNodesPath: XmlXPath | undefined;
+
+/**
+ * Every child node of an element, in document order: an XPath compiled once, not a walk over siblings, since
+ * libxml2-wasm's wrapper of a processing instruction has no `next` (the walk would stop at one).
+ */
+function childNodes(element: XmlElement): ReturnType<XmlElement['find']> {
+  childNodesPath ??= xml().XmlXPath.compile('node()');
+  return element.find(childNodesPath);
+}
+
+function namespaceDeclaration(prefix: string, uri: string): string {
+  return prefix ? ` xmlns:${prefix}="${escapeXmlAttribute(uri)}"` : ` xmlns="${escapeXmlAttribute(uri)}"`;
+}
+
+/** An element as text: `declarations` on its start tag, then its own (`own`) that those do not already make. */
+function writeElement(element: XmlElement, declarations: string, own: Record<string, string> = {}): string {
+  const { XmlElement: Element, XmlText, XmlCData } = xml();
+  const name = element.prefix ? `${element.prefix}:${element.name}` : element.name;
+  let out = `<${name}${declarations}`;
+  for (const [prefix, uri] of Object.entries(own)) {
+    const made = namespaceDeclaration(prefix, uri);
+    if (!declarations.includes(prefix ? ` xmlns:${prefix}=` : ' xmlns=')) out += made;
+  }
+  for (const attribute of element.attrs) {
+    out += ` ${attribute.prefix ? `${attribute.prefix}:${attribute.name}` : attribute.name}="${escapeXmlAttribute(attribute.value)}"`;
+  }
+  let content = '';
+  for (const child of childNodes(element)) {
+    if (child instanceof Element) content += writeElement(child, '', child.nsDeclarations);
+    else if (child instanceof XmlText || child instanceof XmlCData) content += escapeXmlText(child.content);
+  }
+  return `${out}>${content}</${name}>`;
 }
 
 /**
@@ -142,4 +198,43 @@ export function writeOtherAttributes(other: Readonly<Record<string, string>> | u
 export function xsiTypeOf(element: XmlElement): string | undefined {
   const type = element.attrs.find((a) => a.name === 'type' && a.namespaceUri === XSI_NAMESPACE)?.value.trim();
   return type === undefined ? undefined : type.slice(type.indexOf(':') + 1);
+}
+
+/** A global element's reader and writer, as generated for each (elements.ts): its document in, its value out, and back. */
+export interface ElementCodec<T> {
+  readonly name: string;
+  /** '' for an element in no namespace. */
+  readonly namespace: string;
+  /** Reads a document whose root is this element; a DecodeError says what does not fit. */
+  read(text: string): T;
+  /** Writes a value as a document whose root is this element (an XML declaration first). */
+  write(value: T): string;
+}
+
+/**
+ * Parses a document whose root element must be `{namespace}name` and decodes
+ * that element. XML as the service takes it: no DTD (a DOCTYPE is refused),
+ * no entity expanded, nothing fetched. The document is freed before it
+ * returns; a parse error or another root is a DecodeError.
+ */
+export function readDocument<T>(text: string, name: string, namespace: string, decode: (root: XmlElement) => T): T {
+  const { XmlDocument } = xml();
+  let doc: ReturnType<typeof XmlDocument.fromString>;
+  try {
+    doc = XmlDocument.fromString(text, { option: safeParseOptions() });
+  } catch (error) {
+    const details = (error as { details?: { message?: string; line?: number }[] }).details;
+    const first = details?.[0];
+    throw new DecodeError(`not well-formed XML${first?.line ? ` (line ${first.line})` : ''}: ${(first?.message ?? '').trim()}`);
+  }
+  try {
+    if (doc.dtd !== null) throw new DecodeError('a document with a DOCTYPE is refused');
+    const root = doc.root;
+    if (root.name !== name || (root.namespaceUri ?? '') !== namespace) {
+      throw new DecodeError(`the root element is {${root.namespaceUri ?? ''}}${root.name}, not {${namespace}}${name}`);
+    }
+    return decode(root);
+  } finally {
+    doc.dispose();
+  }
 }

@@ -8,8 +8,10 @@
  */
 import { DecodeError } from './xml-codec';
 import {
+  formatXsdDateTime,
   formatXsdLexical,
   parseXsdBigInteger,
+  parseXsdDateTime,
   parseXsdInteger,
   parseXsdLexical,
   type XsdBigIntegerType,
@@ -31,9 +33,10 @@ export function toJsonDecimal(value: string): string {
 }
 
 /** "\/Date(ms)\/": the escaped slashes tell a date from a string that looks like one. */
-export function toJsonDate(value: Date): string {
-  if (Number.isNaN(value.getTime())) throw new RangeError('an invalid Date has no JSON form');
-  return `"\\/Date(${value.getTime()})\\/"`;
+/** A dateTime's text (a time without an offset read as UTC) as ASP.NET AJAX writes a date. */
+export function toJsonDate(value: string): string {
+  const date = parseXsdDateTime(value);
+  return `"\\/Date(${date.getTime()})\\/"`;
 }
 
 export function toJsonBytes(value: Uint8Array): string {
@@ -87,10 +90,12 @@ export function fromJsonLexical(d: unknown, type: XsdLexicalType): string {
 const JSON_DATE = /^\/Date\((-?\d+)([+-]\d{4})?\)\/$/;
 
 /** JSON.parse has already turned "\/" into "/"; the offset .NET may add is the writer's zone, not part of the instant. */
-export function fromJsonDate(d: unknown): Date {
+/** A date as ASP.NET AJAX writes it, as a dateTime's text in UTC. */
+export function fromJsonDate(d: unknown): string {
   const match = typeof d === 'string' ? JSON_DATE.exec(d) : null;
-  if (!match) throw new DecodeError('expected a date written "\\/Date(ms)\\/"');
-  return new Date(Number(match[1]));
+  const date = match ? new Date(Number(match[1])) : undefined;
+  if (!date || Number.isNaN(date.getTime())) throw new DecodeError('expected a date written "\\/Date(ms)\\/"');
+  return formatXsdDateTime(date);
 }
 
 export function fromJsonBytes(d: unknown): Uint8Array {

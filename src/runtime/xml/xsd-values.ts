@@ -5,6 +5,7 @@
  * DecodeError), since HTTP fields reach it without schema validation.
  */
 import { DecodeError } from './xml-codec';
+import type { XmlElement } from './xml-engine';
 
 /** XML Schema's white space "collapse", which every type below applies before reading. */
 const collapse = (text: string) => text.replace(/[\t\n\r ]+/g, ' ').trim();
@@ -53,6 +54,7 @@ const LEXICAL_PATTERNS = {
   gMonth: /^--\d{2}(Z|[+-]\d{2}:\d{2})?$/,
   gMonthDay: /^--\d{2}-\d{2}(Z|[+-]\d{2}:\d{2})?$/,
   gDay: /^---\d{2}(Z|[+-]\d{2}:\d{2})?$/,
+  dateTime: /^-?\d{4,}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/,
   // ASMX's guid: a string restricted by this pattern (http://microsoft.com/wsdl/types/).
   guid: /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,
 } as const;
@@ -112,7 +114,7 @@ export function formatXsdFloat(value: number): string {
   return String(value);
 }
 
-/** decimal, date, time, duration and guid: the checked lexical form, white space collapsed. */
+/** decimal, the date and time types, duration and guid: the checked lexical form, white space collapsed. */
 export function parseXsdLexical(text: string, type: XsdLexicalType): string {
   const value = collapse(text);
   if (!LEXICAL_PATTERNS[type].test(value)) throw new DecodeError(`"${value.slice(0, 40)}" is not an xs:${type}`);
@@ -124,7 +126,10 @@ export function formatXsdLexical(value: string, type: XsdLexicalType): string {
   return value;
 }
 
-/** dateTime: a Date; a time without an offset is read as UTC (.NET's DateTimeKind.Unspecified has no better reading). */
+/**
+ * A dateTime's text as a Date, for a handler that wants one (generated code keeps the text, which holds what a
+ * Date cannot: no time zone, years past 9999, digits past milliseconds); a time without an offset is read as UTC.
+ */
 export function parseXsdDateTime(text: string): Date {
   const value = collapse(text);
   const match = DATE_TIME.exec(value);
@@ -149,12 +154,187 @@ export function formatXsdBase64Binary(value: Uint8Array): string {
   return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
 }
 
-/** A value of an enumeration (a named simpleType restricting string, so no white space is collapsed), one of `values`. */
-export function parseXsdEnumeration<T extends string>(text: string, values: readonly T[], type: string): T {
-  const value = text;
-  if (!(values as readonly string[]).includes(value)) throw new DecodeError(`"${value.slice(0, 40)}" is not a value of ${type}`);
-  return value as T;
+/**
+ * A value of an enumeration, one of `values` as the schema writes them: the one equal to the text in the value
+ * space of the enumeration's `base` type (a string's text as it is; `+01` is the int `1`).
+ */
+export function parseXsdEnumeration<T extends string>(text: string, values: readonly T[], type: string, base: XsdBuiltin = 'string'): T {
+  if ((values as readonly string[]).includes(text)) return text as T;
+  const key = xsdValueKey(base, text);
+  const found = key === undefined ? undefined : values.find((value) => xsdValueKey(base, value) === key);
+  if (found === undefined) throw new DecodeError(`"${text.slice(0, 40)}" is not a value of ${type}`);
+  return found;
 }
+
+/** A string type's text, its white space as the type's facet treats it (`token` and its kin collapse it). */
+export function parseXsdText(text: string, type: XsdBuiltin): string {
+  const space = whiteSpaceOf(type);
+  return space === 'preserve' ? text : normalizeSpace(text, space);
+}
+
+/** The XML Schema built-in types by name (and `union`, a union's text, and ASMX's `guid`). */
+export type XsdBuiltin = string;
+export type WhiteSpace = 'preserve' | 'replace' | 'collapse';
+
+/** The whiteSpace facet of a built-in type: preserve for string (and a union's or anySimpleType's text), replace for normalizedString. */
+export function whiteSpaceOf(type: XsdBuiltin): WhiteSpace {
+  if (type === 'string' || type === 'anySimpleType' || type === 'union' || type === 'guid') return 'preserve';
+  if (type === 'normalizedString') return 'replace';
+  return 'collapse';
+}
+
+export function normalizeSpace(text: string, whiteSpace: WhiteSpace): string {
+  if (whiteSpace === 'preserve') return text;
+  const replaced = text.replace(/[\t\n\r]/g, ' ');
+  return whiteSpace === 'replace' ? replaced : replaced.replace(/ +/g, ' ').trim();
+}
+
+const INTEGER_TYPES = new Set([
+  'integer',
+  'nonNegativeInteger',
+  'positiveInteger',
+  'nonPositiveInteger',
+  'negativeInteger',
+  'long',
+  'int',
+  'short',
+  'byte',
+  'unsignedLong',
+  'unsignedInt',
+  'unsignedShort',
+  'unsignedByte',
+]);
+const DATE_TYPES = new Set(['dateTime', 'date', 'time', 'gYear', 'gYearMonth', 'gMonth', 'gMonthDay', 'gDay']);
+
+/**
+ * A text standing for a lexical form's value in its built-in type's value space (undefined when it is not in the
+ * type's lexical space): two forms are equal values exactly when their keys are equal (`+01` and `1` as integers,
+ * `1.0E0` and `1` as doubles). Dates and times with a time zone are keyed in UTC; one without stays apart from
+ * every one with one, as XML Schema 1.0 orders them only partially.
+ */
+export function xsdValueKey(type: XsdBuiltin, text: string): string | undefined {
+  const value = normalizeSpace(text, whiteSpaceOf(type));
+  if (INTEGER_TYPES.has(type)) return INTEGER.test(value) ? String(BigInt(value)) : undefined;
+  if (DATE_TYPES.has(type)) return dateKey(value);
+  switch (type) {
+    case 'boolean':
+      return value === 'true' || value === '1' ? 'true' : value === 'false' || value === '0' ? 'false' : undefined;
+    case 'decimal':
+      return decimalKey(value);
+    case 'float':
+    case 'double': {
+      if (!FLOAT.test(value)) return undefined;
+      const n = value === 'INF' ? Number.POSITIVE_INFINITY : value === '-INF' ? Number.NEGATIVE_INFINITY : Number(value);
+      return String(type === 'float' ? Math.fround(n) : n);
+    }
+    case 'duration':
+      return durationKey(value);
+    case 'hexBinary':
+      return HEX.test(value) ? value.toLowerCase() : undefined;
+    case 'base64Binary': {
+      const bytes = value.replace(/ /g, '');
+      return BASE64.test(bytes) ? Buffer.from(bytes, 'base64').toString('hex') : undefined;
+    }
+    default:
+      return value;
+  }
+}
+
+/** A decimal's value as text: sign, digits without leading or trailing zeros ("0" for zero). */
+function decimalKey(text: string): string | undefined {
+  const match = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(text);
+  if (!match || (match[2] === '' && (match[3] ?? '') === '')) return undefined;
+  const whole = match[2].replace(/^0+/, '');
+  const fraction = (match[3] ?? '').replace(/0+$/, '');
+  if (whole === '' && fraction === '') return '0';
+  return `${match[1] === '-' ? '-' : ''}${whole || '0'}.${fraction}`;
+}
+
+const DATE_PARTS = /^(?:(-?\d{4,})|-)?(?:-(\d{2}))?(?:-(\d{2})|--(\d{2}))?(?:T?(\d{2}):(\d{2}):(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/;
+
+/** A date or time value: its fields, a time zone moved to UTC (minutes, then the fraction of a second kept exactly). */
+function dateKey(text: string): string | undefined {
+  const match = DATE_PARTS.exec(text);
+  if (!match) return undefined;
+  const [, year, month, day, onlyDay, hour, minute, second, fraction, zone] = match;
+  const seconds = `${second ?? ''}${(fraction ?? '').replace(/\.?0+$/, '')}`;
+  const fields = `${year === undefined ? '' : 'Y'}${month === undefined ? '' : 'M'}${(day ?? onlyDay) === undefined ? '' : 'D'}`;
+  if (!zone) return `${fields} ${year ?? ''}-${month ?? ''}-${day ?? onlyDay ?? ''}T${hour ?? ''}:${minute ?? ''}:${seconds}`;
+  const offset = zone === 'Z' ? 0 : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
+  if (hour === undefined) return `${fields}Z ${year ?? ''}-${month ?? ''}-${day ?? onlyDay ?? ''}${offset}`;
+  const minutes =
+    Date.UTC(year === undefined ? 2000 : Number(year), month === undefined ? 0 : Number(month) - 1, Number(day ?? onlyDay ?? 1), Number(hour), Number(minute)) /
+      60000 -
+    offset;
+  return `${fields}Z ${minutes}:${seconds}`;
+}
+
+/** A duration's value: its months and its seconds, each with the sign. */
+function durationKey(text: string): string | undefined {
+  const match = /^(-?)P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d*)?)S)?)?$/.exec(text);
+  if (!match || text === 'P' || text.endsWith('T')) return undefined;
+  const [, sign, y, mo, d, h, mi, s] = match;
+  const months = BigInt(y ?? 0) * 12n + BigInt(mo ?? 0);
+  const [whole, fraction = ''] = (s ?? '0').split('.');
+  const seconds = ((BigInt(d ?? 0) * 24n + BigInt(h ?? 0)) * 60n + BigInt(mi ?? 0)) * 60n + BigInt(whole);
+  const digits = fraction.replace(/0+$/, '');
+  const zero = months === 0n && seconds === 0n && digits === '';
+  return `${zero ? '' : sign}${months}|${seconds}.${digits}`;
+}
+
+/**
+ * A QName (or NOTATION) value read where it is written: `{namespace}local`, its prefix resolved at `context`, or
+ * `local` alone when it is in no namespace (an unprefixed name with no default namespace in scope).
+ */
+export function parseXsdQName(text: string, context: XmlElement): string {
+  const value = normalizeSpace(text, 'collapse');
+  const colon = value.indexOf(':');
+  const prefix = colon < 0 ? '' : value.slice(0, colon);
+  const namespace = context.namespaceForPrefix(prefix) ?? (prefix === '' ? '' : undefined);
+  if (namespace === undefined) throw new DecodeError(`the QName ${value.slice(0, 40)} has a prefix that is not declared`);
+  const local = value.slice(colon + 1);
+  return namespace === '' ? local : `{${namespace}}${local}`;
+}
+
+const CLARK = /^\{([^}]*)\}(.+)$/;
+
+/** The namespace declaration a QName value needs where it is written with `prefix` (none for a name in no namespace). */
+export function xsdQNameDeclaration(value: string, prefix: string): string {
+  const match = CLARK.exec(value);
+  return match && match[1] !== '' ? ` xmlns:${prefix}="${escapeNamespace(match[1])}"` : '';
+}
+
+/** A QName value as text, written with `prefix` (which xsdQNameDeclaration declares). */
+export function formatXsdQName(value: string, prefix: string): string {
+  const match = CLARK.exec(value);
+  return match && match[1] !== '' ? `${prefix}:${match[2]}` : (match?.[2] ?? value);
+}
+
+/** The declarations a list of QNames needs: one prefix (`prefix` and a number) per namespace. */
+export function xsdQNameListDeclarations(values: readonly string[], prefix: string): string {
+  return [...qnamePrefixes(values, prefix)].map(([namespace, p]) => ` xmlns:${p}="${escapeNamespace(namespace)}"`).join('');
+}
+
+export function formatXsdQNameList(values: readonly string[], prefix: string): string {
+  const prefixes = qnamePrefixes(values, prefix);
+  return values
+    .map((value) => {
+      const match = CLARK.exec(value);
+      return match && match[1] !== '' ? `${prefixes.get(match[1])}:${match[2]}` : (match?.[2] ?? value);
+    })
+    .join(' ');
+}
+
+function qnamePrefixes(values: readonly string[], prefix: string): Map<string, string> {
+  const prefixes = new Map<string, string>();
+  for (const value of values) {
+    const namespace = CLARK.exec(value)?.[1];
+    if (namespace && !prefixes.has(namespace)) prefixes.set(namespace, `${prefix}${prefixes.size}`);
+  }
+  return prefixes;
+}
+
+const escapeNamespace = (uri: string) => uri.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 
 const HEX = /^([0-9a-fA-F]{2})*$/;
 

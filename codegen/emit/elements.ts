@@ -1,0 +1,93 @@
+/**
+ * Emits elements.ts: for each global element of the schemas, a reader (its
+ * document in, a value of its type out) and a writer (a value in, its
+ * document out), and ELEMENTS, every element's pair by `{namespace}name`.
+ */
+import type { ElementModel, SchemaModel } from '../model/model';
+import { identifier } from '../model/names';
+import { byLowerCase, helpersUsed } from './values';
+import { decodeExpression, elementExpression } from './types';
+
+export function emitElements(model: SchemaModel, header: string): string {
+  const used = new Set<string>();
+  const functionName = (element: ElementModel) => {
+    const base = identifier(element.name).replace(/^./, (c) => c.toUpperCase());
+    let name = base;
+    for (let i = 2; used.has(name); i++) name = `${base}${i}`;
+    used.add(name);
+    return name;
+  };
+  const declarations = model.prefixes ? ` + xmlns(${JSON.stringify(escapeAttribute(model.authoredNamespace))})` : '';
+  const blocks: string[] = [];
+  const entries: string[] = [];
+  const classes = new Set<string>();
+  for (const element of model.elements) {
+    const name = functionName(element);
+    const tsType = element.nillable ? `${element.type.tsType} | null` : element.type.tsType;
+    if (element.type.kind === 'complex') classes.add(element.type.typeName);
+    if (element.type.kind === 'enum') classes.add(element.type.typeName);
+    const own =
+      !model.prefixes && element.namespace !== ''
+        ? ` + ' xmlns="' + ${JSON.stringify(escapeAttribute(element.namespace))} + '"'`
+        : element.namespace === '' || !model.prefixes
+          ? ''
+          : declarations;
+    const decode = element.type.kind === 'any' ? 'xmlFragmentOf(root)' : decodeExpression(model, element.type, 'root');
+    const write =
+      element.type.kind === 'any'
+        ? 'value'
+        : elementExpression(
+            model,
+            { xmlName: element.name, namespace: element.namespace, type: element.type, nillable: element.nillable },
+            'value',
+            own,
+          );
+    const qname = `{${element.namespace}}${element.name}`;
+    blocks.push(
+      [
+        `/** Reads a document whose root is element ${qname}. */`,
+        `export function read${name}(text: string): ${tsType} {`,
+        `  return readDocument(text, ${JSON.stringify(element.name)}, ${JSON.stringify(element.namespace)}, (root) => ${element.nillable ? `isXsiNil(root) ? null : ${decode}` : decode});`,
+        '}',
+        '',
+        `/** Writes a document whose root is element ${qname}. */`,
+        `export function write${name}(value: ${tsType}): string {`,
+        `  return XML_DECLARATION + ${write};`,
+        '}',
+      ].join('\n'),
+    );
+    entries.push(
+      `  ${JSON.stringify(qname)}: { name: ${JSON.stringify(element.name)}, namespace: ${JSON.stringify(element.namespace)}, read: read${name}, write: write${name} },`,
+    );
+  }
+  const body = `${blocks.join('\n\n')}\n\n/** Every global element's reader and writer, by \`{namespace}name\`. */\nexport const ELEMENTS = {\n${entries.join('\n')}\n} as const satisfies Record<string, ElementCodec<unknown>>;\n`;
+  const codec = [
+    'ElementCodec',
+    'XML_DECLARATION',
+    'readDocument',
+    'isXsiNil',
+    'XSI_NAMESPACE',
+    'xmlFragmentOf',
+    'escapeXmlText',
+    'formatXsdBoolean',
+    'parseXsdBoolean',
+  ]
+    .filter((n) => n === 'ElementCodec' || new RegExp(`\\b${n}\\b`).test(body))
+    .sort(byLowerCase)
+    .map((n) => (n === 'ElementCodec' ? 'type ElementCodec' : n));
+  const fromTypes = [...classes, ...(declarations ? ['xmlns'] : [])].sort(byLowerCase);
+  const values = helpersUsed(body, 'xsd-values');
+  const enumValues = [...classes].map((c) => `${c}Values`).filter((n) => body.includes(n));
+  const imports = [
+    `import { ${codec.join(', ')} } from "../src/runtime/xml/xml-codec";`,
+    ...(values.length ? [`import { ${values.join(', ')} } from "../src/runtime/xml/xsd-values";`] : []),
+    ...(fromTypes.length + enumValues.length
+      ? [
+          `import { ${[...fromTypes.map((c) => (model.enums.some((e) => e.name === c) ? `type ${c}` : c)), ...enumValues].join(', ')} } from "./types";`,
+        ]
+      : []),
+  ];
+  return `${header}\n\n${imports.join('\n')}\n\n${body}`;
+}
+
+const escapeAttribute = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -1,0 +1,172 @@
+/**
+ * Loads the schema documents a contract reaches: each file named by an
+ * import's or include's schemaLocation (relative to the file that names it),
+ * once, from the local file system only. A location that is a URL is the
+ * schema file of the folder (or of `--schemas`) that declares the imported
+ * namespace: nothing is ever fetched.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { loadXmlEngine, type XmlDocument, type XmlElement } from '../../src/runtime/xml/xml-engine';
+import { attr, findAll, NS, optionalAttr, readXmlFile, refuseAt } from './documents';
+import { type LoadedSchema, readXsd, type XsdFacts } from './xsd';
+
+export interface SchemaLoaderOptions {
+  /** The folder whose schema files are matched by namespace for a location that is a URL. */
+  folder: string;
+  /** Where the schemas named by URL are instead (`--schemas`). */
+  schemas?: string;
+  /** A folder no location may leave (a WSDL's, while its served documents are named from it). */
+  confine?: string;
+}
+
+export interface SchemaLoader {
+  /** A schema file, loaded once (a chameleon include once per namespace it takes), with what it imports and includes. */
+  load(path: string, chameleon: string | undefined): LoadedSchema;
+  /** Loads what a schema imports or includes by schemaLocation. */
+  followLocations(schema: LoadedSchema): void;
+  /** The file a schemaLocation names. */
+  locate(element: XmlElement, from: string, location: string): string;
+  /** Every schema file loaded, in the order first loaded. */
+  loaded(): LoadedSchema[];
+  /** Every document parsed: the caller disposes them once the facts are read. */
+  readonly opened: XmlDocument[];
+}
+
+/** How codegen names a file in its messages: relative to the working folder. */
+export const display = (path: string) => relative(process.cwd(), path) || path;
+
+export function createSchemaLoader(options: SchemaLoaderOptions): SchemaLoader {
+  const opened: XmlDocument[] = [];
+  const files = new Map<string, LoadedSchema>();
+  let schemaFilesByNamespace: Map<string, string> | undefined;
+  /** The schema files of the folder by their target namespace, for locations given as URLs. */
+  const byNamespace = (): Map<string, string> => {
+    if (schemaFilesByNamespace) return schemaFilesByNamespace;
+    schemaFilesByNamespace = new Map();
+    const dir = options.schemas ? resolve(options.schemas) : options.folder;
+    for (const name of existsSync(dir) ? readdirSync(dir).filter((n) => /\.xsd$/i.test(n)) : []) {
+      const doc = readXmlFile(display(join(dir, name)));
+      opened.push(doc);
+      const ns = doc.root.name === 'schema' ? (optionalAttr(doc.root, 'targetNamespace') ?? '') : undefined;
+      if (ns !== undefined && !schemaFilesByNamespace.has(ns)) schemaFilesByNamespace.set(ns, join(dir, name));
+    }
+    return schemaFilesByNamespace;
+  };
+  const inside = (path: string) => options.confine === undefined || !relative(options.confine, path).startsWith('..');
+
+  const load = (path: string, chameleon: string | undefined): LoadedSchema => {
+    const key = `${path}\u0000${chameleon ?? ''}`;
+    const known = files.get(key);
+    if (known) return known;
+    const doc = readXmlFile(display(path));
+    opened.push(doc);
+    const loaded: LoadedSchema = {
+      schema: doc.root,
+      file: display(path),
+      locations: [],
+      inline: false,
+      ...(chameleon ? { chameleon } : {}),
+    };
+    files.set(key, loaded);
+    followLocations(loaded);
+    return loaded;
+  };
+
+  const locate = (element: XmlElement, from: string, location: string): string => {
+    // A URL, or a WCF service's relative one (`Service.svc?xsd=xsd0`) that names no file beside the WSDL.
+    const byUrl =
+      /^[a-z][a-z0-9+.-]*:/i.test(location) ||
+      isAbsolute(location) ||
+      (location.includes('?') && !existsSync(resolve(dirname(from), location)));
+    if (byUrl) {
+      const namespace = element.name === 'import' ? (optionalAttr(element, 'namespace') ?? '') : undefined;
+      const found = namespace === undefined ? undefined : byNamespace().get(namespace);
+      if (!found) {
+        refuseAt(
+          element,
+          `schemaLocation ${location}: codegen never fetches a schema; save it beside the WSDL (any file name: it is found by its targetNamespace${namespace ? ` ${namespace}` : ''}), or name its folder with --schemas DIR`,
+        );
+      }
+      return found;
+    }
+    const path = resolve(dirname(from), location);
+    if (!inside(path)) refuseAt(element, `schemaLocation ${location} leaves the WSDL's folder; keep the contract's files together`);
+    return path;
+  };
+
+  const followLocations = (schema: LoadedSchema) => {
+    if (schema.schema.namespaceUri !== NS.s || schema.schema.name !== 'schema') {
+      refuseAt(schema.schema, `<${schema.schema.name}> is not an XML Schema`);
+    }
+    const own = optionalAttr(schema.schema, 'targetNamespace') ?? schema.chameleon;
+    for (const element of findAll(schema.schema, 's:import | s:include')) {
+      const location = optionalAttr(element, 'schemaLocation');
+      if (location === undefined) {
+        if (element.name === 'include') refuseAt(element, 'an include must name its schemaLocation');
+        continue;
+      }
+      const path = locate(element, resolve(schema.file), location);
+      const declared = (file: string) => {
+        const doc = readXmlFile(display(file));
+        opened.push(doc);
+        return doc.root.name === 'schema' ? optionalAttr(doc.root, 'targetNamespace') : undefined;
+      };
+      if (element.name === 'include') {
+        const included = declared(path);
+        if (included !== undefined && included !== own) {
+          refuseAt(element, `the included schema ${location} must have the including schema's targetNamespace`);
+        }
+        // A schema without targetNamespace takes its includer's (a chameleon include).
+        schema.locations.push({ element, loaded: load(path, included === undefined ? own : undefined) });
+        continue;
+      }
+      const loaded = load(path, undefined);
+      if ((optionalAttr(loaded.schema, 'targetNamespace') ?? '') !== (optionalAttr(element, 'namespace') ?? '')) {
+        refuseAt(element, `the imported schema ${location} does not have the namespace ${attr(element, 'namespace')}`);
+      }
+      schema.locations.push({ element, loaded });
+    }
+  };
+
+  return { load, followLocations, locate, loaded: () => [...new Set(files.values())], opened };
+}
+
+/** An import without schemaLocation must name a namespace that some schema of the set declares. */
+export function checkLocationlessImports(schemas: LoadedSchema[]): void {
+  const declared = new Set(schemas.map((s) => optionalAttr(s.schema, 'targetNamespace') ?? s.chameleon ?? ''));
+  for (const { schema } of schemas) {
+    for (const imported of findAll(schema, 's:import[not(@schemaLocation)]')) {
+      const namespace = optionalAttr(imported, 'namespace') ?? '';
+      // The xml: and xsi: namespaces are XML's and XML Schema's own: their attributes need no schema.
+      if (!declared.has(namespace) && namespace !== 'http://www.w3.org/XML/1998/namespace' && namespace !== 'http://www.w3.org/2001/XMLSchema-instance')
+        refuseAt(imported, `imports namespace ${namespace || '(none)'}, which no schema of the WSDL declares`);
+    }
+  }
+}
+
+/** What codegen takes from a bare schema set (`--xsd`): the facts of its schemas and the namespace of the first. */
+export interface SchemaSetFacts {
+  xsd: XsdFacts;
+  /** The first schema's targetNamespace ('' for none). */
+  targetNamespace: string;
+}
+
+/**
+ * Reads schema files and every schema they import, include or redefine, from
+ * the local file system (a location may lead anywhere on it), as `--xsd`
+ * does: the union of their declarations.
+ */
+export async function readSchemaSet(paths: readonly string[]): Promise<SchemaSetFacts> {
+  await loadXmlEngine();
+  if (paths.length === 0) throw new Error('codegen: --xsd needs a schema file');
+  const loader = createSchemaLoader({ folder: dirname(resolve(paths[0])) });
+  try {
+    const roots = paths.map((path) => loader.load(resolve(path), undefined));
+    const schemas = loader.loaded();
+    checkLocationlessImports(schemas);
+    return { xsd: readXsd(schemas), targetNamespace: optionalAttr(roots[0].schema, 'targetNamespace') ?? '' };
+  } finally {
+    for (const doc of new Set(loader.opened)) doc.dispose();
+  }
+}

@@ -1,0 +1,210 @@
+/**
+ * The suite's comparison of a written document with the instance it was
+ * read from, by value: the same elements in the same order, with the same
+ * names and namespaces; the same attributes, in any order; every simple
+ * value equal in its type's value space (the type as the schema declares it:
+ * an element's, an attribute's, or the one xsi:type names); mixed text and
+ * wildcard content as they were. xsi:schemaLocation and
+ * xsi:noNamespaceSchemaLocation are hints to a validator, not content, and
+ * namespace declarations and prefixes are not compared (names are).
+ */
+import { xml, type XmlElement } from '../../src/runtime/xml/xml-engine';
+import type { ComplexTypeModel, EnumModel, FieldModel, SchemaModel, TypeRef } from '../model/model';
+import { builtinRef } from '../model/type-refs';
+import { equalValues, qnameKey } from './values';
+
+const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
+const XSD = 'http://www.w3.org/2001/XMLSchema';
+
+/** The first difference between an instance and what was written from it, as one line; undefined when there is none. */
+export function firstDifference(model: SchemaModel, input: XmlElement, output: XmlElement): string | undefined {
+  const enums = new Map(model.enums.map((e) => [e.name, e]));
+  const declared = model.elements.find((e) => e.name === input.name && e.namespace === (input.namespaceUri ?? ''));
+  const comparer = new Comparer(model, enums);
+  return comparer.element(input, output, declared ? { type: declared.type, nillable: declared.nillable } : undefined, `/${input.name}`);
+}
+
+interface Declared {
+  type: TypeRef;
+  nillable: boolean;
+}
+
+class Comparer {
+  private readonly byQName = new Map<string, ComplexTypeModel>();
+  private readonly byName = new Map<string, ComplexTypeModel>();
+
+  constructor(
+    private readonly model: SchemaModel,
+    private readonly enums: ReadonlyMap<string, EnumModel>,
+  ) {
+    for (const type of model.types) {
+      this.byName.set(type.name, type);
+      if (!type.anonymous && !type.message && !type.group) this.byQName.set(`{${type.namespace}}${type.xmlName}`, type);
+    }
+  }
+
+  element(a: XmlElement, b: XmlElement, declared: Declared | undefined, path: string): string | undefined {
+    if (a.name !== b.name || (a.namespaceUri ?? '') !== (b.namespaceUri ?? '')) {
+      return `${path}: {${a.namespaceUri ?? ''}}${a.name} was written as {${b.namespaceUri ?? ''}}${b.name}`;
+    }
+    const nilA = xsiBoolean(a, 'nil');
+    const nilB = xsiBoolean(b, 'nil');
+    if (nilA !== nilB) return `${path}: xsi:nil ${nilA} was written as ${nilB}`;
+    // The type each side's element has: the one xsi:type names, or the declared one.
+    const typeA = this.effectiveType(a, declared?.type);
+    const typeB = this.effectiveType(b, declared?.type);
+    if (typeKey(typeA) !== typeKey(typeB)) return `${path}: of type ${typeKey(typeA)}, written as of type ${typeKey(typeB)}`;
+    const complex = typeA?.kind === 'complex' ? this.byName.get(typeA.typeName) : undefined;
+    const attributes = this.attributes(a, b, complex, path);
+    if (attributes) return attributes;
+    if (nilA) return elementChildren(b).length || textOf(b).trim() ? `${path}: a nil element was written with content` : undefined;
+    if (typeA === undefined || typeA.kind === 'any') return this.untypedContent(a, b, path);
+    if (typeA.kind !== 'complex') return this.simple(typeA, a, b, path);
+    if (!complex) return `${path}: no class for type ${typeA.typeName}`;
+    if (complex.text) return this.simple(complex.text, a, b, path);
+    if (complex.mixed) return this.untypedContent(a, b, path, (child) => this.childDeclared(complex, child));
+    const [childrenA, childrenB] = [elementChildren(a), elementChildren(b)];
+    for (let i = 0; i < Math.max(childrenA.length, childrenB.length); i++) {
+      const [x, y] = [childrenA[i], childrenB[i]];
+      const at = `${path}/${(x ?? y).name}[${i + 1}]`;
+      if (!x) return `${at}: written, but not in the instance`;
+      if (!y) return `${at}: in the instance, but not written`;
+      const difference = this.element(x, y, this.childDeclared(complex, x), at);
+      if (difference) return difference;
+    }
+    return undefined;
+  }
+
+  private simple(ref: TypeRef, a: XmlElement, b: XmlElement, path: string): string | undefined {
+    if (elementChildren(b).length > 0) return `${path}: simple content was written with elements`;
+    const [x, y] = [textOf(a), textOf(b)];
+    return equalValues(ref, x, y, { element: a }, { element: b }, this.enums)
+      ? undefined
+      : `${path}: ${JSON.stringify(x.slice(0, 60))} was written as ${JSON.stringify(y.slice(0, 60))}`;
+  }
+
+  /** Content no type describes (a wildcard's, anyType's, mixed content): the same nodes, text as it was. */
+  private untypedContent(
+    a: XmlElement,
+    b: XmlElement,
+    path: string,
+    declaredOf: (child: XmlElement) => Declared | undefined = () => undefined,
+  ): string | undefined {
+    const [x, y] = [contentNodes(a, true), contentNodes(b, true)];
+    for (let i = 0; i < Math.max(x.length, y.length); i++) {
+      const [p, q] = [x[i], y[i]];
+      const at = `${path}/node()[${i + 1}]`;
+      if (p === undefined || q === undefined)
+        return `${at}: ${p === undefined ? 'written, but not in the instance' : 'in the instance, but not written'}`;
+      if (typeof p === 'string' || typeof q === 'string') {
+        if (p !== q) return `${at}: ${JSON.stringify(String(p).slice(0, 60))} was written as ${JSON.stringify(String(q).slice(0, 60))}`;
+        continue;
+      }
+      const difference = this.element(p, q, declaredOf(p), `${path}/${p.name}`);
+      if (difference) return difference;
+    }
+    return undefined;
+  }
+
+  private attributes(a: XmlElement, b: XmlElement, type: ComplexTypeModel | undefined, path: string): string | undefined {
+    const [x, y] = [compared(a), compared(b)];
+    for (const key of new Set([...x.keys(), ...y.keys()])) {
+      const [p, q] = [x.get(key), y.get(key)];
+      if (p === undefined || q === undefined)
+        return `${path}/@${key}: ${p === undefined ? 'written, but not in the instance' : 'in the instance, but not written'}`;
+      const declared = type?.attributes.find((attribute) => `{${attribute.namespace}}${attribute.xmlName}` === key);
+      const equal = declared ? equalValues(declared.type, p, q, { element: a }, { element: b }, this.enums) : p === q;
+      if (!equal) return `${path}/@${key}: ${JSON.stringify(p.slice(0, 60))} was written as ${JSON.stringify(q.slice(0, 60))}`;
+    }
+    return undefined;
+  }
+
+  /** The declaration of a child element in a class: a field (a group's too) of its name and namespace. */
+  private childDeclared(type: ComplexTypeModel, child: XmlElement): Declared | undefined {
+    const found = this.fieldOf(type, child.name, child.namespaceUri ?? '', new Set());
+    return found ? { type: found.type, nillable: found.nillable } : undefined;
+  }
+
+  private fieldOf(type: ComplexTypeModel, name: string, namespace: string, seen: Set<string>): FieldModel | undefined {
+    if (seen.has(type.name)) return undefined;
+    seen.add(type.name);
+    for (const field of type.fields) {
+      if (field.inline && field.type.kind === 'complex') {
+        const group = this.byName.get(field.type.typeName);
+        const found = group && this.fieldOf(group, name, namespace, seen);
+        if (found) return found;
+      } else if (field.xmlName === name && field.namespace === namespace) return field;
+    }
+    return undefined;
+  }
+
+  /** The type an element has: the one its xsi:type names (a class, or a built-in), else the declared one. */
+  private effectiveType(element: XmlElement, declared: TypeRef | undefined): TypeRef | undefined {
+    const named = element.attrs.find((attribute) => attribute.name === 'type' && attribute.namespaceUri === XSI)?.value;
+    if (named === undefined) return declared;
+    const key = qnameKey(named.trim(), { element });
+    const type = key === undefined ? undefined : this.byQName.get(key);
+    if (type) return { kind: 'complex', typeName: type.name, tsType: type.name };
+    if (key?.startsWith(`{${XSD}}`)) {
+      try {
+        return builtinRef(key.slice(XSD.length + 2), 'xsi:type');
+      } catch {
+        return { kind: 'any', tsType: 'XmlFragment' };
+      }
+    }
+    return declared;
+  }
+}
+
+const typeKey = (ref: TypeRef | undefined) =>
+  ref === undefined
+    ? 'anyType'
+    : ref.kind === 'complex' || ref.kind === 'enum'
+      ? ref.typeName
+      : ref.kind === 'primitive'
+        ? ref.primitive
+        : ref.kind;
+
+function xsiBoolean(element: XmlElement, name: string): boolean {
+  const value = element.attrs.find((attribute) => attribute.name === name && attribute.namespaceUri === XSI)?.value.trim();
+  return value === 'true' || value === '1';
+}
+
+/** The attributes compared, by `{namespace}name`: all but xsi's. */
+function compared(element: XmlElement): Map<string, string> {
+  return new Map(
+    element.attrs
+      .filter((attribute) => attribute.namespaceUri !== XSI)
+      .map((attribute) => [`{${attribute.namespaceUri ?? ''}}${attribute.name}`, attribute.value]),
+  );
+}
+
+function elementChildren(element: XmlElement): XmlElement[] {
+  return contentNodes(element).filter((node): node is XmlElement => typeof node !== 'string');
+}
+
+/** An element's text: its text and CDATA children, comments and processing instructions left out. */
+function textOf(element: XmlElement): string {
+  return contentNodes(element, true)
+    .filter((node): node is string => typeof node === 'string')
+    .join('');
+}
+
+/**
+ * Elements and text (adjacent text and CDATA joined), in order. Without `keepSpace` (element-only content), text
+ * of white space alone between elements is left out: it is no content there.
+ */
+function contentNodes(element: XmlElement, keepSpace = false): (XmlElement | string)[] {
+  const { XmlElement: Element, XmlText, XmlCData, XmlComment } = xml();
+  const nodes: (XmlElement | string)[] = [];
+  for (let child = element.firstChild; child; ) {
+    if (child instanceof Element) nodes.push(child);
+    else if (child instanceof XmlText || child instanceof XmlCData) {
+      if (typeof nodes.at(-1) === 'string') nodes[nodes.length - 1] += child.content;
+      else nodes.push(child.content);
+    } else if (!(child instanceof XmlComment)) break; // a processing instruction's wrapper has no `next`
+    child = child.next;
+  }
+  if (keepSpace || nodes.every((node) => typeof node === 'string')) return nodes;
+  return nodes.filter((node) => typeof node !== 'string' || node.trim() !== '');
+}

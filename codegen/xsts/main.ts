@@ -1,0 +1,185 @@
+/**
+ * `npm run xsts -- DIR [--save-output OUT] [--filter REGEX] [--jobs N]`: codegen measured on the W3C XML Schema
+ * Test Suite in DIR. Every case that holds for XML Schema 1.0 (cases.ts) is run as run-set.ts says, each schema
+ * set generated once, the sets shared among worker processes (one per core by default). It prints a progress line
+ * at least every 10 seconds, one line per failing or skipped case (set, case, step, first message), a table by
+ * test set, and `xsts: N passed, N failed, N skipped`; it exits 1 when a case fails.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
+import { type XstsCase, xstsCases } from './cases';
+import type { CaseResult } from './run-set';
+
+interface Options {
+  suite: string;
+  saveOutput?: string;
+  filter?: RegExp;
+  jobs: number;
+}
+
+/** What a worker is sent: a schema set's cases; what it answers: their results. */
+type Job = { index: number; cases: XstsCase[]; keepOutput: boolean };
+type Answer = { index: number; results: CaseResult[] };
+
+export interface XstsSummary {
+  results: CaseResult[];
+  seconds: number;
+}
+
+/** Runs the cases (already counted and filtered) in `jobs` worker processes; `progress` is called every few seconds. */
+export async function runXsts(
+  suite: string,
+  cases: XstsCase[],
+  {
+    jobs,
+    keepOutput = false,
+    progress = () => {},
+  }: { jobs: number; keepOutput?: boolean; progress?: (done: number, total: number) => void },
+): Promise<XstsSummary> {
+  const started = Date.now();
+  const sets = new Map<string, XstsCase[]>();
+  for (const c of cases) {
+    const key = c.schemas.join(';');
+    sets.set(key, [...(sets.get(key) ?? []), c]);
+  }
+  const queue = [...sets.values()].map((setCases, index) => ({ index, cases: setCases, keepOutput }));
+  const answers: CaseResult[][] = [];
+  let done = 0;
+  const timer = setInterval(() => progress(done, cases.length), 5_000);
+  try {
+    await Promise.all(
+      Array.from({ length: Math.max(1, Math.min(jobs, queue.length)) }, () =>
+        worker(suite, queue, (answer) => {
+          answers[answer.index] = answer.results;
+          done += answer.results.length;
+        }),
+      ),
+    );
+  } finally {
+    clearInterval(timer);
+  }
+  return { results: answers.flat(), seconds: (Date.now() - started) / 1000 };
+}
+
+/** One worker process: takes the next set from the queue until none is left (a new process after 400 sets, to bound memory). */
+async function worker(suite: string, queue: Job[], answered: (answer: Answer) => void): Promise<void> {
+  while (queue.length > 0) {
+    const child = fork(__filename, ['--worker', suite], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    await new Promise<void>((done, failed) => {
+      let sent = 0;
+      let current: Job | undefined;
+      const next = () => {
+        current = sent++ < 400 ? queue.shift() : undefined;
+        if (current) child.send(current);
+        else child.disconnect();
+      };
+      child.on('message', (answer: Answer) => {
+        answered(answer);
+        next();
+      });
+      child.on('exit', (code, signal) => {
+        if (current && (code !== 0 || signal)) {
+          // The process died on this set: its cases fail, and the others go on in a new process.
+          const job = current;
+          answered({
+            index: job.index,
+            results: job.cases.map((c) => ({
+              case: c,
+              outcome: 'fail',
+              step: 'load',
+              message: `the worker process ended (${signal ?? code})`,
+            })),
+          });
+        }
+        done();
+      });
+      child.on('error', failed);
+      next();
+    });
+  }
+}
+
+async function workerMain(suite: string): Promise<void> {
+  await loadXmlEngine();
+  const { runSchemaSet } = require('./run-set') as typeof import('./run-set');
+  process.on('message', async (job: Job) => {
+    const results = await runSchemaSet(suite, job.cases);
+    if (!job.keepOutput) for (const r of results) delete r.output;
+    process.send!({ index: job.index, results } satisfies Answer);
+  });
+  process.on('disconnect', () => process.exit(0));
+}
+
+/** The table by test set: cases, passed, failed, skipped. */
+export function tableBySet(results: CaseResult[]): string {
+  const rows = new Map<string, [number, number, number]>();
+  for (const r of results) {
+    const row = rows.get(r.case.set) ?? [0, 0, 0];
+    row[r.outcome === 'pass' ? 0 : r.outcome === 'fail' ? 1 : 2]++;
+    rows.set(r.case.set, row);
+  }
+  const lines = ['| test set | cases | passed | failed | skipped |', '|---|---:|---:|---:|---:|'];
+  for (const [set, [passed, failed, skipped]] of [...rows].sort(([a], [b]) => (a < b ? -1 : 1)))
+    lines.push(`| ${set} | ${passed + failed + skipped} | ${passed} | ${failed} | ${skipped} |`);
+  return lines.join('\n');
+}
+
+function parseOptions(argv: string[]): Options {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { 'save-output': { type: 'string' }, filter: { type: 'string' }, jobs: { type: 'string' } },
+  });
+  if (positionals.length !== 1) throw new Error('usage: npm run xsts -- DIR [--save-output OUT] [--filter REGEX] [--jobs N]');
+  const jobs = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
+  if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs ${values.jobs}: a number of processes, 1 or more`);
+  return {
+    suite: resolve(positionals[0]),
+    ...(values['save-output'] ? { saveOutput: resolve(values['save-output']) } : {}),
+    ...(values.filter ? { filter: new RegExp(values.filter) } : {}),
+    jobs,
+  };
+}
+
+async function main(): Promise<void> {
+  let options: Options;
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    console.error(`xsts: ${(error as Error).message.replace(/^xsts: /, '')}`);
+    process.exit(2);
+  }
+  await loadXmlEngine();
+  const all = xstsCases(options.suite);
+  const cases = options.filter ? all.filter((c) => options.filter!.test(`${c.set} ${c.name} ${c.instance}`)) : all;
+  console.log(
+    `xsts: ${cases.length} of the suite's ${all.length} XML Schema 1.0 cases, in ${new Set(cases.map((c) => c.schemas.join(';'))).size} schema sets, ${options.jobs} processes`,
+  );
+  const { results, seconds } = await runXsts(options.suite, cases, {
+    jobs: options.jobs,
+    keepOutput: options.saveOutput !== undefined,
+    progress: (done, total) => console.log(`xsts: ${done} of ${total} cases run`),
+  });
+  for (const r of results) {
+    if (r.outcome !== 'pass')
+      console.log(`${r.outcome === 'fail' ? 'FAIL' : 'SKIP'} ${r.case.set} ${r.case.name} [${r.step}] ${r.message}`);
+    if (options.saveOutput && r.output !== undefined) {
+      const file = join(options.saveOutput, r.case.instance);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, r.output);
+    }
+  }
+  console.log(`\n${tableBySet(results)}\n`);
+  const count = (outcome: CaseResult['outcome']) => results.filter((r) => r.outcome === outcome).length;
+  console.log(`xsts: ${count('pass')} passed, ${count('fail')} failed, ${count('skip')} skipped (${Math.round(seconds)} s)`);
+  process.exitCode = count('fail') > 0 ? 1 : 0;
+}
+
+if (require.main === module) {
+  if (process.argv[2] === '--worker') void workerMain(process.argv[3]);
+  else void main();
+}

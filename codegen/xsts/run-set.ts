@@ -1,0 +1,231 @@
+/**
+ * One schema set of the suite, and the cases that use it: the schema is
+ * generated once (in memory, as `--xsd` would write it) and loaded; then each
+ * instance is read into the class of its root element, written back,
+ * validated against the schema with libxml2, and compared with the instance
+ * by value.
+ */
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ts } from 'ts-morph';
+import type { ElementCodec } from '../../src/runtime/xml/xml-codec';
+import { safeParseOptions, xml, type XmlDocument, type XsdValidator } from '../../src/runtime/xml/xml-engine';
+import { firstLibxmlMessage } from '../../src/runtime/xml/xml-schema';
+import { generateSchemaTexts } from '../main';
+import type { SchemaModel } from '../model/model';
+import type { XstsCase } from './cases';
+import { firstDifference } from './compare';
+
+export type Step = 'generate' | 'load' | 'schema' | 'instance' | 'read' | 'write' | 'validate' | 'compare';
+
+export interface CaseResult {
+  case: XstsCase;
+  outcome: 'pass' | 'fail' | 'skip';
+  step?: Step;
+  /** The first message of the step that failed, or why the case was skipped (a limit of libxml2 or of XML Schema 1.0). */
+  message?: string;
+  /** The document written (for --save-output). */
+  output?: string;
+}
+
+const ROOT = resolve(__dirname, '..', '..');
+
+/** Runs every case of one schema set (all share `cases[0].schemas`). */
+export async function runSchemaSet(suite: string, cases: XstsCase[]): Promise<CaseResult[]> {
+  letLibxml2ReadSuite(suite);
+  const schemas = cases[0].schemas.map((path) => join(suite, path));
+  let validator: XsdValidator;
+  try {
+    validator = compileFromFiles(schemas[0]);
+  } catch (error) {
+    return cases.map((c) => ({
+      case: c,
+      outcome: 'skip',
+      step: 'schema',
+      message: `libxml2 cannot compile the schema: ${oneLine(error)}`,
+    }));
+  }
+  try {
+    // The suite says each instance is valid; where libxml2 disagrees, its validation cannot judge the case.
+    const results = new Map<XstsCase, CaseResult>();
+    for (const c of cases) {
+      const refused = instanceRefused(suite, c, validator);
+      if (refused) results.set(c, { case: c, outcome: 'skip', step: 'instance', message: refused });
+    }
+    const judged = cases.filter((c) => !results.has(c));
+    const fail = (step: Step, error: unknown) => {
+      for (const c of judged) results.set(c, { case: c, outcome: 'fail', step, message: oneLine(error) });
+    };
+    let generated: { model: SchemaModel; files: Record<string, string> } | undefined;
+    let elements: Record<string, ElementCodec<unknown>> | undefined;
+    if (judged.length > 0) {
+      try {
+        generated = await generateSchemaTexts(schemas);
+        try {
+          elements = (loadModules(generated.files)('./elements') as { ELEMENTS: Record<string, ElementCodec<unknown>> }).ELEMENTS;
+        } catch (error) {
+          fail('load', error);
+        }
+      } catch (error) {
+        fail('generate', error);
+      }
+    }
+    if (generated && elements) for (const c of judged) results.set(c, runCase(suite, c, generated.model, elements, validator));
+    return cases.map((c) => results.get(c)!);
+  } finally {
+    validator.dispose();
+  }
+}
+
+/** Why libxml2 cannot judge a case: the instance does not parse, or libxml2 finds it invalid; undefined when it can. */
+function instanceRefused(suite: string, c: XstsCase, validator: XsdValidator): string | undefined {
+  const path = join(suite, c.instance);
+  const input = parse(readFileSync(path, 'utf8'), pathToFileURL(path).href);
+  if (typeof input === 'string') return `libxml2 cannot parse the instance: ${input}`;
+  try {
+    const refused = validate(validator, input);
+    return refused ? `libxml2 refuses the instance the suite calls valid: ${refused}` : undefined;
+  } finally {
+    input.dispose();
+  }
+}
+
+function runCase(
+  suite: string,
+  c: XstsCase,
+  model: SchemaModel,
+  elements: Record<string, ElementCodec<unknown>>,
+  validator: XsdValidator,
+): CaseResult {
+  const path = join(suite, c.instance);
+  const text = readFileSync(path, 'utf8');
+  const input = parse(text, pathToFileURL(path).href);
+  if (typeof input === 'string') return { case: c, outcome: 'fail', step: 'instance', message: input };
+  let output: string | undefined;
+  try {
+    const root = input.root;
+    const codec = elements[`{${root.namespaceUri ?? ''}}${root.name}`];
+    if (!codec)
+      return { case: c, outcome: 'fail', step: 'read', message: `no reader for the root element {${root.namespaceUri ?? ''}}${root.name}` };
+    let value: unknown;
+    try {
+      value = codec.read(text);
+    } catch (error) {
+      return { case: c, outcome: 'fail', step: 'read', message: oneLine(error) };
+    }
+    try {
+      output = codec.write(value as never);
+    } catch (error) {
+      return { case: c, outcome: 'fail', step: 'write', message: oneLine(error) };
+    }
+    const written = parse(output, pathToFileURL(path).href);
+    if (typeof written === 'string') return { case: c, outcome: 'fail', step: 'write', message: `not well-formed: ${written}`, output };
+    try {
+      const invalid = validate(validator, written);
+      if (invalid) return { case: c, outcome: 'fail', step: 'validate', message: invalid, output };
+      const difference = firstDifference(model, input.root, written.root);
+      if (difference) return { case: c, outcome: 'fail', step: 'compare', message: difference, output };
+    } finally {
+      written.dispose();
+    }
+    return { case: c, outcome: 'pass', output };
+  } finally {
+    input.dispose();
+  }
+}
+
+/** A document parsed as the suite's files are (their DTDs, if any, neither loaded nor expanded); a string says why not. */
+function parse(text: string, url: string): XmlDocument | string {
+  try {
+    return xml().XmlDocument.fromString(text, { option: safeParseOptions(), url });
+  } catch (error) {
+    return oneLine(error);
+  }
+}
+
+function validate(validator: XsdValidator, doc: XmlDocument): string | undefined {
+  try {
+    validator.validate(doc);
+    return undefined;
+  } catch (error) {
+    return oneLine(error);
+  }
+}
+
+let readsSuite: string | undefined;
+
+/**
+ * Lets libxml2 read the suite's files (`file:` URLs inside `suite`, nothing else), so that a schema it compiles
+ * reads what it imports and includes as the suite lays them out.
+ */
+export function letLibxml2ReadSuite(suite: string): void {
+  if (readsSuite !== undefined) return;
+  readsSuite = resolve(suite);
+  const inside = (name: string) => {
+    if (!name.startsWith('file:')) return undefined;
+    const path = fileURLToPath(name);
+    return relative(readsSuite!, path).startsWith('..') ? undefined : path;
+  };
+  xml().xmlRegisterInputProvider({
+    match: (name) => inside(name) !== undefined,
+    open: (name) => {
+      try {
+        return openSync(inside(name)!, 'r');
+      } catch {
+        return undefined;
+      }
+    },
+    read: (fd, buf) => {
+      try {
+        return readSync(fd, buf, 0, buf.byteLength, null);
+      } catch {
+        return -1;
+      }
+    },
+    close: (fd) => {
+      closeSync(fd);
+      return true;
+    },
+  });
+}
+
+/** The schema compiled by libxml2 from its file, which reads what it imports and includes from the suite. */
+function compileFromFiles(path: string): XsdValidator {
+  const doc = xml().XmlDocument.fromString(readFileSync(path, 'utf8'), { option: safeParseOptions(), url: pathToFileURL(path).href });
+  try {
+    return xml().XsdValidator.fromDoc(doc);
+  } finally {
+    doc.dispose();
+  }
+}
+
+function oneLine(error: unknown): string {
+  return (firstLibxmlMessage(error) || String(error)).replace(/^codegen: /, '').slice(0, 300);
+}
+
+/**
+ * The generated files, turned into CommonJS by TypeScript's transpileModule and run from memory: `./x` is the
+ * generated file x.ts, `../src/…` this checkout's runtime.
+ */
+export function loadModules(files: Record<string, string>): (name: string) => unknown {
+  const modules = new Map<string, { exports: object }>();
+  const load = (name: string): unknown => {
+    if (name.startsWith('../src/')) return require(join(ROOT, name.slice(3)));
+    if (!name.startsWith('./')) throw new Error(`a generated file imports ${name}`);
+    const file = `${name.slice(2)}.ts`;
+    const known = modules.get(file);
+    if (known) return known.exports;
+    const source = files[file];
+    if (source === undefined) throw new Error(`a generated file imports ${name}, which was not generated`);
+    const module = { exports: {} };
+    modules.set(file, module);
+    const { outputText } = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+      fileName: file,
+    });
+    new Function('exports', 'require', 'module', outputText)(module.exports, load, module);
+    return module.exports;
+  };
+  return load;
+}
