@@ -59,7 +59,7 @@ export async function generate(
   } = {},
 ): Promise<string[]> {
   await loadXmlEngine(); // libxml2-wasm is an ES module: loaded once, before any contract file is read
-  const model = buildContractModel(await readContract(wsdlPath, { service, schemas }));
+  const model = buildContractModel(await readContract(wsdlPath, { service, schemas, warn: note }));
   if (model.choice) note(`codegen: ${model.choice}`);
   const files: Record<string, string> = {
     'types.ts': emitTypes(model),
@@ -116,9 +116,12 @@ export async function generate(
  * The model of a bare schema set and the text of its files (`types.ts`, `elements.ts`), as generated/ would hold
  * them (their imports name `../src/runtime/`); nothing is written.
  */
-export async function generateSchemaTexts(xsdPaths: readonly string[]): Promise<{ model: SchemaModel; files: Record<string, string> }> {
+export async function generateSchemaTexts(
+  xsdPaths: readonly string[],
+  { note = (line: string) => console.error(line) }: { note?: (line: string) => void } = {},
+): Promise<{ model: SchemaModel; files: Record<string, string> }> {
   await loadXmlEngine();
-  const model = buildSchemaModel(await readSchemaSet(xsdPaths));
+  const model = buildSchemaModel(await readSchemaSet(xsdPaths, { warn: note }));
   return { model, files: { 'types.ts': emitTypes(model), 'elements.ts': emitElements(model, GENERATED_HEADER) } };
 }
 

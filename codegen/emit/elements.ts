@@ -23,16 +23,18 @@ export function emitElements(model: SchemaModel, header: string): string {
   const classes = new Set<string>();
   for (const element of model.elements) {
     const name = functionName(element);
-    const tsType = element.nillable ? `${element.type.tsType} | null` : element.type.tsType;
+    // An element of anyType is kept whole as XML, xsi:nil and all.
+    const nillable = element.nillable && element.type.kind !== 'any';
+    const tsType = nillable ? `${element.type.tsType} | null` : element.type.tsType;
     if (element.type.kind === 'complex') classes.add(element.type.typeName);
     if (element.type.kind === 'enum') classes.add(element.type.typeName);
-    const own =
-      !model.prefixes && element.namespace !== ''
+    // The root declares every namespace the contract writes with a prefix (its descendants may be in any of them).
+    const own = model.prefixes
+      ? declarations
+      : element.namespace !== ''
         ? ` + ' xmlns="' + ${JSON.stringify(escapeAttribute(element.namespace))} + '"'`
-        : element.namespace === '' || !model.prefixes
-          ? ''
-          : declarations;
-    const decode = element.type.kind === 'any' ? 'xmlFragmentOf(root)' : decodeExpression(model, element.type, 'root');
+        : '';
+    const decode = element.type.kind === 'any' ? 'xmlFragmentOf(root)' : decodeExpression(model, element.type, 'root', element.default);
     const write =
       element.type.kind === 'any'
         ? 'value'
@@ -47,12 +49,12 @@ export function emitElements(model: SchemaModel, header: string): string {
       [
         `/** Reads a document whose root is element ${qname}. */`,
         `export function read${name}(text: string): ${tsType} {`,
-        `  return readDocument(text, ${JSON.stringify(element.name)}, ${JSON.stringify(element.namespace)}, (root) => ${element.nillable ? `isXsiNil(root) ? null : ${decode}` : decode});`,
+        `  return readDocument(text, ${JSON.stringify(element.name)}, ${JSON.stringify(element.namespace)}, (root) => ${nillable ? `isXsiNil(root) ? null : ${decode}` : decode});`,
         '}',
         '',
         `/** Writes a document whose root is element ${qname}. */`,
         `export function write${name}(value: ${tsType}): string {`,
-        `  return XML_DECLARATION + ${write};`,
+        `  return XML_DECLARATION + ${nillable ? `(${write})` : write};`,
         '}',
       ].join('\n'),
     );

@@ -39,8 +39,7 @@ function complexTypesOf(model: ContractModel, type: TypeRef, into: Set<string>):
 function jsonExpression(model: ContractModel, type: TypeRef, expr: string, optional: boolean, writers: Map<string, string>): string {
   let encoded: string;
   if (type.kind === 'any') encoded = `jsonString(${expr})`;
-  else if (type.kind === 'list')
-    encoded = `('[' + ${expr}.map((item) => ${valueCode(type.item, model).toJson('item')}).join(',') + ']')`;
+  else if (type.kind === 'list') encoded = `('[' + ${expr}.map((item) => ${valueCode(type.item, model).toJson('item')}).join(',') + ']')`;
   else if (type.kind !== 'complex') {
     encoded = valueCode(type, model).toJson(expr);
   } else {

@@ -227,7 +227,7 @@ function classStatements(model: SchemaModel, type: ComplexTypeModel): StatementS
                       w.indent()
                         .write(`${g.last} = ${quote(f.name)};`)
                         .newLine();
-                    let value = decodeExpression(model, f.type, 'child');
+                    let value = decodeExpression(model, f.type, 'child', f.default);
                     if (f.nillable) value = `isXsiNil(child) ? null : ${value}`;
                     const assign = repeated(f) ? `(${g.current}.${f.name} ??= []).push(${value});` : `${g.current}.${f.name} = ${value};`;
                     w.indent().write(assign).newLine();
@@ -241,7 +241,7 @@ function classStatements(model: SchemaModel, type: ComplexTypeModel): StatementS
                   w.writeLine(`case ${quote(xmlName)}:`);
                   // Two fields of one local name (in two namespaces): the namespace tells them apart.
                   for (const f of same) {
-                    let value = decodeExpression(model, f.type, 'child');
+                    let value = decodeExpression(model, f.type, 'child', f.default);
                     if (f.nillable) value = `isXsiNil(child) ? null : ${value}`;
                     const assign = repeated(f) ? `(fields.${f.name} ??= []).push(${value});` : `fields.${f.name} = ${value};`;
                     if (same.length > 1)
@@ -459,10 +459,12 @@ export function firstValue(model: SchemaModel, ref: TypeRef): string | undefined
   return ref.kind === 'enum' ? model.enums.find((e) => e.name === ref.typeName)?.values[0] : undefined;
 }
 
-export function decodeExpression(model: SchemaModel, ref: TypeRef, element: string): string {
+/** Reads an element's value; `empty` (a simple type's default or fixed value) is the value of an empty element. */
+export function decodeExpression(model: SchemaModel, ref: TypeRef, element: string, empty?: string): string {
   if (ref.kind === 'complex') return `${ref.typeName}.fromXml(${element})`;
   if (ref.kind === 'any') return `xmlFragmentOf(${element})`;
-  return simpleParse(model, ref, `${element}.content`, element);
+  const text = empty === undefined ? `${element}.content` : `(${element}.content || ${quote(empty)})`;
+  return simpleParse(model, ref, text, element);
 }
 
 /** Reads a simple value (a built-in, an enumeration, a list of either) from its text; `context` is its element, when there is one. */

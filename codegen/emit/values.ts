@@ -40,8 +40,8 @@ const bigInteger = (type: string): ValueCode => ({
 });
 const float = (type: string): ValueCode => ({
   parse: (x) => `parseXsdFloat(${x}, '${type}')`,
-  format: (x) => `formatXsdFloat(${x})`,
-  text: (x) => `formatXsdFloat(${x})`,
+  format: (x) => (type === 'float' ? `formatXsdFloat(${x}, 'float')` : `formatXsdFloat(${x})`),
+  text: (x) => (type === 'float' ? `formatXsdFloat(${x}, 'float')` : `formatXsdFloat(${x})`),
   toJson: (x) => `toJsonFloat(${x})`,
   fromJson: (d) => `fromJsonFloat(${d})`,
   sample: '0',
@@ -135,8 +135,17 @@ const PRIMITIVE_CODE: Record<Primitive, ValueCode> = {
 /** The array of an enumeration's values, which generated/types.ts exports beside its type. */
 export const enumValues = (name: string) => `${name}Values`;
 
-/** The built-in whose values a `text` value is (a QName, a token, or a type kept as its lexical form for its pattern). */
-const builtinOf = (type: SimpleTypeRef | TypeRef) => (type.kind === 'primitive' ? (type.builtin ?? type.primitive) : undefined);
+/**
+ * The built-in whose values a `text` value is (a QName, a token, or a type kept as its lexical form for its
+ * pattern); a string restricted by a whiteSpace facet is read as the built-in that has that facet.
+ */
+const builtinOf = (type: SimpleTypeRef | TypeRef) => {
+  if (type.kind !== 'primitive') return undefined;
+  const space = type.facets?.whiteSpace;
+  if ((type.primitive === 'string' || type.builtin === 'anySimpleType') && space === 'collapse') return 'token';
+  if ((type.primitive === 'string' || type.builtin === 'anySimpleType') && space === 'replace') return 'normalizedString';
+  return type.builtin ?? type.primitive;
+};
 const isQName = (builtin: string | undefined) => builtin === 'QName' || builtin === 'NOTATION';
 
 /** A QName's code: read with its element's namespaces, written with a prefix its element declares. */
@@ -153,10 +162,14 @@ const QNAME_CODE: ValueCode = {
 export function valueCode(type: SimpleTypeRef, model?: SchemaModel): ValueCode {
   if (type.kind === 'primitive') {
     const builtin = builtinOf(type);
+    if (type.primitive === 'string' && builtin !== 'string')
+      return { ...PRIMITIVE_CODE.string, parse: (x) => `parseXsdText(${x}, '${builtin}')` };
     if (type.primitive !== 'text' || builtin === 'token') return PRIMITIVE_CODE[type.primitive];
     if (isQName(builtin)) return QNAME_CODE;
     // A union's text is kept as it is; any other string type's, with its white space facet applied.
-    return builtin === 'union' ? { ...PRIMITIVE_CODE.text, parse: (x) => x } : { ...PRIMITIVE_CODE.text, parse: (x) => `parseXsdText(${x}, '${builtin}')` };
+    return builtin === 'union'
+      ? { ...PRIMITIVE_CODE.text, parse: (x) => x }
+      : { ...PRIMITIVE_CODE.text, parse: (x) => `parseXsdText(${x}, '${builtin}')` };
   }
   const values = enumValues(type.typeName);
   const enumeration = model?.enums.find((e) => e.name === type.typeName);

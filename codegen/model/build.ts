@@ -81,7 +81,14 @@ export function buildSchemaModel({ xsd, targetNamespace }: SchemaSetFacts): Sche
   for (const type of all) {
     for (const name of [...type.fields.map((f) => f.name), ...type.attributes.map((a) => a.name)]) identifierCheck(name, type.name);
   }
-  const namespaces = [...new Set([targetNamespace, ...xsd.namespaces])].filter((ns) => ns !== '');
+  // Every namespace an element, attribute or type (named by xsi:type) of the set is in.
+  const used = [
+    ...elements.map((e) => e.namespace),
+    ...all.flatMap((t) => [t.namespace, ...t.fields.map((f) => f.namespace), ...t.attributes.map((a) => a.namespace)]),
+  ];
+  const namespaces = [...new Set([targetNamespace, ...xsd.namespaces, ...used])].filter(
+    (ns) => ns !== '' && ns !== 'http://www.w3.org/XML/1998/namespace',
+  );
   return {
     authoredNamespace: targetNamespace,
     prefixes: namespaces.length

@@ -147,6 +147,7 @@ function elementField(
   let type: TypeRef;
   let nillable = local.nillable;
   let fixed = local.fixed;
+  let value = local.default;
   if (local.ref) {
     if (local.ref.namespace === XSD) {
       // ASMX's DataSet: a ref to xs:schema, then any: both kept as XML.
@@ -158,6 +159,7 @@ function elementField(
       type = elementType(context, global);
       nillable = global.nillable || local.nillable;
       fixed ??= global.fixed;
+      value ??= global.default;
       xmlName = global.name;
       namespace = global.namespace;
     }
@@ -173,8 +175,15 @@ function elementField(
     );
     return fieldParticle(context, existing);
   }
-  const made = xmlName === '' ? field('any', '', '', type, min, max, false) : field(xmlName, xmlName, namespace, type, min, max, nillable);
+  // An element of anyType is kept whole as XML, xsi:nil and all.
+  const made =
+    xmlName === ''
+      ? field('any', '', '', type, min, max, false)
+      : field(xmlName, xmlName, namespace, type, min, max, nillable && type.kind !== 'any');
   if (fixed !== undefined) made.fixed = fixed;
+  // An empty element of a simple type holds its default (or fixed) value.
+  if ((value ?? fixed) !== undefined && (type.kind === 'primitive' || type.kind === 'enum' || type.kind === 'list'))
+    made.default = value ?? fixed;
   fields.push(made);
   return fieldParticle(context, made);
 }

@@ -112,6 +112,8 @@ export interface FieldModel {
   tsType: string;
   /** A fixed value (`fixed`): the one a sample holds. */
   fixed?: string;
+  /** The value an empty element of a simple type holds (`default`, or `fixed`). */
+  default?: string;
   /** A repeated compositor's items (its type a `group` class): each item's members written in place, no element of its own. */
   inline?: true;
 }
@@ -179,6 +181,8 @@ export interface ElementModel {
   namespace: string;
   type: TypeRef;
   nillable: boolean;
+  /** The value it holds when empty (`default` or `fixed`), for a simple type. */
+  default?: string;
 }
 
 export type Variant = 'soap11' | 'soap12' | 'httpGet' | 'httpPost';

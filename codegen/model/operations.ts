@@ -85,7 +85,16 @@ export function modelOperations(context: ModelContext, wsdlOperations: WsdlOpera
 }
 
 export function toElementModel(context: ModelContext, element: XsdElement): ElementModel {
-  return { name: element.name, namespace: element.namespace, type: elementType(context, element), nillable: element.nillable };
+  const type = elementType(context, element);
+  const value = element.default ?? element.fixed;
+  const simple = type.kind === 'primitive' || type.kind === 'enum' || type.kind === 'list';
+  return {
+    name: element.name,
+    namespace: element.namespace,
+    type,
+    nillable: element.nillable,
+    ...(value !== undefined && simple ? { default: value } : {}),
+  };
 }
 
 /** What an operation answers: the output's one member, or the whole output class; nothing for an empty output. */

@@ -44,23 +44,25 @@ export function simpleRef(context: ModelContext, type: XsdSimpleType, user: stri
     return { kind: 'list', item, tsType: `${item.tsType.includes('|') ? `(${item.tsType})` : item.tsType}[]` };
   }
   if (type.enumeration.length > 0) {
-    let name = context.enumNames.get(type);
-    if (!name) {
-      name = context.names.claim(type.name ?? `${user.split(/[/@ ]/).filter(Boolean).pop()}Type`);
-      context.enumNames.set(type, name);
-      const enumeration = { name, values: type.enumeration, base: primitiveRef('string') };
-      context.enums.set(name, enumeration);
-      const base = type.base ? textRef(context, type.base, user, depth + 1) : undefined;
-      if (base?.kind === 'primitive' || base?.kind === 'list') enumeration.base = base;
-      else if (base?.kind === 'enum') enumeration.base = context.enums.get(base.typeName)?.base ?? enumeration.base;
-      // QNames are compared by namespace and name: the values as the schema resolves them.
-      if (enumeration.base.kind === 'primitive' && (enumeration.base.builtin === 'QName' || enumeration.base.builtin === 'NOTATION'))
-        enumeration.values = type.enumerationQNames;
-    }
+    const known = context.enumNames.get(type);
+    if (known) return { kind: 'enum', typeName: known, tsType: known };
+    const base = type.base ? textRef(context, type.base, user, depth + 1) : undefined;
+    // An enumeration of lists is a list: the schema checks that its value is one of the lists it names.
+    if (base?.kind === 'list') return { ...base, facets: { ...(base.facets ?? {}), ...type.facets } };
+    const name = context.names.claim(type.name ?? `${user.split(/[/@ ]/).filter(Boolean).pop()}Type`);
+    context.enumNames.set(type, name);
+    const enumeration = { name, values: type.enumeration, base: primitiveRef('string') };
+    if (base?.kind === 'primitive') enumeration.base = base;
+    else if (base?.kind === 'enum') enumeration.base = context.enums.get(base.typeName)?.base ?? enumeration.base;
+    // QNames are compared by namespace and name: the values as the schema resolves them.
+    if (enumeration.base.kind === 'primitive' && (enumeration.base.builtin === 'QName' || enumeration.base.builtin === 'NOTATION'))
+      enumeration.values = type.enumerationQNames;
+    context.enums.set(name, enumeration);
     return { kind: 'enum', typeName: name, tsType: name };
   }
   const base = textRef(context, type.base!, user, depth + 1);
-  if (base.kind === 'primitive') return lexicalWhenPatterned(primitiveRef(base.primitive, { ...(base.facets ?? {}), ...type.facets }, base.builtin));
+  if (base.kind === 'primitive')
+    return lexicalWhenPatterned(primitiveRef(base.primitive, { ...(base.facets ?? {}), ...type.facets }, base.builtin));
   if (base.kind === 'list') {
     const facets = { ...(base.facets ?? {}), ...type.facets };
     // A pattern checks the list's text: its items keep theirs.

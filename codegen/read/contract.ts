@@ -18,6 +18,8 @@ export interface ReadOptions {
   service?: string;
   /** Where the schemas a WSDL names by URL are (default: the WSDL's folder): matched by namespace, never fetched. */
   schemas?: string;
+  /** Says, in one line, what was read past. */
+  warn?: (line: string) => void;
 }
 
 /**
@@ -30,7 +32,7 @@ export interface ReadOptions {
 export async function readContract(wsdlPath: string, options: ReadOptions = {}): Promise<ContractFacts> {
   await loadXmlEngine(); // codegen/main.ts has loaded it already; the tests call this function directly
   const folder = dirname(resolve(wsdlPath));
-  const loader = createSchemaLoader({ folder, schemas: options.schemas, confine: folder });
+  const loader = createSchemaLoader({ folder, schemas: options.schemas, confine: folder, warn: options.warn });
   const { opened, load, followLocations, locate } = loader;
   const inside = (path: string) => !relative(folder, path).startsWith('..');
   try {
@@ -78,7 +80,7 @@ export async function readContract(wsdlPath: string, options: ReadOptions = {}):
       }
     }
     const schemas = [...inline, ...loader.loaded()];
-    checkLocationlessImports(schemas);
+    checkLocationlessImports(schemas, options.warn);
     const xsd = readXsd(schemas);
     const texts = readTexts(
       wsdlDocuments.map((d) => d.doc),

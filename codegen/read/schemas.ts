@@ -18,6 +18,8 @@ export interface SchemaLoaderOptions {
   schemas?: string;
   /** A folder no location may leave (a WSDL's, while its served documents are named from it). */
   confine?: string;
+  /** Says, in one line, what was read past (an import whose file is missing). */
+  warn?: (line: string) => void;
 }
 
 export interface SchemaLoader {
@@ -107,6 +109,13 @@ export function createSchemaLoader(options: SchemaLoaderOptions): SchemaLoader {
         continue;
       }
       const path = locate(element, resolve(schema.file), location);
+      // An import's location is a hint (XML Schema 1.0, 4.2.3): a file that is not there is said, and read past.
+      if (element.name === 'import' && !existsSync(path)) {
+        options.warn?.(
+          `codegen: warning: ${display(schema.file)}:${element.line}: schemaLocation ${location} is not there; the components of ${optionalAttr(element, 'namespace') || '(no namespace)'} it would declare are missing`,
+        );
+        continue;
+      }
       const declared = (file: string) => {
         const doc = readXmlFile(display(file));
         opened.push(doc);
@@ -132,15 +141,24 @@ export function createSchemaLoader(options: SchemaLoaderOptions): SchemaLoader {
   return { load, followLocations, locate, loaded: () => [...new Set(files.values())], opened };
 }
 
-/** An import without schemaLocation must name a namespace that some schema of the set declares. */
-export function checkLocationlessImports(schemas: LoadedSchema[]): void {
+/**
+ * An import without schemaLocation names a namespace some schema of the set should declare: one that none does is
+ * said in a line (its components are missing; a reference to one is refused where it is made).
+ */
+export function checkLocationlessImports(schemas: LoadedSchema[], warn: (line: string) => void = () => {}): void {
   const declared = new Set(schemas.map((s) => optionalAttr(s.schema, 'targetNamespace') ?? s.chameleon ?? ''));
-  for (const { schema } of schemas) {
+  for (const { schema, file } of schemas) {
     for (const imported of findAll(schema, 's:import[not(@schemaLocation)]')) {
       const namespace = optionalAttr(imported, 'namespace') ?? '';
       // The xml: and xsi: namespaces are XML's and XML Schema's own: their attributes need no schema.
-      if (!declared.has(namespace) && namespace !== 'http://www.w3.org/XML/1998/namespace' && namespace !== 'http://www.w3.org/2001/XMLSchema-instance')
-        refuseAt(imported, `imports namespace ${namespace || '(none)'}, which no schema of the WSDL declares`);
+      if (
+        !declared.has(namespace) &&
+        namespace !== 'http://www.w3.org/XML/1998/namespace' &&
+        namespace !== 'http://www.w3.org/2001/XMLSchema-instance'
+      )
+        warn(
+          `codegen: warning: ${file}:${imported.line}: imports namespace ${namespace || '(none)'}, which no schema of the contract declares`,
+        );
     }
   }
 }
@@ -157,14 +175,14 @@ export interface SchemaSetFacts {
  * the local file system (a location may lead anywhere on it), as `--xsd`
  * does: the union of their declarations.
  */
-export async function readSchemaSet(paths: readonly string[]): Promise<SchemaSetFacts> {
+export async function readSchemaSet(paths: readonly string[], { warn }: { warn?: (line: string) => void } = {}): Promise<SchemaSetFacts> {
   await loadXmlEngine();
   if (paths.length === 0) throw new Error('codegen: --xsd needs a schema file');
-  const loader = createSchemaLoader({ folder: dirname(resolve(paths[0])) });
+  const loader = createSchemaLoader({ folder: dirname(resolve(paths[0])), warn });
   try {
     const roots = paths.map((path) => loader.load(resolve(path), undefined));
     const schemas = loader.loaded();
-    checkLocationlessImports(schemas);
+    checkLocationlessImports(schemas, warn);
     return { xsd: readXsd(schemas), targetNamespace: optionalAttr(roots[0].schema, 'targetNamespace') ?? '' };
   } finally {
     for (const doc of new Set(loader.opened)) doc.dispose();

@@ -25,6 +25,8 @@ export interface XsdElement {
   abstract: boolean;
   /** A fixed value (`fixed`): the only one the element may hold. */
   fixed?: string;
+  /** The value an empty element holds (`default`). */
+  default?: string;
   /** The head of the substitution group the element is a member of: it may stand where the head is referenced. */
   substitutionGroup?: QName;
   at: string;
@@ -40,6 +42,7 @@ export interface XsdLocalElement {
   ref?: QName;
   nillable: boolean;
   fixed?: string;
+  default?: string;
   at: string;
 }
 
@@ -360,9 +363,18 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
       if (ref !== undefined) {
         const q = qnameOf(node, ref, where);
         const fixed = optionalAttr(node, 'fixed');
+        const value = optionalAttr(node, 'default');
         return {
           kind: 'element',
-          element: { name: q.name, namespace: q.namespace, ref: q, nillable, ...(fixed !== undefined ? { fixed } : {}), at: at(node) },
+          element: {
+            name: q.name,
+            namespace: q.namespace,
+            ref: q,
+            nillable,
+            ...(fixed !== undefined ? { fixed } : {}),
+            ...(value !== undefined ? { default: value } : {}),
+            at: at(node),
+          },
           min,
           max,
         };
@@ -378,6 +390,7 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
           type: declaredType(node, where, `${owner}/${name}`),
           nillable,
           ...(optionalAttr(node, 'fixed') !== undefined ? { fixed: optionalAttr(node, 'fixed') } : {}),
+          ...(optionalAttr(node, 'default') !== undefined ? { default: optionalAttr(node, 'default') } : {}),
           at: at(node),
         },
         min,
@@ -568,6 +581,7 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
           nillable: xsdBoolean(node, optionalAttr(node, 'nillable') ?? 'false', `${where}: nillable`, refuse),
           abstract: xsdBoolean(node, optionalAttr(node, 'abstract') ?? 'false', `${where}: abstract`, refuse),
           ...(optionalAttr(node, 'fixed') !== undefined ? { fixed: optionalAttr(node, 'fixed') } : {}),
+          ...(optionalAttr(node, 'default') !== undefined ? { default: optionalAttr(node, 'default') } : {}),
           ...(optionalAttr(node, 'substitutionGroup') !== undefined
             ? { substitutionGroup: qnameOf(node, attr(node, 'substitutionGroup'), where) }
             : {}),

@@ -11,7 +11,8 @@
 import { xml, type XmlElement } from '../../src/runtime/xml/xml-engine';
 import type { ComplexTypeModel, EnumModel, FieldModel, SchemaModel, TypeRef } from '../model/model';
 import { builtinRef } from '../model/type-refs';
-import { equalValues, qnameKey } from './values';
+import { parseXsdQName } from '../../src/runtime/xml/xsd-values';
+import { equalValues } from './values';
 
 const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
 const XSD = 'http://www.w3.org/2001/XMLSchema';
@@ -21,12 +22,14 @@ export function firstDifference(model: SchemaModel, input: XmlElement, output: X
   const enums = new Map(model.enums.map((e) => [e.name, e]));
   const declared = model.elements.find((e) => e.name === input.name && e.namespace === (input.namespaceUri ?? ''));
   const comparer = new Comparer(model, enums);
-  return comparer.element(input, output, declared ? { type: declared.type, nillable: declared.nillable } : undefined, `/${input.name}`);
+  return comparer.element(input, output, declared, `/${input.name}`);
 }
 
 interface Declared {
   type: TypeRef;
   nillable: boolean;
+  /** The value an empty element holds (a default or fixed value). */
+  default?: string;
 }
 
 class Comparer {
@@ -34,7 +37,7 @@ class Comparer {
   private readonly byName = new Map<string, ComplexTypeModel>();
 
   constructor(
-    private readonly model: SchemaModel,
+    model: SchemaModel,
     private readonly enums: ReadonlyMap<string, EnumModel>,
   ) {
     for (const type of model.types) {
@@ -59,7 +62,7 @@ class Comparer {
     if (attributes) return attributes;
     if (nilA) return elementChildren(b).length || textOf(b).trim() ? `${path}: a nil element was written with content` : undefined;
     if (typeA === undefined || typeA.kind === 'any') return this.untypedContent(a, b, path);
-    if (typeA.kind !== 'complex') return this.simple(typeA, a, b, path);
+    if (typeA.kind !== 'complex') return this.simple(typeA, a, b, path, typeA === declared?.type ? declared?.default : undefined);
     if (!complex) return `${path}: no class for type ${typeA.typeName}`;
     if (complex.text) return this.simple(complex.text, a, b, path);
     if (complex.mixed) return this.untypedContent(a, b, path, (child) => this.childDeclared(complex, child));
@@ -75,9 +78,10 @@ class Comparer {
     return undefined;
   }
 
-  private simple(ref: TypeRef, a: XmlElement, b: XmlElement, path: string): string | undefined {
+  private simple(ref: TypeRef, a: XmlElement, b: XmlElement, path: string, empty?: string): string | undefined {
     if (elementChildren(b).length > 0) return `${path}: simple content was written with elements`;
-    const [x, y] = [textOf(a), textOf(b)];
+    // An empty element holds its declaration's default (or fixed) value.
+    const [x, y] = [textOf(a) || (empty ?? ''), textOf(b) || (empty ?? '')];
     return equalValues(ref, x, y, { element: a }, { element: b }, this.enums)
       ? undefined
       : `${path}: ${JSON.stringify(x.slice(0, 60))} was written as ${JSON.stringify(y.slice(0, 60))}`;
@@ -122,7 +126,9 @@ class Comparer {
   /** The declaration of a child element in a class: a field (a group's too) of its name and namespace. */
   private childDeclared(type: ComplexTypeModel, child: XmlElement): Declared | undefined {
     const found = this.fieldOf(type, child.name, child.namespaceUri ?? '', new Set());
-    return found ? { type: found.type, nillable: found.nillable } : undefined;
+    return found
+      ? { type: found.type, nillable: found.nillable, ...(found.default !== undefined ? { default: found.default } : {}) }
+      : undefined;
   }
 
   private fieldOf(type: ComplexTypeModel, name: string, namespace: string, seen: Set<string>): FieldModel | undefined {
@@ -142,7 +148,13 @@ class Comparer {
   private effectiveType(element: XmlElement, declared: TypeRef | undefined): TypeRef | undefined {
     const named = element.attrs.find((attribute) => attribute.name === 'type' && attribute.namespaceUri === XSI)?.value;
     if (named === undefined) return declared;
-    const key = qnameKey(named.trim(), { element });
+    let key: string | undefined;
+    try {
+      const name = parseXsdQName(named, element);
+      key = name.startsWith('{') ? name : `{}${name}`;
+    } catch {
+      key = undefined;
+    }
     const type = key === undefined ? undefined : this.byQName.get(key);
     if (type) return { kind: 'complex', typeName: type.name, tsType: type.name };
     if (key?.startsWith(`{${XSD}}`)) {

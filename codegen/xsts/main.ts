@@ -5,7 +5,7 @@
  * at least every 10 seconds, one line per failing or skipped case (set, case, step, first message), a table by
  * test set, and `xsts: N passed, N failed, N skipped`; it exits 1 when a case fails.
  */
-import { type ChildProcess, fork } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';

@@ -9,7 +9,7 @@ import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ts } from 'ts-morph';
-import type { ElementCodec } from '../../src/runtime/xml/xml-codec';
+import { type ElementCodec, escapeXmlAttribute } from '../../src/runtime/xml/xml-codec';
 import { safeParseOptions, xml, type XmlDocument, type XsdValidator } from '../../src/runtime/xml/xml-engine';
 import { firstLibxmlMessage } from '../../src/runtime/xml/xml-schema';
 import { generateSchemaTexts } from '../main';
@@ -37,7 +37,7 @@ export async function runSchemaSet(suite: string, cases: XstsCase[]): Promise<Ca
   const schemas = cases[0].schemas.map((path) => join(suite, path));
   let validator: XsdValidator;
   try {
-    validator = compileFromFiles(schemas[0]);
+    validator = compileFromFiles(schemas);
   } catch (error) {
     return cases.map((c) => ({
       case: c,
@@ -61,7 +61,7 @@ export async function runSchemaSet(suite: string, cases: XstsCase[]): Promise<Ca
     let elements: Record<string, ElementCodec<unknown>> | undefined;
     if (judged.length > 0) {
       try {
-        generated = await generateSchemaTexts(schemas);
+        generated = await generateSchemaTexts(schemas, { note: () => {} });
         try {
           elements = (loadModules(generated.files)('./elements') as { ELEMENTS: Record<string, ElementCodec<unknown>> }).ELEMENTS;
         } catch (error) {
@@ -190,11 +190,68 @@ export function letLibxml2ReadSuite(suite: string): void {
   });
 }
 
-/** The schema compiled by libxml2 from its file, which reads what it imports and includes from the suite. */
-function compileFromFiles(path: string): XsdValidator {
-  const doc = xml().XmlDocument.fromString(readFileSync(path, 'utf8'), { option: safeParseOptions(), url: pathToFileURL(path).href });
+let wrappers: InstanceType<ReturnType<typeof xml>['XmlBufferInputProvider']> | undefined;
+let wrapperSets = 0;
+
+/**
+ * The schema compiled by libxml2 from its documents' files (it reads what they import and include from the
+ * suite). Several documents are one schema: a document made here imports each namespace's, and includes those
+ * of no namespace; a namespace of several documents is a document of that namespace that includes them.
+ */
+function compileFromFiles(paths: readonly string[]): XsdValidator {
+  const { XmlDocument, XsdValidator, XmlBufferInputProvider, xmlRegisterInputProvider } = xml();
+  const compile = (text: string, url: string) => {
+    const doc = XmlDocument.fromString(text, { option: safeParseOptions(), url });
+    try {
+      return XsdValidator.fromDoc(doc);
+    } finally {
+      doc.dispose();
+    }
+  };
+  if (paths.length === 1) return compile(readFileSync(paths[0], 'utf8'), pathToFileURL(paths[0]).href);
+  if (!wrappers) {
+    wrappers = new XmlBufferInputProvider({});
+    xmlRegisterInputProvider(wrappers);
+  }
+  const byNamespace = new Map<string, string[]>();
+  for (const path of paths) {
+    const namespace = targetNamespaceOf(path);
+    byNamespace.set(namespace, [...(byNamespace.get(namespace) ?? []), pathToFileURL(path).href]);
+  }
+  const folder = `xsts-schema-set:/${++wrapperSets}`;
+  const encoder = new TextEncoder();
+  const added: string[] = [];
+  let root = '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">';
+  for (const [namespace, urls] of byNamespace) {
+    if (namespace === '') {
+      for (const url of urls) root += `<xs:include schemaLocation="${escapeXmlAttribute(url)}"/>`;
+      continue;
+    }
+    let location = urls[0];
+    if (urls.length > 1) {
+      location = `${folder}/${added.length}.xsd`;
+      const includes = urls.map((url) => `<xs:include schemaLocation="${escapeXmlAttribute(url)}"/>`).join('');
+      wrappers.addBuffer(
+        location,
+        encoder.encode(
+          `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="${escapeXmlAttribute(namespace)}">${includes}</xs:schema>`,
+        ),
+      );
+      added.push(location);
+    }
+    root += `<xs:import namespace="${escapeXmlAttribute(namespace)}" schemaLocation="${escapeXmlAttribute(location)}"/>`;
+  }
   try {
-    return xml().XsdValidator.fromDoc(doc);
+    return compile(`${root}</xs:schema>`, `${folder}/root.xsd`);
+  } finally {
+    for (const location of added) wrappers.removeBuffer(location);
+  }
+}
+
+function targetNamespaceOf(path: string): string {
+  const doc = xml().XmlDocument.fromString(readFileSync(path, 'utf8'), { option: safeParseOptions() });
+  try {
+    return doc.root.attr('targetNamespace')?.value ?? '';
   } finally {
     doc.dispose();
   }

@@ -311,7 +311,9 @@ test('all-types: each XSD built-in maps to its TypeScript type, the enumeration 
     Tag: 'string[]',
     Owner: 'Person',
   });
-  t.deepEqual(model.enums, [{ name: 'Color', values: ['Red', 'Green', 'Blue'], base: { kind: 'primitive', primitive: 'string', tsType: 'string' } }]);
+  t.deepEqual(model.enums, [
+    { name: 'Color', values: ['Red', 'Green', 'Blue'], base: { kind: 'primitive', primitive: 'string', tsType: 'string' } },
+  ]);
   t.deepEqual(
     everything.attributes.map((a) => [a.name, a.type.tsType, a.required]),
     [

@@ -72,7 +72,17 @@ test("float and double take XML Schema's INF, -INF and NaN; a float is read at s
   t.is(parseXsdFloat('0.1', 'float'), Math.fround(0.1));
   t.not(parseXsdFloat('0.1', 'float'), 0.1);
   t.throws(() => parseXsdFloat('Infinity', 'double'), { instanceOf: DecodeError });
-  t.deepEqual([Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NaN, -0.5].map(formatXsdFloat), ['INF', '-INF', 'NaN', '-0.5']);
+  t.deepEqual(
+    [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NaN, -0.5].map((n) => formatXsdFloat(n)),
+    ['INF', '-INF', 'NaN', '-0.5'],
+  );
+  t.is(
+    formatXsdFloat(parseXsdFloat('1.0e-2', 'float'), 'float'),
+    '0.01',
+    'a float is written with the digits it needs at single precision',
+  );
+  t.is(formatXsdFloat(parseXsdFloat('3.4028235E38', 'float'), 'float'), '3.4028235e+38');
+  t.is(formatXsdFloat(parseXsdFloat('1.0e-2', 'float')), '0.009999999776482582', 'as a double, the same number has more digits');
 });
 
 test('decimal, date, time, duration and guid keep their lexical form, checked', (t) => {

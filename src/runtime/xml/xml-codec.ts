@@ -102,10 +102,17 @@ export function xmlFragmentOf(element: XmlElement): XmlFragment {
   return writeElement(element, declarations, element.nsDeclarations);
 }
 
-/** The prefixes the names of an element and its descendants use ('' for the default namespace). */
+/** The prefixes the names of an element and its descendants use ('' for the default namespace), and their xsi:type values. */
 function collectPrefixes(element: XmlElement, into: Set<string>): void {
   into.add(element.prefix ?? '');
-  for (const attribute of element.attrs) if (attribute.prefix) into.add(attribute.prefix);
+  for (const attribute of element.attrs) {
+    if (attribute.prefix) into.add(attribute.prefix);
+    // xsi:type's value is a QName: its prefix is used too.
+    if (attribute.name === 'type' && attribute.namespaceUri === XSI_NAMESPACE) {
+      const value = attribute.value.trim();
+      into.add(value.includes(':') ? value.slice(0, value.indexOf(':')) : '');
+    }
+  }
   for (const child of childNodes(element)) if (child instanceof xml().XmlElement) collectPrefixes(child, into);
 }
 

@@ -107,10 +107,20 @@ export function parseXsdFloat(text: string, type: XsdFloatType): number {
   return type === 'float' ? Math.fround(Number(value)) : Number(value);
 }
 
-export function formatXsdFloat(value: number): string {
+/**
+ * A float or double as text: the shortest that reads back as the same value (a float at single precision, so
+ * Math.fround(0.01) is written 0.01, not 0.009999999776482582).
+ */
+export function formatXsdFloat(value: number, type: XsdFloatType = 'double'): string {
   if (Number.isNaN(value)) return 'NaN';
   if (value === Number.POSITIVE_INFINITY) return 'INF';
   if (value === Number.NEGATIVE_INFINITY) return '-INF';
+  if (type === 'float' && value !== 0) {
+    for (let digits = 1; digits <= 9; digits++) {
+      const text = value.toPrecision(digits);
+      if (Math.fround(Number(text)) === value) return String(Number(text));
+    }
+  }
   return String(value);
 }
 
@@ -263,7 +273,13 @@ function dateKey(text: string): string | undefined {
   const offset = zone === 'Z' ? 0 : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
   if (hour === undefined) return `${fields}Z ${year ?? ''}-${month ?? ''}-${day ?? onlyDay ?? ''}${offset}`;
   const minutes =
-    Date.UTC(year === undefined ? 2000 : Number(year), month === undefined ? 0 : Number(month) - 1, Number(day ?? onlyDay ?? 1), Number(hour), Number(minute)) /
+    Date.UTC(
+      year === undefined ? 2000 : Number(year),
+      month === undefined ? 0 : Number(month) - 1,
+      Number(day ?? onlyDay ?? 1),
+      Number(hour),
+      Number(minute),
+    ) /
       60000 -
     offset;
   return `${fields}Z ${minutes}:${seconds}`;
