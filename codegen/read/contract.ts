@@ -81,6 +81,14 @@ export async function readContract(wsdlPath: string, options: ReadOptions = {}):
     }
     const schemas = [...inline, ...loader.loaded()];
     checkLocationlessImports(schemas, options.warn);
+    for (const { schema } of schemas) {
+      const [redefine] = findAll(schema, 's:redefine');
+      if (redefine)
+        refuseAt(
+          redefine,
+          'a redefine in a WSDL\'s schemas: the WSDL is served with its schemas inline, where a redefinition has no document to redefine; publish the redefined schema (codegen --xsd reads redefine)',
+        );
+    }
     const xsd = readXsd(schemas);
     const texts = readTexts(
       wsdlDocuments.map((d) => d.doc),

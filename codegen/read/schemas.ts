@@ -102,10 +102,11 @@ export function createSchemaLoader(options: SchemaLoaderOptions): SchemaLoader {
       refuseAt(schema.schema, `<${schema.schema.name}> is not an XML Schema`);
     }
     const own = optionalAttr(schema.schema, 'targetNamespace') ?? schema.chameleon;
-    for (const element of findAll(schema.schema, 's:import | s:include')) {
+    // A redefine includes its schema (whose components it then redefines): it is followed as an include is.
+    for (const element of findAll(schema.schema, 's:import | s:include | s:redefine')) {
       const location = optionalAttr(element, 'schemaLocation');
       if (location === undefined) {
-        if (element.name === 'include') refuseAt(element, 'an include must name its schemaLocation');
+        if (element.name !== 'import') refuseAt(element, `an ${element.name} must name its schemaLocation`);
         continue;
       }
       const path = locate(element, resolve(schema.file), location);
@@ -121,7 +122,7 @@ export function createSchemaLoader(options: SchemaLoaderOptions): SchemaLoader {
         opened.push(doc);
         return doc.root.name === 'schema' ? optionalAttr(doc.root, 'targetNamespace') : undefined;
       };
-      if (element.name === 'include') {
+      if (element.name !== 'import') {
         const included = declared(path);
         if (included !== undefined && included !== own) {
           refuseAt(element, `the included schema ${location} must have the including schema's targetNamespace`);

@@ -132,9 +132,17 @@ interface Understood {
 // `id` is allowed everywhere, `annotation` as a child everywhere; attributes of other namespaces are extensions (read past).
 const SCHEMA: Understood = {
   attributes: ['targetNamespace', 'elementFormDefault', 'attributeFormDefault', 'version', 'blockDefault', 'finalDefault', 'xml:lang'],
-  children: ['element', 'complexType', 'simpleType', 'import', 'include', 'group', 'attributeGroup', 'attribute', 'notation'],
-  reads: 'global elements, attributes, groups, named complex and simple types, import and include',
+  children: ['element', 'complexType', 'simpleType', 'import', 'include', 'redefine', 'group', 'attributeGroup', 'attribute', 'notation'],
+  reads: 'global elements, attributes, groups, named complex and simple types, import, include and redefine',
 };
+const REDEFINE: Understood = {
+  attributes: ['schemaLocation'],
+  children: ['simpleType', 'complexType', 'group', 'attributeGroup'],
+  reads: 'the simple and complex types, groups and attribute groups it redefines',
+};
+/** The key a redefined component's original takes: the redefinition takes its name, and refers to it by this one. */
+const ORIGINAL = '#redefined';
+type RedefinedKind = 'type' | 'group' | 'attributeGroup';
 const GLOBAL_ELEMENT: Understood = {
   attributes: ['name', 'type', 'nillable', 'abstract', 'block', 'final', 'default', 'fixed', 'substitutionGroup'],
   children: ['complexType', 'simpleType', 'key', 'keyref', 'unique'],
@@ -253,6 +261,22 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
     attributeGroup: new Map<string, [XmlElement, SchemaScope]>(),
     attribute: new Map<string, [XmlElement, SchemaScope]>(),
   };
+  // What a redefine redefines, by kind and key: the original declarations of those names take ORIGINAL keys.
+  const redefined = new Set<string>();
+  const redefinedKey = (kind: RedefinedKind, key: string) => `${kind} ${key}`;
+  for (const { schema, chameleon } of sources) {
+    const namespace = optionalAttr(schema, 'targetNamespace') ?? chameleon ?? '';
+    for (const node of findAll(schema, 's:redefine/s:complexType | s:redefine/s:simpleType | s:redefine/s:group | s:redefine/s:attributeGroup')) {
+      const kind: RedefinedKind = node.name === 'group' || node.name === 'attributeGroup' ? node.name : 'type';
+      redefined.add(redefinedKey(kind, qnameKey({ namespace, name: attr(node, 'name') })));
+    }
+  }
+  /** The key of a global declaration: an original that a redefine replaces takes its ORIGINAL key. */
+  const declaredKey = (kind: RedefinedKind, node: XmlElement, namespace: string) => {
+    const key = qnameKey({ namespace, name: attr(node, 'name') });
+    const inRedefine = node.parent?.name === 'redefine';
+    return !inRedefine && redefined.has(redefinedKey(kind, key)) ? `${key}${ORIGINAL}` : key;
+  };
   for (const { schema, file, chameleon } of sources) {
     const refuse = refuser(file);
     if (schema.namespaceUri !== NS.s || schema.name !== 'schema') refuse(schema, 'the root', `<${schema.name}> is not an XML Schema`);
@@ -269,9 +293,26 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
     };
     scopes.push(scope);
     for (const kind of ['group', 'attributeGroup', 'attribute'] as const) {
-      for (const node of findAll(schema, `s:${kind}`)) globals[kind].set(qnameKey({ namespace, name: attr(node, 'name') }), [node, scope]);
+      for (const node of findAll(schema, `s:${kind} | s:redefine/s:${kind}`)) {
+        const key = kind === 'attribute' ? qnameKey({ namespace, name: attr(node, 'name') }) : declaredKey(kind, node, namespace);
+        globals[kind].set(key, [node, scope]);
+      }
     }
   }
+  /** The redefinitions being read: inside one, a reference to its own name is to the original it redefines. */
+  const redefining: string[] = [];
+  const original = (kind: RedefinedKind, q: QName): QName =>
+    redefining.includes(redefinedKey(kind, qnameKey(q))) ? { namespace: q.namespace, name: `${q.name}${ORIGINAL}` } : q;
+  /** Reads a redefinition (a redefine's child) with its own name referring to the original. */
+  const asRedefinition = <T>(kind: RedefinedKind, node: XmlElement, namespace: string, read: () => T): T => {
+    if (node.parent?.name !== 'redefine') return read();
+    redefining.push(redefinedKey(kind, qnameKey({ namespace, name: attr(node, 'name') })));
+    try {
+      return read();
+    } finally {
+      redefining.pop();
+    }
+  };
 
   const makeReader = (scope: SchemaScope): ScopeReader => {
     const { schema, namespace } = scope;
@@ -283,7 +324,7 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
       return { namespace: ns === '' && scope.chameleon ? namespace : ns, name: localName(value) };
     };
     const typeUse = (node: XmlElement, where: string, attribute = 'type'): XsdTypeUse => {
-      const q = qnameOf(node, attr(node, attribute), where);
+      const q = original('type', qnameOf(node, attr(node, attribute), where));
       return q.namespace === NS.s ? { kind: 'builtin', name: q.name } : { kind: 'named', qname: q };
     };
     const at = (node: XmlElement) => `${refuse.file}:${node.line}`;
@@ -419,14 +460,14 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
       }
       if (node.name === 'group') {
         checkUnderstood(node, where, GROUP_REF, refuse);
-        const key = qnameKey(qnameOf(node, attr(node, 'ref'), where));
+        const key = qnameKey(original('group', qnameOf(node, attr(node, 'ref'), where)));
         const found = globals.group.get(key);
         if (!found) refuse(node, where, `group ${attr(node, 'ref')} is not declared`);
         const [definition, home] = found;
         const [model] = findAll(definition, 's:sequence | s:choice | s:all');
         if (!model) refuse(definition, `group ${attr(definition, 'name')}`, 'holds no sequence, choice or all');
         // The group's content is read in its own schema's scope (its form defaults, its prefixes).
-        const inner = readParticleIn(home, model, owner, depth + 1);
+        const inner = asRedefinition('group', definition, home.namespace, () => readParticleIn(home, model, owner, depth + 1));
         return { ...inner, ...occurs(node, where) } as XsdParticle;
       }
       checkUnderstood(node, where, node.name === 'all' ? { ...COMPOSITOR, children: ['element'] } : COMPOSITOR, refuse);
@@ -492,9 +533,11 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
           const where = `complex type ${owner}`;
           checkUnderstood(child, where, ATTRIBUTE_GROUP_REF, refuse);
           if (depth > 32) refuse(child, where, 'nests attribute groups more than 32 deep');
-          const found = globals.attributeGroup.get(qnameKey(qnameOf(child, attr(child, 'ref'), where)));
+          const found = globals.attributeGroup.get(qnameKey(original('attributeGroup', qnameOf(child, attr(child, 'ref'), where))));
           if (!found) refuse(child, where, `attribute group ${attr(child, 'ref')} is not declared`);
-          const inner = readAttributesIn(found[1], found[0], owner, depth + 1);
+          const inner = asRedefinition('attributeGroup', found[0], found[1].namespace, () =>
+            readAttributesIn(found[1], found[0], owner, depth + 1),
+          );
           attributes.push(...inner.attributes);
           anyAttribute ||= inner.anyAttribute;
         }
@@ -514,7 +557,7 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
         const [derivation] = findAll(content, 's:extension | s:restriction');
         if (!derivation) refuse(content, where, `<${content.name}> holds no extension or restriction`);
         checkUnderstood(derivation, where, DERIVATION, refuse);
-        const baseType = qnameOf(derivation, attr(derivation, 'base'), where);
+        const baseType = original('type', qnameOf(derivation, attr(derivation, 'base'), where));
         const own = attributesOf(derivation, name ?? owner);
         const mixedContent = mixed || xsdBoolean(content, optionalAttr(content, 'mixed') ?? 'false', `${where}: mixed`, refuse);
         if (content.name === 'simpleContent') {
@@ -560,15 +603,18 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
       if (!facts.namespaces.includes(namespace) && findAll(schema, 's:element | s:complexType | s:simpleType').length > 0) {
         facts.namespaces.push(namespace);
       }
-      for (const node of findAll(schema, 's:element | s:complexType | s:simpleType')) {
+      for (const redefine of findAll(schema, 's:redefine')) checkUnderstood(redefine, 'the redefine', REDEFINE, refuse);
+      // A redefinition first, so that it keeps its name; the original it redefines takes the ORIGINAL key.
+      for (const node of findAll(schema, 's:redefine/s:complexType | s:redefine/s:simpleType | s:element | s:complexType | s:simpleType')) {
         const name = attr(node, 'name');
         const key = qnameKey({ namespace, name });
-        if (node.name === 'complexType') {
-          if (!facts.complexTypes.has(key)) facts.complexTypes.set(key, complexType(node, name, name));
-          continue;
-        }
-        if (node.name === 'simpleType') {
-          if (!facts.simpleTypes.has(key)) facts.simpleTypes.set(key, simpleType(node, name));
+        if (node.name === 'complexType' || node.name === 'simpleType') {
+          const own = declaredKey('type', node, namespace);
+          const ownName = own.endsWith(ORIGINAL) ? `${name}${ORIGINAL}` : name;
+          if (node.name === 'complexType') {
+            if (!facts.complexTypes.has(own))
+              facts.complexTypes.set(own, asRedefinition('type', node, namespace, () => complexType(node, ownName, ownName)));
+          } else if (!facts.simpleTypes.has(own)) facts.simpleTypes.set(own, asRedefinition('type', node, namespace, () => simpleType(node, ownName)));
           continue;
         }
         const where = `element ${name}`;
