@@ -14,6 +14,8 @@ import { byLowerCase, enumValues, helpersUsed, valueCode } from './values';
 /** What every types.ts imports from xml-codec; a contract with more types adds to it. */
 const XML_CODEC_IMPORTS = ['childElements', 'DecodeError', 'escapeXmlText', 'formatXsdBoolean', 'parseXsdBoolean'];
 const MORE_CODEC = [
+  'withXmlOrder',
+  'xmlOrderOf',
   'escapeXmlAttribute',
   'isXsiNil',
   'XSI_NAMESPACE',
@@ -198,77 +200,17 @@ function classStatements(model: SchemaModel, type: ComplexTypeModel): StatementS
           if (mixed) {
             w.writeLine(`fields.${mixed.name} = mixedContentOf(element);`);
           } else if (type.fields.length > 0) {
-            const wildcard = type.fields.find((f) => f.xmlName === '');
-            const groups = type.fields.filter((f) => f.inline).map((f, i) => groupOf(model, f, i));
-            for (const g of groups) {
-              w.writeLine(`const ${g.items}: Partial<${g.type.fieldsInterface}>[] = [];`);
-              w.writeLine(`let ${g.current}: Partial<${g.type.fieldsInterface}> = {};`);
-              w.writeLine(`let ${g.at} = -1;`);
-              if (g.members.some((m) => repeated(m.field))) w.writeLine(`let ${g.last} = '';`);
-            }
-            w.write('for (const child of childElements(element))').block(() => {
-              w.write('switch (child.name)').block(() => {
-                for (const g of groups) {
-                  for (const member of g.members) {
-                    const f = member.field;
-                    w.writeLine(`case ${quote(f.xmlName)}:`);
-                    // An item ends where its sequence starts again (or where a choice's next branch starts).
-                    const again = repeated(f)
-                      ? `${g.at} > ${member.position} || (${g.at} === ${member.position} && ${g.last} !== ${quote(f.name)})`
-                      : `${g.at} >= ${member.position}`;
-                    w.indent()
-                      .write(`if (${g.items}.length === 0 || ${again})`)
-                      .block(() => {
-                        w.writeLine(`${g.current} = {};`);
-                        w.writeLine(`${g.items}.push(${g.current});`);
-                      });
-                    w.indent().write(`${g.at} = ${member.position};`).newLine();
-                    if (g.members.some((m) => repeated(m.field)))
-                      w.indent()
-                        .write(`${g.last} = ${quote(f.name)};`)
-                        .newLine();
-                    let value = decodeExpression(model, f.type, 'child', f.default);
-                    if (f.nillable) value = `isXsiNil(child) ? null : ${value}`;
-                    const assign = repeated(f) ? `(${g.current}.${f.name} ??= []).push(${value});` : `${g.current}.${f.name} = ${value};`;
-                    w.indent().write(assign).newLine();
-                    w.indent().write('break;').newLine();
-                  }
-                }
-                const cases = new Map<string, FieldModel[]>();
-                for (const f of type.fields.filter((f) => f.xmlName !== '' && !f.inline))
-                  cases.set(f.xmlName, [...(cases.get(f.xmlName) ?? []), f]);
-                for (const [xmlName, same] of cases) {
-                  w.writeLine(`case ${quote(xmlName)}:`);
-                  // Two fields of one local name (in two namespaces): the namespace tells them apart.
-                  for (const f of same) {
-                    let value = decodeExpression(model, f.type, 'child', f.default);
-                    if (f.nillable) value = `isXsiNil(child) ? null : ${value}`;
-                    const assign = repeated(f) ? `(fields.${f.name} ??= []).push(${value});` : `fields.${f.name} = ${value};`;
-                    if (same.length > 1)
-                      w.indent()
-                        .write(`if (child.namespaceUri === ${quote(f.namespace)}) ${assign}`)
-                        .newLine();
-                    else w.indent().write(assign).newLine();
-                  }
-                  w.indent().write('break;').newLine();
-                }
-                if (wildcard) {
-                  w.writeLine('default:');
-                  w.indent().write(`fields.${wildcard.name} = (fields.${wildcard.name} ?? '') + xmlFragmentOf(child);`).newLine();
-                }
-              });
-            });
-            for (const g of groups) {
-              w.writeLine(
-                `if (${g.items}.length > 0) fields.${g.field.name} = ${g.items}.map((item) => new ${g.type.name}(item as ${g.type.fieldsInterface}));`,
-              );
-            }
+            readChildren(w, model, type);
           }
           for (const f of [...type.fields, ...type.attributes].filter(required)) {
             if ('xmlName' in f && f.xmlName === '' && 'minOccurs' in f) continue;
             w.writeLine(`if (fields.${f.name} === undefined) throw new DecodeError(${quote(`${f.name} is required`)});`);
           }
-          w.writeLine(`return new ${type.name}(fields as ${fieldsInterface});`);
+          w.writeLine(
+            type.allOrder
+              ? `return withXmlOrder(new ${type.name}(fields as ${fieldsInterface}), order);`
+              : `return new ${type.name}(fields as ${fieldsInterface});`,
+          );
         },
       },
       ...(fromFields
@@ -306,7 +248,20 @@ function classStatements(model: SchemaModel, type: ComplexTypeModel): StatementS
         statements: (w) => {
           w.writeLine("let xml = '';");
           if (type.text) w.writeLine(`xml += ${simpleFormat(model, type.text, 'this.value')};`);
-          for (const f of type.fields) writeField(w, model, f, type.message ? 'namespace' : undefined);
+          if (type.allOrder) {
+            // In the order the value was read in (any order is valid), else in the schema's.
+            w.write(`for (const name of xmlOrderOf(this, [${type.fields.map((f) => quote(f.name)).join(', ')}]))`).block(() => {
+              w.write('switch (name)').block(() => {
+                for (const f of type.fields) {
+                  w.writeLine(`case ${quote(f.name)}:`);
+                  w.indent(() => {
+                    writeField(w, model, f, undefined);
+                    w.writeLine('break;');
+                  });
+                }
+              });
+            });
+          } else for (const f of type.fields) writeField(w, model, f, type.message ? 'namespace' : undefined);
           w.writeLine('return xml;');
         },
       },
@@ -407,6 +362,95 @@ export function elementExpression(
   const written = joinLiterals(`${start} + ${encodeExpression(model, f.type, value)} + '</${tag}>'`);
   const nil = joinLiterals(`'<${tag}'${declarations} + ' xsi:nil="true" xmlns:xsi="' + XSI_NAMESPACE + '" />'`);
   return f.nillable ? `${value} === null ? ${nil} : ${written}` : written;
+}
+
+/**
+ * The loop of fromXml over an element's children: each goes to the field (or a group's member) of its name and
+ * namespace, or else to the wildcard; a group's item ends where its compositor starts again. An all group's
+ * members are recorded in the order they came in.
+ */
+function readChildren(w: CodeBlockWriter, model: SchemaModel, type: ComplexTypeModel): void {
+  const plainWildcard = type.fields.find((f) => f.xmlName === '' && !f.inline);
+  const groups = type.fields.filter((f) => f.inline).map((f, i) => groupOf(model, f, i));
+  const groupWildcard = groups.find((g) => g.members.some((m) => m.field.xmlName === ''));
+  const anyWildcard = plainWildcard !== undefined || groupWildcard !== undefined;
+  for (const g of groups) {
+    w.writeLine(`const ${g.items}: Partial<${g.type.fieldsInterface}>[] = [];`);
+    w.writeLine(`let ${g.current}: Partial<${g.type.fieldsInterface}> = {};`);
+    w.writeLine(`let ${g.at} = -1;`);
+    if (g.members.some((m) => repeated(m.field))) w.writeLine(`let ${g.last} = '';`);
+  }
+  if (type.allOrder) w.writeLine('const order: string[] = [];');
+  /** The statements that take `child` into a group's member. */
+  const intoGroup = (g: ReturnType<typeof groupOf>, member: { field: FieldModel; position: number }) => {
+    const f = member.field;
+    // An item ends where its sequence starts again (or where a choice's next branch starts).
+    const again = repeated(f)
+      ? `${g.at} > ${member.position} || (${g.at} === ${member.position} && ${g.last} !== ${quote(f.name)})`
+      : `${g.at} >= ${member.position}`;
+    const lines = [
+      `if (${g.items}.length === 0 || ${again}) {`,
+      `  ${g.current} = {};`,
+      `  ${g.items}.push(${g.current});`,
+      '}',
+      `${g.at} = ${member.position};`,
+    ];
+    if (g.members.some((m) => repeated(m.field))) lines.push(`${g.last} = ${quote(f.name)};`);
+    let value = f.xmlName === '' ? 'xmlFragmentOf(child)' : decodeExpression(model, f.type, 'child', f.default);
+    if (f.nillable) value = `isXsiNil(child) ? null : ${value}`;
+    lines.push(repeated(f) ? `(${g.current}.${f.name} ??= []).push(${value});` : `${g.current}.${f.name} = ${value};`);
+    return lines;
+  };
+  /** The statements that take `child` into a field of the type. */
+  const intoField = (f: FieldModel) => {
+    let value = decodeExpression(model, f.type, 'child', f.default);
+    if (f.nillable) value = `isXsiNil(child) ? null : ${value}`;
+    const lines = [repeated(f) ? `(fields.${f.name} ??= []).push(${value});` : `fields.${f.name} = ${value};`];
+    if (type.allOrder) lines.push(`order.push(${quote(f.name)});`);
+    return lines;
+  };
+  const wildcardLines = plainWildcard
+    ? [`fields.${plainWildcard.name} = (fields.${plainWildcard.name} ?? '') + xmlFragmentOf(child);`]
+    : groupWildcard
+      ? intoGroup(groupWildcard, groupWildcard.members.find((m) => m.field.xmlName === '')!)
+      : [];
+  // The slots of each local name: a group's member or a field, told apart by namespace where that can matter.
+  const slots = new Map<string, { namespace: string; lines: string[] }[]>();
+  const add = (f: FieldModel, lines: string[]) =>
+    slots.set(f.xmlName, [...(slots.get(f.xmlName) ?? []), { namespace: f.namespace, lines }]);
+  for (const g of groups) for (const member of g.members) if (member.field.xmlName !== '') add(member.field, intoGroup(g, member));
+  for (const f of type.fields.filter((f) => f.xmlName !== '' && !f.inline)) add(f, intoField(f));
+  w.write('for (const child of childElements(element))').block(() => {
+    w.write('switch (child.name)').block(() => {
+      for (const [xmlName, same] of slots) {
+        w.writeLine(`case ${quote(xmlName)}:`);
+        if (same.length === 1 && !anyWildcard) {
+          for (const line of same[0].lines) w.indent().write(line).newLine();
+        } else {
+          // Two slots of one local name, or a wildcard beside: the namespace tells them apart.
+          for (const slot of same) {
+            w.indent()
+              .write(`if (child.namespaceUri === ${quote(slot.namespace)})`)
+              .block(() => {
+                for (const line of slot.lines) w.writeLine(line);
+                w.writeLine('break;');
+              });
+          }
+          for (const line of wildcardLines) w.indent().write(line).newLine();
+        }
+        w.indent().write('break;').newLine();
+      }
+      if (wildcardLines.length) {
+        w.writeLine('default:');
+        for (const line of wildcardLines) w.indent().write(line).newLine();
+      }
+    });
+  });
+  for (const g of groups) {
+    w.writeLine(
+      `if (${g.items}.length > 0) fields.${g.field.name} = ${g.items}.map((item) => new ${g.type.name}(item as ${g.type.fieldsInterface}));`,
+    );
+  }
 }
 
 /** An inline field's group: its class, each member with its place in the group's compositor (a choice's all 0), and the names fromXml reads it with. */

@@ -6,7 +6,7 @@
  */
 import type { XsdComplexType } from '../read/xsd';
 import { complexByKey, type ModelContext, simpleByKey } from './context';
-import { elementNameCounts, field, flatten, renameParticles } from './content';
+import { elementNameCounts, field, flatten, needsOrderedContent, orderedField, renameParticles } from './content';
 import type { AttributeModel, ComplexTypeModel, FieldModel, ParticleModel, TypeRef } from './model';
 import { uniqueMembers } from './names';
 import { complexRef, primitiveRef, useRef, XSD } from './type-refs';
@@ -88,9 +88,13 @@ function build(context: ModelContext, type: XsdComplexType): ComplexTypeModel {
     );
     fields.push(content);
     particles.push({ kind: 'field', field: content.name });
+  } else if (type.particle && needsOrderedContent(type.particle)) {
+    particles.push(orderedField(context, type.particle, fields, name));
   } else if (type.particle) {
     particles.push(flatten(context, type.particle, fields, name, 1, 1, false, elementNameCounts(type.particle)));
   }
+  // An all group's members may come in any order: a value read keeps the order it came in, and is written in it.
+  const allOrder = type.particle?.kind === 'all' && type.particle.particles.length > 1 && !type.mixed;
   const attributes = attributesOf(context, type, name, baseModel);
   const anyAttribute = type.anyAttribute || baseModel?.anyAttribute === true;
   uniqueMembers(fields, attributes, text !== undefined, anyAttribute);
@@ -109,6 +113,7 @@ function build(context: ModelContext, type: XsdComplexType): ComplexTypeModel {
     attributes,
     ...(text ? { text } : {}),
     ...(type.mixed ? { mixed: true } : {}),
+    ...(allOrder ? { allOrder: true } : {}),
     ...(anyAttribute ? { anyAttribute: true } : {}),
     particle,
     arrayWrapper:

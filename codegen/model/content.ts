@@ -187,3 +187,92 @@ function elementField(
   fields.push(made);
   return fieldParticle(context, made);
 }
+
+/** An element particle's key: its namespace and name (a reference's, the global element's). */
+const leafKey = (particle: XsdParticle): string =>
+  particle.kind === 'element'
+    ? `{${particle.element.ref?.namespace ?? particle.element.namespace}}${particle.element.ref?.name ?? particle.element.name}`
+    : '*';
+
+const repeatsAt = (max: number | 'unbounded') => max === 'unbounded' || max > 1;
+
+/**
+ * Whether a content model's fields, each written in its place, cannot write back the order its elements came in:
+ * an element in two places, a repeated compositor inside a repeated one, more than one wildcard, or a wildcard
+ * repeated with elements. (A repeated sequence or choice of several elements found nowhere else is a group field.)
+ */
+export function needsOrderedContent(particle: XsdParticle): boolean {
+  const counts = new Map<string, number>();
+  const count = (p: XsdParticle) => {
+    if (p.kind === 'element' || p.kind === 'any') counts.set(leafKey(p), (counts.get(leafKey(p)) ?? 0) + 1);
+    else for (const inner of p.particles) count(inner);
+  };
+  count(particle);
+  if ([...counts.values()].some((n) => n > 1)) return true;
+  const leaves = (p: XsdParticle): number =>
+    p.kind === 'element' || p.kind === 'any' ? 1 : p.particles.reduce((sum, q) => sum + leaves(q), 0);
+  const hasWildcard = (p: XsdParticle): boolean => p.kind === 'any' || (p.kind !== 'element' && p.particles.some(hasWildcard));
+  const check = (p: XsdParticle, insideRepeated: boolean): boolean => {
+    if (p.kind === 'element' || p.kind === 'any') return false;
+    const repeated = repeatsAt(p.max) && leaves(p) > 1;
+    if (repeated && (insideRepeated || hasWildcard(p))) return true;
+    return p.particles.some((q) => check(q, insideRepeated || repeated));
+  };
+  return check(particle, false);
+}
+
+/** The fewest elements a content model holds. */
+function fewest(particle: XsdParticle): number {
+  if (particle.kind === 'element' || particle.kind === 'any') return particle.min;
+  const inner = particle.particles.map(fewest);
+  const least = particle.kind === 'choice' ? (inner.length ? Math.min(...inner) : 0) : inner.reduce((a, b) => a + b, 0);
+  return particle.min * least;
+}
+
+/**
+ * A content model whose order fields cannot keep (needsOrderedContent): one array field, `items`, of a class with a
+ * member for each element (and the wildcard), one member set in each item, written in place, in order.
+ */
+export function orderedField(context: ModelContext, particle: XsdParticle, fields: FieldModel[], owner: string): ParticleModel {
+  const leaves: XsdParticle[] = [];
+  const seen = new Set<string>();
+  const collect = (p: XsdParticle) => {
+    if (p.kind === 'element' || p.kind === 'any') {
+      if (!seen.has(leafKey(p))) leaves.push({ ...p, min: 1, max: 1 } as XsdParticle);
+      seen.add(leafKey(p));
+    } else for (const q of p.particles) collect(q);
+  };
+  collect(particle);
+  const members: FieldModel[] = [];
+  const inner = flatten(context, { kind: 'choice', particles: leaves, min: 1, max: 1 }, members, owner, 1, 1, false);
+  uniqueMembers(members, []);
+  renameParticles(context, inner);
+  const name = context.names.claim(`${owner}Item`);
+  const group: ComplexTypeModel = {
+    name,
+    xmlName: name,
+    namespace: members.find((m) => m.namespace)?.namespace || context.tns,
+    anonymous: true,
+    group: true,
+    fieldsInterface: `${name}Fields`,
+    derived: [],
+    abstract: false,
+    fields: members,
+    attributes: [],
+    particle: inner,
+    arrayWrapper: false,
+  };
+  context.synthesized.push(group);
+  const made = field(
+    'items',
+    name,
+    '',
+    { kind: 'complex', typeName: name, tsType: name },
+    fewest(particle) > 0 ? 1 : 0,
+    'unbounded',
+    false,
+  );
+  made.inline = true;
+  fields.push(made);
+  return fieldParticle(context, made);
+}

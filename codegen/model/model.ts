@@ -165,6 +165,8 @@ export interface ComplexTypeModel {
   attributes: AttributeModel[];
   /** Mixed content: its one field, `content`, keeps the element's whole content as XML. */
   mixed?: true;
+  /** An all group: a value read keeps the order its elements came in (any order is valid), and is written in it. */
+  allOrder?: true;
   /** `anyAttribute`: the attributes no declaration names are kept in the property OTHER_ATTRIBUTES, by name. */
   anyAttribute?: true;
   /** simpleContent: the text's type; its property is `value`. */

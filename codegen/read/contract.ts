@@ -86,7 +86,7 @@ export async function readContract(wsdlPath: string, options: ReadOptions = {}):
       if (redefine)
         refuseAt(
           redefine,
-          'a redefine in a WSDL\'s schemas: the WSDL is served with its schemas inline, where a redefinition has no document to redefine; publish the redefined schema (codegen --xsd reads redefine)',
+          "a redefine in a WSDL's schemas: the WSDL is served with its schemas inline, where a redefinition has no document to redefine; publish the redefined schema (codegen --xsd reads redefine)",
         );
     }
     const xsd = readXsd(schemas);

@@ -266,7 +266,10 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
   const redefinedKey = (kind: RedefinedKind, key: string) => `${kind} ${key}`;
   for (const { schema, chameleon } of sources) {
     const namespace = optionalAttr(schema, 'targetNamespace') ?? chameleon ?? '';
-    for (const node of findAll(schema, 's:redefine/s:complexType | s:redefine/s:simpleType | s:redefine/s:group | s:redefine/s:attributeGroup')) {
+    for (const node of findAll(
+      schema,
+      's:redefine/s:complexType | s:redefine/s:simpleType | s:redefine/s:group | s:redefine/s:attributeGroup',
+    )) {
       const kind: RedefinedKind = node.name === 'group' || node.name === 'attributeGroup' ? node.name : 'type';
       redefined.add(redefinedKey(kind, qnameKey({ namespace, name: attr(node, 'name') })));
     }
@@ -613,8 +616,15 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
           const ownName = own.endsWith(ORIGINAL) ? `${name}${ORIGINAL}` : name;
           if (node.name === 'complexType') {
             if (!facts.complexTypes.has(own))
-              facts.complexTypes.set(own, asRedefinition('type', node, namespace, () => complexType(node, ownName, ownName)));
-          } else if (!facts.simpleTypes.has(own)) facts.simpleTypes.set(own, asRedefinition('type', node, namespace, () => simpleType(node, ownName)));
+              facts.complexTypes.set(
+                own,
+                asRedefinition('type', node, namespace, () => complexType(node, ownName, ownName)),
+              );
+          } else if (!facts.simpleTypes.has(own))
+            facts.simpleTypes.set(
+              own,
+              asRedefinition('type', node, namespace, () => simpleType(node, ownName)),
+            );
           continue;
         }
         const where = `element ${name}`;

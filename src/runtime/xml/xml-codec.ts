@@ -245,3 +245,18 @@ export function readDocument<T>(text: string, name: string, namespace: string, d
     doc.dispose();
   }
 }
+
+/** Where a value read from XML keeps the order its elements came in, when the schema lets them come in any (an all group). */
+const XML_ORDER = Symbol('the order its elements were read in');
+
+/** Records on a value the order its members' elements were read in (not enumerable: no JSON or comparison sees it). */
+export function withXmlOrder<T extends object>(value: T, order: readonly string[]): T {
+  Object.defineProperty(value, XML_ORDER, { value: order });
+  return value;
+}
+
+/** The order to write a value's members in: the one it was read in, then any others in the schema's order. */
+export function xmlOrderOf(value: object, schemaOrder: readonly string[]): readonly string[] {
+  const order = (value as { [XML_ORDER]?: readonly string[] })[XML_ORDER];
+  return order === undefined ? schemaOrder : [...order, ...schemaOrder.filter((name) => !order.includes(name))];
+}
