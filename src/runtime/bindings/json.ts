@@ -5,9 +5,9 @@
  * "ExceptionType"}` with the header `jsonerror: true`. The same handlers,
  * body limit and strict UTF-8 as the other variants; no XML.
  */
-import type { CallContext } from '../call-state';
+import { type CallContext, callOf } from '../call-state';
 import type { Contract } from '../contract';
-import type { Handlers, OperationName, OperationsOf } from '../definition';
+import type { Call, Handlers, OperationName, OperationsOf } from '../definition';
 import { ServiceError, clientError, type ErrorKind } from '../errors';
 import { requestBody } from './body';
 import { noHeaders } from './soap';
@@ -27,7 +27,7 @@ export function jsonBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Op
     ctx.state.variant = 'json';
     const { operation } = routeOfPath(contract, ctx, segment);
     const parameters = parseParameters(requestBody(ctx));
-    const body = await jsonCall(ctx, contract, operation, (name) => parameterText(parameters, name), handlers);
+    const body = await jsonCall(callOf(ctx, operation, 'json'), contract, operation, (name) => parameterText(parameters, name), handlers);
     ctx.set('Content-Type', JSON_CONTENT_TYPE);
     ctx.body = body;
   };
@@ -35,14 +35,14 @@ export function jsonBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Op
 
 /** The hop into the handler, typed by the operation K: parameters decoded, the handler run, `{"d": …}` encoded. */
 async function jsonCall<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
-  ctx: CallContext,
+  call: Call,
   contract: Contract<Ops>,
   operation: K,
   field: (name: string) => string | undefined,
   handlers: Handlers<Ops>,
 ): Promise<string> {
   const { json, routes } = contract.definition;
-  return json[operation].encodeAnswer(await handlers[operation](routes[operation].decodeFields(field), noHeaders(routes[operation]), ctx));
+  return json[operation].encodeAnswer(await handlers[operation](routes[operation].decodeFields(field), noHeaders(routes[operation]), call));
 }
 
 /** GET with application/json (isJsonRequest) is refused as .NET refuses it: these methods do not allow GET. */

@@ -11,7 +11,7 @@
  * (bindings/xml-tree.ts). Anything else, and every call that is refused, is
  * read again in detail through libxml2-wasm's API, which names what is wrong.
  */
-import type { CallContext } from '../call-state';
+import { type CallContext, callOf } from '../call-state';
 import type { Contract } from '../contract';
 import type { Handlers, HeadersOf, OperationName, OperationsOf, Route } from '../definition';
 import { DeclaredFault, ServiceError, clientError } from '../errors';
@@ -60,7 +60,7 @@ export function soapBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Op
       withUntrustedXml(bytes, (doc) => readCallInDetail(ctx, doc, version, contract, understood));
     let result: unknown;
     try {
-      result = await invoke(ctx, call, handlers);
+      result = await invoke(ctx, call, version, handlers);
     } catch (error) {
       if (error instanceof DeclaredFault) error.namespaceAttribute = contract.namespaceAttribute;
       throw error;
@@ -91,9 +91,10 @@ function encodeHeaders<Ops extends OperationsOf<Ops>, K extends OperationName<Op
 function invoke<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
   ctx: CallContext,
   call: SoapCall<Ops, K>,
+  version: SoapVersion,
   handlers: Handlers<Ops>,
 ): Promise<Ops[K]['result']> {
-  return handlers[call.route.operation](call.request, call.headers, ctx);
+  return handlers[call.route.operation](call.request, call.headers, callOf(ctx, call.route.operation, version.variant));
 }
 
 /** The handler's result as the SOAP body's content. */
