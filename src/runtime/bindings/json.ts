@@ -5,6 +5,7 @@
  * "ExceptionType"}` with the header `jsonerror: true`. The same handlers,
  * body limit and strict UTF-8 as the other variants; no XML.
  */
+import { parse as parseContentType } from 'content-type';
 import { type CallContext, callOf } from '../call-state';
 import type { Contract } from '../contract';
 import type { Call, Handlers, OperationName, OperationsOf } from '../definition';
@@ -16,9 +17,9 @@ import { routeOfPath } from './http';
 import { JSON_CONTENT_TYPE } from '../wire/content-types';
 import { jsonString } from '../wire/json-text';
 
-/** A call is the JSON variant when its Content-Type says so, whatever the method. */
+/** A call is the JSON variant when its Content-Type's media type says so (any case, any parameters), whatever the method. */
 export const isJsonRequest = byContentType(
-  (ctx) => (ctx.get('Content-Type').split(';')[0] ?? '').trim().toLowerCase() === 'application/json',
+  (ctx) => parseContentType(ctx.get('Content-Type'), { parameters: false }).type === 'application/json',
 );
 
 /** POST with application/json (isJsonRequest). */

@@ -11,6 +11,7 @@
  * (bindings/xml-tree.ts). Anything else, and every call that is refused, is
  * read again in detail through libxml2-wasm's API, which names what is wrong.
  */
+import { parse as parseContentType } from 'content-type';
 import { type CallContext, callOf } from '../call-state';
 import type { Contract } from '../contract';
 import type { Handlers, HeadersOf, OperationName, OperationsOf, Route } from '../definition';
@@ -38,6 +39,9 @@ const NONE = Object.freeze({ in: Object.freeze({}), out: Object.freeze({}) });
 
 /** The SOAP version a request's media type names, worked out once per distinct Content-Type. */
 const versionOf = byContentType((ctx) => soapVersionOf(ctx.request.type));
+
+/** SOAP 1.2's `action` parameter of the media type (quoted or not, as clients send it), once per distinct Content-Type. */
+const actionParameterOf = byContentType((ctx) => parseContentType(ctx.get('Content-Type')).parameters.action ?? '');
 
 export function soapBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Ops>, handlers: Handlers<Ops>) {
   // The header blocks some operation reads: those a call may mark mustUnderstand.
@@ -284,18 +288,10 @@ function checkAction(ctx: CallContext, version: SoapVersion, expected: string): 
 
 /** The action the call names: the SOAPAction header (1.1, unquoted) or the media type's action parameter (1.2). */
 function sentAction(ctx: CallContext, version: SoapVersion): string {
-  const raw = version === SOAP11 ? ctx.get('SOAPAction') : actionParameter(ctx.get('Content-Type'));
-  let action = raw.trim();
+  if (version !== SOAP11) return actionParameterOf(ctx).trim();
+  let action = ctx.get('SOAPAction').trim();
   if (action.length >= 2 && action.startsWith('"') && action.endsWith('"')) action = action.slice(1, -1); // quoted, as SOAP 1.1 has it
   return action;
-}
-
-function actionParameter(contentType: string): string {
-  for (const part of contentType.split(';').slice(1)) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim().toLowerCase() === 'action') return part.slice(eq + 1);
-  }
-  return '';
 }
 
 function decodeValidated<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
