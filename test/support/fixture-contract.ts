@@ -22,6 +22,8 @@ export type GeneratedClasses = Record<string, new (...args: never[]) => object>;
 export interface FixtureContract {
   definition: ContractDefinition<AnyOperations>;
   types: GeneratedClasses;
+  /** The generated folder, each file beside its CommonJS (`client.js`: the typed client). */
+  folder: string;
   /** Removes the generated folder. */
   remove(): void;
 }
@@ -34,7 +36,7 @@ export async function generateFixture(name: string, wsdl?: string): Promise<Fixt
   if (!file) throw new Error(`${fixture} holds no WSDL`);
   const folder = mkdtempSync(join(tmpdir(), `fixture-${name}-`));
   const { definition, remove } = await loadContract(join(fixture, file), { folder });
-  return { definition, types: require(join(folder, 'types.js')) as GeneratedClasses, remove };
+  return { definition, types: require(join(folder, 'types.js')) as GeneratedClasses, folder, remove };
 }
 
 export interface ServedFixture {
