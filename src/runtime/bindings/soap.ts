@@ -41,7 +41,7 @@ const NONE = Object.freeze({ in: Object.freeze({}), out: Object.freeze({}) });
 const versionOf = byContentType((ctx) => soapVersionOf(ctx.request.type));
 
 /** SOAP 1.2's `action` parameter of the media type (quoted or not, as clients send it), once per distinct Content-Type. */
-const actionParameterOf = byContentType((ctx) => parseContentType(ctx.get('Content-Type')).parameters.action ?? '');
+const actionParameterOf = byContentType((ctx) => (parseContentType(ctx.get('Content-Type')).parameters.action ?? '').trim());
 
 export function soapBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Ops>, handlers: Handlers<Ops>) {
   // The header blocks some operation reads: those a call may mark mustUnderstand.
@@ -288,7 +288,7 @@ function checkAction(ctx: CallContext, version: SoapVersion, expected: string): 
 
 /** The action the call names: the SOAPAction header (1.1, unquoted) or the media type's action parameter (1.2). */
 function sentAction(ctx: CallContext, version: SoapVersion): string {
-  if (version !== SOAP11) return actionParameterOf(ctx).trim();
+  if (version !== SOAP11) return actionParameterOf(ctx);
   let action = ctx.get('SOAPAction').trim();
   if (action.length >= 2 && action.startsWith('"') && action.endsWith('"')) action = action.slice(1, -1); // quoted, as SOAP 1.1 has it
   return action;
