@@ -96,7 +96,7 @@ soak: build
 .PHONY: bench bench-store bench-store-replicas bench-state-file
 ## bench: ours vs ours (before: this build on Node.js 20, or BENCH_BEFORE=<revision>) vs the npm soap server vs a bare
 ##        Koa ceiling, autocannon on loopback, interleaved rounds, then ours under perf (~30 min); writes bench/RESULTS.md
-##        and results.json. BENCH_ROUNDS=3 BENCH_CONNECTIONS=50 BENCH_WARMUP=5 BENCH_DURATION=8 BENCH_FRESH_DURATION=60
+##        and results.json (raw, ignored by git). BENCH_ROUNDS=3 BENCH_CONNECTIONS=50 BENCH_WARMUP=5 BENCH_DURATION=8 BENCH_FRESH_DURATION=60
 ##        BENCH_BEFORE=<revision> (empty: no before row) BENCH_BEFORE_NODE=<a Node.js 20>; BENCH_PROFILES=0 skips perf
 ##        (Debian's linux-perf); an A/B (docs/performance.md): BENCH_OURS=<revision> BENCH_BEFORE=<the one before>
 ##        BENCH_SCENARIOS=soap11-validate,... BENCH_SERVERS=ours,before (RESULTS.md untouched unless BENCH_WRITE=1)

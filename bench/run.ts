@@ -3,7 +3,7 @@
  * server) and the ceiling (bare Koa, a fixed answer) in interleaved rounds (bench/rounds.ts), each server a child
  * process started fresh for each measurement (bench/servers.ts), autocannon here in this process; then ours under
  * Linux perf (bench/perf/). Writes bench/RESULTS.md (bench/report/: its Analysis and Soak sections kept as they
- * were) and bench/results.json.
+ * were) and bench/results.json (every figure, raw; not kept in git).
  *
  * Settings (environment):
  *   BENCH_ROUNDS           rounds: every server of every scenario is measured once a round (3)

@@ -45,9 +45,9 @@ test('the README shows the two commands', (t) => {
   t.regex(readme, /^make test\b/m);
 });
 
-test('the README is a front page: at most 200 lines', (t) => {
+test('the README is a front page: at most 150 lines', (t) => {
   const lines = readme.split('\n').length;
-  t.true(lines <= 200, `${lines} lines`);
+  t.true(lines <= 150, `${lines} lines`);
 });
 
 test('the README links to every page of docs/', (t) => {

@@ -1,8 +1,11 @@
 /**
  * Which room may import which (docs/architecture.md): the runtime, which
  * serves any contract, imports nothing of the PIN service, of generated/ or
- * of codegen/, and names none of the service's operations or concepts;
- * generated/ and codegen/ import only the runtime; the service stands on it.
+ * of codegen/, and neither it nor codegen/ names the service's operations or
+ * concepts; generated/ and codegen/ import only themselves and the runtime
+ * (codegen/ packages too); the service's rooms import the runtime. The
+ * runtime's tests (test/runtime/) drive fixture contracts: they name nothing
+ * of the PIN service and import nothing of it or of its generated contract.
  * No file imports itself back through others, and no room of src/ does
  * either.
  */
@@ -51,7 +54,7 @@ test('src/ is two houses, each a folder: the runtime and the service', (t) => {
   t.deepEqual(readdirSync(join(ROOT, 'src')).sort(), ['runtime', 'service']);
 });
 
-test('test/ mirrors the houses: a folder for the runtime, codegen, the service and the system suites, and only repository-wide checks at the top', (t) => {
+test('test/ has a folder for each house (runtime, codegen, service), each holding tests, beside system/, fixtures/ and support/, and only repository-wide checks at its top', (t) => {
   const folders = readdirSync(join(ROOT, 'test'), { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name)
@@ -77,7 +80,7 @@ test('the import check sees a runtime file that imports the service or generated
   t.deepEqual(leaving("import { loadContract } from '../contract';"), []);
 });
 
-test('generated/ and codegen/ import only themselves and the runtime', (t) => {
+test('generated/ imports only itself and the runtime; codegen/ only itself, the runtime and packages', (t) => {
   t.true(sourceFiles('generated').length >= 6);
   t.deepEqual(
     offending('generated', (target) => inside(target, 'generated') || inside(target, 'src/runtime')),
@@ -113,9 +116,18 @@ function sourceFilesAndTemplates(dir: string): string[] {
   );
 }
 
-test('the runtime names no operation and no word of the PIN service', (t) => {
+test('the runtime and codegen/ name no operation and no word of the PIN service', (t) => {
   t.deepEqual(serviceWordsIn('src/runtime'), []);
   t.deepEqual(serviceWordsIn('codegen'), []);
+});
+
+test('test/runtime/ names no word of the PIN service and imports nothing of src/service/, generated/ or test/service/', (t) => {
+  t.true(sourceFiles('test/runtime').length >= 10, 'the tests of the runtime were read');
+  t.deepEqual(serviceWordsIn('test/runtime'), []);
+  t.deepEqual(
+    offending('test/runtime', (target) => !['src/service', 'generated', 'test/service'].some((dir) => inside(target, dir))),
+    [],
+  );
 });
 
 test('the word check finds the service in the service, and not a pair of words or a pinned version', (t) => {
@@ -128,14 +140,14 @@ test('the word check finds the service in the service, and not a pair of words o
   t.deepEqual(words('Pair, ValidatePin, a PIN, secretCode'), ['Pair', 'ValidatePin', 'PIN', 'secret']);
 });
 
-test('the service stands on the runtime: no room of the runtime imports a room of the service, and the service rooms import the runtime', (t) => {
+test('the service stands on the runtime: its rooms import the runtime', (t) => {
   const importsOfRooms = SERVICE_ROOMS.flatMap((room) => (room.endsWith('config') ? [`${room}.ts`] : sourceFiles(room))).flatMap((file) =>
     importsOf(file),
   );
   t.true(importsOfRooms.some((target) => inside(target, 'src/runtime')));
 });
 
-test("the runtime's XML engine imports libraries and itself, nothing else of the project", (t) => {
+test("the runtime's XML engine imports packages, itself and the runtime's escape.ts, nothing else of the project", (t) => {
   t.deepEqual(
     offending(
       'src/runtime/xml',
@@ -155,7 +167,7 @@ test('the help pages and the typed client do not import the bindings', (t) => {
   );
 });
 
-test("only the XML engine, src/runtime/xml/xml-engine.ts, reaches into libxml2-wasm's internal module (the package's version is pinned for it)", (t) => {
+test("only the XML engine, src/runtime/xml/xml-engine.ts, imports libxml2-wasm's internal module, and package.json pins the package's exact release", (t) => {
   const internal = (target: string) => target.startsWith('package:libxml2-wasm/');
   const reaching = ['src', 'generated', 'codegen', 'test', 'bench'].flatMap((dir) => offending(dir, (target) => !internal(target)));
   t.deepEqual([...new Set(reaching)], ['src/runtime/xml/xml-engine.ts imports package:libxml2-wasm/lib/libxml2.mjs']);

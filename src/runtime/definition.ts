@@ -41,23 +41,31 @@ export type OperationsOf<Ops> = { [K in keyof Ops]: OperationTypes };
 export type OperationName<Ops> = keyof Ops & string;
 
 /**
- * What a handler is told of the call it answers, besides its request: the
- * caller's address (the connection's, or with a trusted proxy the one it
- * added) and the call's state (call-state.ts: its request id, variant and
- * operation, and what the service records on it). The bindings pass the
- * call's context, which is one; nothing of HTTP besides.
+ * The call a handler answers, as its binding hands it: plain data, and one
+ * function back to the runtime. Nothing of HTTP or of the web framework.
  */
-export interface Caller {
-  readonly ip: string;
-  readonly state: { requestId?: string; variant?: string; operation?: string };
+export interface Call {
+  /** The caller's address: the connection's, or behind a trusted proxy the one that proxy put last in X-Forwarded-For. */
+  readonly address: string;
+  /** The id of the call's request log line (X-Request-Id); undefined when no request log runs. */
+  readonly requestId: string | undefined;
+  readonly operation: string;
+  /** The variant it came by; `page` for a plain page a service adds beside the endpoint. */
+  readonly variant: CallVariant | 'page';
+  /**
+   * Tells the runtime what the handler's answer meant, in the service's own
+   * word (`accepted`, `wrong`): the request log line's and the metrics'
+   * `outcome` instead of `ok`. A method: call it on the Call.
+   */
+  answered(outcome: string): void;
 }
 
 /**
- * The hand-written side: one function per operation, knowing nothing of XML or HTTP. The bindings pass the call
- * (its address and state) as `caller`; a handler called outside a call is given none.
+ * The hand-written side: one function per operation, of its typed request (and SOAP headers), knowing nothing of
+ * XML or HTTP. The bindings pass the call they answer as `call`; a handler called outside a call is given none.
  */
 export type Handlers<Ops extends OperationsOf<Ops>> = {
-  [K in OperationName<Ops>]: (request: Ops[K]['request'], headers?: HeadersOf<Ops[K]>, caller?: Caller) => Promise<Ops[K]['result']>;
+  [K in OperationName<Ops>]: (request: Ops[K]['request'], headers?: HeadersOf<Ops[K]>, call?: Call) => Promise<Ops[K]['result']>;
 };
 
 /** A port of the WSDL service, served at the path of its address. */

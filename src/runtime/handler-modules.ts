@@ -12,18 +12,18 @@
  * modules are loaded by their conventional paths when the handlers are made,
  * so a module named otherwise fails the start, naming the path it expected.
  */
-import type { Caller, Handlers, HeadersOf, OperationName, OperationsOf } from './definition';
+import type { Call, Handlers, HeadersOf, OperationName, OperationsOf } from './definition';
 
 /**
  * The function a handler module exports for operation K: the request and the service's context in, the result out;
  * an operation with SOAP headers also gets them (`in` as the call carried them, `out` for it to set), and every
- * handler the call it answers (`caller`: its address and state; undefined when called outside a call).
+ * handler the call it answers (`call`: its address, request id, operation and variant; undefined outside a call).
  */
 export type OperationHandler<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>, Context> = (
   request: Ops[K]['request'],
   context: Context,
   headers: HeadersOf<Ops[K]>,
-  caller: Caller | undefined,
+  call: Call | undefined,
 ) => Promise<Ops[K]['result']>;
 
 /** A module's function for every operation of `Ops`, each of its operation's type. */
@@ -76,10 +76,10 @@ export function bindHandlers<Ops extends OperationsOf<Ops>, Context>(
   const handlers: Partial<Record<string, unknown>> = {};
   for (const [operation, handler] of Object.entries(modules) as [
     string,
-    (request: unknown, context: Context, headers: unknown, caller: Caller | undefined) => unknown,
+    (request: unknown, context: Context, headers: unknown, call: Call | undefined) => unknown,
   ][]) {
-    handlers[operation] = (request: unknown, headers: unknown, caller: Caller | undefined) =>
-      handler(request, context, headers ?? { in: {}, out: {} }, caller);
+    handlers[operation] = (request: unknown, headers: unknown, call: Call | undefined) =>
+      handler(request, context, headers ?? { in: {}, out: {} }, call);
   }
   return handlers as Handlers<Ops>;
 }

@@ -6,10 +6,9 @@
  * a service with more to do (state, metrics, TLS) composes the same parts
  * itself.
  */
-import Koa from 'koa';
+import type Koa from 'koa';
 import pino, { type Logger } from 'pino';
-import { bodyReader } from './bindings/body';
-import { errorResponse } from './bindings/error-response';
+import { buildApp } from './app-builder';
 import type { CallState } from './call-state';
 import { loadContract } from './contract';
 import { addContractRoutes, type ContractRouteOptions } from './contract-routes';
@@ -40,7 +39,7 @@ export const HOST_SETTINGS = settingsTable({
     flag: '--trust-proxy',
     default: false,
     type: yesNo,
-    help: 'take the public host and scheme from X-Forwarded-Host/-Proto',
+    help: "behind a proxy: the caller's address is the last X-Forwarded-For entry, the public host and scheme X-Forwarded-Host/-Proto",
   }),
   maxBodyBytes: setting({
     flag: '--max-body-bytes',
@@ -87,13 +86,13 @@ export function createContractApp<Ops extends OperationsOf<Ops>>(
   const contract = loadContract(definition, settings.namespace ?? definition.targetNamespace);
   const routes = new RouteTable().get('/healthz', liveness);
   addContractRoutes(routes, contract, handlers, { ...options, publicUrl: settings.publicUrl });
-  const app = new Koa<CallState>({ proxy: settings.trustProxy });
-  app.silent = true; // errors are answered and logged by errorResponse
-  app.use(requestLog(logger));
-  app.use(errorResponse(logger));
-  app.use(bodyReader(settings.maxBodyBytes));
-  app.use(routes.middleware());
-  return app;
+  return buildApp({
+    requestLog: requestLog(logger),
+    logger,
+    maxBodyBytes: settings.maxBodyBytes,
+    routes,
+    trustProxy: settings.trustProxy,
+  });
 }
 
 export interface ServedContract {

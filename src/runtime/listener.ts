@@ -102,9 +102,10 @@ export async function listen(handle: (req: IncomingMessage, res: ServerResponse)
 
   const close = async ({ idleGraceMs = 1000 }: CloseOptions = {}): Promise<void> => {
     draining = true;
-    // net.Server's close stops accepting and resolves once every connection has ended. (http.Server's
-    // own close would also destroy the idle keep-alive connections at once, and a request a client is
-    // sending on one of them at that moment would be lost.)
+    // net.Server's close, called on the HTTP server, stops accepting and resolves once every connection
+    // has ended. http.Server's own close() would also destroy the idle keep-alive connections at once, and
+    // a request a client is sending on one of them at that moment would be reset: test/service/shutdown.test.ts
+    // fails with it. test/runtime/listener.test.ts holds Node to that (docs/performance.md, *Reaching into a library*).
     const allClosed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
     // Calls in flight are answered with Connection: close too.
     for (const res of answering) if (!res.headersSent) res.setHeader('Connection', 'close');

@@ -25,7 +25,7 @@ export interface RequestLogFields {
   status: number;
   /**
    * An error kind (`client`, `throttled`, …); for a call answered without
-   * error, the service's own word for what its answer meant (`answered`),
+   * error, the service's own word for what its answer meant (Call.answered),
    * else `ok`; `refused` for another status of 400 or more.
    */
   outcome: string;
@@ -38,16 +38,12 @@ export function requestLogger(logger: Logger): (fields: RequestLogFields) => voi
 }
 
 /**
- * `answered` (optional) gives the service's word for the outcome of a call
- * its handler answered, read when the call ends (e.g. from what the handler
- * recorded in the call's state): the line and `observe` then tell one answer
- * from another where the status alone cannot.
+ * The middleware: the call's id first, its line when it ends. A handler that
+ * told what its answer meant (Call.answered, into the call's state) has that
+ * word as the line's outcome, so the line and `observe` tell one answer from
+ * another where the status alone cannot.
  */
-export function requestLog(
-  logger: Logger,
-  observe?: (record: RequestLogFields) => void,
-  answered?: (ctx: CallContext) => string | undefined,
-) {
+export function requestLog(logger: Logger, observe?: (record: RequestLogFields) => void) {
   const log = requestLogger(logger);
   return async function logRequest(ctx: CallContext, next: Next): Promise<void> {
     const started = performance.now();
@@ -67,7 +63,7 @@ export function requestLog(
         variant: ctx.state.variant,
         operation: ctx.state.operation,
         status: ctx.status,
-        outcome: ctx.state.outcome ?? (ctx.status < 400 ? (answered?.(ctx) ?? 'ok') : 'refused'),
+        outcome: ctx.state.outcome ?? (ctx.status < 400 ? (ctx.state.answered ?? 'ok') : 'refused'),
         ms: Math.round(ms * 1e3) / 1e3,
       };
       observe?.(record);

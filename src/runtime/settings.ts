@@ -7,6 +7,7 @@
  * service adds its own.
  */
 import { isIP } from 'node:net';
+import { parseArgs } from 'node:util';
 import { serviceLinkTest } from './service-links';
 
 export class ConfigError extends Error {
@@ -177,6 +178,11 @@ export function settingsTable<Table extends Record<string, SettingSpec<unknown>>
   const rows = Object.keys(table).map((key) => ({ key, ...table[key], values: table[key].type.values }));
   const defaults = (): Values => Object.fromEntries(rows.map((row) => [row.key, row.default])) as Values;
   const variables = rows.flatMap((row) => (row.env === undefined ? [] : [row.env]));
+  const byFlag = new Map(rows.map((row) => [row.flag, row]));
+  // Each row's flag as parseArgs names it (`--port` → `port`): a yes/no row takes no value of its own.
+  const parseOptions = Object.fromEntries(
+    rows.map((row) => [row.flag.replace(/^--/, ''), { type: row.type.yesNo ? ('boolean' as const) : ('string' as const) }]),
+  );
   const serviceLinks = (env: NodeJS.ProcessEnv, envPrefix: string): string[] => {
     const isServiceLink = serviceLinkTest(envPrefix);
     return Object.keys(env)
@@ -207,21 +213,27 @@ export function settingsTable<Table extends Record<string, SettingSpec<unknown>>
         const value = row.env === undefined || links.has(row.env) ? undefined : env[row.env];
         if (value !== undefined && value !== '') apply(row, row.env!, value);
       }
-      for (let i = 0; i < argv.length; i++) {
-        const arg = argv[i];
-        const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-        const row = rows.find((x) => x.flag === flag);
-        if (!row)
+      // node:util's parseArgs splits the arguments (`--name value`, `--name=value`, `--`); the table gives them meaning.
+      // A yes/no row is a boolean option, so that it may stand alone; a value after it is its own token, taken here.
+      const { tokens } = parseArgs({ args: [...argv], options: parseOptions, strict: false, allowPositionals: true, tokens: true });
+      for (let i = 0; i < tokens.length; i++) {
+        const token = tokens[i];
+        const flag = token.kind === 'option' ? token.rawName : token.kind === 'positional' ? token.value : '--';
+        const row = token.kind === 'option' ? byFlag.get(flag) : undefined;
+        if (token.kind !== 'option' || !row)
           throw unknown(
             'argument',
             flag,
             rows.map((x) => x.flag),
           );
-        let value = inline;
-        if (value === undefined) {
-          // A yes/no flag may stand alone: `--trust-proxy` is `--trust-proxy true`.
-          if (row.type.yesNo && (argv[i + 1] === undefined || argv[i + 1].startsWith('--'))) value = 'true';
-          else value = argv[++i];
+        let value = token.value;
+        if (value === undefined && row.type.yesNo) {
+          // `--trust-proxy` is `--trust-proxy true`; `--trust-proxy false` gives its value as the next argument.
+          const next = tokens[i + 1];
+          if (next?.kind === 'positional' && next.index === token.index + 1) {
+            value = next.value;
+            i++;
+          } else value = 'true';
         }
         if (value === undefined) throw new ConfigError(`${flag} needs a value (${row.values})`);
         apply(row, flag, value);

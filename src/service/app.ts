@@ -1,10 +1,10 @@
 /**
- * The service, in order: request log and metrics → error answers → body reader →
- * routes (health, the
- * contract's endpoint and documents, the plain pages; /metrics only with
+ * The service's public port, in the runtime's order (runtime/app-builder.ts):
+ * request log and metrics → error answers → body reader → routes (health,
+ * the contract's endpoint and documents, the plain pages; /metrics only with
  * --metrics-on-public-port, else on the management port: management.ts).
  */
-import Koa from 'koa';
+import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { CONTRACT } from '../../generated/contract';
 import { type Config, contractNamespace } from './config';
@@ -17,8 +17,7 @@ import { observeRequests } from './observability/observe-requests';
 import { auditedOutcomes } from './observability/outcomes';
 import { PAIRING_HELP, SERVICE_LEAD } from './pages/pairing-help';
 import { plainPages } from './pages/plain-pages';
-import { bodyReader } from '../runtime/bindings/body';
-import { errorResponse } from '../runtime/bindings/error-response';
+import { buildApp } from '../runtime/app-builder';
 import type { CallState } from '../runtime/call-state';
 import { loadContract } from '../runtime/contract';
 import { addContractRoutes } from '../runtime/contract-routes';
@@ -46,11 +45,6 @@ export function createApp(config: Config, deps: AppDependencies): Koa<CallState>
     outcomes: auditedOutcomes(trail, metrics),
     unavailable: () => metrics.storeErrors.inc(),
   });
-  // With --trust-proxy, the caller's address is the last one in X-Forwarded-For: the one the nearest proxy (ours) added.
-  // Those before it were sent by the caller, who can write anything there.
-  const app = new Koa<CallState>({ proxy: config.trustProxy, maxIpsCount: 1 });
-  app.silent = true; // errors are answered and logged by errorResponse
-
   const routes = new RouteTable().get('/healthz', liveness).get('/readyz', readiness(deps.store, trail));
   if (config.metricsOnPublicPort) routes.get('/metrics', metricsEndpoint(metrics));
   addContractRoutes(routes, contract, handlers, {
@@ -61,11 +55,12 @@ export function createApp(config: Config, deps: AppDependencies): Koa<CallState>
   });
   for (const [path, page] of Object.entries(plainPages(handlers))) routes.get(path, page);
 
-  app.use(observeRequests(deps.logger, metrics));
-  // Inside the observation, which logs and counts the answer to an error too.
-  app.use(errorResponse(deps.logger));
-  // Bodies are read as bytes and parsed by the binding: XML by libxml2 (libxml2-wasm), forms by form.ts, JSON by JSON.parse.
-  app.use(bodyReader(config.maxBodyBytes));
-  app.use(routes.middleware());
-  return app;
+  return buildApp({
+    requestLog: observeRequests(deps.logger, metrics),
+    logger: deps.logger,
+    maxBodyBytes: config.maxBodyBytes,
+    routes,
+    // With --trust-proxy, the caller's address is the last X-Forwarded-For entry: the one the nearest proxy (ours) added.
+    trustProxy: config.trustProxy,
+  });
 }

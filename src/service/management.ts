@@ -2,10 +2,11 @@
  * The management port (--management-port, on --management-host: loopback
  * by default), for operators and their tools, apart from the callers' port:
  * /healthz, /readyz and /metrics, and with --admin-token-file the /admin/
- * endpoints (observability/admin.ts). In order: request log → error answers
- * → routes.
+ * endpoints (observability/admin.ts). In the runtime's order
+ * (runtime/app-builder.ts): request log → error answers → routes; no body is
+ * read.
  */
-import Koa from 'koa';
+import type Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { Clock } from './handlers/index';
@@ -14,7 +15,7 @@ import type { AuditTrail } from './observability/audit';
 import { liveness, readiness } from './observability/health';
 import { metricsEndpoint } from './observability/metrics-endpoint';
 import type { Metrics } from './observability/metrics';
-import { errorResponse } from '../runtime/bindings/error-response';
+import { buildApp } from '../runtime/app-builder';
 import type { CallState } from '../runtime/call-state';
 import { requestLog } from '../runtime/request-log';
 import { RouteTable } from '../runtime/route-table';
@@ -46,11 +47,11 @@ export function createManagementApp(config: Config, deps: ManagementDependencies
       now: () => deps.clock.now(),
     });
   }
-  // Its callers connect directly: the address is the connection's, whatever --trust-proxy says of the public port.
-  const app = new Koa<CallState>({ proxy: false });
-  app.silent = true; // errors are answered and logged by errorResponse
-  app.use(requestLog(deps.logger));
-  app.use(errorResponse(deps.logger));
-  app.use(routes.middleware());
-  return app;
+  return buildApp({
+    requestLog: requestLog(deps.logger),
+    logger: deps.logger,
+    routes,
+    // Its callers connect directly: the address is the connection's, whatever --trust-proxy says of the public port.
+    trustProxy: false,
+  });
 }

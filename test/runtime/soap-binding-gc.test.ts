@@ -2,8 +2,9 @@ import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
-// The SOAP binding validates and decodes the body element in place, in the request's document, which it
-// frees only when it is done: no garbage collection may free a libxml2 document whose nodes are still read.
+// The SOAP binding (on the calculator fixture contract) validates and decodes the body element in place, in the
+// request's document, which it frees only when it is done: no garbage collection may free a libxml2 document whose
+// nodes are still read.
 // A use-after-free shows as SIGSEGV once the binding is optimized and collections fall inside its libxml2
 // work, which 50 000 calls back to back make happen.
 test('the SOAP binding survives 50 000 SOAP 1.1 and 1.2 calls back to back (garbage collections in its libxml2 work), with no libxml2 memory report', (t) => {

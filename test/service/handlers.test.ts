@@ -7,6 +7,7 @@ import test, { type ExecutionContext } from 'ava';
 import { setupCodeVectors, totpVectors } from '../support/vectors';
 import { defaultConfig, type Config } from '../../src/service/config';
 import { ServiceError } from '../../src/runtime/errors';
+import type { Call } from '../../src/runtime/definition';
 import { pairingInfo } from '../../src/service/handlers/pair';
 import { encodeBase32 } from '../../src/service/otp/base32';
 import { checkPin, type ValidationState } from '../../src/service/handlers/validate-pin';
@@ -423,20 +424,20 @@ test('ValidatePin tells each outcome once, by the keyed hash: wrong, the lock it
     outcomes: {
       ready() {},
       validated: (outcome, key, from, attempts, lockedUntilMs) => {
-        t.is(from, caller, 'the call the handler was given');
+        t.is(from, call, 'the call the handler was given');
         told.push([outcome, key, attempts, lockedUntilMs]);
       },
       paired() {},
     },
   };
-  const caller = { ip: '192.0.2.7', state: { requestId: 'the-call' } };
+  const call: Call = { address: '192.0.2.7', requestId: 'the-call', operation: 'ValidatePin', variant: 'soap11', answered() {} };
   const request = (pin: string) => new ValidatePin({ pin, secretCode: v.secretCode });
   const key = hashOf(Buffer.from(v.secretCode));
-  t.true(await checkPin(request(v.pin), settings(), now, state, caller));
-  t.false(await checkPin(request(v.pin), settings(), now, state, caller));
+  t.true(await checkPin(request(v.pin), settings(), now, state, call));
+  t.false(await checkPin(request(v.pin), settings(), now, state, call));
   // The replay counted as a failure: four wrong PINs more reach the limit.
-  for (let i = 0; i < 4; i++) t.false(await checkPin(request('000000'), settings(), now, state, caller));
-  await t.throwsAsync(checkPin(request(v.pin), settings(), now, state, caller), { instanceOf: ServiceError });
+  for (let i = 0; i < 4; i++) t.false(await checkPin(request('000000'), settings(), now, state, call));
+  await t.throwsAsync(checkPin(request(v.pin), settings(), now, state, call), { instanceOf: ServiceError });
   t.deepEqual(told, [
     ['accepted', key, undefined, undefined],
     ['replay', key, 1, undefined],

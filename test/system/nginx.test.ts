@@ -162,7 +162,7 @@ test.serial('the unit file: systemd-analyze verify (when present), and the keys 
   }
   t.true(Number(keys.get('Service.TimeoutStopSec')?.[0]) > 10, 'TimeoutStopSec exceeds the service’s own 10 s limit');
   t.deepEqual(keys.get('Service.EnvironmentFile'), ['/etc/pin-service/pin-service.env', '-/etc/pin-service/instance-%i.env']);
-  t.regex(keys.get('Service.ExecStart')?.[0] ?? '', /^\/opt\/pin-service\/\.node\/bin\/node \S+\/dist\/src\/main\.js serve$/);
+  t.regex(keys.get('Service.ExecStart')?.[0] ?? '', /^\/opt\/pin-service\/\.node\/bin\/node \S+\/dist\/src\/service\/main\.js serve$/);
   t.false(keys.has('Service.MemoryDenyWriteExecute'), 'V8 needs W+X memory');
   t.deepEqual(unitArgs, ['serve']);
   const env = envFile();

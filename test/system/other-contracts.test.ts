@@ -24,11 +24,10 @@ import test from 'ava';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Variant } from '../../src/runtime/definition';
 import { CONTRACTS, startOtherContract, type OtherContract } from '../support/other-contract';
 import { readXml } from '../support/readers';
 import { CLIENTS_DIR, PYTHON, bounded, haveTool, runJsonClient, type Typed, type TypedResult } from './clients/harness';
-
-type Variant = 'soap11' | 'soap12' | 'httpGet' | 'httpPost';
 
 /** One call: its operation, its arguments (JSON; "5n" a bigint for the typed client) and what every client must read back. */
 interface Call {

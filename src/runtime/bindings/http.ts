@@ -2,9 +2,9 @@
  * The HTTP GET and HTTP POST (form) bindings: {endpoint}/{operation}, fields
  * as query parameters or form fields, the answer a bare XML element.
  */
-import type { CallContext } from '../call-state';
+import { type CallContext, callOf } from '../call-state';
 import type { Contract } from '../contract';
-import type { Handlers, OperationName, OperationsOf, Route } from '../definition';
+import type { Call, Handlers, OperationName, OperationsOf, Route } from '../definition';
 import { ServiceError, clientError } from '../errors';
 import { requestBody } from './body';
 import { noHeaders } from './soap';
@@ -19,9 +19,10 @@ export function httpBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Op
       new Map(contract.definition.routes[operation].httpFields.map((f) => [f.toLowerCase(), f])),
     ]),
   );
+  const variant = verb === 'GET' ? 'httpGet' : 'httpPost';
   return async function http(ctx: CallContext, segment: string): Promise<void> {
-    ctx.state.variant = verb === 'GET' ? 'httpGet' : 'httpPost';
-    contract.refuseUndeclared(ctx.state.variant);
+    ctx.state.variant = variant;
+    contract.refuseUndeclared(variant);
     const route = routeOfPath(contract, ctx, segment);
     let fields: Map<string, string[]>;
     if (verb === 'GET') {
@@ -35,7 +36,8 @@ export function httpBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Op
       }
       fields = parseUrlEncoded(requestBody(ctx));
     }
-    const body = await httpCall(ctx, route, fieldReader(fields, fieldNames.get(route.operation)!), handlers, contract.namespaceAttribute);
+    const call = callOf(ctx, route.operation, variant);
+    const body = await httpCall(call, route, fieldReader(fields, fieldNames.get(route.operation)!), handlers, contract.namespaceAttribute);
     ctx.set('Content-Type', HTTP_CONTENT_TYPE);
     ctx.body = body;
   };
@@ -43,13 +45,13 @@ export function httpBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Op
 
 /** The hop into the handler, typed by the operation K: fields decoded, the handler run, its result encoded. */
 async function httpCall<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
-  ctx: CallContext,
+  call: Call,
   route: Route<Ops, K>,
   field: (name: string) => string | undefined,
   handlers: Handlers<Ops>,
   namespaceAttribute: string,
 ): Promise<string> {
-  return route.encodeHttp(await handlers[route.operation](route.decodeFields(field), noHeaders(route), ctx), namespaceAttribute);
+  return route.encodeHttp(await handlers[route.operation](route.decodeFields(field), noHeaders(route), call), namespaceAttribute);
 }
 
 /** The operation named by the path's segment (any case, as ASMX matches it), recorded on the call; 404 when none. */

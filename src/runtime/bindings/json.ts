@@ -5,9 +5,10 @@
  * "ExceptionType"}` with the header `jsonerror: true`. The same handlers,
  * body limit and strict UTF-8 as the other variants; no XML.
  */
-import type { CallContext } from '../call-state';
+import { parse as parseContentType } from 'content-type';
+import { type CallContext, callOf } from '../call-state';
 import type { Contract } from '../contract';
-import type { Handlers, OperationName, OperationsOf } from '../definition';
+import type { Call, Handlers, OperationName, OperationsOf } from '../definition';
 import { ServiceError, clientError, type ErrorKind } from '../errors';
 import { requestBody } from './body';
 import { noHeaders } from './soap';
@@ -16,9 +17,9 @@ import { routeOfPath } from './http';
 import { JSON_CONTENT_TYPE } from '../wire/content-types';
 import { jsonString } from '../wire/json-text';
 
-/** A call is the JSON variant when its Content-Type says so, whatever the method. */
+/** A call is the JSON variant when its Content-Type's media type says so (any case, any parameters), whatever the method. */
 export const isJsonRequest = byContentType(
-  (ctx) => (ctx.get('Content-Type').split(';')[0] ?? '').trim().toLowerCase() === 'application/json',
+  (ctx) => parseContentType(ctx.get('Content-Type'), { parameters: false }).type === 'application/json',
 );
 
 /** POST with application/json (isJsonRequest). */
@@ -27,7 +28,7 @@ export function jsonBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Op
     ctx.state.variant = 'json';
     const { operation } = routeOfPath(contract, ctx, segment);
     const parameters = parseParameters(requestBody(ctx));
-    const body = await jsonCall(ctx, contract, operation, (name) => parameterText(parameters, name), handlers);
+    const body = await jsonCall(callOf(ctx, operation, 'json'), contract, operation, (name) => parameterText(parameters, name), handlers);
     ctx.set('Content-Type', JSON_CONTENT_TYPE);
     ctx.body = body;
   };
@@ -35,14 +36,14 @@ export function jsonBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Op
 
 /** The hop into the handler, typed by the operation K: parameters decoded, the handler run, `{"d": …}` encoded. */
 async function jsonCall<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
-  ctx: CallContext,
+  call: Call,
   contract: Contract<Ops>,
   operation: K,
   field: (name: string) => string | undefined,
   handlers: Handlers<Ops>,
 ): Promise<string> {
   const { json, routes } = contract.definition;
-  return json[operation].encodeAnswer(await handlers[operation](routes[operation].decodeFields(field), noHeaders(routes[operation]), ctx));
+  return json[operation].encodeAnswer(await handlers[operation](routes[operation].decodeFields(field), noHeaders(routes[operation]), call));
 }
 
 /** GET with application/json (isJsonRequest) is refused as .NET refuses it: these methods do not allow GET. */

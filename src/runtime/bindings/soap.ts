@@ -11,7 +11,8 @@
  * (bindings/xml-tree.ts). Anything else, and every call that is refused, is
  * read again in detail through libxml2-wasm's API, which names what is wrong.
  */
-import type { CallContext } from '../call-state';
+import { parse as parseContentType } from 'content-type';
+import { type CallContext, callOf } from '../call-state';
 import type { Contract } from '../contract';
 import type { Handlers, HeadersOf, OperationName, OperationsOf, Route } from '../definition';
 import { DeclaredFault, ServiceError, clientError } from '../errors';
@@ -39,6 +40,9 @@ const NONE = Object.freeze({ in: Object.freeze({}), out: Object.freeze({}) });
 /** The SOAP version a request's media type names, worked out once per distinct Content-Type. */
 const versionOf = byContentType((ctx) => soapVersionOf(ctx.request.type));
 
+/** SOAP 1.2's `action` parameter of the media type (quoted or not, as clients send it), once per distinct Content-Type. */
+const actionParameterOf = byContentType((ctx) => (parseContentType(ctx.get('Content-Type')).parameters.action ?? '').trim());
+
 export function soapBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Ops>, handlers: Handlers<Ops>) {
   // The header blocks some operation reads: those a call may mark mustUnderstand.
   const understood = new Set<string>();
@@ -60,7 +64,7 @@ export function soapBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Op
       withUntrustedXml(bytes, (doc) => readCallInDetail(ctx, doc, version, contract, understood));
     let result: unknown;
     try {
-      result = await invoke(ctx, call, handlers);
+      result = await invoke(ctx, call, version, handlers);
     } catch (error) {
       if (error instanceof DeclaredFault) error.namespaceAttribute = contract.namespaceAttribute;
       throw error;
@@ -91,9 +95,10 @@ function encodeHeaders<Ops extends OperationsOf<Ops>, K extends OperationName<Op
 function invoke<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
   ctx: CallContext,
   call: SoapCall<Ops, K>,
+  version: SoapVersion,
   handlers: Handlers<Ops>,
 ): Promise<Ops[K]['result']> {
-  return handlers[call.route.operation](call.request, call.headers, ctx);
+  return handlers[call.route.operation](call.request, call.headers, callOf(ctx, call.route.operation, version.variant));
 }
 
 /** The handler's result as the SOAP body's content. */
@@ -283,18 +288,10 @@ function checkAction(ctx: CallContext, version: SoapVersion, expected: string): 
 
 /** The action the call names: the SOAPAction header (1.1, unquoted) or the media type's action parameter (1.2). */
 function sentAction(ctx: CallContext, version: SoapVersion): string {
-  const raw = version === SOAP11 ? ctx.get('SOAPAction') : actionParameter(ctx.get('Content-Type'));
-  let action = raw.trim();
+  if (version !== SOAP11) return actionParameterOf(ctx);
+  let action = ctx.get('SOAPAction').trim();
   if (action.length >= 2 && action.startsWith('"') && action.endsWith('"')) action = action.slice(1, -1); // quoted, as SOAP 1.1 has it
   return action;
-}
-
-function actionParameter(contentType: string): string {
-  for (const part of contentType.split(';').slice(1)) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim().toLowerCase() === 'action') return part.slice(eq + 1);
-  }
-  return '';
 }
 
 function decodeValidated<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(

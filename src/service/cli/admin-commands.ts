@@ -16,6 +16,7 @@
  * show): its fingerprint is then computed here, with the service's state key
  * and secret encoding, and only the fingerprint is sent.
  */
+import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Config, parseConfig, readToken } from '../config';
@@ -69,11 +70,16 @@ ${HOW}`,
 };
 
 async function adminCommand(action: 'status' | 'unlock', args: string[], io: TerminalIo): Promise<number> {
-  const given = args[0] !== undefined && !args[0].startsWith('-') ? args[0] : undefined;
-  const rest = given === undefined ? args : args.slice(1);
-  const json = rest.includes('--json');
+  // node:util's parseArgs splits the arguments: the fingerprint first, if given; --json anywhere; the rest are settings.
+  const { tokens } = parseArgs({ args, options: { json: { type: 'boolean' } }, strict: false, allowPositionals: true, tokens: true });
+  const first = tokens[0];
+  const given = first?.kind === 'positional' && first.index === 0 && !first.value.startsWith('-') ? first.value : undefined;
+  const jsonFlags = tokens.flatMap((token) =>
+    token.kind === 'option' && token.rawName === '--json' && token.value === undefined ? [token.index] : [],
+  );
+  const json = jsonFlags.length > 0;
   const config = parseConfig(
-    rest.filter((a) => a !== '--json'),
+    args.filter((_, i) => !(given !== undefined && i === 0) && !jsonFlags.includes(i)),
     process.env,
   );
   if (config.managementPort === undefined || config.adminTokenFile === undefined) {

@@ -5,6 +5,7 @@
  * secret, and unlock it. Each takes `--help`.
  */
 import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
 import { ConfigError } from '../config';
 import { helpText } from './help';
 import { ServiceError } from '../../runtime/errors';
@@ -72,15 +73,11 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number | un
 
 function secretCommand(args: string[], io: CliIo): number {
   let bytes = 20;
-  if (args.length) {
-    const [flag, value] = args[0].includes('=') ? args[0].split('=', 2) : [args[0], args[1]];
-    if (
-      flag !== '--bytes' ||
-      !/^\d+$/.test(value ?? '') ||
-      Number(value) < 10 ||
-      Number(value) > 64 ||
-      args.length > (args[0].includes('=') ? 1 : 2)
-    ) {
+  const { tokens } = parseArgs({ args, options: { bytes: { type: 'string' } }, strict: false, allowPositionals: true, tokens: true });
+  if (tokens.length) {
+    const [only] = tokens;
+    const value = only.kind === 'option' && only.rawName === '--bytes' ? only.value : undefined;
+    if (tokens.length > 1 || value === undefined || !/^\d+$/.test(value) || Number(value) < 10 || Number(value) > 64) {
       throw new UsageError('secret takes only --bytes N (10 to 64)');
     }
     bytes = Number(value);

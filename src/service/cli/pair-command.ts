@@ -1,4 +1,5 @@
 /** `pin-service pair`: the manual setup code and a QR code in the terminal, as the Pair operation pairs them. */
+import { parseArgs } from 'node:util';
 import { toString as qrToString } from 'qrcode';
 import { parseConfig, type Config } from '../config';
 import { ServiceError } from '../../runtime/errors';
@@ -28,6 +29,8 @@ export interface TerminalCommand {
 
 /** The flag of `pair` that gives each field of the Pair operation. */
 const PAIR_FLAGS: Record<string, string> = { appName: '--app', appInfo: '--account', secretCode: '--secret' };
+const OWN_FLAGS = new Set(Object.values(PAIR_FLAGS));
+const OWN_OPTIONS = { app: { type: 'string' }, account: { type: 'string' }, secret: { type: 'string' } } as const;
 
 /** `pin-service pair`: the manual setup code and a QR code in the terminal. */
 export const pairCommand: TerminalCommand = {
@@ -40,21 +43,18 @@ exactly as the Pair operation would pair them. Settings that change the
 pairing (--secret-encoding, --algorithm, --digits, --period,
 --min-secret-bytes) are those of the service; see pin-service serve --help.`,
   async run(args, io) {
+    // Its own flags are taken out (node:util's parseArgs splits them); every other argument is a setting, in order.
     const own: Record<string, string> = {};
-    const settings: string[] = [];
-    for (let i = 0; i < args.length; i++) {
-      const [flag, inline] = args[i].includes('=')
-        ? [args[i].slice(0, args[i].indexOf('=')), args[i].slice(args[i].indexOf('=') + 1)]
-        : [args[i], undefined];
-      if (flag === '--app' || flag === '--account' || flag === '--secret') {
-        const value = inline ?? args[++i];
-        if (value === undefined) throw new UsageError(`${flag} needs a value`);
-        own[flag.slice(2)] = value;
-      } else {
-        settings.push(args[i]);
-        if (inline === undefined && args[i + 1] !== undefined && !args[i + 1].startsWith('--')) settings.push(args[++i]);
-      }
+    const taken = new Set<number>();
+    const { tokens } = parseArgs({ args, options: OWN_OPTIONS, strict: false, allowPositionals: true, tokens: true });
+    for (const token of tokens) {
+      if (token.kind !== 'option' || !OWN_FLAGS.has(token.rawName)) continue;
+      if (token.value === undefined) throw new UsageError(`${token.rawName} needs a value`);
+      own[token.name] = token.value;
+      taken.add(token.index);
+      if (!token.inlineValue) taken.add(token.index + 1);
     }
+    const settings = args.filter((_, i) => !taken.has(i));
     if (!own.account || !own.secret) throw new UsageError('pair needs --account and --secret (and usually --app)');
     const config: Config = parseConfig(settings, {});
     let info: PairingInfo;

@@ -11,11 +11,13 @@
  *
  * index.ts does not compile until every operation of generated/routes.ts has
  * its member here, of its operation's type. A handler is a function of its
- * typed request and the context below: no XML, no HTTP, no pages.
+ * typed request, the context below and the call it answers (the runtime's
+ * Call: address, request id, operation, variant, plain data): no XML, no
+ * HTTP, no pages.
  */
 import type { OperationName, Operations } from '../../../generated/routes';
 import type { Config } from '../config';
-import type { Caller } from '../../runtime/definition';
+import type { Call } from '../../runtime/definition';
 import type { EveryOperationHandled, OperationHandler as RuntimeOperationHandler } from '../../runtime/handler-modules';
 import type { StateStore } from '../state/store';
 
@@ -34,12 +36,12 @@ export interface ServiceState {
   unavailable?(): void;
 }
 
-/** What a ValidatePin call came to; `locked` is the lock a wrong PIN caused, told after its `wrong`. */
+/** What a ValidatePin call came to; `locked` is the lock a refused PIN caused, told after its `wrong` or `replay`. */
 export type PinOutcome = 'accepted' | 'wrong' | 'replay' | 'throttled' | 'locked';
 
 /**
  * Where the operations tell their outcomes, each naming the secret by its keyed hash (never the secret), and the call
- * it came from (`caller`, as the handler was given it).
+ * it came from (`call`, as the handler was given it).
  */
 export interface Outcomes {
   /** Before anything is decided or changed: throws a ServiceError when an outcome could not be recorded now (--audit-required). */
@@ -49,8 +51,8 @@ export interface Outcomes {
    * `attempts`: failed attempts counted in the window, this call's included; `lockedUntilMs`: when the lock ends, in
    * milliseconds since the Unix epoch (locked, throttled).
    */
-  validated(outcome: PinOutcome, stateKeyHash: string, caller: Caller | undefined, attempts?: number, lockedUntilMs?: number): void;
-  paired(stateKeyHash: string, caller: Caller | undefined): void;
+  validated(outcome: PinOutcome, stateKeyHash: string, call: Call | undefined, attempts?: number, lockedUntilMs?: number): void;
+  paired(stateKeyHash: string, call: Call | undefined): void;
 }
 
 /** What a handler is given besides the request. */

@@ -1,5 +1,5 @@
 import type { Config } from '../config';
-import type { Caller } from '../../runtime/definition';
+import type { Call } from '../../runtime/definition';
 import { clientError } from '../../runtime/errors';
 import { escapeEach } from '../../runtime/escape';
 import { encodeBase32 } from '../otp/base32';
@@ -83,12 +83,12 @@ export async function pair(
   request: Pair,
   { config, state }: HandlerContext,
   _headers?: unknown,
-  caller?: Caller,
+  call?: Call,
 ): Promise<PairingInfo | undefined> {
   const outcomes = state.outcomes;
   outcomes?.ready();
   const info = pairingInfo(request, config);
-  outcomes?.paired(state.stateKeyOf(secretKey(request.secretCode, config.secretEncoding)), caller);
+  outcomes?.paired(state.stateKeyOf(secretKey(request.secretCode, config.secretEncoding)), call);
   return info;
 }
 

@@ -1,5 +1,5 @@
 import type { Config } from '../config';
-import type { Caller } from '../../runtime/definition';
+import type { Call } from '../../runtime/definition';
 import { ServiceError } from '../../runtime/errors';
 import { matchTotp } from '../otp/totp';
 import { StoreUnavailableError } from '../state/store';
@@ -30,7 +30,7 @@ export async function checkPin(
   settings: ValidatePinSettings,
   nowMs: number,
   state: ValidationState,
-  caller?: Caller,
+  call?: Call,
 ): Promise<boolean> {
   const key = secretKey(request.secretCode, settings.secretEncoding);
   const id = state.stateKeyOf(key);
@@ -43,7 +43,7 @@ export async function checkPin(
     attempts = count.attempts;
     lockedUntilMs = nowMs + count.resetInMs;
     if (count.attempts > settings.throttleAttempts) {
-      outcomes?.validated('throttled', id, caller, attempts, lockedUntilMs);
+      outcomes?.validated('throttled', id, call, attempts, lockedUntilMs);
       const retryAfter = Math.max(1, Math.ceil(count.resetInMs / 1000));
       throw new ServiceError('throttled', `Too many failed validations for this secret; try again in ${retryAfter} seconds.`, retryAfter);
     }
@@ -51,15 +51,15 @@ export async function checkPin(
   const pin = (request.pin ?? '').trim();
   const step = matchTotp(key, settings, pin, Math.floor(nowMs / 1000), settings.driftWindow);
   const refused = (outcome: 'wrong' | 'replay') => {
-    outcomes?.validated(outcome, id, caller, attempts);
+    outcomes?.validated(outcome, id, call, attempts);
     // The count reached the limit with this call: from the next one on, the secret is refused until the window ends.
-    if (attempts === settings.throttleAttempts) outcomes?.validated('locked', id, caller, attempts, lockedUntilMs);
+    if (attempts === settings.throttleAttempts) outcomes?.validated('locked', id, call, attempts, lockedUntilMs);
     return false;
   };
   if (step === null) return refused('wrong');
   if (settings.replayProtection && !(await state.store.acceptStep(id, step, replayTtlMs(settings)))) return refused('replay');
   if (settings.throttleAttempts > 0) await state.store.clearAttempts(id);
-  outcomes?.validated('accepted', id, caller);
+  outcomes?.validated('accepted', id, call);
   return true;
 }
 
@@ -73,10 +73,10 @@ export async function validatePin(
   request: ValidatePin,
   { config, clock, state }: HandlerContext,
   _headers?: unknown,
-  caller?: Caller,
+  call?: Call,
 ): Promise<boolean> {
   try {
-    return await checkPin(request, config, clock.now(), state, caller);
+    return await checkPin(request, config, clock.now(), state, call);
   } catch (error) {
     if (error instanceof StoreUnavailableError) {
       state.unavailable?.();

@@ -1,21 +1,25 @@
 /**
  * The audit file (--audit-file): audit lines appended to a file of their
- * own, opened with O_APPEND, so that the worker threads of `--workers`,
- * each with its own descriptor, append whole lines to the one file.
- * `reopen()` (SIGHUP) closes it and opens the path again: logrotate renames
- * the file, then the service writes to a new one by the old name.
+ * own. sonic-boom (pino's destination) writes it: opened with O_APPEND, so
+ * that the worker threads of `--workers`, each with its own descriptor,
+ * append whole lines to the one file, and written synchronously, a batch at
+ * a time (a regular file: a write never waits for a reader). `reopen()`
+ * (SIGHUP) opens the path again: logrotate renames the file, then the
+ * service writes to a new one by the old name.
  *
  * By default lines are gathered for up to 10 ms and written together, as
- * the log is (one write costs far more than the bytes of one line); with
- * `sync` (--audit-required) each line is written before the call that made
- * it is answered, and a line that cannot be written throws, so that the call
- * fails instead of being answered without its audit. A file that cannot be
- * opened or written is `failure`; it is opened again at most once a second
- * (then the next write says whether it works), and what could not be
- * written is dropped (and counted). `failed` and `recovered` are told once
- * an episode: from the first failure to the next write that succeeds.
+ * the log is (one write costs far more than the bytes of one line): the
+ * gathering is here, as sonic-boom's `periodicFlush` writes every period
+ * even when nothing waits. With `sync` (--audit-required) each line is
+ * written before the call that made it is answered, and a line that cannot
+ * be written throws, so that the call fails instead of being answered
+ * without its audit. A file that cannot be opened or written is `failure`;
+ * it is opened again at most once a second (then the next write says
+ * whether it works), and what could not be written is dropped (and
+ * counted). `failed` and `recovered` are told once an episode: from the
+ * first failure to the next write that succeeds.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import SonicBoom from 'sonic-boom';
 
 /** Lines are gathered this long before they are written (not with `sync`). */
 const BATCH_MS = 10;
@@ -39,7 +43,9 @@ export interface AuditFileEvents {
 }
 
 export class AuditFile {
-  private fd: number | undefined;
+  private file: SonicBoom | undefined;
+  /** The error the open file met in its last write (sonic-boom tells it as an event, synchronously when `sync`). */
+  private writeError: unknown;
   private waiting: string[] = [];
   private waitingBytes = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -115,21 +121,22 @@ export class AuditFile {
 
   /** Whether a line can be written now; a file that failed is opened again once RETRY_MS have passed. */
   writable(): boolean {
-    if (this.fd === undefined && this.now() - this.lastTry >= RETRY_MS) this.open();
-    return this.fd !== undefined;
+    if (this.file === undefined && this.now() - this.lastTry >= RETRY_MS) this.open();
+    return this.file !== undefined;
   }
 
   private writeNow(lines: string[]): void {
-    if (!this.writable() || this.fd === undefined) {
+    const file = this.writable() ? this.file : undefined;
+    if (file === undefined) {
       this.options.events.dropped(lines.length);
       throw new AuditFileError(this.failing ?? `the audit file ${this.path} is not open`);
     }
-    const data = Buffer.from(lines.length === 1 ? lines[0] : lines.join(''));
-    try {
-      // A regular file takes the whole buffer unless it fails part way (a full disk): then the rest is tried again, and fails.
-      for (let written = 0; written < data.length; ) written += writeSync(this.fd, data, written);
-    } catch (error) {
-      this.fail(error);
+    this.writeError = undefined;
+    // sonic-boom writes the whole batch now (sync), however many writes it takes; an error is its `error` event.
+    file.write(lines.length === 1 ? lines[0] : lines.join(''));
+    if (this.writeError !== undefined) {
+      this.fail(this.writeError);
+      // What it could not write goes with it: a failed batch is dropped, not written later.
       this.closeFile();
       this.options.events.dropped(lines.length);
       throw new AuditFileError(this.failing as string);
@@ -142,13 +149,19 @@ export class AuditFile {
 
   private open(): void {
     this.lastTry = this.now();
+    let file: SonicBoom;
     try {
-      this.fd = openSync(this.path, 'a', 0o640);
+      // With sync, sonic-boom opens the file now and throws when it cannot.
+      file = new SonicBoom({ dest: this.path, append: true, mode: 0o640, sync: true });
     } catch (error) {
-      this.fd = undefined;
+      this.file = undefined;
       this.fail(error);
       return;
     }
+    file.on('error', (error: unknown) => {
+      if (file === this.file) this.writeError = error;
+    });
+    this.file = file;
     this.failing = undefined;
   }
 
@@ -160,13 +173,11 @@ export class AuditFile {
     this.options.events.failed(reason);
   }
 
+  /** Closes the file; what sonic-boom still holds (a batch that failed) is dropped. */
   private closeFile(): void {
-    if (this.fd === undefined) return;
-    try {
-      closeSync(this.fd);
-    } catch {
-      // Closed either way.
-    }
-    this.fd = undefined;
+    const file = this.file;
+    if (file === undefined) return;
+    this.file = undefined;
+    file.destroy();
   }
 }

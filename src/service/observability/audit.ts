@@ -8,8 +8,8 @@
  * file too (audit-file.ts).
  *
  * The call a line belongs to (its address, variant, request id) is the
- * one the bindings handed the handler (runtime/definition.ts, Caller),
- * which tells its outcome with it (outcomes.ts).
+ * Call the bindings handed the handler (runtime/definition.ts), which tells
+ * its outcome with it (outcomes.ts).
  */
 import type { Logger } from 'pino';
 import { ServiceError } from '../../runtime/errors';
@@ -34,7 +34,12 @@ export type AuditOutcome =
   | 'admin-refused'
   | 'admin-throttled';
 
-/** An audit line's fields besides `event`, `time` and `level`; none holds a value the caller chose but the request id. */
+/**
+ * An audit line's fields besides `event`, `time` and `level`. Two can hold
+ * what the caller wrote: the request id (its X-Request-Id) and, with
+ * --trust-proxy, the address (the last X-Forwarded-For entry, the caller's own
+ * when no proxy stands in front); the others are the service's.
+ */
 export interface AuditFields {
   outcome: AuditOutcome;
   /** The secret's fingerprint: the first 72 bits of its keyed hash, in hex. */
@@ -122,7 +127,7 @@ export function createAuditTrail(settings: AuditSettings, logger: Logger, metric
 /**
  * The line's fields as JSON, `event` first, in a fixed order; a field
  * undefined is left out (as pino leaves it out). Strings go through
- * JSON.stringify: the address and the request id can come from the caller.
+ * JSON.stringify: the address and the request id can be the caller's (AuditFields).
  */
 function fieldsJson(fields: AuditFields): string {
   let json = `"event":"audit","outcome":"${fields.outcome}"`;

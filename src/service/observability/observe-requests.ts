@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
 import { requestLog } from '../../runtime/request-log';
 import type { Metrics } from './metrics';
-import { answeredOutcome } from './outcomes';
 
 /**
  * The runtime's request log line (runtime/request-log.ts), and one metrics
@@ -11,12 +10,8 @@ import { answeredOutcome } from './outcomes';
  * error is what is observed.
  */
 export function observeRequests(logger: Logger, metrics: Metrics) {
-  return requestLog(
-    logger,
-    ({ operation = 'none', variant = 'none', outcome, ms }) => {
-      metrics.requests.inc({ operation, variant, outcome });
-      metrics.duration.observe({ operation, variant }, ms / 1000);
-    },
-    answeredOutcome,
-  );
+  return requestLog(logger, ({ operation = 'none', variant = 'none', outcome, ms }) => {
+    metrics.requests.inc({ operation, variant, outcome });
+    metrics.duration.observe({ operation, variant }, ms / 1000);
+  });
 }

@@ -8,8 +8,8 @@
  */
 import type { Handlers, OperationName } from '../../../generated/routes';
 import { Pair, ValidatePin } from '../../../generated/types';
-import type { CallContext } from '../../runtime/call-state';
-import type { Caller } from '../../runtime/definition';
+import { type CallContext, callOf } from '../../runtime/call-state';
+import type { Call } from '../../runtime/definition';
 import { clientError } from '../../runtime/errors';
 import { QrCapacityError, qrSvg } from '../qr/svg';
 import { qrPng } from '../qr/png';
@@ -70,14 +70,14 @@ export function plainPages(handlers: Handlers): Record<string, (ctx: CallContext
 function operationPage<Request, Result>(
   operation: OperationName,
   read: (get: (name: string) => string | undefined) => Request,
-  call: (request: Request, headers: undefined, caller: Caller) => Promise<Result>,
+  call: (request: Request, headers: undefined, call: Call) => Promise<Result>,
   contentType: string,
   write: (result: Result) => string,
 ) {
   return async function page(ctx: CallContext): Promise<void> {
     ctx.state.variant = 'page';
     ctx.state.operation = operation;
-    const result = await call(read(query(ctx)), undefined, ctx);
+    const result = await call(read(query(ctx)), undefined, callOf(ctx, operation, 'page'));
     ctx.set('Content-Type', contentType);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = write(result);

@@ -4,11 +4,12 @@
  * behind it into a SQLite database in the state directory (node:sqlite, WAL),
  * in one transaction every FLUSH_INTERVAL_MS and at close; repeated changes
  * of one secret within a batch are written once. Rows are appended to a log
- * (a rowid table, no index, up to 64 rows an INSERT: about 2 µs a row by
- * itself and half that in a group, where an upsert into a keyed table costs
- * 10–13 µs; docs/architecture.md), and the log is folded
- * into a snapshot of the live entries a chunk per flush once it has grown
- * past twice the entries, so the file stays bounded by the store's bound.
+ * (a rowid table, no index, up to 64 rows an INSERT), because an upsert into
+ * a keyed table costs several times as much a row, more than a call can
+ * spare (the measurements: docs/architecture.md, *The embedded store's state
+ * file*); the log is folded into a snapshot of the live entries a chunk per
+ * flush once it has grown past twice the entries, so the file stays bounded
+ * by the store's bound.
  * At start the snapshot, then the log, are replayed into the table in
  * order, dropping what has expired. A crash loses at most the batch not yet
  * written; a batch torn mid-write is rolled back by SQLite, whole (the

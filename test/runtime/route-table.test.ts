@@ -11,24 +11,27 @@ import Koa from 'koa';
 import type { CallContext, CallState } from '../../src/runtime/call-state';
 import { RouteTable } from '../../src/runtime/route-table';
 
-/** A table shaped like the service's: literal paths, one parameter, two routes matching one path, HEAD from GET. */
+/** A table shaped like a contract's (the temperature fixture's paths): literal paths, one parameter, two routes matching one path, HEAD from GET. */
 function tableOf(): RouteTable {
   const answer = (name: string) => async (ctx: CallContext, params: Readonly<Record<string, string>>) => {
     ctx.set('X-Seen', JSON.stringify({ name, params, route: ctx.state.route }));
     ctx.body = name;
   };
-  const known = [['/api.asmx/ValidatePin', { operation: 'ValidatePin' }] as const, ['/api.asmx/Pair', { operation: 'Pair' }] as const];
+  const known = [
+    ['/TempConvert.asmx/CelsiusToFahrenheit', { operation: 'CelsiusToFahrenheit' }] as const,
+    ['/TempConvert.asmx/FahrenheitToCelsius', { operation: 'FahrenheitToCelsius' }] as const,
+  ];
   return (
     new RouteTable()
       .get('/healthz', answer('health'))
-      .get('/api.asmx', answer('description'))
-      .post('/api.asmx', answer('soap'))
-      .get('/api.asmx/js', answer('proxy'))
-      .get('/api.asmx/jsdebug', answer('proxy'))
-      .get('/api.asmx/:operation', answer('get'), known)
-      .post('/api.asmx/:operation', answer('post'), known)
+      .get('/TempConvert.asmx', answer('description'))
+      .post('/TempConvert.asmx', answer('soap'))
+      .get('/TempConvert.asmx/js', answer('proxy'))
+      .get('/TempConvert.asmx/jsdebug', answer('proxy'))
+      .get('/TempConvert.asmx/:operation', answer('get'), known)
+      .post('/TempConvert.asmx/:operation', answer('post'), known)
       // After the route with a parameter that matches it: the router runs that one, and so must the index.
-      .get('/api.asmx/late', answer('late'))
+      .get('/TempConvert.asmx/late', answer('late'))
   );
 }
 
@@ -44,24 +47,24 @@ async function serve(index: boolean): Promise<{ url: string; server: Server; tab
 const CALLS: [string, string][] = [
   ['GET', '/healthz'],
   ['HEAD', '/healthz'],
-  ['GET', '/api.asmx'],
-  ['POST', '/api.asmx'],
-  ['GET', '/api.asmx/js'],
-  ['GET', '/api.asmx/jsdebug'],
-  ['GET', '/api.asmx/ValidatePin'],
-  ['POST', '/api.asmx/ValidatePin'],
-  ['HEAD', '/api.asmx/Pair'],
-  ['GET', '/api.asmx/Pair'],
-  ['GET', '/api.asmx/late'],
+  ['GET', '/TempConvert.asmx'],
+  ['POST', '/TempConvert.asmx'],
+  ['GET', '/TempConvert.asmx/js'],
+  ['GET', '/TempConvert.asmx/jsdebug'],
+  ['GET', '/TempConvert.asmx/CelsiusToFahrenheit'],
+  ['POST', '/TempConvert.asmx/CelsiusToFahrenheit'],
+  ['HEAD', '/TempConvert.asmx/FahrenheitToCelsius'],
+  ['GET', '/TempConvert.asmx/FahrenheitToCelsius'],
+  ['GET', '/TempConvert.asmx/late'],
   // Left to the router: another letter case, a trailing slash, an operation it was not told of, escapes.
-  ['GET', '/API.ASMX/validatepin'],
-  ['GET', '/api.asmx/ValidatePin/'],
-  ['GET', '/api.asmx/Other'],
-  ['GET', '/api.asmx/Valid%61tePin'],
+  ['GET', '/TEMPCONVERT.ASMX/celsiustofahrenheit'],
+  ['GET', '/TempConvert.asmx/CelsiusToFahrenheit/'],
+  ['GET', '/TempConvert.asmx/Other'],
+  ['GET', '/TempConvert.asmx/Celsius%54oFahrenheit'],
   // Not routed: 404, and 405 from allowedMethods.
   ['GET', '/nowhere'],
-  ['DELETE', '/api.asmx'],
-  ['PUT', '/api.asmx/ValidatePin'],
+  ['DELETE', '/TempConvert.asmx'],
+  ['PUT', '/TempConvert.asmx/CelsiusToFahrenheit'],
 ];
 
 test('the index answers as the router does, for the paths it knows and the rest', async (t) => {
@@ -74,7 +77,7 @@ test('the index answers as the router does, for the paths it knows and the rest'
       t.deepEqual(JSON.parse(b.headers.get('x-seen') ?? 'null'), JSON.parse(a.headers.get('x-seen') ?? 'null'), `${method} ${path}`);
       t.is(await b.text(), await a.text(), `${method} ${path}: body`);
     }
-    t.is(JSON.parse((await fetch(`${indexed.url}/api.asmx/late`)).headers.get('x-seen')!).name, 'get', 'the earlier route');
+    t.is(JSON.parse((await fetch(`${indexed.url}/TempConvert.asmx/late`)).headers.get('x-seen')!).name, 'get', 'the earlier route');
   } finally {
     routed.server.close();
     indexed.server.close();
@@ -85,19 +88,19 @@ test('the index answers as the router does, for the paths it knows and the rest'
     [
       'GET /healthz',
       'HEAD /healthz',
-      'GET /api.asmx',
-      'HEAD /api.asmx',
-      'POST /api.asmx',
-      'GET /api.asmx/js',
-      'HEAD /api.asmx/js',
-      'GET /api.asmx/jsdebug',
-      'HEAD /api.asmx/jsdebug',
-      'GET /api.asmx/ValidatePin',
-      'HEAD /api.asmx/ValidatePin',
-      'GET /api.asmx/Pair',
-      'HEAD /api.asmx/Pair',
-      'POST /api.asmx/ValidatePin',
-      'POST /api.asmx/Pair',
+      'GET /TempConvert.asmx',
+      'HEAD /TempConvert.asmx',
+      'POST /TempConvert.asmx',
+      'GET /TempConvert.asmx/js',
+      'HEAD /TempConvert.asmx/js',
+      'GET /TempConvert.asmx/jsdebug',
+      'HEAD /TempConvert.asmx/jsdebug',
+      'GET /TempConvert.asmx/CelsiusToFahrenheit',
+      'HEAD /TempConvert.asmx/CelsiusToFahrenheit',
+      'GET /TempConvert.asmx/FahrenheitToCelsius',
+      'HEAD /TempConvert.asmx/FahrenheitToCelsius',
+      'POST /TempConvert.asmx/CelsiusToFahrenheit',
+      'POST /TempConvert.asmx/FahrenheitToCelsius',
     ].sort(),
   );
 });
