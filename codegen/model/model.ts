@@ -187,7 +187,9 @@ export interface ElementModel {
   default?: string;
 }
 
-export type Variant = 'soap11' | 'soap12' | 'httpGet' | 'httpPost';
+import type { Variant } from '../../src/runtime/definition';
+
+export type { Variant };
 
 export interface PortModel {
   name: string;
