@@ -15,7 +15,9 @@ import { loadXmlEngine } from '../src/runtime/xml/xml-engine';
 import { buildContractModel, buildSchemaModel } from './model/build';
 import type { SchemaModel } from './model/model';
 import { emitElements } from './emit/elements';
+import { type Catalog, readCatalog } from './read/catalog';
 import { readSchemaSet } from './read/schemas';
+import { parseArgs } from 'node:util';
 import { emitTypes } from './emit/types';
 import { emitClient } from './emit/client';
 import { emitContract } from './emit/contract';
@@ -43,6 +45,7 @@ export async function generate(
     service,
     schemas,
     runtime,
+    catalog,
     note = (line) => console.error(line),
   }: {
     standalone?: boolean;
@@ -54,12 +57,16 @@ export async function generate(
     schemas?: string;
     /** The runtime's folder the generated files import (default: this checkout's src/runtime). */
     runtime?: string;
+    /** An OASIS XML Catalog (a file) that maps the URLs documents are named by to local files. */
+    catalog?: string;
     /** Says, in one line, what was chosen among several services or bindings. */
     note?: (line: string) => void;
   } = {},
 ): Promise<string[]> {
   await loadXmlEngine(); // libxml2-wasm is an ES module: loaded once, before any contract file is read
-  const model = buildContractModel(await readContract(wsdlPath, { service, schemas, warn: note }));
+  const model = buildContractModel(
+    await readContract(wsdlPath, { service, schemas, warn: note, ...(catalog ? { catalog: readCatalog(catalog) } : {}) }),
+  );
   if (model.choice) note(`codegen: ${model.choice}`);
   const files: Record<string, string> = {
     'types.ts': emitTypes(model),
@@ -118,10 +125,11 @@ export async function generate(
  */
 export async function generateSchemaTexts(
   xsdPaths: readonly string[],
-  { note = (line: string) => console.error(line) }: { note?: (line: string) => void } = {},
+  { note = (line: string) => console.error(line), catalog }: { note?: (line: string) => void; catalog?: string | Catalog } = {},
 ): Promise<{ model: SchemaModel; files: Record<string, string> }> {
   await loadXmlEngine();
-  const model = buildSchemaModel(await readSchemaSet(xsdPaths, { warn: note }));
+  const mapping = typeof catalog === 'string' ? readCatalog(catalog) : catalog;
+  const model = buildSchemaModel(await readSchemaSet(xsdPaths, { warn: note, ...(mapping ? { catalog: mapping } : {}) }));
   return { model, files: { 'types.ts': emitTypes(model), 'elements.ts': emitElements(model, GENERATED_HEADER) } };
 }
 
@@ -132,9 +140,9 @@ export async function generateSchemaTexts(
 export async function generateFromXsd(
   xsdPaths: readonly string[],
   outDir: string,
-  { runtime }: { runtime?: string } = {},
+  { runtime, catalog }: { runtime?: string; catalog?: string } = {},
 ): Promise<string[]> {
-  const { files } = await generateSchemaTexts(xsdPaths);
+  const { files } = await generateSchemaTexts(xsdPaths, { catalog });
   for (const name of Object.keys(files)) files[name] = forStandaloneFolder(files[name], xsdPaths[0], outDir, runtime);
   files['tsconfig.json'] = standaloneTsconfig(outDir, [], ['types.ts', 'elements.ts']);
   mkdirSync(outDir, { recursive: true });
@@ -195,9 +203,41 @@ export function theWsdlOf(folder: string): string {
   return join(folder, found[0]);
 }
 
-function option(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : undefined;
+/** The command line's options, each with what its value is (named in the one line a missing value gets). */
+const OPTIONS = {
+  wsdl: 'a file',
+  schema: 'a file',
+  xsd: 'a file',
+  out: 'a folder',
+  handlers: 'a folder',
+  service: 'a name',
+  schemas: 'a folder',
+  catalog: 'a file',
+} as const;
+type OptionName = keyof typeof OPTIONS;
+
+/** The options as node:util's parseArgs splits them; an unknown option, a stray word or a missing value is one line. */
+export function parseCommandLine(argv: string[]): Partial<Record<OptionName, string>> {
+  const { tokens } = parseArgs({
+    args: argv,
+    options: Object.fromEntries(Object.keys(OPTIONS).map((name) => [name, { type: 'string' as const }])),
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  const values: Partial<Record<OptionName, string>> = {};
+  for (const token of tokens) {
+    if (token.kind === 'positional')
+      throw new Error(`codegen: ${token.value}: codegen takes options only (--wsdl FILE --out DIR, --xsd FILE --out DIR, …)`);
+    if (token.kind !== 'option') continue;
+    if (!Object.hasOwn(OPTIONS, token.name)) throw new Error(`codegen: unknown option ${token.rawName}`);
+    const name = token.name as OptionName;
+    const spec = name === 'schema' ? 'wsdl' : name;
+    if (token.value === undefined || token.value === '' || (token.inlineValue !== true && token.value.startsWith('--')))
+      throw new Error(`codegen: --${spec} needs ${OPTIONS[name]}`);
+    values[spec] = token.value;
+  }
+  return values;
 }
 
 function fail(message: string): never {
@@ -206,25 +246,21 @@ function fail(message: string): never {
 }
 
 if (require.main === module) {
-  const xsd = option('--xsd');
-  const wsdl = option('--wsdl') ?? option('--schema');
-  const out = option('--out');
-  const handlers = option('--handlers');
-  const service = option('--service');
-  const schemas = option('--schemas');
-  if (process.argv.includes('--service') && !service) fail('codegen: --service needs a name');
-  if (process.argv.includes('--schemas') && !schemas) fail('codegen: --schemas needs a folder');
-  if (process.argv.includes('--handlers') && !handlers) fail('codegen: --handlers needs a folder');
-  if ((process.argv.includes('--wsdl') || process.argv.includes('--schema')) && !wsdl) fail('codegen: --wsdl needs a file');
-  if (process.argv.includes('--out') && !out) fail('codegen: --out needs a folder');
+  let options: Partial<Record<OptionName, string>>;
+  try {
+    options = parseCommandLine(process.argv.slice(2));
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const { xsd, wsdl, out, handlers, service, schemas } = options;
   if (wsdl && !out) fail('codegen: --wsdl FILE needs --out DIR (generated/ is generated from schema/ only)');
-  if (process.argv.includes('--xsd') && !xsd) fail('codegen: --xsd needs a file');
   if (xsd && !out) fail('codegen: --xsd FILE needs --out DIR');
   if (xsd && wsdl) fail('codegen: --xsd and --wsdl are two ways in: name one');
+  const { catalog } = options;
   const done = (written: string[]) => console.log(written.map((f) => `wrote ${f}`).join('\n'));
   const failed = (error: Error) => fail(error.message.startsWith('codegen: ') ? error.message : `codegen: ${error.message}`);
-  if (xsd && out) generateFromXsd([xsd], out).then(done, failed);
-  else if (wsdl && out) generate(wsdl, out, { handlers, service, schemas }).then(done, failed);
+  if (xsd && out) generateFromXsd([xsd], out, { catalog }).then(done, failed);
+  else if (wsdl && out) generate(wsdl, out, { handlers, service, schemas, catalog }).then(done, failed);
   else {
     let schemaWsdl: string;
     try {
@@ -232,6 +268,6 @@ if (require.main === module) {
     } catch (error) {
       fail((error as Error).message);
     }
-    generate(schemaWsdl, out ?? join(ROOT, 'generated'), { handlers }).then(done, failed);
+    generate(schemaWsdl, out ?? join(ROOT, 'generated'), { handlers, catalog }).then(done, failed);
   }
 }

@@ -1,6 +1,8 @@
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { loadXmlEngine, type XmlDocument } from '../../src/runtime/xml/xml-engine';
 import { attr, findAll, NS, optionalAttr, readXmlFile, refuseAt } from './documents';
+import type { Catalog } from './catalog';
 import { checkLocationlessImports, createSchemaLoader, display } from './schemas';
 import { type ContractTexts, readTexts } from './texts';
 import { readWsdl, type WsdlFacts } from './wsdl';
@@ -20,6 +22,30 @@ export interface ReadOptions {
   schemas?: string;
   /** Says, in one line, what was read past. */
   warn?: (line: string) => void;
+  /** Maps the URLs documents are named by to local files (`--catalog`). */
+  catalog?: Catalog;
+}
+
+/** The WSDL file of a folder whose targetNamespace is `namespace` (one not read yet), for an import named by URL. */
+function wsdlBeside(folder: string, namespace: string, read: string[]): string | undefined {
+  for (const name of readdirSync(folder)
+    .filter((n) => /\.wsdl$/i.test(n))
+    .sort()) {
+    const path = join(folder, name);
+    if (read.includes(path)) continue;
+    const doc = readXmlFile(display(path));
+    try {
+      if (
+        doc.root.namespaceUri === NS.wsdl &&
+        doc.root.name === 'definitions' &&
+        (optionalAttr(doc.root, 'targetNamespace') ?? '') === namespace
+      )
+        return path;
+    } finally {
+      doc.dispose();
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -32,7 +58,7 @@ export interface ReadOptions {
 export async function readContract(wsdlPath: string, options: ReadOptions = {}): Promise<ContractFacts> {
   await loadXmlEngine(); // codegen/main.ts has loaded it already; the tests call this function directly
   const folder = dirname(resolve(wsdlPath));
-  const loader = createSchemaLoader({ folder, schemas: options.schemas, confine: folder, warn: options.warn });
+  const loader = createSchemaLoader({ folder, schemas: options.schemas, confine: folder, warn: options.warn, catalog: options.catalog });
   const { opened, load, followLocations, locate } = loader;
   const inside = (path: string) => !relative(folder, path).startsWith('..');
   try {
@@ -48,11 +74,28 @@ export async function readContract(wsdlPath: string, options: ReadOptions = {}):
       wsdlDocuments.push({ doc, file: path, ...(location ? { location } : {}) });
       for (const imported of findAll(doc.root, 'wsdl:import')) {
         const where = attr(imported, 'location');
-        if (/^[a-z][a-z0-9+.-]*:/i.test(where) || isAbsolute(where)) {
-          refuseAt(
-            imported,
-            `wsdl:import location ${where}: codegen never fetches a WSDL; save it beside this one and name it by a relative path`,
-          );
+        // A URL, or a WCF service's relative one (`Service.svc?wsdl=wsdl0`) that names no file beside.
+        const byUrl =
+          /^[a-z][a-z0-9+.-]*:/i.test(where) || isAbsolute(where) || (where.includes('?') && !existsSync(resolve(dirname(path), where)));
+        if (byUrl) {
+          const namespace = optionalAttr(imported, 'namespace') ?? '';
+          const found =
+            options.catalog?.resolve(where) ??
+            wsdlBeside(
+              dirname(path),
+              namespace,
+              wsdlDocuments.map((d) => d.file),
+            );
+          if (!found) {
+            refuseAt(
+              imported,
+              `wsdl:import location ${where}: codegen never fetches a WSDL; map the URL to a file with --catalog FILE (an OASIS XML Catalog), or save the WSDL beside this one (any file name: it is found by its targetNamespace ${namespace || '(none)'})`,
+            );
+          }
+          if (!existsSync(found))
+            refuseAt(imported, `wsdl:import location ${where}: the catalog maps it to ${display(found)}, which is not there`);
+          loadWsdl(found, where);
+          continue;
         }
         const target = resolve(dirname(path), where);
         if (!inside(target))

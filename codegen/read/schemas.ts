@@ -9,6 +9,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { loadXmlEngine, type XmlDocument, type XmlElement } from '../../src/runtime/xml/xml-engine';
 import { attr, findAll, NS, optionalAttr, readXmlFile, refuseAt } from './documents';
+import type { Catalog } from './catalog';
 import { type LoadedSchema, readXsd, type XsdFacts } from './xsd';
 
 export interface SchemaLoaderOptions {
@@ -20,6 +21,8 @@ export interface SchemaLoaderOptions {
   confine?: string;
   /** Says, in one line, what was read past (an import whose file is missing). */
   warn?: (line: string) => void;
+  /** Maps the URLs documents are named by to local files (`--catalog`). */
+  catalog?: Catalog;
 }
 
 export interface SchemaLoader {
@@ -82,12 +85,19 @@ export function createSchemaLoader(options: SchemaLoaderOptions): SchemaLoader {
       isAbsolute(location) ||
       (location.includes('?') && !existsSync(resolve(dirname(from), location)));
     if (byUrl) {
+      // A catalog's mapping first; else the schema beside that declares the imported namespace.
+      const mapped = options.catalog?.resolve(location);
+      if (mapped !== undefined) {
+        if (!existsSync(mapped))
+          refuseAt(element, `schemaLocation ${location}: the catalog maps it to ${display(mapped)}, which is not there`);
+        return mapped;
+      }
       const namespace = element.name === 'import' ? (optionalAttr(element, 'namespace') ?? '') : undefined;
       const found = namespace === undefined ? undefined : byNamespace().get(namespace);
       if (!found) {
         refuseAt(
           element,
-          `schemaLocation ${location}: codegen never fetches a schema; save it beside the WSDL (any file name: it is found by its targetNamespace${namespace ? ` ${namespace}` : ''}), or name its folder with --schemas DIR`,
+          `schemaLocation ${location}: codegen never fetches a schema; map the URL to a file with --catalog FILE (an OASIS XML Catalog), or save the schema beside the WSDL (any file name: it is found by its targetNamespace${namespace ? ` ${namespace}` : ''}), or name its folder with --schemas DIR`,
         );
       }
       return found;
@@ -176,10 +186,13 @@ export interface SchemaSetFacts {
  * the local file system (a location may lead anywhere on it), as `--xsd`
  * does: the union of their declarations.
  */
-export async function readSchemaSet(paths: readonly string[], { warn }: { warn?: (line: string) => void } = {}): Promise<SchemaSetFacts> {
+export async function readSchemaSet(
+  paths: readonly string[],
+  { warn, catalog }: { warn?: (line: string) => void; catalog?: Catalog } = {},
+): Promise<SchemaSetFacts> {
   await loadXmlEngine();
   if (paths.length === 0) throw new Error('codegen: --xsd needs a schema file');
-  const loader = createSchemaLoader({ folder: dirname(resolve(paths[0])), warn });
+  const loader = createSchemaLoader({ folder: dirname(resolve(paths[0])), warn, catalog });
   try {
     const roots = paths.map((path) => loader.load(resolve(path), undefined));
     const schemas = loader.loaded();

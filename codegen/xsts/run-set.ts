@@ -5,7 +5,7 @@
  * validated against the schema with libxml2, and compared with the instance
  * by value.
  */
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ts } from 'ts-morph';
@@ -14,6 +14,7 @@ import { safeParseOptions, xml, type XmlDocument, type XsdValidator } from '../.
 import { firstLibxmlMessage } from '../../src/runtime/xml/xml-schema';
 import { generateSchemaTexts } from '../main';
 import type { SchemaModel } from '../model/model';
+import type { Catalog } from '../read/catalog';
 import type { XstsCase } from './cases';
 import { firstDifference } from './compare';
 
@@ -32,8 +33,8 @@ export interface CaseResult {
 const ROOT = resolve(__dirname, '..', '..');
 
 /** Runs every case of one schema set (all share `cases[0].schemas`). */
-export async function runSchemaSet(suite: string, cases: XstsCase[]): Promise<CaseResult[]> {
-  letLibxml2ReadSuite(suite);
+export async function runSchemaSet(suite: string, cases: XstsCase[], catalog?: Catalog): Promise<CaseResult[]> {
+  letLibxml2ReadSuite(suite, catalog);
   const schemas = cases[0].schemas.map((path) => join(suite, path));
   let validator: XsdValidator;
   try {
@@ -50,6 +51,10 @@ export async function runSchemaSet(suite: string, cases: XstsCase[]): Promise<Ca
     // The suite says each instance is valid; where libxml2 disagrees, its validation cannot judge the case.
     const results = new Map<XstsCase, CaseResult>();
     for (const c of cases) {
+      if (!existsSync(join(suite, c.instance))) {
+        results.set(c, { case: c, outcome: 'fail', step: 'instance', message: `${c.instance} is not in the suite` });
+        continue;
+      }
       const refused = instanceRefused(suite, c, validator);
       if (refused) results.set(c, { case: c, outcome: 'skip', step: 'instance', message: refused });
     }
@@ -61,7 +66,7 @@ export async function runSchemaSet(suite: string, cases: XstsCase[]): Promise<Ca
     let elements: Record<string, ElementCodec<unknown>> | undefined;
     if (judged.length > 0) {
       try {
-        generated = await generateSchemaTexts(schemas, { note: () => {} });
+        generated = await generateSchemaTexts(schemas, { note: () => {}, ...(catalog ? { catalog } : {}) });
         try {
           elements = (loadModules(generated.files)('./elements') as { ELEMENTS: Record<string, ElementCodec<unknown>> }).ELEMENTS;
         } catch (error) {
@@ -156,13 +161,15 @@ function validate(validator: XsdValidator, doc: XmlDocument): string | undefined
 let readsSuite: string | undefined;
 
 /**
- * Lets libxml2 read the suite's files (`file:` URLs inside `suite`, nothing else), so that a schema it compiles
- * reads what it imports and includes as the suite lays them out.
+ * Lets libxml2 read the suite's files (`file:` URLs inside `suite`), and the files a catalog maps URLs to, nothing
+ * else: a schema it compiles reads what it imports and includes as the suite lays them out.
  */
-export function letLibxml2ReadSuite(suite: string): void {
+export function letLibxml2ReadSuite(suite: string, catalog?: Catalog): void {
   if (readsSuite !== undefined) return;
   readsSuite = resolve(suite);
   const inside = (name: string) => {
+    const mapped = catalog?.resolve(name);
+    if (mapped !== undefined) return existsSync(mapped) ? mapped : undefined;
     if (!name.startsWith('file:')) return undefined;
     const path = fileURLToPath(name);
     return relative(readsSuite!, path).startsWith('..') ? undefined : path;

@@ -353,7 +353,7 @@ test("the contract reader refuses a schemaLocation it would have to fetch, or th
   };
   await t.throwsAsync(readEdited(elsewhere), {
     message:
-      /^codegen: .*api\.wsdl:\d+: schemaLocation http:\/\/example\.com\/NoSuch\.svc\?xsd=xsd0: codegen never fetches a schema; save it beside the WSDL \(any file name: it is found by its targetNamespace urn:elsewhere\), or name its folder with --schemas DIR$/,
+      /^codegen: .*api\.wsdl:\d+: schemaLocation http:\/\/example\.com\/NoSuch\.svc\?xsd=xsd0: codegen never fetches a schema; map the URL to a file with --catalog FILE \(an OASIS XML Catalog\), or save the schema beside the WSDL \(any file name: it is found by its targetNamespace urn:elsewhere\), or name its folder with --schemas DIR$/,
   });
   // Named by URL, the schema is the file beside the WSDL that declares the namespace, as a WSDL saved from a live WCF service has it.
   const byUrl = await readEdited(importing('http://example.com/Service.svc?xsd=xsd0'));

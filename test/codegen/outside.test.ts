@@ -127,7 +127,7 @@ test('a schema a WCF service names by a relative URL (`Service?xsd=xsd0`) is the
     withEdited(importing, {}, async (wsdl) => buildContractModel(await readContract(wsdl))),
     {
       message:
-        /^codegen: .*Items\.wsdl:\d+: schemaLocation ItemService\?xsd=xsd0: codegen never fetches a schema; save it beside the WSDL \(any file name: it is found by its targetNamespace urn:example:core\), or name its folder with --schemas DIR$/,
+        /^codegen: .*Items\.wsdl:\d+: schemaLocation ItemService\?xsd=xsd0: codegen never fetches a schema; map the URL to a file with --catalog FILE \(an OASIS XML Catalog\), or save the schema beside the WSDL \(any file name: it is found by its targetNamespace urn:example:core\), or name its folder with --schemas DIR$/,
     },
   );
 });

@@ -86,7 +86,7 @@ const refused: [what: string, edits: Edit[], message: RegExp, marker: string][] 
   [
     'a wsdl:import to fetch',
     [['<wsdl:types>', '<wsdl:import namespace="urn:more" location="http://example.com/more.wsdl" /><wsdl:types>']],
-    /wsdl:import location http:\/\/example\.com\/more\.wsdl: codegen never fetches a WSDL; save it beside this one and name it by a relative path$/,
+    /wsdl:import location http:\/\/example\.com\/more\.wsdl: codegen never fetches a WSDL; map the URL to a file with --catalog FILE \(an OASIS XML Catalog\), or save the WSDL beside this one \(any file name: it is found by its targetNamespace urn:more\)$/,
     'wsdl:import',
   ],
 ];
@@ -132,10 +132,27 @@ test('a service without a SOAP port is served from its HTTP bindings; one with n
   t.regex(text, /SecretService\.wsdl:\d+: the service has no SOAP 1\.1, SOAP 1\.2, HTTP GET or HTTP POST port$/);
 });
 
-test('a DOCTYPE (and with it every entity, the billion laughs among them) is refused before anything is read', async (t) => {
+test('a DOCTYPE is read past, its DTD never applied: entities declared there (the billion laughs among them) are not expanded, and a document that references one is refused', async (t) => {
   const laughs = '<!DOCTYPE wsdl:definitions [<!ENTITY a "ha"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>';
-  const text = await refusal([['<wsdl:definitions ', `${laughs}\n<wsdl:definitions `]]);
-  t.regex(text, /^codegen: .*SecretService\.wsdl:1: has a DOCTYPE, which a WSDL or XSD does not need \(DTDs and entities are refused\)$/);
+  const doctype: Edit = ['<wsdl:definitions ', `${laughs}\n<wsdl:definitions `];
+  const { dir, wsdl } = edited([doctype]);
+  try {
+    const model = buildContractModel(await readContract(wsdl));
+    t.deepEqual(
+      model.operations.map((op) => op.name),
+      ['GenerateSecret', 'Ping', 'SecretCount'],
+      'declared and never referenced: the DTD is read past',
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const inText = await refusal([doctype, ['<wsdl:types>', '<wsdl:documentation>&b;</wsdl:documentation>\n  <wsdl:types>']]);
+  t.regex(
+    inText,
+    /^codegen: .*SecretService\.wsdl:1: references the entity &b; that its DTD defines: codegen reads no DTD \(no entity is expanded, nothing is fetched\); publish the document with the entity's text in its place$/,
+  );
+  const inAttribute = await refusal([doctype, ['name="SecretService"', 'name="&a;"']]);
+  t.regex(inAttribute, /references the entity &a; that its DTD defines/, 'in an attribute too, where libxml2 would have put its text');
 });
 
 test("a document nested deeper than libxml2 allows, and a malformed one, are refused with libxml2's reason and the line", async (t) => {
