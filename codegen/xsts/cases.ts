@@ -118,3 +118,47 @@ function href(element: XmlElement, file: string): string {
 function children(element: XmlElement, name: string): XmlElement[] {
   return element.find(`ts:${name}`, { ts: TS }).filter((n): n is XmlElement => n instanceof xml().XmlElement);
 }
+
+const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
+
+/**
+ * The schema documents a case is run with: its test's, and those its instance names by xsi:schemaLocation or
+ * xsi:noNamespaceSchemaLocation (a validator that reads hints takes them) for namespaces no document of the
+ * test declares; a hint to a file the suite does not hold is left out, as a validator would leave it.
+ */
+export function schemasWithHints(suite: string, c: XstsCase): string[] {
+  try {
+    return withHints(resolve(suite), c);
+  } catch {
+    // A document libxml2 cannot parse: the case says so when it is run.
+    return c.schemas;
+  }
+}
+
+function withHints(root: string, c: XstsCase): string[] {
+  const instance = join(root, c.instance);
+  if (!existsSync(instance)) return c.schemas;
+  const declared = new Set(c.schemas.map((path) => targetNamespaceOf(join(root, path))));
+  const hinted: string[] = [];
+  withDocument(instance, (element) => {
+    const add = (namespace: string, location: string) => {
+      const path = resolve(dirname(instance), location);
+      if (declared.has(namespace) || !existsSync(path) || relative(root, path).startsWith('..')) return;
+      declared.add(namespace);
+      hinted.push(relative(root, path));
+    };
+    for (const node of element.find('//@xsi:schemaLocation | //@xsi:noNamespaceSchemaLocation', { xsi: XSI })) {
+      const value = (node as unknown as { value: string; name: string }).value.trim();
+      if ((node as unknown as { name: string }).name === 'noNamespaceSchemaLocation') add('', value);
+      else {
+        const words = value.split(/\s+/);
+        for (let i = 0; i + 1 < words.length; i += 2) add(words[i], words[i + 1]);
+      }
+    }
+  });
+  return [...c.schemas, ...hinted];
+}
+
+function targetNamespaceOf(path: string): string {
+  return existsSync(path) ? withDocument(path, (schema) => schema.attr('targetNamespace')?.value ?? '') : '';
+}

@@ -50,6 +50,10 @@ class Comparer {
     if (a.name !== b.name || (a.namespaceUri ?? '') !== (b.namespaceUri ?? '')) {
       return `${path}: {${a.namespaceUri ?? ''}}${a.name} was written as {${b.namespaceUri ?? ''}}${b.name}`;
     }
+    // An element no declaration describes (a wildcard's, skipped) is compared as it is, xsi's attributes too.
+    if (declared === undefined && !a.attrs.some((attribute) => attribute.name === 'type' && attribute.namespaceUri === XSI)) {
+      return this.attributes(a, b, undefined, path, true) ?? this.untypedContent(a, b, path);
+    }
     const nilA = xsiBoolean(a, 'nil');
     const nilB = xsiBoolean(b, 'nil');
     if (nilA !== nilB) return `${path}: xsi:nil ${nilA} was written as ${nilB}`;
@@ -110,8 +114,8 @@ class Comparer {
     return undefined;
   }
 
-  private attributes(a: XmlElement, b: XmlElement, type: ComplexTypeModel | undefined, path: string): string | undefined {
-    const [x, y] = [compared(a), compared(b)];
+  private attributes(a: XmlElement, b: XmlElement, type: ComplexTypeModel | undefined, path: string, xsiToo = false): string | undefined {
+    const [x, y] = [compared(a, xsiToo), compared(b, xsiToo)];
     for (const key of new Set([...x.keys(), ...y.keys()])) {
       const [p, q] = [x.get(key), y.get(key)];
       if (p === undefined || q === undefined)
@@ -182,11 +186,12 @@ function xsiBoolean(element: XmlElement, name: string): boolean {
   return value === 'true' || value === '1';
 }
 
-/** The attributes compared, by `{namespace}name`: all but xsi's. */
-function compared(element: XmlElement): Map<string, string> {
+/** The attributes compared, by `{namespace}name`: all but xsi's (a validator's hints, the nil and type read apart), or all. */
+function compared(element: XmlElement, xsiToo = false): Map<string, string> {
+  const hint = (name: string) => name === 'schemaLocation' || name === 'noNamespaceSchemaLocation';
   return new Map(
     element.attrs
-      .filter((attribute) => attribute.namespaceUri !== XSI)
+      .filter((attribute) => attribute.namespaceUri !== XSI || (xsiToo && !hint(attribute.name)))
       .map((attribute) => [`{${attribute.namespaceUri ?? ''}}${attribute.name}`, attribute.value]),
   );
 }

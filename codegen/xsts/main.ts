@@ -12,7 +12,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
-import { type XstsCase, xstsCases } from './cases';
+import { schemasWithHints, type XstsCase, xstsCases } from './cases';
 import { type Catalog, readCatalog } from '../read/catalog';
 import type { CaseResult } from './run-set';
 
@@ -48,10 +48,12 @@ export async function runXsts(
   }: { jobs: number; keepOutput?: boolean; catalog?: string; progress?: (done: number, total: number) => void },
 ): Promise<XstsSummary> {
   const started = Date.now();
+  // A case's schema set: its test's documents, and those its instance names by hint (cases.ts).
   const sets = new Map<string, XstsCase[]>();
   for (const c of cases) {
-    const key = c.schemas.join(';');
-    sets.set(key, [...(sets.get(key) ?? []), c]);
+    const schemas = schemasWithHints(suite, c);
+    const key = schemas.join(';');
+    sets.set(key, [...(sets.get(key) ?? []), { ...c, schemas }]);
   }
   const queue = [...sets.values()].map((setCases, index) => ({ index, cases: setCases, keepOutput, catalog }));
   const answers: CaseResult[][] = [];
