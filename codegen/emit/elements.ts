@@ -26,7 +26,9 @@ export function emitElements(model: SchemaModel, header: string): string {
     // An element of anyType is kept whole as XML, xsi:nil and all.
     const nillable = element.nillable && element.type.kind !== 'any';
     const tsType = nillable ? `${element.type.tsType} | null` : element.type.tsType;
-    if (element.type.kind === 'complex') classes.add(element.type.typeName);
+    // A type with derived types: the classes of the union it holds.
+    if (element.type.kind === 'complex')
+      for (const member of [element.type.typeName, ...element.type.tsType.split(' | ')]) classes.add(member);
     if (element.type.kind === 'enum') classes.add(element.type.typeName);
     // The root declares every namespace the contract writes with a prefix (its descendants may be in any of them).
     const own = model.prefixes
@@ -63,8 +65,10 @@ export function emitElements(model: SchemaModel, header: string): string {
     );
   }
   const body = `${blocks.join('\n\n')}\n\n/** Every global element's reader and writer, by \`{namespace}name\`. */\nexport const ELEMENTS = {\n${entries.join('\n')}\n} as const satisfies Record<string, ElementCodec<unknown>>;\n`;
+  const typeOnly = ['ElementCodec', 'XmlFragment'];
   const codec = [
     'ElementCodec',
+    'XmlFragment',
     'XML_DECLARATION',
     'readDocument',
     'isXsiNil',
@@ -76,7 +80,7 @@ export function emitElements(model: SchemaModel, header: string): string {
   ]
     .filter((n) => n === 'ElementCodec' || new RegExp(`\\b${n}\\b`).test(body))
     .sort(byLowerCase)
-    .map((n) => (n === 'ElementCodec' ? 'type ElementCodec' : n));
+    .map((n) => (typeOnly.includes(n) ? `type ${n}` : n));
   const fromTypes = [...classes, ...(declarations ? ['xmlns'] : [])].sort(byLowerCase);
   const values = helpersUsed(body, 'xsd-values');
   const enumValues = [...classes].map((c) => `${c}Values`).filter((n) => body.includes(n));

@@ -1,4 +1,4 @@
-import { type CodeBlockWriter, Project, type StatementStructures, StructureKind } from 'ts-morph';
+import { type CodeBlockWriter, Project, Scope, type StatementStructures, StructureKind } from 'ts-morph';
 import {
   type AttributeModel,
   type ComplexTypeModel,
@@ -10,6 +10,9 @@ import {
 } from '../model/model';
 import { GENERATED_HEADER } from './header';
 import { byLowerCase, enumValues, helpersUsed, valueCode } from './values';
+
+/** The attributes one function writes: past this many, TypeScript's control flow analysis gives up on the function. */
+const ATTRIBUTES_A_FUNCTION = 100;
 
 /** What every types.ts imports from xml-codec; a contract with more types adds to it. */
 const XML_CODEC_IMPORTS = ['childElements', 'DecodeError', 'escapeXmlText', 'formatXsdBoolean', 'parseXsdBoolean'];
@@ -168,7 +171,7 @@ function classStatements(model: SchemaModel, type: ComplexTypeModel): StatementS
             : 'Decodes an element of this type that has been validated against the schema.',
         ],
         parameters: [{ name: 'element', type: 'XmlElement' }],
-        returnType: type.name,
+        returnType: type.union ?? type.name,
         statements: (w) => {
           if (type.derived.length > 0) {
             w.writeLine('const derived = xsiTypeOf(element);');
@@ -182,13 +185,32 @@ function classStatements(model: SchemaModel, type: ComplexTypeModel): StatementS
               });
             });
           }
+          if (type.abstract && type.union !== undefined) {
+            // An abstract type is never made: its element names the derived type it holds with xsi:type.
+            w.writeLine(
+              `throw new DecodeError(${quote(`${type.xmlName} is abstract: its element names a type derived from it with xsi:type`)});`,
+            );
+            return;
+          }
           w.writeLine(`const fields: Partial<${fieldsInterface}> = {};`);
-          for (const [i, a] of type.attributes.entries()) {
-            const read = a.namespace
-              ? `element.attrs.find((a) => a.name === ${quote(a.xmlName)} && a.namespaceUri === ${quote(a.namespace)})?.value`
-              : `element.attr(${quote(a.xmlName)})?.value`;
-            w.writeLine(`const attribute${i} = ${read};`);
-            w.writeLine(`if (attribute${i} !== undefined) fields.${a.name} = ${simpleParse(model, a.type, `attribute${i}`, 'element')};`);
+          if (type.attributes.length > 0) {
+            // One pass over the attributes the element has, each taken by its name and namespace.
+            w.write('for (const attribute of element.attrs)').block(() => {
+              w.write('switch (attribute.name)').block(() => {
+                const byName = new Map<string, AttributeModel[]>();
+                for (const a of type.attributes) byName.set(a.xmlName, [...(byName.get(a.xmlName) ?? []), a]);
+                for (const [xmlName, same] of byName) {
+                  w.writeLine(`case ${quote(xmlName)}:`);
+                  w.indent(() => {
+                    for (const a of same) {
+                      const test = a.namespace ? `attribute.namespaceUri === ${quote(a.namespace)}` : '!attribute.namespaceUri';
+                      w.writeLine(`if (${test}) fields.${a.name} = ${simpleParse(model, a.type, 'attribute.value', 'element')};`);
+                    }
+                    w.writeLine('break;');
+                  });
+                }
+              });
+            });
           }
           if (type.anyAttribute) {
             const declared = type.attributes.map((a) => quote(`{${a.namespace}}${a.xmlName}`));
@@ -274,15 +296,13 @@ function classStatements(model: SchemaModel, type: ComplexTypeModel): StatementS
               returnType: 'string',
               statements: (w: CodeBlockWriter) => {
                 w.writeLine("let xml = '';");
-                for (const [i, a] of type.attributes.entries()) {
-                  const name =
-                    a.namespace === 'http://www.w3.org/XML/1998/namespace' ? `xml:${a.xmlName}` : tagOf(model, a.xmlName, a.namespace);
-                  // A QName value declares the namespace of its prefix (one of its own) on the same start tag.
-                  const prefix = `qa${i}`;
-                  const declarations = valueDeclarations(model, a.type, `this.${a.name}`, prefix);
-                  const write = `xml += ' ${name}="' + escapeXmlAttribute(${plainText(model, a.type, `this.${a.name}`, prefix)}) + '"'${declarations ? ` + ${declarations}` : ''};`;
-                  if (required(a)) w.writeLine(write);
-                  else w.write(`if (this.${a.name} !== undefined)`).block(() => w.writeLine(write));
+                const writeAttribute = (a: AttributeModel, i: number) => writeAttributeOf(w, model, a, i);
+                if (type.attributes.length <= ATTRIBUTES_A_FUNCTION) type.attributes.forEach(writeAttribute);
+                else {
+                  // Hundreds of attributes: a method for each hundred, so that TypeScript's control flow analysis keeps up.
+                  for (let start = 0; start < type.attributes.length; start += ATTRIBUTES_A_FUNCTION) {
+                    w.writeLine(`xml += this.xmlAttributes${start / ATTRIBUTES_A_FUNCTION}();`);
+                  }
                 }
                 if (type.anyAttribute) w.writeLine(`xml += writeOtherAttributes(this.${OTHER_ATTRIBUTES});`);
                 const textDeclarations = type.text && valueDeclarations(model, type.text, 'this.value', 'q');
@@ -290,6 +310,21 @@ function classStatements(model: SchemaModel, type: ComplexTypeModel): StatementS
                 w.writeLine('return xml;');
               },
             },
+            ...Array.from(
+              { length: type.attributes.length > ATTRIBUTES_A_FUNCTION ? Math.ceil(type.attributes.length / ATTRIBUTES_A_FUNCTION) : 0 },
+              (_, k) => ({
+                kind: StructureKind.Method as const,
+                name: `xmlAttributes${k}`,
+                scope: Scope.Private,
+                returnType: 'string',
+                statements: (w: CodeBlockWriter) => {
+                  w.writeLine("let xml = '';");
+                  const start = k * ATTRIBUTES_A_FUNCTION;
+                  type.attributes.slice(start, start + ATTRIBUTES_A_FUNCTION).forEach((a, i) => writeAttributeOf(w, model, a, start + i));
+                  w.writeLine('return xml;');
+                },
+              }),
+            ),
           ]
         : []),
       ...(inHierarchy(type)
@@ -306,6 +341,16 @@ function classStatements(model: SchemaModel, type: ComplexTypeModel): StatementS
     ],
   });
   return statements;
+}
+
+/** One attribute of xmlAttributes: absent when undefined; a QName value declares its prefix (one of its own, `qaN`) beside it. */
+function writeAttributeOf(w: CodeBlockWriter, model: SchemaModel, a: AttributeModel, i: number): void {
+  const name = a.namespace === 'http://www.w3.org/XML/1998/namespace' ? `xml:${a.xmlName}` : tagOf(model, a.xmlName, a.namespace);
+  const prefix = `qa${i}`;
+  const declarations = valueDeclarations(model, a.type, `this.${a.name}`, prefix);
+  const write = `xml += ' ${name}="' + escapeXmlAttribute(${plainText(model, a.type, `this.${a.name}`, prefix)}) + '"'${declarations ? ` + ${declarations}` : ''};`;
+  if (required(a)) w.writeLine(write);
+  else w.write(`if (this.${a.name} !== undefined)`).block(() => w.writeLine(write));
 }
 
 /**

@@ -12,6 +12,7 @@ import type { ContractModel, SchemaModel } from './model';
 import { complexRef } from './type-refs';
 import { identifier, identifierCheck, sortByName } from './names';
 import { modelOperations, toElementModel } from './operations';
+import { unionsForDerivedTypes } from './polymorphism';
 import { choosePrefixes } from './prefixes';
 import { requestSchemasOf } from './request-schemas';
 
@@ -26,7 +27,8 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
   reachDerivedTypes(context);
   // 4. Each class lists the classes derived from it.
   const all = linkDerivations(context);
-  // 5. Every member name is an identifier.
+  // 5. A reference to a type with derived types holds any of them; every member name is an identifier.
+  unionsForDerivedTypes(all, [], operations);
   for (const type of all) {
     for (const name of [...type.fields.map((f) => f.name), ...type.attributes.map((a) => a.name)]) identifierCheck(name, type.name);
   }
@@ -44,6 +46,7 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
       }
     })
     .filter((e) => e.type.kind !== 'complex' || classes.has(e.type.typeName));
+  unionsForDerivedTypes(all, elements, []);
   const paths = [...new Set(wsdl.ports.map((p) => p.path))];
   return {
     service: identifier(wsdl.service),
@@ -78,6 +81,7 @@ export function buildSchemaModel({ xsd, targetNamespace }: SchemaSetFacts): Sche
   const elements = [...xsd.elements.values()].map((e) => toElementModel(context, e));
   reachDerivedTypes(context);
   const all = linkDerivations(context);
+  unionsForDerivedTypes(all, elements, []);
   for (const type of all) {
     for (const name of [...type.fields.map((f) => f.name), ...type.attributes.map((a) => a.name)]) identifierCheck(name, type.name);
   }

@@ -160,6 +160,8 @@ export interface ComplexTypeModel {
   base?: string;
   /** The classes derived from this one (xsi:type), nearest first. */
   derived: string[];
+  /** With derived classes: the union a reference to this type holds (its own class, unless abstract, and theirs). */
+  union?: string;
   abstract: boolean;
   fields: FieldModel[];
   attributes: AttributeModel[];

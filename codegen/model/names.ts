@@ -10,7 +10,7 @@ const RESERVED_TYPE_NAMES = new Set(
   (
     'Error TypeError RangeError Date Uint8Array Partial Promise Object Array String Number Boolean Map Set Record JSON Math Symbol ' +
     'BigInt RegExp Function Buffer URL Response Request Headers AbortSignal XmlElement DecodeError XmlFragment Readonly Required ' +
-    'Exclude Extract Pick Omit Iterable Infinity NaN undefined'
+    'Exclude Extract Pick Omit Iterable Infinity NaN undefined any unknown never object string number boolean bigint symbol void'
   ).split(' '),
 );
 /** The parameters and local variables of the generated functions: a class of one of these names would hide itself. */
@@ -67,7 +67,7 @@ export function uniqueMembers(fields: FieldModel[], attributes: AttributeModel[]
   const taken = new Set<string>([...(hasText ? ['value'] : []), ...(anyAttribute ? [OTHER_ATTRIBUTES] : [])]);
   for (const member of [...fields, ...attributes]) {
     let name = identifier(member.name);
-    if (RESERVED_MEMBER_NAMES.has(name)) name = `${name}_`;
+    if (RESERVED_MEMBER_NAMES.has(name) || /^xmlAttributes\d+$/.test(name)) name = `${name}_`;
     let candidate = name;
     for (let i = 2; taken.has(candidate); i++) candidate = `${name}${i}`;
     taken.add(candidate);

@@ -7,9 +7,10 @@
  * test set, and `xsts: N passed, N failed, N skipped`; it exits 1 when a case fails.
  */
 import { fork } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { typeCheckFolders } from '../corpus';
+import { availableParallelism, tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
 import { schemasWithHints, type XstsCase, xstsCases } from './cases';
@@ -22,13 +23,14 @@ export const DEFAULT_CATALOG = join(__dirname, 'w3c.catalog.xml');
 interface Options {
   suite: string;
   catalog: string;
+  typecheck: boolean;
   saveOutput?: string;
   filter?: RegExp;
   jobs: number;
 }
 
 /** What a worker is sent: a schema set's cases; what it answers: their results. */
-type Job = { index: number; cases: XstsCase[]; keepOutput: boolean; catalog: string };
+type Job = { index: number; cases: XstsCase[]; keepOutput: boolean; catalog: string; typecheck?: string };
 type Answer = { index: number; results: CaseResult[] };
 
 export interface XstsSummary {
@@ -44,8 +46,16 @@ export async function runXsts(
     jobs,
     keepOutput = false,
     catalog = DEFAULT_CATALOG,
+    typecheck,
     progress = () => {},
-  }: { jobs: number; keepOutput?: boolean; catalog?: string; progress?: (done: number, total: number) => void },
+  }: {
+    jobs: number;
+    keepOutput?: boolean;
+    catalog?: string;
+    /** A folder to write each schema set's generated files into, and type-check them there in batches. */
+    typecheck?: string;
+    progress?: (done: number, total: number) => void;
+  },
 ): Promise<XstsSummary> {
   const started = Date.now();
   // A case's schema set: its test's documents, and those its instance names by hint (cases.ts).
@@ -55,7 +65,7 @@ export async function runXsts(
     const key = schemas.join(';');
     sets.set(key, [...(sets.get(key) ?? []), { ...c, schemas }]);
   }
-  const queue = [...sets.values()].map((setCases, index) => ({ index, cases: setCases, keepOutput, catalog }));
+  const queue = [...sets.values()].map((setCases, index) => ({ index, cases: setCases, keepOutput, catalog, typecheck }));
   const answers: CaseResult[][] = [];
   let done = 0;
   const timer = setInterval(() => progress(done, cases.length), 5_000);
@@ -71,7 +81,27 @@ export async function runXsts(
   } finally {
     clearInterval(timer);
   }
+  if (typecheck !== undefined) typeCheckGenerated(typecheck, answers, progress);
   return { results: answers.flat(), seconds: (Date.now() - started) / 1000 };
+}
+
+/**
+ * Type-checks every generated folder under `work` (one per schema set, by its index) with the repository's strict
+ * settings, 200 folders a TypeScript program: a case whose set's code does not type-check fails at `typecheck`.
+ */
+function typeCheckGenerated(work: string, answers: CaseResult[][], progress: (done: number, total: number) => void): void {
+  const folders = answers.flatMap((_, index) => (existsSync(join(work, String(index), 'types.ts')) ? [join(work, String(index))] : []));
+  for (let start = 0; start < folders.length; start += 200) {
+    const batch = folders.slice(start, start + 200);
+    for (const [folder, errors] of typeCheckFolders(batch, work)) {
+      if (errors === '') continue;
+      const results = answers[Number(basename(folder))];
+      for (const r of results) {
+        if (r.outcome === 'pass') Object.assign(r, { outcome: 'fail', step: 'typecheck', message: errors.split('\n')[0] });
+      }
+    }
+    progress(start + batch.length, folders.length);
+  }
 }
 
 /** One worker process: takes the next set from the queue until none is left (a new process after 400 sets, to bound memory). */
@@ -118,7 +148,12 @@ async function workerMain(suite: string): Promise<void> {
   const catalogs = new Map<string, Catalog>();
   process.on('message', async (job: Job) => {
     if (!catalogs.has(job.catalog)) catalogs.set(job.catalog, readCatalog(job.catalog));
-    const results = await runSchemaSet(suite, job.cases, catalogs.get(job.catalog));
+    const results = await runSchemaSet(
+      suite,
+      job.cases,
+      catalogs.get(job.catalog),
+      job.typecheck === undefined ? undefined : join(job.typecheck, String(job.index)),
+    );
     if (!job.keepOutput) for (const r of results) delete r.output;
     process.send!({ index: job.index, results } satisfies Answer);
   });
@@ -143,7 +178,13 @@ function parseOptions(argv: string[]): Options {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { 'save-output': { type: 'string' }, filter: { type: 'string' }, jobs: { type: 'string' }, catalog: { type: 'string' } },
+    options: {
+      'save-output': { type: 'string' },
+      filter: { type: 'string' },
+      jobs: { type: 'string' },
+      catalog: { type: 'string' },
+      typecheck: { type: 'boolean' },
+    },
   });
   if (positionals.length !== 1)
     throw new Error('usage: npm run xsts -- DIR [--save-output OUT] [--filter REGEX] [--jobs N] [--catalog FILE]');
@@ -155,6 +196,7 @@ function parseOptions(argv: string[]): Options {
     ...(values['save-output'] ? { saveOutput: resolve(values['save-output']) } : {}),
     ...(values.filter ? { filter: new RegExp(values.filter) } : {}),
     jobs,
+    typecheck: values.typecheck === true,
   };
 }
 
@@ -172,9 +214,11 @@ async function main(): Promise<void> {
   console.log(
     `xsts: ${cases.length} of the suite's ${all.length} XML Schema 1.0 cases, in ${new Set(cases.map((c) => c.schemas.join(';'))).size} schema sets, ${options.jobs} processes`,
   );
+  const work = options.typecheck ? mkdtempSync(join(tmpdir(), 'xsts-typecheck-')) : undefined;
   const { results, seconds } = await runXsts(options.suite, cases, {
     jobs: options.jobs,
     catalog: options.catalog,
+    ...(work ? { typecheck: work } : {}),
     keepOutput: options.saveOutput !== undefined,
     progress: (done, total) => console.log(`xsts: ${done} of ${total} cases run`),
   });
@@ -187,6 +231,7 @@ async function main(): Promise<void> {
       writeFileSync(file, r.output);
     }
   }
+  if (work) rmSync(work, { recursive: true, force: true });
   console.log(`\n${tableBySet(results)}\n`);
   const count = (outcome: CaseResult['outcome']) => results.filter((r) => r.outcome === outcome).length;
   console.log(`xsts: ${count('pass')} passed, ${count('fail')} failed, ${count('skip')} skipped (${Math.round(seconds)} s)`);

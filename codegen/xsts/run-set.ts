@@ -5,14 +5,14 @@
  * validated against the schema with libxml2, and compared with the instance
  * by value.
  */
-import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ts } from 'ts-morph';
 import { type ElementCodec, escapeXmlAttribute } from '../../src/runtime/xml/xml-codec';
 import { safeParseOptions, xml, type XmlDocument, type XsdValidator } from '../../src/runtime/xml/xml-engine';
 import { firstLibxmlMessage } from '../../src/runtime/xml/xml-schema';
-import { generateSchemaTexts } from '../main';
+import { forStandaloneFolder, generateSchemaTexts, standaloneTsconfig } from '../main';
 import type { SchemaModel } from '../model/model';
 import type { Catalog } from '../read/catalog';
 import type { XstsCase } from './cases';
@@ -33,7 +33,7 @@ export interface CaseResult {
 const ROOT = resolve(__dirname, '..', '..');
 
 /** Runs every case of one schema set (all share `cases[0].schemas`). */
-export async function runSchemaSet(suite: string, cases: XstsCase[], catalog?: Catalog): Promise<CaseResult[]> {
+export async function runSchemaSet(suite: string, cases: XstsCase[], catalog?: Catalog, writeTo?: string): Promise<CaseResult[]> {
   letLibxml2ReadSuite(suite, catalog);
   const schemas = cases[0].schemas.map((path) => join(suite, path));
   let validator: XsdValidator;
@@ -67,6 +67,13 @@ export async function runSchemaSet(suite: string, cases: XstsCase[], catalog?: C
     if (judged.length > 0) {
       try {
         generated = await generateSchemaTexts(schemas, { note: () => {}, ...(catalog ? { catalog } : {}) });
+        // As --xsd writes it, for the type check of the generated folders (npm run xsts -- --typecheck).
+        if (writeTo !== undefined) {
+          mkdirSync(writeTo, { recursive: true });
+          for (const [name, text] of Object.entries(generated.files))
+            writeFileSync(join(writeTo, name), forStandaloneFolder(text, schemas[0], writeTo));
+          writeFileSync(join(writeTo, 'tsconfig.json'), standaloneTsconfig(writeTo, [], Object.keys(generated.files)));
+        }
         try {
           elements = (loadModules(generated.files)('./elements') as { ELEMENTS: Record<string, ElementCodec<unknown>> }).ELEMENTS;
         } catch (error) {
