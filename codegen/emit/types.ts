@@ -297,7 +297,7 @@ function classStatements(model: SchemaModel, type: ComplexTypeModel): StatementS
               statements: (w: CodeBlockWriter) => {
                 w.writeLine("let xml = '';");
                 const writeAttribute = (a: AttributeModel, i: number) => writeAttributeOf(w, model, a, i);
-                if (type.attributes.length <= ATTRIBUTES_A_FUNCTION) type.attributes.forEach(writeAttribute);
+                if (type.attributes.length <= ATTRIBUTES_A_FUNCTION) for (const [i, a] of type.attributes.entries()) writeAttribute(a, i);
                 else {
                   // Hundreds of attributes: a method for each hundred, so that TypeScript's control flow analysis keeps up.
                   for (let start = 0; start < type.attributes.length; start += ATTRIBUTES_A_FUNCTION) {
@@ -320,7 +320,8 @@ function classStatements(model: SchemaModel, type: ComplexTypeModel): StatementS
                 statements: (w: CodeBlockWriter) => {
                   w.writeLine("let xml = '';");
                   const start = k * ATTRIBUTES_A_FUNCTION;
-                  type.attributes.slice(start, start + ATTRIBUTES_A_FUNCTION).forEach((a, i) => writeAttributeOf(w, model, a, start + i));
+                  for (const [i, a] of type.attributes.slice(start, start + ATTRIBUTES_A_FUNCTION).entries())
+                    writeAttributeOf(w, model, a, start + i);
                   w.writeLine('return xml;');
                 },
               }),
