@@ -75,7 +75,8 @@ export function readCatalog(path: string, seen = new Set<string>()): Catalog {
             next.push(fileURLToPath(target('catalog')));
             break;
           case 'group':
-            walk(entry, at);
+            // Its own xml:base is applied by walk.
+            walk(entry, here);
             break;
           // public, delegate*: identifiers a contract's locations never are.
         }

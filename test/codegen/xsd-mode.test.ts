@@ -1,0 +1,303 @@
+/**
+ * Codegen's XSD mode (`--xsd FILE --out DIR`): the classes of every global
+ * element and type of a schema set, and each element's reader and writer. Each
+ * test is one construct of XML Schema, read into its generated value, written
+ * back, and checked: the value a handler sees, and the XML written.
+ */
+import test from 'ava';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateSchemaTexts } from '../../codegen/main';
+import { readCatalog } from '../../codegen/read/catalog';
+import { loadModules } from '../../codegen/xsts/run-set';
+import type { ElementCodec } from '../../src/runtime/xml/xml-codec';
+import { loadXmlEngine, safeParseOptions, xml } from '../../src/runtime/xml/xml-engine';
+
+const ROOT = join(__dirname, '..', '..');
+const XS = 'xmlns:xs="http://www.w3.org/2001/XMLSchema"';
+
+test.before(async () => {
+  await loadXmlEngine();
+});
+
+/** Generates a schema (and the other files named) in a folder of its own, and answers its elements' codecs and types' module. */
+async function generated(schema: string, files: Record<string, string> = {}, catalog?: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'xsd-mode-'));
+  try {
+    writeFileSync(join(dir, 'main.xsd'), schema);
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(join(dir, name, '..'), { recursive: true });
+      writeFileSync(join(dir, name), text);
+    }
+    const warnings: string[] = [];
+    const { model, files: texts } = await generateSchemaTexts([join(dir, 'main.xsd')], {
+      note: (line) => warnings.push(line),
+      ...(catalog ? { catalog: readCatalog(join(dir, catalog)) } : {}),
+    });
+    const load = loadModules(texts);
+    const elements = (load('./elements') as { ELEMENTS: Record<string, ElementCodec<unknown>> }).ELEMENTS;
+    return { model, texts, elements, types: load('./types') as Record<string, unknown>, warnings };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Reads a document with the codec of its root element and writes the value back. */
+function roundTrip(elements: Record<string, ElementCodec<unknown>>, key: string, text: string): { value: unknown; written: string } {
+  const codec = elements[key];
+  if (!codec) throw new Error(`no codec for ${key}: ${Object.keys(elements).join(', ')}`);
+  const value = codec.read(text);
+  return { value, written: codec.write(value as never) };
+}
+
+/** The root element of a written document, parsed by libxml2 (the caller reads it before the next parse). */
+function rootOf(text: string) {
+  return xml().XmlDocument.fromString(text, { option: safeParseOptions() }).root;
+}
+
+test('--xsd FILE --out DIR writes types.ts, elements.ts and a tsconfig.json under which the folder type-checks on its own', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'xsd-mode-cli-'));
+  try {
+    writeFileSync(
+      join(dir, 'order.xsd'),
+      `<xs:schema ${XS} targetNamespace="urn:order" xmlns="urn:order" elementFormDefault="qualified">
+        <xs:element name="order"><xs:complexType><xs:sequence>
+          <xs:element name="id" type="xs:long"/><xs:element name="when" type="xs:dateTime"/>
+          <xs:element name="line" maxOccurs="unbounded" type="Line"/></xs:sequence></xs:complexType></xs:element>
+        <xs:complexType name="Line"><xs:sequence><xs:element name="sku" type="xs:token"/></xs:sequence>
+          <xs:attribute name="qty" type="xs:positiveInteger" use="required"/></xs:complexType>
+      </xs:schema>`,
+    );
+    const out = join(dir, 'out');
+    const run = spawnSync(
+      process.execPath,
+      ['--import=tsx', join(ROOT, 'codegen', 'main.ts'), '--xsd', join(dir, 'order.xsd'), '--out', out],
+      {
+        encoding: 'utf8',
+      },
+    );
+    t.is(run.status, 0, run.stderr);
+    t.deepEqual(readdirSync(out).sort(), ['elements.ts', 'tsconfig.json', 'types.ts']);
+    t.notThrows(() => execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '--noEmit', '-p', out], { encoding: 'utf8' }));
+    const missing = spawnSync(process.execPath, ['--import=tsx', join(ROOT, 'codegen', 'main.ts'), '--xsd', join(dir, 'order.xsd')], {
+      encoding: 'utf8',
+    });
+    t.is(missing.stderr, 'codegen: --xsd FILE needs --out DIR\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('built-in values: an integer in its value space, a dateTime as its text (with no time zone, or a year past 9999), a float at single precision', async (t) => {
+  const { elements } = await generated(
+    `<xs:schema ${XS}><xs:element name="v"><xs:complexType><xs:sequence>
+      <xs:element name="i" type="xs:integer"/><xs:element name="d" type="xs:dateTime" maxOccurs="2"/>
+      <xs:element name="f" type="xs:float"/><xs:element name="t" type="xs:token"/>
+    </xs:sequence></xs:complexType></xs:element></xs:schema>`,
+  );
+  const { value, written } = roundTrip(
+    elements,
+    '{}v',
+    '<v><i> +007 </i><d>2001-02-03T04:05:06</d><d>12345-01-01T00:00:00.1234567+05:30</d><f>1.0e-2</f><t>  a   b </t></v>',
+  );
+  t.like(value, { i: 7n, d: ['2001-02-03T04:05:06', '12345-01-01T00:00:00.1234567+05:30'], t: 'a b' });
+  t.regex(written, /<i>7<\/i><d>2001-02-03T04:05:06<\/d><d>12345-01-01T00:00:00\.1234567\+05:30<\/d><f>0\.01<\/f><t>a b<\/t>/);
+});
+
+test('QName and NOTATION values are {namespace}local, read where written, and written with a prefix their element declares', async (t) => {
+  const { elements } = await generated(
+    `<xs:schema ${XS} xmlns:k="urn:kinds">
+      <xs:simpleType name="kind"><xs:restriction base="xs:QName"><xs:enumeration value="k:big"/><xs:enumeration value="k:small"/></xs:restriction></xs:simpleType>
+      <xs:element name="q"><xs:complexType><xs:sequence>
+        <xs:element name="name" type="xs:QName"/><xs:element name="names"><xs:simpleType><xs:list itemType="xs:QName"/></xs:simpleType></xs:element>
+        <xs:element name="kind" type="kind"/></xs:sequence><xs:attribute name="ref" type="xs:QName"/></xs:complexType></xs:element></xs:schema>`,
+  );
+  const { value, written } = roundTrip(
+    elements,
+    '{}q',
+    '<q xmlns:a="urn:a" xmlns:z="urn:kinds" ref="a:r"><name>a:one</name><names>a:x z:y bare</names><kind>z:small</kind></q>',
+  );
+  t.like(value, { name: '{urn:a}one', names: ['{urn:a}x', '{urn:kinds}y', 'bare'], kind: '{urn:kinds}small', ref: '{urn:a}r' });
+  const root = rootOf(written);
+  const [name, names, kind] = root.find('*');
+  const resolve = (node: typeof root, text: string) => `{${node.namespaceForPrefix(text.split(':')[0])}}${text.split(':')[1]}`;
+  t.is(resolve(name as typeof root, (name as typeof root).content), '{urn:a}one');
+  t.deepEqual(
+    (names as typeof root).content
+      .split(' ')
+      .slice(0, 2)
+      .map((n) => resolve(names as typeof root, n)),
+    ['{urn:a}x', '{urn:kinds}y'],
+  );
+  t.is(resolve(kind as typeof root, (kind as typeof root).content), '{urn:kinds}small');
+  t.is(resolve(root, root.attr('ref')!.value), '{urn:a}r', 'an attribute declares its own prefix on its element');
+});
+
+test('a type restricted by a pattern keeps its lexical form; an enumeration matches in its base type’s value space; an enumeration of lists is a list', async (t) => {
+  const { elements } = await generated(
+    `<xs:schema ${XS}>
+      <xs:simpleType name="sci"><xs:restriction base="xs:double"><xs:pattern value="\\d\\.\\dE\\d"/></xs:restriction></xs:simpleType>
+      <xs:simpleType name="small"><xs:restriction base="xs:int"><xs:enumeration value="1"/><xs:enumeration value="2"/></xs:restriction></xs:simpleType>
+      <xs:simpleType name="pairs"><xs:restriction><xs:simpleType><xs:list itemType="xs:int"/></xs:simpleType><xs:enumeration value="1 2"/></xs:restriction></xs:simpleType>
+      <xs:element name="n"><xs:complexType><xs:sequence><xs:element name="s" type="sci"/><xs:element name="e" type="small"/><xs:element name="p" type="pairs"/></xs:sequence></xs:complexType></xs:element></xs:schema>`,
+  );
+  const { value, written } = roundTrip(elements, '{}n', '<n><s>1.5E2</s><e>+02</e><p> 1   2 </p></n>');
+  t.like(value, { s: '1.5E2', e: '2', p: [1, 2] });
+  t.regex(written, /<s>1\.5E2<\/s><e>2<\/e><p>1 2<\/p>/, 'the pattern still holds for what is written');
+});
+
+test('an empty element holds its default or fixed value; a nillable one xsi:nil; an anyType one is kept whole', async (t) => {
+  const { elements } = await generated(
+    `<xs:schema ${XS}><xs:element name="r"><xs:complexType><xs:sequence>
+      <xs:element name="a" type="xs:int" default="5"/><xs:element name="b" type="xs:boolean" fixed="true"/>
+      <xs:element name="c" type="xs:int" nillable="true"/><xs:element name="d" nillable="true"/></xs:sequence></xs:complexType></xs:element></xs:schema>`,
+  );
+  const xsi = 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"';
+  const { value, written } = roundTrip(elements, '{}r', `<r ${xsi}><a/><b></b><c xsi:nil="true"/><d xsi:nil="true" e="1"/></r>`);
+  t.like(value, { a: 5, b: true, c: null });
+  t.regex((value as { d: string }).d, /^<d xmlns:xsi="http:\/\/www\.w3\.org\/2001\/XMLSchema-instance" xsi:nil="true" e="1"><\/d>$/);
+  t.regex(written, /<a>5<\/a><b>true<\/b><c xsi:nil="true" xmlns:xsi="[^"]+" \/><d [^>]*xsi:nil="true" e="1"><\/d>/);
+});
+
+test('redefine: the redefinition takes the name, and its reference to its own name is the original', async (t) => {
+  const { elements, model } = await generated(
+    `<xs:schema ${XS}><xs:redefine schemaLocation="base.xsd">
+      <xs:complexType name="T"><xs:complexContent><xs:extension base="T"><xs:sequence><xs:element name="added" type="xs:int"/></xs:sequence></xs:extension></xs:complexContent></xs:complexType>
+      <xs:group name="G"><xs:sequence><xs:group ref="G"/><xs:element name="more" type="xs:string"/></xs:sequence></xs:group>
+      <xs:attributeGroup name="A"><xs:attributeGroup ref="A"/><xs:attribute name="extra" type="xs:string"/></xs:attributeGroup>
+    </xs:redefine><xs:element name="t" type="T"/></xs:schema>`,
+    {
+      'base.xsd': `<xs:schema ${XS}><xs:complexType name="T"><xs:sequence><xs:element name="old" type="xs:int"/><xs:group ref="G"/></xs:sequence><xs:attributeGroup ref="A"/></xs:complexType>
+        <xs:group name="G"><xs:sequence><xs:element name="g" type="xs:string"/></xs:sequence></xs:group>
+        <xs:attributeGroup name="A"><xs:attribute name="a" type="xs:string"/></xs:attributeGroup></xs:schema>`,
+    },
+  );
+  const t2 = model.types.find((type) => type.xmlName === 'T')!;
+  t.deepEqual(
+    t2.fields.map((f) => f.xmlName),
+    ['old', 'g', 'more', 'added'],
+  );
+  t.deepEqual(
+    t2.attributes.map((a) => a.xmlName),
+    ['a', 'extra'],
+  );
+  const { written } = roundTrip(elements, '{}t', '<t a="1" extra="2"><old>1</old><g>x</g><more>y</more><added>3</added></t>');
+  t.regex(written, /<t a="1" extra="2"><old>1<\/old><g>x<\/g><more>y<\/more><added>3<\/added><\/t>/);
+});
+
+test('order: an all group is written in the order it was read; a content model fields cannot order is an array of items', async (t) => {
+  const { elements, model } = await generated(
+    `<xs:schema ${XS}>
+      <xs:element name="all"><xs:complexType><xs:all><xs:element name="x" type="xs:int"/><xs:element name="y" type="xs:int"/></xs:all></xs:complexType></xs:element>
+      <xs:element name="seq"><xs:complexType><xs:sequence><xs:element name="a" type="xs:int" maxOccurs="unbounded"/><xs:element name="b" type="xs:int"/>
+        <xs:element name="a" type="xs:int" maxOccurs="unbounded" minOccurs="0"/><xs:any namespace="##other" processContents="lax" minOccurs="0"/></xs:sequence></xs:complexType></xs:element></xs:schema>`,
+  );
+  t.is(roundTrip(elements, '{}all', '<all><y>2</y><x>1</x></all>').written.replace(/^<\?xml[^>]*>/, ''), '<all><y>2</y><x>1</x></all>');
+  t.true(model.types.find((type) => type.xmlName === 'all')?.allOrder === true);
+  const { value, written } = roundTrip(elements, '{}seq', '<seq><a>1</a><a>2</a><b>3</b><a>4</a><o:x xmlns:o="urn:o">z</o:x></seq>');
+  const items = (value as { items: object[] }).items.map((item) =>
+    Object.fromEntries(Object.entries(item).filter(([, v]) => v !== undefined)),
+  );
+  t.deepEqual(items, [{ a: 1 }, { a: 2 }, { b: 3 }, { a: 4 }, { any: '<o:x xmlns:o="urn:o">z</o:x>' }]);
+  t.regex(written, /<seq><a>1<\/a><a>2<\/a><b>3<\/b><a>4<\/a><o:x xmlns:o="urn:o">z<\/o:x><\/seq>/);
+});
+
+test('derived types: a reference holds the union of the classes, xsi:type names the one an element holds, an abstract type is never made', async (t) => {
+  const { elements, model } = await generated(
+    `<xs:schema ${XS}><xs:complexType name="Shape" abstract="true"><xs:sequence><xs:element name="id" type="xs:int"/></xs:sequence></xs:complexType>
+      <xs:complexType name="Square"><xs:complexContent><xs:extension base="Shape"><xs:sequence><xs:element name="side" type="xs:int"/></xs:sequence></xs:extension></xs:complexContent></xs:complexType>
+      <xs:complexType name="Dot"><xs:complexContent><xs:restriction base="Shape"><xs:sequence><xs:element name="id" type="xs:int"/></xs:sequence></xs:restriction></xs:complexContent></xs:complexType>
+      <xs:element name="shape" type="Shape"/></xs:schema>`,
+  );
+  t.is(model.elements.find((e) => e.name === 'shape')?.type.tsType, 'Square | Dot');
+  const xsi = 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"';
+  const { value, written } = roundTrip(elements, '{}shape', `<shape ${xsi} xsi:type="Square"><id>1</id><side>2</side></shape>`);
+  t.is((value as object).constructor.name, 'Square');
+  t.regex(written, /<shape xsi:type="Square" xmlns:xsi="[^"]+"><id>1<\/id><side>2<\/side><\/shape>/);
+  t.throws(() => elements['{}shape'].read('<shape><id>1</id></shape>'), {
+    message: /Shape is abstract: its element names a type derived from it with xsi:type/,
+  });
+});
+
+test('wildcard content is kept as XML that reads back the same, relative namespace URIs and xsi:type prefixes with it', async (t) => {
+  const { elements } = await generated(
+    `<xs:schema ${XS} targetNamespace="rel" xmlns="rel" elementFormDefault="qualified"><xs:element name="w"><xs:complexType><xs:sequence>
+      <xs:any processContents="skip" maxOccurs="unbounded"/></xs:sequence></xs:complexType></xs:element></xs:schema>`,
+  );
+  const input =
+    '<w xmlns="rel" xmlns:p="other-relative" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><p:a b="1">t<!-- c --><p:c/></p:a><v xsi:type="xs:int">2</v></w>';
+  const { value, written } = roundTrip(elements, '{rel}w', input);
+  t.deepEqual(
+    (value as { any: string }).any,
+    '<p:a xmlns:p="other-relative" b="1">t<p:c></p:c></p:a><v xmlns="rel" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:type="xs:int">2</v>',
+  );
+  const again = roundTrip(elements, '{rel}w', written);
+  t.deepEqual(again.value, value, 'what is written reads back the same');
+});
+
+test('an OASIS XML Catalog maps a schema named by URL to a local file; without one, the URL is refused with the way forward', async (t) => {
+  const importing = `<xs:schema ${XS} xmlns:c="urn:common"><xs:import namespace="urn:common" schemaLocation="http://example.com/schemas/common/v2/common.xsd"/>
+    <xs:element name="e" type="c:Code"/></xs:schema>`;
+  const common = `<xs:schema ${XS} targetNamespace="urn:common"><xs:simpleType name="Code"><xs:restriction base="xs:string"/></xs:simpleType></xs:schema>`;
+  const catalog = `<catalog xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog"><group xml:base="local/"><rewriteSystem systemIdStartString="http://example.com/schemas/" rewritePrefix="mirror/"/></group></catalog>`;
+  const { model } = await generated(importing, { 'local/mirror/common/v2/common.xsd': common, 'catalog.xml': catalog }, 'catalog.xml');
+  t.truthy(model.elements.find((e) => e.name === 'e'));
+  await t.throwsAsync(generated(importing), {
+    message:
+      /schemaLocation http:\/\/example\.com\/schemas\/common\/v2\/common\.xsd: codegen never fetches a schema; map the URL to a file with --catalog FILE/,
+  });
+});
+
+test('a catalog reads system, uri, the rewrite and suffix entries (the longest prefix winning), groups, xml:base and nextCatalog', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'catalog-'));
+  try {
+    const ns = 'xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog"';
+    writeFileSync(
+      join(dir, 'catalog.xml'),
+      `<!DOCTYPE catalog PUBLIC "-//OASIS//DTD XML Catalogs V1.1//EN" "http://www.oasis-open.org/committees/entity/release/1.1/catalog.dtd">
+      <catalog ${ns}><system systemId="http://a/x.xsd" uri="one/x.xsd"/><uri name="urn:b" uri="b.xsd"/>
+        <rewriteURI uriStartString="http://c/" rewritePrefix="c/"/><rewriteURI uriStartString="http://c/deep/" rewritePrefix="deeper/"/>
+        <systemSuffix systemIdSuffix="/d.xsd" uri="d.xsd"/><nextCatalog catalog="more/next.xml"/></catalog>`,
+    );
+    mkdirSync(join(dir, 'more'));
+    writeFileSync(join(dir, 'more', 'next.xml'), `<catalog ${ns}><system systemId="http://e/e.xsd" uri="e.xsd"/></catalog>`);
+    const catalog = readCatalog(join(dir, 'catalog.xml'));
+    t.is(catalog.resolve('http://a/x.xsd'), join(dir, 'one', 'x.xsd'));
+    t.is(catalog.resolve('urn:b'), join(dir, 'b.xsd'));
+    t.is(catalog.resolve('http://c/p/q.xsd'), join(dir, 'c', 'p', 'q.xsd'));
+    t.is(catalog.resolve('http://c/deep/q.xsd'), join(dir, 'deeper', 'q.xsd'), 'the longest prefix wins');
+    t.is(catalog.resolve('http://anything/else/d.xsd'), join(dir, 'd.xsd'));
+    t.is(catalog.resolve('http://e/e.xsd'), join(dir, 'more', 'e.xsd'), 'nextCatalog, relative to its own file');
+    t.is(catalog.resolve('http://nowhere/'), undefined);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a standard schema published with a DOCTYPE is read, its DTD ignored; an entity used is refused', async (t) => {
+  const doctype = `<!DOCTYPE xs:schema PUBLIC "-//W3C//DTD XMLSchema 200102//EN" "XMLSchema.dtd" [<!ENTITY dsig 'urn:dsig'>]>`;
+  const { model } = await generated(`${doctype}<xs:schema ${XS}><xs:element name="sig" type="xs:base64Binary"/></xs:schema>`);
+  t.is(model.elements[0].name, 'sig');
+  await t.throwsAsync(
+    generated(`${doctype}<xs:schema ${XS} targetNamespace="&dsig;"><xs:element name="sig" type="xs:string"/></xs:schema>`),
+    {
+      message: /references the entity &dsig; that its DTD defines: codegen reads no DTD/,
+    },
+  );
+});
+
+test('an import whose file is missing, or of a namespace no schema declares, is said in a warning line and read past', async (t) => {
+  const { warnings, model } = await generated(
+    `<xs:schema ${XS}><xs:import namespace="urn:gone" schemaLocation="gone.xsd"/><xs:import namespace="urn:nowhere"/>
+      <xs:import namespace="http://www.w3.org/2001/XMLSchema-instance"/><xs:element name="e" type="xs:string"/></xs:schema>`,
+  );
+  t.is(model.elements.length, 1);
+  t.is(warnings.length, 2);
+  t.regex(
+    warnings[0],
+    /^codegen: warning: .*main\.xsd:1: schemaLocation gone\.xsd is not there; the components of urn:gone it would declare are missing$/,
+  );
+  t.regex(warnings[1], /^codegen: warning: .*main\.xsd:1: imports namespace urn:nowhere, which no schema of the contract declares$/);
+});
