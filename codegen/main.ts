@@ -66,6 +66,7 @@ export async function generate(
   await loadXmlEngine(); // libxml2-wasm is an ES module: loaded once, before any contract file is read
   const model = buildContractModel(
     await readContract(wsdlPath, { service, schemas, warn: note, ...(catalog ? { catalog: readCatalog(catalog) } : {}) }),
+    note,
   );
   if (model.choice) note(`codegen: ${model.choice}`);
   const files: Record<string, string> = {

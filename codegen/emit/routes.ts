@@ -188,7 +188,9 @@ function route(model: ContractModel, op: OperationModel) {
         : `'<${answer.element} xmlns:xsi="' + XSI_NAMESPACE + '" xsi:nil="true" xmlns="' + ${httpNamespace} + '" />'`
       : '',
     httpClose: answer ? closeTag(model, answer.element, answer.namespace) : '',
-    httpNillable: answer?.nillable ?? false,
+    // xsi:nil where the result has no value: absent, or nil.
+    httpNillable: (answer?.nillable ?? false) && (op.result?.mayBeAbsent === true || /\| null\b/.test(op.result?.tsType ?? '')),
+    httpNilTest: /\| null\b/.test(op.result?.tsType ?? '') ? 'result === undefined || result === null' : 'result === undefined',
     httpContent,
     sampleRequest: sampleObject(model, request),
     sampleResult: op.result ? sampleResult(model, op) : 'undefined',

@@ -5,6 +5,7 @@
  * contract whose parts disagree is refused.
  */
 import type { ContractFacts } from '../read/contract';
+import { prunedWsdl } from '../read/texts';
 import type { SchemaSetFacts } from '../read/schemas';
 import { createContext } from './context';
 import { linkDerivations, reachDerivedTypes } from './derivations';
@@ -16,13 +17,13 @@ import { unionsForDerivedTypes } from './polymorphism';
 import { choosePrefixes } from './prefixes';
 import { requestSchemasOf } from './request-schemas';
 
-export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): ContractModel {
+export function buildContractModel({ wsdl, xsd, texts }: ContractFacts, warn: (line: string) => void = () => {}): ContractModel {
   const tns = wsdl.targetNamespace;
   const context = createContext(xsd, tns);
   // 1. Named types claim their names first, in document order; anonymous ones take what is left.
   for (const type of xsd.complexTypes.values()) context.complexNames.set(type, context.names.claim(type.name!));
   // 2. The operations' messages, headers, faults and HTTP answers reach the types that get classes.
-  const operations = modelOperations(context, wsdl.operations);
+  const operations = modelOperations(context, wsdl.operations, warn);
   // 3. The types derived from a reached type stand in for it (xsi:type): they are reached too.
   reachDerivedTypes(context);
   // 4. Each class lists the classes derived from it.
@@ -48,6 +49,11 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
     .filter((e) => e.type.kind !== 'complex' || classes.has(e.type.typeName));
   unionsForDerivedTypes(all, elements, []);
   const paths = [...new Set(wsdl.ports.map((p) => p.path))];
+  // What was skipped (a port or an operation codegen cannot serve) is not in the WSDL served either.
+  const servedNames = operations.map((op) => op.name);
+  const portNames = wsdl.ports.map((p) => p.name);
+  const prune = (text: string) => prunedWsdl(text, wsdl.service, portNames, servedNames);
+  const everything = wsdl.allPorts === wsdl.ports.length && wsdl.allOperations === servedNames.length;
   return {
     service: identifier(wsdl.service),
     authoredNamespace: tns,
@@ -59,8 +65,8 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts): Contrac
     enums: sortByName([...context.enums.values()]),
     operations,
     ports: wsdl.ports,
-    wsdl: texts.wsdl,
-    importedWsdls: texts.importedWsdls,
+    wsdl: everything ? texts.wsdl : prune(texts.wsdl),
+    importedWsdls: everything ? texts.importedWsdls : texts.importedWsdls.map(prune),
     schema: texts.schemas[0]?.text ?? '',
     schemas: texts.schemas,
     requestSchemas,

@@ -39,11 +39,11 @@ export function httpAnswer(
       `codegen: ${op.name}: the HTTP answer (${element.name}, ${element.type.tsType}) and the SOAP result (${result.field ?? 'the response'}, ${result.type.tsType}) must have the same type`,
     );
   }
-  if (element.nillable !== result.mayBeAbsent) {
-    const why = result.mayBeAbsent
-      ? 'may be absent (minOccurs="0"), so the HTTP answer must be nillable'
-      : 'is always there, so the HTTP answer must not be nillable';
-    throw new Error(`codegen: ${op.name}: the SOAP result ${result.field} ${why} (element ${element.name})`);
+  // A nillable answer writes xsi:nil where the result has no value (as ASMX does); a result that may be absent needs one.
+  if (result.mayBeAbsent && !element.nillable) {
+    throw new Error(
+      `codegen: ${op.name}: the SOAP result ${result.field} may be absent (minOccurs="0"), so the HTTP answer must be nillable (element ${element.name})`,
+    );
   }
   return {
     element: element.name,

@@ -12,10 +12,33 @@ import { bodyOf, messageType } from './messages';
 import type { ActionModel, ComplexTypeModel, ElementModel, FaultModel, OperationModel, ResultModel } from './model';
 import { elementType } from './type-refs';
 
-export function modelOperations(context: ModelContext, wsdlOperations: WsdlOperationFacts[]): OperationModel[] {
+export function modelOperations(
+  context: ModelContext,
+  wsdlOperations: WsdlOperationFacts[],
+  warn: (line: string) => void = () => {},
+): OperationModel[] {
   const faultClasses = new Map<string, FaultModel>();
   const operations: OperationModel[] = [];
+  const reasons: string[] = [];
   for (const op of wsdlOperations) {
+    // An operation whose parts the model cannot take (an element no schema declares, …) is skipped with one line.
+    // What the operation reached before it failed is forgotten, so that the next one does not fail on it again.
+    const pending = [...context.pending];
+    const synthesized = context.synthesized.length;
+    try {
+      operations.push(modelOperation(op));
+    } catch (error) {
+      context.pending.splice(0, context.pending.length, ...pending.filter((type) => !context.types.has(type)));
+      context.synthesized.splice(synthesized);
+      const message = (error as Error).message.replace(/^codegen: /, '');
+      reasons.push((error as Error).message);
+      warn(`codegen: warning: operation ${op.name} is not served: ${message}`);
+    }
+  }
+  if (operations.length === 0 && reasons.length > 0) throw new Error(reasons[0]);
+  return operations;
+
+  function modelOperation(op: WsdlOperationFacts): OperationModel {
     const input = bodyOf(context, op, 'input');
     const output = bodyOf(context, op, 'output');
     const faults = op.faults.map((fault): FaultModel => {
@@ -70,18 +93,23 @@ export function modelOperations(context: ModelContext, wsdlOperations: WsdlOpera
         : undefined,
       http: undefined,
     };
-    operations.push(model);
     if (op.http) {
-      const fields = httpFields(
-        op,
-        op.http.inputParts.map((p) => p.name),
-        request,
-      );
-      const answer = op.http.outputElement ? toElementModel(context, elementByKey(context, op.http.outputElement, op.name)) : undefined;
-      model.http = { location: op.http.location, fields, answer: httpAnswer(op, answer, result) };
+      // The HTTP side HTTP GET and POST cannot carry is not served; the SOAP side is.
+      try {
+        const fields = httpFields(
+          op,
+          op.http.inputParts.map((p) => p.name),
+          request,
+        );
+        const answer = op.http.outputElement ? toElementModel(context, elementByKey(context, op.http.outputElement, op.name)) : undefined;
+        model.http = { location: op.http.location, fields, answer: httpAnswer(op, answer, result) };
+      } catch (error) {
+        if (!model.soap) throw error;
+        warn(`codegen: warning: operation ${op.name} over HTTP GET and POST is not served: ${(error as Error).message.replace(/^codegen: /, '')}`);
+      }
     }
+    return model;
   }
-  return operations;
 }
 
 export function toElementModel(context: ModelContext, element: XsdElement): ElementModel {

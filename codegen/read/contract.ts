@@ -104,7 +104,7 @@ export async function readContract(wsdlPath: string, options: ReadOptions = {}):
     loadWsdl(resolve(wsdlPath));
     const wsdl = readWsdl(
       wsdlDocuments.map((d) => d.doc),
-      options,
+      { service: options.service, warn: options.warn },
     );
     const inline = wsdlDocuments.flatMap(({ doc, file }) =>
       findAll(doc.root, 'wsdl:types/s:schema').map((schema) => {

@@ -182,7 +182,13 @@ function importedWsdl(wsdl: XmlDocument, schemas: LoadedSchema[], importLocation
 /** Each port's address: the marker (the service's base URL, filled at run time) followed by the port's own path. */
 function addressesAtMarker(doc: XmlDocument): void {
   for (const port of findAll(doc, '//wsdl:port')) {
-    const path = pathOf(port);
+    let path: string;
+    try {
+      path = pathOf(port);
+    } catch {
+      // A port codegen does not serve: prunedWsdl takes it out.
+      continue;
+    }
     for (const address of findAll(port, 'soap:address | soap12:address | http:address'))
       setPlainAttr(address, 'location', ADDRESS_MARKER + path);
   }
@@ -389,5 +395,21 @@ function serialize(doc: XmlDocument): string {
   return withDocument(copyDocument(doc, 'a generated document', { dropBlanks: true }), (copy) => {
     for (const comment of copy.find('//comment()')) comment.remove();
     return copy.root.toString({ format: true });
+  });
+}
+
+/**
+ * A served WSDL without what is not served: the ports of `service` not in `ports`, and the operations not in
+ * `operations` (from every port type and binding), so that a client made from it calls only what answers.
+ */
+export function prunedWsdl(text: string, service: string, ports: readonly string[], operations: readonly string[]): string {
+  return withDocument(parseXmlText(text, 'a generated WSDL'), (doc) => {
+    for (const port of findAll(doc, `/wsdl:definitions/wsdl:service[@name='${service}']/wsdl:port`)) {
+      if (!ports.includes(attr(port, 'name'))) port.remove();
+    }
+    for (const operation of findAll(doc, '/wsdl:definitions/wsdl:portType/wsdl:operation | /wsdl:definitions/wsdl:binding/wsdl:operation')) {
+      if (!operations.includes(attr(operation, 'name'))) operation.remove();
+    }
+    return serialize(doc);
   });
 }

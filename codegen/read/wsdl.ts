@@ -56,6 +56,9 @@ export interface WsdlFacts {
   operations: WsdlOperationFacts[];
   /** What was chosen among several services or bindings, in a line for the user; absent when nothing was. */
   choice?: string;
+  /** How many ports of the service and operations of its bindings there are, served or not. */
+  allPorts: number;
+  allOperations: number;
 }
 
 const VARIANT_NAMES: Record<Variant, string> = { soap11: 'SOAP 1.1', soap12: 'SOAP 1.2', httpGet: 'HTTP GET', httpPost: 'HTTP POST' };
@@ -74,7 +77,14 @@ interface Definitions {
  * generated code would not speak as the WSDL says (SOAP encoding, a SOAP 1.2
  * binding written with SOAP 1.1 elements) is refused.
  */
-export function readWsdl(documents: XmlDocument[], options: { service?: string } = {}): WsdlFacts {
+export function readWsdl(documents: XmlDocument[], options: { service?: string; warn?: (line: string) => void } = {}): WsdlFacts {
+  const warn = options.warn ?? (() => {});
+  /** What cannot be served is skipped with one line: the port, the operation, the reason (the refusal it would have been). */
+  const skipping = (what: string, error: unknown) => {
+    const message = (error as Error).message.replace(/^codegen: /, '');
+    warn(`codegen: warning: ${what} is not served: ${message}`);
+  };
+  const reasons: string[] = [];
   const all: Definitions[] = documents.map((doc) => {
     const root = findOne(doc, '/wsdl:definitions');
     return { root, namespace: optionalAttr(root, 'targetNamespace') ?? '' };
@@ -116,11 +126,20 @@ export function readWsdl(documents: XmlDocument[], options: { service?: string }
     );
   }
 
+  // A port that cannot be served (SOAP encoding, another HTTP verb, no address a path can be served at) is skipped.
   const allPorts = findAll(service, 'wsdl:port').flatMap((port): WsdlPort[] => {
-    const binding = lookup('binding', port, attr(port, 'binding'));
-    const variant = variantOf(binding);
-    // A port of another kind (e.g. a WCF binding beside ASMX's) is no variant of this service.
-    return variant ? [{ name: attr(port, 'name'), binding: attr(binding, 'name'), variant, path: pathOf(port) }] : [];
+    try {
+      const binding = lookup('binding', port, attr(port, 'binding'));
+      const variant = variantOf(binding);
+      // A port of another kind (e.g. a WCF binding beside ASMX's) is no variant of this service.
+      if (!variant) return [];
+      if (variant === 'soap11' || variant === 'soap12') checkLiteral(binding, variant === 'soap11' ? 'soap' : 'soap12');
+      return [{ name: attr(port, 'name'), binding: attr(binding, 'name'), variant, path: pathOf(port) }];
+    } catch (error) {
+      reasons.push((error as Error).message);
+      skipping(`port ${attr(port, 'name')}`, error);
+      return [];
+    }
   });
   const bindingElement = (port: WsdlPort) =>
     lookup('binding', findOne(service, `wsdl:port[@name='${port.name}']`), bindingQName(service, port));
@@ -141,6 +160,7 @@ export function readWsdl(documents: XmlDocument[], options: { service?: string }
     const port = ports.find((p) => p.variant === variant);
     return port ? bindingElement(port) : undefined;
   };
+  if (ports.length === 0 && reasons.length > 0) throw new Error(reasons[0]);
   if (ports.length === 0) refuseAt(service, 'the service has no SOAP 1.1, SOAP 1.2, HTTP GET or HTTP POST port');
 
   const portTypeOf = (binding: XmlElement) => lookup('portType', binding, attr(binding, 'type'));
@@ -166,14 +186,17 @@ export function readWsdl(documents: XmlDocument[], options: { service?: string }
       return { name: attr(part, 'name'), ...(element ? { element: qname(element) } : { type: qname(type!) }) };
     });
 
-  const soap = bindingOf('soap11') ?? bindingOf('soap12');
-  for (const variant of ['soap11', 'soap12'] as const) {
-    const binding = bindingOf(variant);
-    if (binding) checkLiteral(binding, variant === 'soap11' ? 'soap' : 'soap12');
-  }
   const soap11 = bindingOf('soap11');
-  const soap12 = bindingOf('soap12');
-  if (soap11 && soap12) checkSameSoapOperations(soap11, soap12);
+  if (soap11 && bindingOf('soap12')) {
+    // One operation table serves both SOAP versions: a SOAP 1.2 binding of other operations is not served.
+    try {
+      checkSameSoapOperations(soap11, bindingOf('soap12')!);
+    } catch (error) {
+      for (const port of ports.filter((p) => p.variant === 'soap12')) skipping(`port ${port.name}`, error);
+      ports.splice(0, ports.length, ...ports.filter((p) => p.variant !== 'soap12'));
+    }
+  }
+  const soap = bindingOf('soap11') ?? bindingOf('soap12');
   const http = bindingOf('httpGet') ?? bindingOf('httpPost');
   const operationSource = soap ?? http!;
   const soapPrefix = soap11 ? 'soap' : 'soap12';
@@ -186,20 +209,50 @@ export function readWsdl(documents: XmlDocument[], options: { service?: string }
     boundNames.add(name);
     return true;
   });
-  const operations = bound.map((op): WsdlOperationFacts => {
+  const portNames = ports.map((p) => p.name).join(', ');
+  const operations = bound.flatMap((op): WsdlOperationFacts[] => {
+    try {
+      return [readOperation(op)];
+    } catch (error) {
+      reasons.push((error as Error).message);
+      skipping(`operation ${attr(op, 'name')} of port${ports.length > 1 ? 's' : ''} ${portNames}`, error);
+      return [];
+    }
+  });
+  if (operations.length === 0 && reasons.length > 0) throw new Error(reasons.at(-1)!);
+  return {
+    targetNamespace: main.namespace,
+    service: attr(service, 'name'),
+    ports,
+    operations,
+    allPorts: findAll(service, 'wsdl:port').length,
+    allOperations: bound.length,
+    ...(notes.length ? { choice: notes.join('; ') } : {}),
+  };
+
+  function readOperation(op: XmlElement): WsdlOperationFacts {
     const name = attr(op, 'name');
     const declared = declaredOperation(operationSource, name);
     const documentation = findAll(declared, 'wsdl:documentation')
       .map((d) => d.content.trim().replace(/\s+/g, ' '))
       .join(' ');
     const httpOperation = http ? childrenNamed(http, 'operation', name)[0] : undefined;
+    let httpSide: WsdlOperationFacts['http'];
+    try {
+      httpSide = http && httpOperation ? httpFacts(http, httpOperation, name, messageOf, partsOf) : undefined;
+    } catch (error) {
+      // The SOAP side is served all the same.
+      const httpPorts = ports.filter((p) => p.variant === 'httpGet' || p.variant === 'httpPost').map((p) => p.name);
+      skipping(`operation ${name} of port${httpPorts.length > 1 ? 's' : ''} ${httpPorts.join(', ')}`, error);
+      if (!soap) throw error;
+    }
     const facts: WsdlOperationFacts = {
       name,
       documentation,
       style: 'document',
       soapActions: {},
       faults: [],
-      http: http && httpOperation ? httpFacts(http, httpOperation, name, messageOf, partsOf) : undefined,
+      http: httpSide,
     };
     if (!soap) return facts;
     const operation = findOne(op, `${soapPrefix}:operation`);
@@ -262,14 +315,7 @@ export function readWsdl(documents: XmlDocument[], options: { service?: string }
       return { name: attr(fault, 'name'), element: parts[0].element };
     });
     return facts;
-  });
-  return {
-    targetNamespace: main.namespace,
-    service: attr(service, 'name'),
-    ports,
-    operations,
-    ...(notes.length ? { choice: notes.join('; ') } : {}),
-  };
+  }
 }
 
 function bindingQName(service: XmlElement, port: WsdlPort): string {

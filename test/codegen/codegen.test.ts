@@ -289,56 +289,74 @@ test('a result that may be absent is one rule: a primitive result of minOccurs 0
   );
 });
 
-test('the model refuses a contract whose HTTP answer disagrees with the SOAP result', async (t) => {
-  const refused: [edits: { wsdl?: Edit[]; xsd?: Edit[] }, message: string][] = [
+/** The model of an edited contract, and the warning lines of what it skipped. */
+async function modelOfEdited(edits: { wsdl?: Edit[]; xsd?: Edit[] }) {
+  const warnings: string[] = [];
+  const model = buildContractModel(await readEdited(edits, warnings), (line) => warnings.push(line));
+  return { model, warnings };
+}
+
+test('an HTTP answer that disagrees with the SOAP result is not served over HTTP GET and POST, in one warning line; SOAP still is', async (t) => {
+  const skipped: [edits: { wsdl?: Edit[]; xsd?: Edit[] }, operation: string, message: string][] = [
     [
       { xsd: [[PAIRING_INFO_ELEMENT, '<s:element name="PairingInfo" type="tns:PairingInfo" />']] },
-      'codegen: Pair: the SOAP result PairResult may be absent (minOccurs="0"), so the HTTP answer must be nillable (element PairingInfo)',
+      'Pair',
+      'Pair: the SOAP result PairResult may be absent (minOccurs="0"), so the HTTP answer must be nillable (element PairingInfo)',
     ],
     [
       { xsd: [[VALIDATE_PIN_RESULT, VALIDATE_PIN_RESULT.replace('minOccurs="1"', 'minOccurs="0"')]] },
-      'codegen: ValidatePin: the SOAP result ValidatePinResult may be absent (minOccurs="0"), so the HTTP answer must be nillable (element boolean)',
-    ],
-    [
-      { xsd: [[BOOLEAN_ELEMENT, '<s:element name="boolean" nillable="true" type="s:boolean" />']] },
-      'codegen: ValidatePin: the SOAP result ValidatePinResult is always there, so the HTTP answer must not be nillable (element boolean)',
+      'ValidatePin',
+      'ValidatePin: the SOAP result ValidatePinResult may be absent (minOccurs="0"), so the HTTP answer must be nillable (element boolean)',
     ],
     [
       { xsd: [[BOOLEAN_ELEMENT, '<s:element name="boolean" type="s:string" />']] },
-      'codegen: ValidatePin: the HTTP answer (boolean, string) and the SOAP result (ValidatePinResult, boolean) must have the same type',
+      'ValidatePin',
+      'ValidatePin: the HTTP answer (boolean, string) and the SOAP result (ValidatePinResult, boolean) must have the same type',
     ],
     [
       { xsd: [[PAIRING_INFO_ELEMENT, '<s:element name="PairingInfo" nillable="true" type="s:string" />']] },
-      'codegen: Pair: the HTTP answer (PairingInfo, string) and the SOAP result (PairResult, PairingInfo) must have the same type',
+      'Pair',
+      'Pair: the HTTP answer (PairingInfo, string) and the SOAP result (PairResult, PairingInfo) must have the same type',
     ],
   ];
-  for (const [edits, message] of refused) {
-    const facts = await readEdited(edits);
-    t.throws(() => buildContractModel(facts), { message });
+  for (const [edits, operation, message] of skipped) {
+    const { model, warnings } = await modelOfEdited(edits);
+    t.deepEqual(warnings, [`codegen: warning: operation ${operation} over HTTP GET and POST is not served: ${message}`]);
+    const op = model.operations.find((o) => o.name === operation)!;
+    t.is(op.http, undefined, `${operation} has no HTTP side`);
+    t.truthy(op.soap, `${operation} is served over SOAP`);
   }
+  // A nillable answer for a result that is always there is served: xsi:nil where the result has no value.
+  const { model, warnings } = await modelOfEdited({
+    xsd: [[BOOLEAN_ELEMENT, '<s:element name="boolean" nillable="true" type="s:boolean" />']],
+  });
+  t.deepEqual(warnings, []);
+  t.true(model.operations.find((o) => o.name === 'ValidatePin')?.http?.answer?.nillable);
 });
 
-test('the model refuses HTTP fields that are not simple members of the request, or not all of them, and types it cannot resolve', async (t) => {
-  const wrongField = await readEdited({
+test('HTTP fields that are not simple members of the request, or not all of them, are not served over HTTP; an unknown type skips its operation', async (t) => {
+  const wrongField = await modelOfEdited({
     wsdl: [['<wsdl:part name="pin" type="s:string" />', '<wsdl:part name="code" type="s:string" />']],
   });
-  t.throws(() => buildContractModel(wrongField), {
-    message: 'codegen: HTTP field code of ValidatePin must be a simple field of ValidatePin that occurs once at most',
-  });
-  const fewerFields = await readEdited({ wsdl: [['<wsdl:part name="pin" type="s:string" />', '']] });
-  t.throws(() => buildContractModel(fewerFields), {
-    message: 'codegen: the HTTP fields of ValidatePin must be every member of ValidatePin (not: pin)',
-  });
-  const unknownType = await readEdited({ xsd: [['name="PairResult" type="tns:PairingInfo"', 'name="PairResult" type="tns:Missing"']] });
-  t.throws(() => buildContractModel(unknownType), {
-    message: 'codegen: PairResponse/PairResult names type Missing of http://authenticatorapi.com/, which no schema declares',
-  });
-  const otherNamespace = await readEdited({
+  t.deepEqual(wrongField.warnings, [
+    'codegen: warning: operation ValidatePin over HTTP GET and POST is not served: HTTP field code of ValidatePin must be a simple field of ValidatePin that occurs once at most',
+  ]);
+  const fewerFields = await modelOfEdited({ wsdl: [['<wsdl:part name="pin" type="s:string" />', '']] });
+  t.deepEqual(fewerFields.warnings, [
+    'codegen: warning: operation ValidatePin over HTTP GET and POST is not served: the HTTP fields of ValidatePin must be every member of ValidatePin (not: pin)',
+  ]);
+  const unknownType = await modelOfEdited({ xsd: [['name="PairResult" type="tns:PairingInfo"', 'name="PairResult" type="tns:Missing"']] });
+  t.deepEqual(unknownType.warnings, [
+    'codegen: warning: operation Pair is not served: PairResponse/PairResult names type Missing of http://authenticatorapi.com/, which no schema declares',
+  ]);
+  t.deepEqual(
+    unknownType.model.operations.map((op) => op.name),
+    ['ValidatePin'],
+  );
+  const otherNamespace = await modelOfEdited({
     xsd: [['name="PairResult" type="tns:PairingInfo"', 'name="PairResult" type="x:T" xmlns:x="urn:other"']],
   });
-  t.throws(() => buildContractModel(otherNamespace), {
-    message: 'codegen: PairResponse/PairResult names type T of urn:other, which no schema declares',
-  });
+  t.regex(otherNamespace.warnings.join('\n'), /PairResponse\/PairResult names type T of urn:other, which no schema declares$/);
 });
 
 test('the contract reader refuses a schemaLocation it would have to fetch, and reads past an import whose file is not there', async (t) => {

@@ -35,16 +35,32 @@ function edited(edits: Edit[], files: Record<string, string> = {}): { dir: strin
 }
 
 /** The message codegen stops with for an edited contract. */
-async function refusal(edits: Edit[], files: Record<string, string> = {}): Promise<string> {
+/**
+ * What codegen says of an edited contract: the one line it refuses it with, or (what it skips and serves the rest
+ * of: a port or an operation it cannot serve) its one warning line. Throws when it says neither.
+ */
+async function said(edits: Edit[], files: Record<string, string> = {}): Promise<{ text: string; skipped: boolean }> {
   const { dir, wsdl } = edited(edits, files);
+  const warnings: string[] = [];
   try {
-    buildContractModel(await readContract(wsdl));
+    const warn = (line: string) => warnings.push(line);
+    const model = buildContractModel(await readContract(wsdl, { warn }), warn);
+    if (warnings.length !== 1) throw new Error(`the contract was accepted with ${warnings.length} warnings: ${warnings.join(' | ')}`);
+    if (model.operations.length === 0 || model.ports.length === 0) throw new Error('the contract was accepted with nothing to serve');
+    return { text: warnings[0], skipped: true };
   } catch (error) {
-    return (error as Error).message;
+    if ((error as Error).message.startsWith('the contract was accepted')) throw error;
+    return { text: (error as Error).message, skipped: false };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  throw new Error('the contract was accepted');
+}
+
+/** The one line a contract is refused with. */
+async function refusal(edits: Edit[], files: Record<string, string> = {}): Promise<string> {
+  const { text, skipped } = await said(edits, files);
+  if (skipped) throw new Error(`the contract was served, less what this says: ${text}`);
+  return text;
 }
 
 /** The 1-based line of the first line of the edited WSDL that holds `marker`. */
@@ -57,6 +73,36 @@ function lineOf(edits: Edit[], marker: string): number {
 const INPUT_BODY = '<soap:body use="literal" />';
 const PORT_TYPE_INPUT = '<wsdl:input message="tns:GenerateSecretSoapIn" />';
 const SCHEMA_END = '    </s:schema>';
+
+/**
+ * What codegen cannot serve of a port or an operation is skipped, the rest served (a WSDL's or a schema's broken
+ * text, or a contract with nothing left to serve, is refused): these rows are skipped.
+ */
+const SKIPPED = new Set<string>([
+  'SOAP encoding (rpc/encoded)',
+  'a SOAP 1.2 binding written with SOAP 1.1 elements',
+  'a document-style part naming a type',
+  'a declared fault whose message names a type',
+  'a message declared twice',
+  "a part's undeclared prefix",
+  'a part naming neither an element nor a type',
+  'a style that is neither document nor rpc',
+  'a header part its message does not have',
+  'a header part naming a type',
+  'a notification operation (output without input)',
+  'a port without an address',
+  'an address whose path cannot be served',
+  'a SOAP 1.2 binding with an operation the SOAP 1.1 one lacks',
+  'a SOAP 1.2 binding lacking an operation of the SOAP 1.1 one',
+  'an HTTP answer of several parts',
+  'an HTTP answer part naming a type',
+  'an HTTP verb other than GET and POST',
+  'a simple type that derives from itself',
+  'a list of a complex type',
+  'a simple type restricting a complex one',
+  'a derivation from an undeclared type',
+  'an attribute of a complex type',
+]);
 
 const refused: [what: string, edits: Edit[], message: RegExp, marker: string][] = [
   [
@@ -92,10 +138,12 @@ const refused: [what: string, edits: Edit[], message: RegExp, marker: string][] 
 ];
 
 for (const [what, edits, message, marker] of refused) {
-  test(`refused in one line naming file and line: ${what}`, async (t) => {
-    const text = await refusal(edits);
+  const skips = SKIPPED.has(what);
+  test(`${skips ? 'skipped with a warning' : 'refused'} in one line naming file and line: ${what}`, async (t) => {
+    const { text, skipped } = await said(edits);
+    t.is(skipped, skips, text);
     t.regex(text, message);
-    t.true(text.startsWith(`codegen: `), text);
+    t.regex(text, skips ? /^codegen: warning: (port|operation) \S+ .*is not served: / : /^codegen: (?!warning)/, text);
     t.regex(text, new RegExp(`SecretService\\.wsdl:${lineOf(edits, marker)}: `), text);
     t.false(text.includes('\n'), text);
   });
@@ -178,23 +226,35 @@ test('a schema file that is not XML Schema, or imports a namespace it does not h
   );
 });
 
-test('inconsistent contracts: a void SOAP answer with an HTTP answer, an unknown binding, an unknown service', async (t) => {
-  t.regex(
-    await refusal([
+test('inconsistent contracts: each part that disagrees is skipped in a line (an HTTP answer to a void operation, an unknown binding, an unknown element), the rest served', async (t) => {
+  const skip = async (edits: Edit[], message: RegExp) => {
+    const { text, skipped } = await said(edits);
+    t.true(skipped, text);
+    t.regex(text, message);
+  };
+  await skip(
+    [
       [
         '<wsdl:message name="PingHttpPostOut" />',
         '<wsdl:message name="PingHttpPostOut"><wsdl:part name="Body" element="tns:int" /></wsdl:message>',
       ],
-    ]),
-    /^codegen: Ping: the HTTP answer and the SOAP result must both be there, or neither \(a void operation\)$/,
+    ],
+    /^codegen: warning: operation Ping over HTTP GET and POST is not served: Ping: the HTTP answer and the SOAP result must both be there, or neither \(a void operation\)$/,
   );
-  t.regex(
-    await refusal([['binding="tns:SecretServiceSoap12"', 'binding="tns:Missing"']]),
-    /SecretService\.wsdl:\d+: binding Missing is not declared$/,
+  await skip(
+    [['binding="tns:SecretServiceSoap12"', 'binding="tns:Missing"']],
+    /^codegen: warning: port SecretServiceSoap12 is not served: \S*SecretService\.wsdl:\d+: binding Missing is not declared$/,
   );
+  await skip(
+    [['<wsdl:part name="parameters" element="tns:GenerateSecret" />', '<wsdl:part name="parameters" element="tns:Nothing" />']],
+    /^codegen: warning: operation GenerateSecret is not served: part parameters of GenerateSecret names element Nothing of http:\/\/secrets\.example\.com\/, which no schema declares$/,
+  );
+  // Nothing left to serve: refused with the reason.
   t.regex(
     await refusal([
       ['<wsdl:part name="parameters" element="tns:GenerateSecret" />', '<wsdl:part name="parameters" element="tns:Nothing" />'],
+      ['<wsdl:part name="parameters" element="tns:Ping" />', '<wsdl:part name="parameters" element="tns:Nothing" />'],
+      ['<wsdl:part name="parameters" element="tns:SecretCount" />', '<wsdl:part name="parameters" element="tns:Nothing" />'],
     ]),
     /^codegen: part parameters of GenerateSecret names element Nothing of http:\/\/secrets\.example\.com\/, which no schema declares$/,
   );
@@ -214,23 +274,56 @@ test('of several services the first is served and the choice said in one line; -
   }
 });
 
-test('SOAP 1.1 and SOAP 1.2 bindings that offer different operations are refused', async (t) => {
-  t.regex(
-    await refusal([['<wsdl:operation name="Ping">\n      <soap12:operation', '<wsdl:operation name="Pong">\n      <soap12:operation']]),
-    /SecretService\.wsdl:\d+: /,
-  );
+test('a SOAP 1.2 binding of other operations than the SOAP 1.1 one is not served; the SOAP 1.1 port and the HTTP ones are', async (t) => {
+  const { dir, wsdl } = edited([
+    ['<wsdl:operation name="Ping">\n      <soap12:operation', '<wsdl:operation name="Pong">\n      <soap12:operation'],
+  ]);
+  try {
+    const warnings: string[] = [];
+    const warn = (line: string) => warnings.push(line);
+    const model = buildContractModel(await readContract(wsdl, { warn }), warn);
+    t.deepEqual(
+      model.ports.map((p) => p.name),
+      ['SecretServiceSoap', 'SecretServiceHttpPost'],
+    );
+    t.deepEqual(
+      model.operations.map((op) => op.name),
+      ['GenerateSecret', 'Ping', 'SecretCount'],
+    );
+    t.is(warnings.length, 1);
+    t.regex(
+      warnings[0],
+      /^codegen: warning: port SecretServiceSoap12 is not served: \S*SecretService\.wsdl:\d+: binding SecretServiceSoap12: operation Pong is not in the SOAP 1\.1 binding/,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
-test('the one command prints the refusal as one line on stderr and exits 1, without a stack trace', (t) => {
-  const { dir, wsdl } = edited([[INPUT_BODY, '<soap:body use="encoded" />']]);
+test('the one command prints the refusal as one line on stderr and exits 1, without a stack trace; what it skips, in a warning line', (t) => {
+  const { dir, wsdl } = edited([
+    ['<wsdl:types>', '<wsdl:import namespace="urn:more" location="http://example.com/more.wsdl" /><wsdl:types>'],
+  ]);
+  const skipping = edited([[INPUT_BODY, '<soap:body use="encoded" />']]);
   try {
     const run = spawnSync(process.execPath, ['--import=tsx', join(ROOT, 'codegen', 'main.ts'), '--wsdl', wsdl, '--out', join(dir, 'out')], {
       encoding: 'utf8',
       cwd: ROOT,
     });
     t.is(run.status, 1);
-    t.regex(run.stderr, /^codegen: .*SecretService\.wsdl:\d+: binding SecretServiceSoap: use="encoded" [^\n]*\n$/);
+    t.regex(run.stderr, /^codegen: .*SecretService\.wsdl:\d+: wsdl:import location http:\/\/example\.com\/more\.wsdl: [^\n]*\n$/);
     t.notRegex(run.stderr, /\n\s+at /);
+    const skipped = spawnSync(
+      process.execPath,
+      ['--import=tsx', join(ROOT, 'codegen', 'main.ts'), '--wsdl', skipping.wsdl, '--out', join(skipping.dir, 'out')],
+      { encoding: 'utf8', cwd: ROOT },
+    );
+    t.is(skipped.status, 0, skipped.stderr);
+    t.regex(
+      skipped.stderr,
+      /^codegen: warning: port SecretServiceSoap is not served: .*SecretService\.wsdl:\d+: binding SecretServiceSoap: use="encoded" [^\n]*\n$/,
+    );
+    rmSync(skipping.dir, { recursive: true, force: true });
     const missing = spawnSync(process.execPath, ['--import=tsx', join(ROOT, 'codegen', 'main.ts'), '--wsdl', wsdl], {
       encoding: 'utf8',
       cwd: ROOT,
@@ -478,19 +571,29 @@ const more: [what: string, edits: Edit[], message: RegExp, marker: string | unde
 ];
 
 for (const [what, edits, message, marker, files] of more) {
-  test(`refused with its construct and way forward: ${what}`, async (t) => {
-    const text = await refusal(edits, files);
+  const skips = SKIPPED.has(what);
+  test(`${skips ? 'skipped' : 'refused'} with its construct and way forward: ${what}`, async (t) => {
+    const { text, skipped } = await said(edits, files);
+    t.is(skipped, skips, text);
     t.regex(text, message);
-    t.regex(text, /^codegen: \S*SecretService\.wsdl:\d+: /, 'names the file and the line');
+    t.regex(
+      text,
+      skips
+        ? /^codegen: warning: (port|operation) \S+ .*is not served: \S*SecretService\.wsdl:\d+: /
+        : /^codegen: \S*SecretService\.wsdl:\d+: /,
+      'names the file and the line',
+    );
     if (marker) t.regex(text, new RegExp(`SecretService\\.wsdl:${lineOf(edits, marker)}: `), text);
     t.false(text.includes('\n'), text);
   });
 }
 
-test('a member of a type no built-in is, named by the type and member (the model has no line for it)', async (t) => {
+test('a member of a type no built-in is, named by the type and member (the model has no line for it): its operation is skipped', async (t) => {
+  const { text, skipped } = await said([lengthOf('s:integerish')]);
+  t.true(skipped);
   t.regex(
-    await refusal([lengthOf('s:integerish')]),
-    /^codegen: GenerateSecret\/length: XML Schema type integerish is not an XML Schema built-in type$/,
+    text,
+    /^codegen: warning: operation GenerateSecret is not served: GenerateSecret\/length: XML Schema type integerish is not an XML Schema built-in type$/,
   );
 });
 
