@@ -105,7 +105,9 @@ export function modelOperations(
         model.http = { location: op.http.location, fields, answer: httpAnswer(op, answer, result) };
       } catch (error) {
         if (!model.soap) throw error;
-        warn(`codegen: warning: operation ${op.name} over HTTP GET and POST is not served: ${(error as Error).message.replace(/^codegen: /, '')}`);
+        warn(
+          `codegen: warning: operation ${op.name} over HTTP GET and POST is not served: ${(error as Error).message.replace(/^codegen: /, '')}`,
+        );
       }
     }
     return model;

@@ -407,7 +407,10 @@ export function prunedWsdl(text: string, service: string, ports: readonly string
     for (const port of findAll(doc, `/wsdl:definitions/wsdl:service[@name='${service}']/wsdl:port`)) {
       if (!ports.includes(attr(port, 'name'))) port.remove();
     }
-    for (const operation of findAll(doc, '/wsdl:definitions/wsdl:portType/wsdl:operation | /wsdl:definitions/wsdl:binding/wsdl:operation')) {
+    for (const operation of findAll(
+      doc,
+      '/wsdl:definitions/wsdl:portType/wsdl:operation | /wsdl:definitions/wsdl:binding/wsdl:operation',
+    )) {
       if (!operations.includes(attr(operation, 'name'))) operation.remove();
     }
     return serialize(doc);
