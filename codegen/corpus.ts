@@ -9,9 +9,9 @@
  *   npm run corpus -- DIR [--keep]
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import pino from 'pino';
 import type { ContractDefinition } from '../src/runtime/definition';
 import { createContractApp } from '../src/runtime/host';
@@ -23,23 +23,58 @@ import { compileSchemaSet, firstLibxmlMessage } from '../src/runtime/xml/xml-sch
 import { type AnyOperations, RUNTIME, requireGenerated, sampleHandlers } from './load-generated';
 import { generate } from './main';
 
-/** The contracts of a folder, by name: each top-level WSDL, and each sub-folder's WSDL that no other there imports. */
-export function contractsOf(dir: string): { name: string; wsdl: string }[] {
-  const out: { name: string; wsdl: string }[] = [];
+/**
+ * The contracts of a folder, by name: each top-level WSDL, and for each sub-folder the WSDL that contract's tree
+ * (wherever in it) serves: one that no other WSDL there imports, one with a service first, the shallowest first.
+ * A sub-folder's `catalog.xml` (an OASIS XML Catalog) maps the URLs its documents are named by.
+ */
+export function contractsOf(dir: string): { name: string; wsdl: string; catalog?: string }[] {
+  const out: { name: string; wsdl: string; catalog?: string }[] = [];
   for (const entry of readdirSync(dir).sort()) {
     const path = join(dir, entry);
     if (statSync(path).isDirectory()) {
-      const wsdls = readdirSync(path).filter((f) => /\.wsdl$/i.test(f));
-      const imported = new Set(
-        wsdls.flatMap((f) =>
-          [...readFileSync(join(path, f), 'utf8').matchAll(/<(?:\w+:)?import\b[^>]*\blocation="([^"]+)"/g)].map((m) => m[1]),
-        ),
-      );
-      const mains = wsdls.filter((f) => !imported.has(f));
-      if (mains.length >= 1) out.push({ name: entry, wsdl: join(path, mains[0]) });
+      const wsdls = filesUnder(path, /\.wsdl$/i);
+      const imported = new Set<string>();
+      const withService = new Set<string>();
+      for (const file of wsdls) {
+        const facts = wsdlFacts(file);
+        for (const location of facts.imports) if (!/^[a-z][a-z0-9+.-]*:/i.test(location)) imported.add(resolve(dirname(file), location));
+        if (facts.service) withService.add(file);
+      }
+      const depth = (file: string) => relative(path, file).split(sep).length;
+      const mains = wsdls
+        .filter((f) => !imported.has(f))
+        .sort((a, b) => Number(withService.has(b)) - Number(withService.has(a)) || depth(a) - depth(b) || (a < b ? -1 : 1));
+      const catalog = join(path, 'catalog.xml');
+      if (mains.length >= 1) out.push({ name: entry, wsdl: mains[0], ...(existsSync(catalog) ? { catalog } : {}) });
     } else if (/\.wsdl$/i.test(entry)) out.push({ name: entry.replace(/\.wsdl$/i, ''), wsdl: path });
   }
   return out;
+}
+
+/** The files under a folder whose names match, depth first, in name order. */
+function filesUnder(folder: string, name: RegExp): string[] {
+  return readdirSync(folder, { withFileTypes: true })
+    .sort((a, b) => (a.name < b.name ? -1 : 1))
+    .flatMap((entry) =>
+      entry.isDirectory() ? filesUnder(join(folder, entry.name), name) : name.test(entry.name) ? [join(folder, entry.name)] : [],
+    );
+}
+
+/** A WSDL's import locations and whether it declares a service (one that is no XML says neither). */
+function wsdlFacts(file: string): { imports: string[]; service: boolean } {
+  try {
+    const doc = xml().XmlDocument.fromString(readFileSync(file, 'utf8'), { option: safeParseOptions() });
+    try {
+      const ns = { wsdl: 'http://schemas.xmlsoap.org/wsdl/' };
+      const imports = doc.root.find('/wsdl:definitions/wsdl:import/@location', ns).map((a) => (a as unknown as { value: string }).value);
+      return { imports, service: doc.root.find('/wsdl:definitions/wsdl:service', ns).length > 0 };
+    } finally {
+      doc.dispose();
+    }
+  } catch {
+    return { imports: [], service: false };
+  }
 }
 
 export interface ContractOutcome {
@@ -48,6 +83,33 @@ export interface ContractOutcome {
   outcome: 'pass' | 'refused' | 'type-check' | 'serve' | 'call';
   /** One line: what was called, or why not. */
   line: string;
+}
+
+/** Generated TypeScript a type-check program takes at most: a contract of a thousand operations is one on its own. */
+const BATCH_BYTES = 12 << 20;
+
+/** Type-checks generated folders in programs of at most BATCH_BYTES of code each: the messages by folder. */
+export function typeCheckInBatches(folders: string[], work: string): Map<string, string> {
+  const checked = new Map<string, string>();
+  const size = (folder: string) =>
+    readdirSync(folder)
+      .filter((f) => f.endsWith('.ts'))
+      .reduce((sum, f) => sum + statSync(join(folder, f)).size, 0);
+  let batch: string[] = [];
+  let bytes = 0;
+  const flush = () => {
+    if (batch.length) for (const [folder, errors] of typeCheckFolders(batch, work)) checked.set(folder, errors);
+    batch = [];
+    bytes = 0;
+  };
+  for (const folder of folders) {
+    const own = size(folder);
+    if (batch.length && bytes + own > BATCH_BYTES) flush();
+    batch.push(folder);
+    bytes += own;
+  }
+  flush();
+  return checked;
 }
 
 /** Type-checks generated folders in one program: the compiler's messages by folder ('' when it passes). */
@@ -172,23 +234,25 @@ export async function checkCorpus(dir: string, print: (line: string) => void, ke
   const outcomes: ContractOutcome[] = [];
   const generated: { name: string; folder: string; choice?: string }[] = [];
   try {
-    for (const { name, wsdl } of contractsOf(dir)) {
+    for (const { name, wsdl, catalog } of contractsOf(dir)) {
       const folder = join(work, name.replace(/[^A-Za-z0-9._-]/g, '_'));
       mkdirSync(folder);
-      let choice: string | undefined;
+      const notes: string[] = [];
       try {
-        await generate(wsdl, folder, { runtime: RUNTIME, note: (line) => (choice = line) });
-        generated.push({ name, folder, ...(choice ? { choice } : {}) });
+        await generate(wsdl, folder, { runtime: RUNTIME, note: (line) => notes.push(line), ...(catalog ? { catalog } : {}) });
+        // What was chosen, and how many ports and operations were skipped (each said in a warning line).
+        const warnings = notes.filter((line) => line.startsWith('codegen: warning:')).length;
+        const chosen = notes.filter((line) => !line.startsWith('codegen: warning:'));
+        const said = [...chosen, ...(warnings ? [`${warnings} skipped: see codegen's warnings`] : [])].join('; ');
+        generated.push({ name, folder, ...(said ? { choice: said } : {}) });
       } catch (error) {
         outcomes.push({ name, outcome: 'refused', line: (error as Error).message.split('\n')[0] });
       }
     }
-    const checked = generated.length
-      ? typeCheckFolders(
-          generated.map((g) => g.folder),
-          work,
-        )
-      : new Map<string, string>();
+    const checked = typeCheckInBatches(
+      generated.map((g) => g.folder),
+      work,
+    );
     for (const { name, folder, choice } of generated) {
       const errors = checked.get(folder) ?? '';
       if (errors !== '') {
