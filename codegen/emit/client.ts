@@ -83,6 +83,10 @@ export function emitClient(model: ContractModel): string {
     jsonImports: helpersUsed(code, 'xsd-json'),
     jsonDecoders: decoders,
     usesReadJson: operations.some((op) => op.jsonDecode.includes('readJson(')),
+    // A result or default header kept as XML is typed XmlFragment.
+    usesFragment: [...operations.map((op) => op.resultType), ...clientHeaders(model).map((h) => h.type)].some((type) =>
+      /\bXmlFragment\b/.test(type),
+    ),
     // The path of the WSDL's address, where the service answers.
     endpointPath: JSON.stringify(model.endpointPath),
     endpointPathText: model.endpointPath.replaceAll('*/', '*\\/'),
@@ -203,8 +207,9 @@ function clientOperation(model: ContractModel, op: OperationModel, jsonDecoders:
     oneWay: op.oneWay,
     soapCallable: soap !== undefined,
     body: requestBody(model, op),
-    httpLocation: op.http?.location ?? `/${op.name}`,
+    httpLocation: `/${op.http?.segment ?? op.name}`,
     httpResponseElement: answer?.element ?? '',
+    httpXml: op.http?.xmlBody?.mediaType ?? '',
     requestClass: op.request.type.name,
     requestFields: op.request.type.fieldsInterface,
     httpFields: (op.http?.fields ?? []).map((name) => ({
@@ -219,7 +224,8 @@ function clientOperation(model: ContractModel, op: OperationModel, jsonDecoders:
     httpClasses: answer?.type.kind === 'complex' ? [answer.type.typeName] : [],
     // An operation the WSDL's HTTP bindings leave out (none declared, or a request HTTP fields cannot carry) is refused before it is sent.
     httpCallable: op.http !== undefined,
-    httpDecode: answer ? httpDecode(model, answer) : 'undefined',
+    // An XML body is answered with the SOAP answer's element.
+    httpDecode: op.http?.xmlBody ? soapDecode : answer ? httpDecode(model, answer, op.result) : 'undefined',
     jsonDecode: op.result ? jsonDecode(model, op.result, jsonDecoders, resultField) : 'undefined',
   };
 }
@@ -289,7 +295,7 @@ function jsonMember(model: ContractModel, field: FieldModel, v: string, decoders
 }
 
 /** The expression decoding the root element of an HTTP GET/POST answer, named `element`; xsi:nil is an absent result. */
-function httpDecode(model: ContractModel, answer: HttpAnswerModel): string {
+function httpDecode(model: ContractModel, answer: HttpAnswerModel, result: ResultModel | undefined): string {
   const type = answer.type;
   const decode =
     type.kind === 'complex'
@@ -297,7 +303,9 @@ function httpDecode(model: ContractModel, answer: HttpAnswerModel): string {
       : type.kind === 'any'
         ? 'xmlFragmentOf(element)'
         : simpleParse(model, type, 'element.content');
-  return answer.nillable ? `isNil(element) ? undefined : ${decode}` : decode;
+  // A nil answer is the result's no value: null where the result may be nil, else absent.
+  const none = result && /\| null\b/.test(result.tsType) ? 'null' : 'undefined';
+  return answer.nillable ? `isNil(element) ? ${none} : ${decode}` : decode;
 }
 
 /** `TempConvertAPI` → `TempConvertApi`: a run of capitals reads as one word. */

@@ -1,5 +1,6 @@
 import {
   ADDRESS_MARKER,
+  type ComplexTypeModel,
   complexTypeOf,
   type ContractModel,
   type FieldModel,
@@ -30,7 +31,7 @@ export function emitOpenApi(model: ContractModel): string {
 }
 
 /** An operation's path below the endpoint: its HTTP location, which JSON calls too. */
-const pathOf = (op: OperationModel) => op.http?.location ?? `/${op.name}`;
+const pathOf = (op: OperationModel) => `/${op.http?.segment ?? op.name}`;
 
 type Schema = Record<string, unknown>;
 
@@ -116,6 +117,11 @@ function typesUsed(model: ContractModel): Set<string> {
   for (const op of model.operations) {
     for (const f of op.request.type.fields) visit(f.type);
     if (op.result) visit(op.result.type);
+    // An XML body is the request's and the answer's element whole.
+    if (op.http?.xmlBody) {
+      visit(asRef(op.request.type));
+      if (op.soap?.output) visit(asRef(op.soap.output.type));
+    }
   }
   return used;
 }
@@ -137,8 +143,19 @@ function getOperation(model: ContractModel, op: OperationModel): Schema {
   };
 }
 
-function postOperation(model: ContractModel, op: OperationModel, form: boolean): Schema {
+const asRef = (type: ComplexTypeModel): TypeRef => ({ kind: 'complex', typeName: type.name, tsType: type.name });
+
+function postOperation(model: ContractModel, op: OperationModel, post: boolean): Schema {
   const content: Schema = {};
+  const xmlBody = post ? op.http?.xmlBody : undefined;
+  const form = post && !xmlBody;
+  // A request of no part is POSTed an empty body: nothing to describe but JSON's.
+  const element = xmlBody ? op.soap!.input.element : undefined;
+  if (xmlBody && element) {
+    content[xmlBody.mediaType] = {
+      schema: { ...xmlValue(asRef(op.request.type)), xml: { name: element.name, namespace: element.namespace } },
+    };
+  }
   if (form) {
     const fields = op.http!.fields.map((name) => requestField(op, name));
     content['application/x-www-form-urlencoded'] = {
@@ -159,6 +176,12 @@ function postOperation(model: ContractModel, op: OperationModel, form: boolean):
   };
   const answers: Schema = {};
   if (form) Object.assign(answers, xmlAnswer(model, op));
+  const output = op.soap?.output;
+  if (xmlBody && output?.element) {
+    answers[xmlBody.mediaType] = {
+      schema: { ...xmlValue(asRef(output.type)), xml: { name: output.element.name, namespace: output.element.namespace } },
+    };
+  }
   answers['application/json'] = {
     schema: {
       type: 'object',
@@ -168,16 +191,22 @@ function postOperation(model: ContractModel, op: OperationModel, form: boolean):
   };
   return {
     operationId: op.name,
-    summary: form ? `${op.name} over HTTP POST (a form) or JSON` : `${op.name} over JSON`,
+    summary: xmlBody
+      ? `${op.name} over HTTP POST (its XML element) or JSON`
+      : form
+        ? `${op.name} over HTTP POST (a form) or JSON`
+        : `${op.name} over JSON`,
     ...(op.documentation ? { description: op.documentation } : {}),
     requestBody: { required: true, content },
     responses: {
       '200': {
-        description: !form
-          ? 'The answer, `{"d": result}`.'
-          : op.result
-            ? 'The answer: XML for a form, `{"d": result}` for JSON (Content-Type application/json).'
-            : 'No answer: an empty body for a form, `{"d": null}` for JSON (Content-Type application/json).',
+        description: xmlBody
+          ? `The answer: its XML element (${xmlBody.mediaType}) for an XML body, \`{"d": result}\` for JSON (Content-Type application/json).`
+          : !form
+            ? 'The answer, `{"d": result}`.'
+            : op.result
+              ? 'The answer: XML for a form, `{"d": result}` for JSON (Content-Type application/json).'
+              : 'No answer: an empty body for a form, `{"d": null}` for JSON (Content-Type application/json).',
         content: answers,
       },
       ...errors(true),

@@ -30,6 +30,8 @@ export function emitRoutes(model: ContractModel): string {
     ...XML_CODEC_IMPORTS,
     ...(operations.some((op) => !op.fromFields) ? ['DecodeError'] : []),
     ...['escapeXmlAttribute', 'xmlFragmentOf', 'parseXsdBoolean'].filter((n) => code.includes(`${n}(`)),
+    // A result or header kept as XML is typed XmlFragment in Operations.
+    ...(operations.some((op) => /\bXmlFragment\b/.test(`${op.resultType} ${op.headersType}`)) ? ['type XmlFragment'] : []),
   ];
   const named = (name: string, text: string) => new RegExp(`(?<![\\p{ID_Continue}$])${name}(?![\\p{ID_Continue}$])`, 'u').test(text);
   const used = (name: string) => named(name, code) || operations.some((op) => op.requestClass === name);
@@ -171,7 +173,10 @@ function route(model: ContractModel, op: OperationModel) {
     requestContent: joinLiterals(requestContent),
     encodeInHeaders: encodeInHeaders ?? '',
     resultType: op.result?.tsType ?? 'void',
-    httpOperation: (op.http?.location ?? `/${op.name}`).replace(/^\//, ''),
+    httpOperation: op.http?.segment ?? op.name,
+    httpXml: op.http?.xmlBody?.mediaType ?? '',
+    // An XML body is answered with the SOAP answer's element; a one-way operation's answer is empty.
+    httpXmlAnswer: op.http?.xmlBody !== undefined && output?.style === 'element',
     httpFields: op.http?.fields ?? [],
     // Requests with fields HTTP cannot carry are taken over SOAP only (ASMX leaves them out of its HTTP bindings too).
     fromFields,

@@ -281,10 +281,14 @@ export interface OperationModel {
     | {
         /** `http:operation location`, e.g. `/Add`. */
         location: string;
+        /** The path under the endpoint the operation is served at ({endpoint}/{segment}), without the slash. */
+        segment: string;
         /** Input message parts, in order: the query or form field names, each a simple field of the request. */
         fields: string[];
-        /** Absent for a void operation. */
+        /** Absent for a void operation, and for an XML body (its answer is the SOAP body's element). */
         answer: HttpAnswerModel | undefined;
+        /** POSTed as the SOAP request's element, answered with the SOAP answer's (Axis2's HTTP binding); the answer's media type. */
+        xmlBody?: { mediaType: string };
       }
     | undefined;
 }

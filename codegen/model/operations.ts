@@ -9,7 +9,7 @@ import { drain } from './classes';
 import { elementByKey, type ModelContext } from './context';
 import { httpAnswer, httpFields } from './http';
 import { bodyOf, messageType } from './messages';
-import type { ActionModel, ComplexTypeModel, ElementModel, FaultModel, OperationModel, ResultModel } from './model';
+import type { ActionModel, BodyModel, ComplexTypeModel, ElementModel, FaultModel, OperationModel, ResultModel } from './model';
 import { elementType } from './type-refs';
 
 export function modelOperations(
@@ -96,13 +96,18 @@ export function modelOperations(
     if (op.http) {
       // The HTTP side HTTP GET and POST cannot carry is not served; the SOAP side is.
       try {
+        if (op.http.xmlBody) {
+          xmlBodyLikeSoap(op, model);
+          model.http = { location: op.http.location, segment: op.http.segment, fields: [], answer: undefined, xmlBody: op.http.xmlBody };
+          return model;
+        }
         const fields = httpFields(
           op,
           op.http.inputParts.map((p) => p.name),
           request,
         );
         const answer = op.http.outputElement ? toElementModel(context, elementByKey(context, op.http.outputElement, op.name)) : undefined;
-        model.http = { location: op.http.location, fields, answer: httpAnswer(op, answer, result) };
+        model.http = { location: op.http.location, segment: op.http.segment, fields, answer: httpAnswer(op, answer, result) };
       } catch (error) {
         if (!model.soap) throw error;
         warn(
@@ -111,6 +116,29 @@ export function modelOperations(
       }
     }
     return model;
+  }
+}
+
+/**
+ * An XML body is the SOAP body without its envelope: the SOAP side's request element, and its answer's element
+ * (Axis2 binds the same message to both), so one decoder and one encoder serve both.
+ */
+function xmlBodyLikeSoap(op: WsdlOperationFacts, model: OperationModel): void {
+  const soap = model.soap;
+  const http = op.http!;
+  const same = (a: { namespace: string; name: string } | undefined, b: { namespace: string; name: string } | undefined) =>
+    a?.namespace === b?.namespace && a?.name === b?.name;
+  const empty = (body: BodyModel | undefined) => body?.style === 'parts' && body.type.fields.length === 0;
+  const requestElement = http.inputParts.length === 1 ? http.inputParts[0].element : undefined;
+  if (!soap)
+    throw new Error(`codegen: ${op.name}: an XML request body is served beside a SOAP port of the same elements, and there is none`);
+  // No part: an empty body, as the SOAP body is.
+  const request =
+    http.inputParts.length === 0 ? empty(soap.input) : soap.input.style === 'element' && same(soap.input.element, requestElement);
+  if (!request) throw new Error(`codegen: ${op.name}: the XML request body must be the SOAP request's element`);
+  const answer = soap.output?.style === 'element' ? soap.output.element : undefined;
+  if (!same(answer, http.outputElement) || (soap.output && !answer && !empty(soap.output))) {
+    throw new Error(`codegen: ${op.name}: the HTTP answer must be the SOAP answer's element`);
   }
 }
 

@@ -35,9 +35,16 @@ export interface WsdlOperationFacts {
   /** From the HTTP GET binding, else the HTTP POST one; absent when neither has the operation. */
   http?: {
     location: string;
+    /** The path under the endpoint the operation is served at ({endpoint}/{segment}), without the slash. */
+    segment: string;
     inputParts: WsdlPart[];
     /** Absent for a void operation (an output message without parts). */
     outputElement?: QName;
+    /**
+     * The request is its one part's element as the POST body (`mime:content type="text/xml"` or `application/xml`,
+     * `mime:mimeXml`: Axis2's HTTP binding), not query or form fields; the media type the answer is written as.
+     */
+    xmlBody?: { mediaType: string };
   };
 }
 
@@ -113,13 +120,20 @@ export function readWsdl(documents: XmlDocument[], options: { service?: string; 
     return found[0];
   };
 
-  const services = all.flatMap((d) => findAll(d.root, 'wsdl:service'));
-  if (services.length === 0) refuseAt(main.root, 'the WSDL declares no service');
+  const notes: string[] = [];
+  let services = all.flatMap((d) => findAll(d.root, 'wsdl:service'));
+  if (services.length === 0) {
+    const added = addServiceOfBindings(all);
+    if (!added) refuseAt(main.root, 'the WSDL declares no service, and no SOAP 1.1, SOAP 1.2, HTTP GET or HTTP POST binding');
+    notes.push(
+      `the WSDL declares no service: its bindings are served each at /{its name} (${added.ports.join(', ')}), the ports of a service ${added.name} added to the served WSDL`,
+    );
+    services = [added.service];
+  }
   const service = options.service ? services.find((s) => attr(s, 'name') === options.service) : services[0];
   if (!service) {
     throw new Error(`codegen: the WSDL has no service ${options.service} (it has ${services.map((s) => attr(s, 'name')).join(', ')})`);
   }
-  const notes: string[] = [];
   if (services.length > 1 && !options.service) {
     notes.push(
       `the WSDL declares ${services.length} services (${services.map((s) => attr(s, 'name')).join(', ')}): serving ${attr(service, 'name')}; choose another with --service NAME`,
@@ -239,7 +253,8 @@ export function readWsdl(documents: XmlDocument[], options: { service?: string; 
     const httpOperation = http ? childrenNamed(http, 'operation', name)[0] : undefined;
     let httpSide: WsdlOperationFacts['http'];
     try {
-      httpSide = http && httpOperation ? httpFacts(http, httpOperation, name, messageOf, partsOf) : undefined;
+      const httpPath = ports.find((p) => p.variant === 'httpGet' || p.variant === 'httpPost')?.path ?? '';
+      httpSide = http && httpOperation ? httpFacts(http, httpOperation, name, httpPath, messageOf, partsOf) : undefined;
     } catch (error) {
       // The SOAP side is served all the same.
       const httpPorts = ports.filter((p) => p.variant === 'httpGet' || p.variant === 'httpPost').map((p) => p.name);
@@ -318,6 +333,49 @@ export function readWsdl(documents: XmlDocument[], options: { service?: string; 
   }
 }
 
+/**
+ * A WSDL of bindings and no service (an interface WSDL: ONVIF's, OASIS WS-Notification's) is served as if it
+ * declared one: a service of one port per SOAP or HTTP binding, each at /{binding name}, added to the main
+ * document, and so to the served WSDL, where clients find the ports a service would have named.
+ */
+function addServiceOfBindings(all: Definitions[]): { service: XmlElement; name: string; ports: string[] } | undefined {
+  const bindings = all.flatMap((d) =>
+    findAll(d.root, 'wsdl:binding').flatMap((binding) => {
+      let variant: Variant | undefined;
+      try {
+        variant = variantOf(binding);
+      } catch {
+        variant = undefined;
+      }
+      return variant ? [{ binding, namespace: d.namespace, variant }] : [];
+    }),
+  );
+  if (bindings.length === 0) return undefined;
+  const root = all[0].root;
+  const prefixFor = (uri: string, wanted: string): string => {
+    const inScope = Object.entries(root.namespaces as Record<string, string>).find(([prefix, u]) => u === uri && prefix !== '');
+    if (inScope) return inScope[0];
+    let prefix = wanted;
+    for (let i = 1; root.namespaceForPrefix(prefix) !== null; i++) prefix = `${wanted}${i}`;
+    root.addNsDeclaration(uri, prefix);
+    return prefix;
+  };
+  const name = optionalAttr(root, 'name') ?? `${attr(bindings[0].binding, 'name')}Service`;
+  const service = root.addElement('service', prefixFor(NS.wsdl, 'wsdl'));
+  service.setAttr('name', name);
+  const ports: string[] = [];
+  for (const { binding, namespace, variant } of bindings) {
+    const bindingName = attr(binding, 'name');
+    const port = service.addElement('port', prefixFor(NS.wsdl, 'wsdl'));
+    port.setAttr('name', bindingName);
+    port.setAttr('binding', namespace === '' ? bindingName : `${prefixFor(namespace, 'tns')}:${bindingName}`);
+    const kind = variant === 'soap11' ? 'soap' : variant === 'soap12' ? 'soap12' : 'http';
+    port.addElement('address', prefixFor(NS[kind], kind)).setAttr('location', `http://localhost/${bindingName}`);
+    ports.push(`${bindingName} at /${bindingName}`);
+  }
+  return { service, name, ports };
+}
+
 function bindingQName(service: XmlElement, port: WsdlPort): string {
   return attr(findOne(service, `wsdl:port[@name='${port.name}']`), 'binding');
 }
@@ -369,6 +427,7 @@ function httpFacts(
   binding: XmlElement,
   operation: XmlElement,
   name: string,
+  portPath: string,
   messageOf: (binding: XmlElement, operation: string, direction: 'input' | 'output') => XmlElement | undefined,
   partsOf: (message: XmlElement) => WsdlPart[],
 ): WsdlOperationFacts['http'] {
@@ -377,11 +436,62 @@ function httpFacts(
   if (output.length > 1) refuseAt(outputMessage!, `${name}: an HTTP output message has one part (the answer's root element) or none`);
   if (output[0] && !output[0].element) refuseAt(outputMessage!, `${name}: an HTTP output part must name the answer's element`);
   const inputMessage = messageOf(binding, name, 'input');
+  const inputParts = inputMessage ? partsOf(inputMessage) : [];
+  const [replacement] = findAll(operation, 'wsdl:input/http:urlReplacement');
+  if (replacement) refuseAt(replacement, `${name}: http:urlReplacement (fields in the path) is not served; http:urlEncoded is`);
+  const xmlIn = xmlContent(operation, 'input');
+  let xmlBody: { mediaType: string } | undefined;
+  if (xmlIn) {
+    if (attr(findOne(binding, 'http:binding'), 'verb') !== 'POST') {
+      refuseAt(
+        xmlIn.element,
+        `${name}: an XML request body is sent with POST, not with HTTP ${attr(findOne(binding, 'http:binding'), 'verb')}`,
+      );
+    }
+    const parts = xmlIn.part === undefined ? inputParts : inputParts.filter((p) => p.name === xmlIn.part);
+    // No part at all: the body is empty, as the SOAP body is.
+    if (inputParts.length > 0 && (parts.length !== 1 || !parts[0].element)) {
+      refuseAt(xmlIn.element, `${name}: an XML request body is one part naming an element`);
+    }
+    xmlBody = { mediaType: xmlContent(operation, 'output')?.mediaType ?? xmlIn.mediaType };
+  }
+  const location = attr(findOne(operation, 'http:operation'), 'location');
   return {
-    location: attr(findOne(operation, 'http:operation'), 'location'),
-    inputParts: inputMessage ? partsOf(inputMessage) : [],
+    location,
+    segment: segmentOf(location, portPath),
+    inputParts,
     outputElement: output[0]?.element,
+    ...(xmlBody ? { xmlBody } : {}),
   };
+}
+
+/**
+ * Where under its port's address an operation's location puts it. ASMX writes `/Add` under `/Service.asmx` and
+ * means `/Service.asmx/Add`: the location is appended. Axis2 writes `Version/getVersion` under
+ * `/axis2/services/Version`, a relative reference that resolves (RFC 3986) to `/axis2/services/Version/getVersion`:
+ * a location that resolves under the address is taken so.
+ */
+export function segmentOf(location: string, portPath: string): string {
+  const trimmed = location.trim();
+  if (!trimmed.startsWith('/') && !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(trimmed)) {
+    const resolved = new URL(trimmed, `http://host${portPath}`).pathname;
+    if (resolved.startsWith(`${portPath}/`) && resolved.length > portPath.length + 1) return resolved.slice(portPath.length + 1);
+  }
+  return trimmed.replace(/^\//, '');
+}
+
+/** An HTTP operation's direction written as an XML document: `mime:mimeXml`, or `mime:content` of an XML media type. */
+function xmlContent(
+  operation: XmlElement,
+  direction: 'input' | 'output',
+): { element: XmlElement; part?: string; mediaType: string } | undefined {
+  for (const element of findAll(operation, `wsdl:${direction}/mime:mimeXml | wsdl:${direction}/mime:content`)) {
+    const type = element.name === 'mimeXml' ? 'text/xml' : (optionalAttr(element, 'type') ?? '').trim().toLowerCase();
+    if (type === 'text/xml' || type === 'application/xml') {
+      return { element, part: optionalAttr(element, 'part'), mediaType: type };
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -42,12 +42,15 @@ export function addContractRoutes<Ops extends OperationsOf<Ops>>(
   }
   const proxy = scriptProxy(contract, site);
   for (const path of scriptProxyPaths(endpointPath)) table.get(path, proxy);
-  // The operations' paths as the contract spells them, answered without matching the pattern.
-  const known = operationNames.map((name) => {
-    const segment = routes[name].httpOperation;
-    return [`${endpointPath}/${segment}`, { operation: segment }] as const;
-  });
-  table.get(`${endpointPath}/:operation`, (ctx, params) => calls.get(ctx, params.operation ?? ''), known);
-  table.post(`${endpointPath}/:operation`, (ctx, params) => calls.post(ctx, params.operation ?? ''), known);
+  // The operations under each port's path (an Axis2 service's HTTP port has its own), as the contract spells them,
+  // answered without matching the pattern.
+  for (const path of new Set([endpointPath, ...(contract.definition.endpointPaths ?? [])])) {
+    const known = operationNames.map((name) => {
+      const segment = routes[name].httpOperation;
+      return [`${path}/${segment}`, { operation: segment }] as const;
+    });
+    table.get(`${path}/:operation`, (ctx, params) => calls.get(ctx, params.operation ?? ''), known);
+    table.post(`${path}/:operation`, (ctx, params) => calls.post(ctx, params.operation ?? ''), known);
+  }
   return table;
 }

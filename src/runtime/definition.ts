@@ -106,6 +106,11 @@ export interface Route<Ops extends OperationsOf<Ops>, K extends OperationName<Op
   headers?: { in: readonly HeaderRoute[]; out: readonly HeaderRoute[] };
   /** Path segment of the HTTP GET and POST variants, without the slash. */
   httpOperation: string;
+  /**
+   * HTTP POST carries the SOAP request's element itself, of this media type, and is answered with the SOAP answer's
+   * element (an XML body: Axis2's HTTP binding), rather than fields answered with the result.
+   */
+  httpXml?: string;
   /** Query or form field names, in WSDL order. */
   httpFields: readonly string[];
   httpResponseElement: string;

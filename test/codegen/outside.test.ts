@@ -52,7 +52,10 @@ test.serial(
     t.log(lines.join('\n'));
     t.deepEqual(
       outcomes.map((o) => [o.name, o.outcome]),
-      [['substitution-group', 'pass']],
+      [
+        ['onvif-doorcontrol', 'pass'],
+        ['substitution-group', 'pass'],
+      ],
     );
   },
 );
@@ -141,4 +144,32 @@ test('an unprefixed QName where no default namespace is declared names a declara
     const facts = readXsd([{ schema: parsed.root, file: 'fixture.xsd' }]);
     t.deepEqual(facts.elements.get('{}LongReqM')?.type, { kind: 'named', qname: { namespace: '', name: 'LongReq' } });
   });
+});
+
+test('a WSDL of bindings and no service is served at one port per binding, /{binding}, named in the served WSDL', async (t) => {
+  const lines: string[] = [];
+  const wsdl = join(OUTSIDE, 'onvif-doorcontrol', 'doorcontrol.wsdl');
+  const model = buildContractModel(await readContract(wsdl, { warn: (line) => lines.push(line) }), (line) => lines.push(line));
+  t.deepEqual(
+    model.ports.map((p) => [p.name, p.variant, p.path]),
+    [['DoorControlBinding', 'soap12', '/DoorControlBinding']],
+  );
+  t.is(
+    model.choice,
+    'the WSDL declares no service: its bindings are served each at /{its name} (DoorControlBinding at /DoorControlBinding), the ports of a service DoorControlService added to the served WSDL',
+  );
+  const served = model.wsdl;
+  t.regex(
+    served,
+    /<wsdl:service name="DoorControlService">\s*<wsdl:port name="DoorControlBinding" binding="tdc:DoorControlBinding">\s*<soap:address location="[^"]*\/DoorControlBinding"\/>/,
+  );
+  // A WSDL with neither a service nor a binding codegen serves is refused in one line.
+  await t.throwsAsync(
+    withEdited(
+      [[SUBSTITUTION.slice(SUBSTITUTION.indexOf('<wsdl:binding'), SUBSTITUTION.indexOf('</wsdl:definitions>')), '']],
+      {},
+      async (file) => buildContractModel(await readContract(file)),
+    ),
+    { message: /^codegen: .*Items\.wsdl:\d+: the WSDL declares no service, and no SOAP 1\.1, SOAP 1\.2, HTTP GET or HTTP POST binding$/ },
+  );
 });

@@ -438,15 +438,6 @@ const more: [what: string, edits: Edit[], message: RegExp, marker: string | unde
     undefined,
   ],
   [
-    'no service',
-    [
-      ['<wsdl:service name="SecretService">', '<wsdl:documentation>'],
-      ['</wsdl:service>', '</wsdl:documentation>'],
-    ],
-    /SecretService\.wsdl:2: the WSDL declares no service$/,
-    undefined,
-  ],
-  [
     "a part's undeclared prefix",
     [['element="tns:GenerateSecret" />', 'element="zz:GenerateSecret" />']],
     /: part parameters: zz:GenerateSecret has a prefix that is not declared$/,

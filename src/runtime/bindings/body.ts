@@ -10,7 +10,14 @@ import { ServiceError, clientError } from '../errors';
 import { byContentType } from './content-type';
 
 /** The media types whose bodies are read (the bindings refuse the others by type, before any body). */
-const BODY_TYPES = ['text/plain', 'text/xml', 'application/soap+xml', 'application/x-www-form-urlencoded', 'application/json'];
+const BODY_TYPES = [
+  'text/plain',
+  'text/xml',
+  'application/xml',
+  'application/soap+xml',
+  'application/x-www-form-urlencoded',
+  'application/json',
+];
 
 const charsetOf = byContentType((ctx) => ctx.request.charset.toLowerCase());
 

@@ -1,13 +1,17 @@
 /**
  * The HTTP GET and HTTP POST (form) bindings: {endpoint}/{operation}, fields
- * as query parameters or form fields, the answer a bare XML element.
+ * as query parameters or form fields, the answer a bare XML element. An
+ * operation whose WSDL binds an XML body (Axis2's HTTP binding) is POSTed its
+ * SOAP request element, validated as a SOAP body's is, and answered with the
+ * SOAP answer's element.
  */
 import { type CallContext, callOf } from '../call-state';
 import type { Contract } from '../contract';
 import type { Call, Handlers, OperationName, OperationsOf, Route } from '../definition';
 import { ServiceError, clientError } from '../errors';
-import { requestBody } from './body';
-import { noHeaders } from './soap';
+import { requestBody, requestBytes } from './body';
+import { decodeValidated, noHeaders } from './soap';
+import { withUntrustedXml } from './untrusted-xml';
 import { parseUrlEncoded } from './form';
 import { HTTP_CONTENT_TYPE } from '../wire/content-types';
 
@@ -24,6 +28,13 @@ export function httpBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Op
     ctx.state.variant = variant;
     contract.refuseUndeclared(variant);
     const route = routeOfPath(contract, ctx, segment);
+    if (route.httpXml) {
+      if (verb === 'GET') throw new ServiceError('method-not-allowed', 'POST the request element as XML.');
+      const call = callOf(ctx, route.operation, variant);
+      ctx.body = await xmlBodyCall(call, route, ctx, contract, handlers);
+      ctx.set('Content-Type', `${route.httpXml}; charset=utf-8`);
+      return;
+    }
     let fields: Map<string, string[]>;
     if (verb === 'GET') {
       fields = parseUrlEncoded(ctx.querystring);
@@ -52,6 +63,47 @@ async function httpCall<Ops extends OperationsOf<Ops>, K extends OperationName<O
   namespaceAttribute: string,
 ): Promise<string> {
   return route.encodeHttp(await handlers[route.operation](route.decodeFields(field), noHeaders(route), call), namespaceAttribute);
+}
+
+/** The hop into the handler of an XML body: the request element read and validated, the handler run, its answer encoded. */
+async function xmlBodyCall<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
+  call: Call,
+  route: Route<Ops, K>,
+  ctx: CallContext,
+  contract: Contract<Ops>,
+  handlers: Handlers<Ops>,
+): Promise<string> {
+  if (route.requestElement === '') {
+    // A request of no part: an empty body, as its SOAP body is.
+    if (!isEmptyBody(ctx)) throw clientError('The operation takes an empty body.');
+    return route.encodeHttp(
+      await handlers[route.operation](route.decodeFields(noField), noHeaders(route), call),
+      contract.namespaceAttribute,
+    );
+  }
+  if (!XML_TYPES.has(ctx.request.type) && ctx.request.type !== route.httpXml) {
+    throw new ServiceError('unsupported-media-type', `POST the ${route.requestElement} element as ${route.httpXml}.`);
+  }
+  const request = withUntrustedXml(requestBytes(ctx), (doc) => {
+    const element = doc.root;
+    const namespace = route.requestNamespace ?? contract.namespace;
+    if (element.name !== route.requestElement || element.namespaceUri !== namespace) {
+      throw clientError(`The body must be the ${route.requestElement} element of ${namespace}.`);
+    }
+    return decodeValidated(element, contract.requestSchema(route.operation), route).request;
+  });
+  return route.encodeHttp(await handlers[route.operation](request, noHeaders(route), call), contract.namespaceAttribute);
+}
+
+const XML_TYPES = new Set(['text/xml', 'application/xml']);
+const noField = () => undefined;
+
+/** No body, or one of white space only (a body of a type not read is not empty). */
+function isEmptyBody(ctx: CallContext): boolean {
+  const body: unknown = ctx.request.body;
+  if (Buffer.isBuffer(body)) return body.toString('latin1').trim() === '';
+  const { 'content-length': length, 'transfer-encoding': chunked } = ctx.req.headers;
+  return chunked === undefined && (length === undefined || Number(length) === 0);
 }
 
 /** The operation named by the path's segment (any case, as ASMX matches it), recorded on the call; 404 when none. */

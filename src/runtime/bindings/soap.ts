@@ -294,7 +294,7 @@ function sentAction(ctx: CallContext, version: SoapVersion): string {
   return action;
 }
 
-function decodeValidated<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
+export function decodeValidated<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
   element: Element,
   schema: XsdValidator,
   route: Route<Ops, K>,

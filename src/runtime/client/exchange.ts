@@ -44,6 +44,11 @@ export interface OperationSpec {
   httpLocation: string;
   /** The root element of an HTTP GET/POST answer; '' for a void operation, whose answer is empty. */
   httpResponseElement: string;
+  /**
+   * HTTP POST sends the SOAP request's element as a body of this media type, and the answer is the SOAP answer's
+   * element (an XML body: Axis2's HTTP binding); HTTP GET cannot call it.
+   */
+  httpXml?: string;
   /** The faults the WSDL declares for it: a SOAP fault whose detail is one of these is decoded into its error. */
   faults?: readonly DeclaredFaultSpec[];
 }
@@ -179,9 +184,11 @@ function httpRequest(connection: Connection, op: OperationSpec, input: CallInput
         : { 'Content-Type': `${SOAP12.contentType}; action="${action}"` };
     return { url: connection.endpoint, method: 'POST', headers, body };
   }
+  const url = connection.endpoint + op.httpLocation;
+  if (op.httpXml && input.variant === 'httpGet') throw new TypeError(`${op.name} takes an XML body: call it with HTTP POST or SOAP`);
+  if (op.httpXml) return { url, method: 'POST', headers: { 'Content-Type': `${op.httpXml}; charset=utf-8` }, body: input.body };
   const fields = new URLSearchParams();
   for (const [name, value] of input.fields) if (value !== undefined) fields.append(name, value);
-  const url = connection.endpoint + op.httpLocation;
   if (input.variant === 'httpGet') return { url: `${url}?${fields}`, method: 'GET', headers: {}, body: undefined };
   return { url, method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: fields.toString() };
 }
@@ -234,6 +241,12 @@ function readHttpAnswer<T>(
   decode: Decode<T>,
 ): Outcome<T> {
   if (answer.status !== 200) return httpFault(answer);
+  if (op.httpXml) {
+    // An XML body's answer is the SOAP answer's element (none for a one-way operation).
+    if (op.oneWay) return { value: undefined as T };
+    if (!doc) return protocol(answer, 'The answer is not well-formed XML.');
+    return expected(connection, doc.root, op.soapResponseElement, answer, (element) => decode(true, element), op.soapResponseNamespace);
+  }
   // A void operation's HTTP answer is empty, as ASMX's is.
   if (op.httpResponseElement === '')
     return answer.text.trim() === '' ? { value: undefined as T } : protocol(answer, 'A void operation answered a body.');

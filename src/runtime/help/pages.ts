@@ -125,6 +125,7 @@ export function createHelpPages<Ops extends OperationsOf<Ops>>(
           endpoint: site.endpointLink,
           httpOperation: route.httpOperation,
           fields: route.httpFields,
+          xmlBody: route.httpXml ?? false,
           samples: samplesFor(route, contract, site),
           extension: extension ?? false,
           script: INVOKE_SCRIPT,

@@ -63,25 +63,43 @@ export function samplesFor<Ops extends OperationsOf<Ops>, K extends OperationNam
   };
   const httpResponseXml = route.encodeHttp(result, ns);
   // A void operation's HTTP answer is empty.
-  const httpResponse = `HTTP/1.1 200 OK\nContent-Type: ${HTTP_CONTENT_TYPE}\nContent-Length: ${httpResponseXml === '' ? '0' : `length\n\n${indent(httpResponseXml)}`}`;
+  const httpResponse = `HTTP/1.1 200 OK\nContent-Type: ${route.httpXml ?? HTTP_CONTENT_TYPE}\nContent-Length: ${httpResponseXml === '' ? '0' : `length\n\n${indent(httpResponseXml)}`}`;
+  // An XML body (Axis2's HTTP binding): the SOAP request's element POSTed as it is, and no HTTP GET.
+  const xmlBody = route.httpXml ? XML_DECLARATION + requestBody : undefined;
   const all: Sample[] = [
     soap(SOAP11),
     soap(SOAP12),
-    {
-      variant: 'httpGet',
-      title: 'HTTP GET',
-      request: `GET ${site.path}/${route.httpOperation}?${fields} HTTP/1.1\nHost: ${site.host}`,
-      response: httpResponse,
-      responseXml: httpResponseXml,
-    },
-    {
-      variant: 'httpPost',
-      title: 'HTTP POST',
-      request: `POST ${site.path}/${route.httpOperation} HTTP/1.1\nHost: ${site.host}\nContent-Type: application/x-www-form-urlencoded\nContent-Length: length\n\n${fields}`,
-      response: httpResponse,
-      responseXml: httpResponseXml,
-    },
+    ...(xmlBody
+      ? [
+          {
+            variant: 'httpPost' as const,
+            title: 'HTTP POST',
+            request: `POST ${site.path}/${route.httpOperation} HTTP/1.1\nHost: ${site.host}\nContent-Type: ${route.httpXml}\nContent-Length: length\n\n${indent(xmlBody)}`,
+            requestXml: xmlBody,
+            response: httpResponse,
+            responseXml: httpResponseXml,
+          },
+        ]
+      : []),
   ];
+  if (!xmlBody) {
+    all.push(
+      {
+        variant: 'httpGet',
+        title: 'HTTP GET',
+        request: `GET ${site.path}/${route.httpOperation}?${fields} HTTP/1.1\nHost: ${site.host}`,
+        response: httpResponse,
+        responseXml: httpResponseXml,
+      },
+      {
+        variant: 'httpPost',
+        title: 'HTTP POST',
+        request: `POST ${site.path}/${route.httpOperation} HTTP/1.1\nHost: ${site.host}\nContent-Type: application/x-www-form-urlencoded\nContent-Length: length\n\n${fields}`,
+        response: httpResponse,
+        responseXml: httpResponseXml,
+      },
+    );
+  }
   // The variants the WSDL declares, and JSON.
   return [
     ...all.filter((sample) => declared.includes(sample.variant as (typeof declared)[number])),
