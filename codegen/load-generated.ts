@@ -3,18 +3,16 @@
  * check: codegen writes the folder, TypeScript's transpileModule turns each
  * file into CommonJS beside it (no type check, no tsx: the built package runs
  * it on plain Node.js), and the folder's contract is required. The generated
- * files import the runtime this module runs beside (src/runtime/ from a
- * checkout, dist/src/runtime/ from the built package).
+ * files import the runtime's front door beside this module by path
+ * (src/runtime/ in a checkout, dist/src/runtime/ in the built package, where
+ * the package's name would not resolve from a temporary folder).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { ts } from 'ts-morph';
 import type { ContractDefinition, Handlers, SoapHeaders } from '../src/runtime/definition';
 import { generate } from './main';
-
-/** The runtime beside this module: its .ts files in a checkout, its .js files in dist/. */
-export const RUNTIME = resolve(__dirname, '..', 'src', 'runtime');
 
 // biome-ignore lint/suspicious/noExplicitAny: a contract loaded at run time has no static types
 export type AnyOperations = any;
@@ -34,7 +32,7 @@ export async function loadContract(
   const folder = options.folder ?? mkdtempSync(join(tmpdir(), 'contract-'));
   const remove = () => rmSync(folder, { recursive: true, force: true });
   try {
-    await generate(wsdl, folder, { runtime: RUNTIME, service: options.service, schemas: options.schemas, note: options.note });
+    await generate(wsdl, folder, { runtime: 'path', service: options.service, schemas: options.schemas, note: options.note });
     return { folder, definition: requireGenerated(folder), remove };
   } catch (error) {
     if (!options.folder) remove();

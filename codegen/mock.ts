@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * A mock of any contract, in one command: generates the WSDL into a
  * temporary folder and serves it with handlers that answer each operation's

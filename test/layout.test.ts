@@ -3,7 +3,9 @@
  * serves any contract, imports nothing of the PIN service, of generated/ or
  * of codegen/, and neither it nor codegen/ names the service's operations or
  * concepts; generated/ and codegen/ import only themselves and the runtime
- * (codegen/ packages too); the service's rooms import the runtime. The
+ * (codegen/ packages too), generated/ through the runtime's front door
+ * (src/runtime/index.ts) only; the service's rooms import the runtime through
+ * its front door only, and nothing of codegen/. The
  * runtime's tests (test/runtime/) drive fixture contracts: they name nothing
  * of the PIN service and import nothing of it or of its generated contract.
  * No file imports itself back through others, and no room of src/ does
@@ -40,10 +42,14 @@ function offending(dir: string, allowed: (target: string, file: string) => boole
 
 const inside = (target: string, dir: string) => target === dir || target.startsWith(`${dir}/`);
 
+/** The runtime's front door, src/runtime/index.ts, as an import names it (`../runtime`, `../runtime/index`). */
+const FRONT_DOOR = new Set(['src/runtime', 'src/runtime/index']);
+
 test('the import reader sees relative imports, type-only ones and packages', (t) => {
   const imports = importsOf('generated/client.ts');
   t.true(imports.includes('generated/types'));
-  t.true(imports.some((target) => inside(target, 'src/runtime/xml')));
+  t.true(imports.includes('src/runtime'));
+  t.true(importsOf('src/runtime/host.ts').includes('src/runtime/xml/xml-engine'));
   t.true(importsOf('src/runtime/xml/xml-engine.ts').includes('package:libxml2-wasm'), 'the type-only import of the engine');
 });
 
@@ -80,10 +86,10 @@ test('the import check sees a runtime file that imports the service or generated
   t.deepEqual(leaving("import { loadContract } from '../contract';"), []);
 });
 
-test('generated/ imports only itself and the runtime; codegen/ only itself, the runtime and packages', (t) => {
+test("generated/ imports only itself and the runtime's front door; codegen/ only itself, the runtime and packages", (t) => {
   t.true(sourceFiles('generated').length >= 6);
   t.deepEqual(
-    offending('generated', (target) => inside(target, 'generated') || inside(target, 'src/runtime')),
+    offending('generated', (target) => inside(target, 'generated') || FRONT_DOOR.has(target)),
     [],
   );
   t.deepEqual(
@@ -145,6 +151,25 @@ test('the service stands on the runtime: its rooms import the runtime', (t) => {
     importsOf(file),
   );
   t.true(importsOfRooms.some((target) => inside(target, 'src/runtime')));
+});
+
+/** Imports of the service that pass the runtime's front door (a module of src/runtime/ named by path) or reach codegen/. */
+const pastTheFrontDoor = (dir: string) =>
+  offending(dir, (target) => !(inside(target, 'src/runtime') && !FRONT_DOOR.has(target)) && !inside(target, 'codegen'));
+
+test('the service imports the runtime through its front door only (src/runtime/index.ts), and nothing of codegen/', (t) => {
+  t.true(sourceFiles('src/service').length >= 40, 'the service was read');
+  t.deepEqual(pastTheFrontDoor('src/service'), []);
+});
+
+test('the front-door check sees an import of a runtime module by path, and one of codegen/', (t) => {
+  const past = (text: string) =>
+    importsOf('src/service/app.ts', text).filter(
+      (target) => (inside(target, 'src/runtime') && !FRONT_DOOR.has(target)) || inside(target, 'codegen'),
+    );
+  t.deepEqual(past("import { buildApp } from '../runtime/app-builder';"), ['src/runtime/app-builder']);
+  t.deepEqual(past("import { generate } from '../../codegen/main';"), ['codegen/main']);
+  t.deepEqual(past("import { buildApp } from '../runtime';\nimport { RouteTable } from '../runtime/index';"), []);
 });
 
 test("the runtime's XML engine imports packages, itself and the runtime's escape.ts, nothing else of the project", (t) => {

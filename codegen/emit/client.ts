@@ -10,7 +10,7 @@ import {
   resultFieldOf,
   type TypeRef,
 } from '../model/model';
-import { GENERATED_HEADER } from './header';
+import { GENERATED, type Output, runtimeImport } from './header';
 import { render } from './render';
 import { joinLiterals, simpleParse, tagOf } from './types';
 import { helpersUsed, valueCode } from './values';
@@ -21,7 +21,7 @@ import { helpersUsed, valueCode } from './values';
  * generated classes' toXml(), answers decoded by their fromXml(); the wire
  * work (fetch, envelopes, faults) is src/runtime/client/exchange.ts.
  */
-export function emitClient(model: ContractModel): string {
+export function emitClient(model: ContractModel, output: Output = GENERATED): string {
   const base = pascalCase(model.service);
   const jsonDecoders = new Map<string, string>();
   const operations = model.operations.map((op) => clientOperation(model, op, jsonDecoders));
@@ -50,14 +50,41 @@ export function emitClient(model: ContractModel): string {
       ...model.types.map((t) => t.name).filter((name) => code.includes(`new ${name}(`)),
     ]),
   ];
+  const usesHeaders = operations.some((op) => op.hasHeaders);
+  const runtimeNames = [
+    'DEFAULT_TIMEOUT_MS',
+    'exchange',
+    ...(operations.some((op) => op.httpDecode.includes('isNil(')) ? ['isNil'] : []),
+    'type ClientVariant',
+    'type Decode',
+    'type Fault',
+    'type OperationSpec',
+    'exchangeJson',
+    ...['jsonBoolean', 'jsonText', 'jsonStringMembers'].filter((reader) => operations.some((op) => op.jsonDecode.includes(`${reader}(`))),
+    ...(operations.some((op) => op.jsonDecode.includes('readJson(')) ? ['JsonShapeError'] : []),
+    ...['DecodeError', 'formatXsdBoolean', 'parseXsdBoolean', 'xmlFragmentOf'].filter(
+      (name) => code.includes(`${name}(`) || (name === 'DecodeError' && operations.some((op) => op.jsonDecode.includes('readJson('))),
+    ),
+    ...helpersUsed(code, 'xsd-values'),
+    ...helpersUsed(code, 'xsd-json'),
+    'escapeXmlAttribute',
+    'type XsdValidator',
+    'compileSchemaSet',
+    ...(usesHeaders ? ['type HeaderRoute'] : []),
+    // A result or default header kept as XML is typed XmlFragment.
+    ...([...operations.map((op) => op.resultType), ...clientHeaders(model).map((h) => h.type)].some((type) => /\bXmlFragment\b/.test(type))
+      ? ['type XmlFragment']
+      : []),
+  ];
   return render('client.ts.hbs', {
-    header: GENERATED_HEADER,
+    header: output.header,
+    runtimeImport: runtimeImport(runtimeNames, output.runtime),
     service: model.service,
     clientClass: `${base}Client`,
     errorClass: errorClass(model, base),
     operations,
     clientHeaders: clientHeaders(model),
-    usesHeaders: operations.some((op) => op.hasHeaders),
+    usesHeaders,
     usesFaults: operations.some((op) => op.faults.length > 0),
     classNames: classNames.sort(),
     fieldInterfaces: [
@@ -71,22 +98,9 @@ export function emitClient(model: ContractModel): string {
       ]),
     ].sort(),
     enumValues: model.enums.map((e) => `${e.name}Values`).filter((name) => code.includes(name)),
-    codecImports: ['DecodeError', 'formatXsdBoolean', 'parseXsdBoolean', 'xmlFragmentOf'].filter(
-      (name) => code.includes(`${name}(`) || (name === 'DecodeError' && operations.some((op) => op.jsonDecode.includes('readJson('))),
-    ),
     usesXmlns: operations.some((op) => op.body.includes('xmlns(')),
-    usesNil: operations.some((op) => op.httpDecode.includes('isNil(')),
-    jsonReaders: ['jsonBoolean', 'jsonText', 'jsonStringMembers'].filter((reader) =>
-      operations.some((op) => op.jsonDecode.includes(`${reader}(`)),
-    ),
-    valueImports: helpersUsed(code, 'xsd-values'),
-    jsonImports: helpersUsed(code, 'xsd-json'),
     jsonDecoders: decoders,
     usesReadJson: operations.some((op) => op.jsonDecode.includes('readJson(')),
-    // A result or default header kept as XML is typed XmlFragment.
-    usesFragment: [...operations.map((op) => op.resultType), ...clientHeaders(model).map((h) => h.type)].some((type) =>
-      /\bXmlFragment\b/.test(type),
-    ),
     // The path of the WSDL's address, where the service answers.
     endpointPath: JSON.stringify(model.endpointPath),
     endpointPathText: model.endpointPath.replaceAll('*/', '*\\/'),

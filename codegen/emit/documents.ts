@@ -1,14 +1,15 @@
 import { ADDRESS_MARKER, type ContractModel, type Segment } from '../model/model';
-import { GENERATED_HEADER } from './header';
+import { GENERATED, type Output, runtimeImport } from './header';
 import { scriptProxySegments } from './json';
 import { render } from './render';
 
 /** generated/documents.ts: the WSDL and schema texts with their run-time holes. */
-export function emitDocuments(model: ContractModel): string {
+export function emitDocuments(model: ContractModel, output: Output = GENERATED): string {
   const others = model.schemas.map((s) => s.namespace);
   const cut = (text: string) => expressions(segments(text, model.authoredNamespace, others));
   return render('documents.ts.hbs', {
-    header: GENERATED_HEADER,
+    header: output.header,
+    runtimeImport: runtimeImport(['escapeXmlAttribute', 'jsonString'], output.runtime),
     wsdl: cut(model.wsdl),
     schema: cut(model.schema),
     schemas: model.schemas.map((s) => ({ segments: cut(s.text) })),

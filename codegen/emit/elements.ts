@@ -7,8 +7,9 @@ import type { ElementModel, SchemaModel } from '../model/model';
 import { identifier } from '../model/names';
 import { byLowerCase, helpersUsed } from './values';
 import { decodeExpression, elementExpression } from './types';
+import { GENERATED, type Output, runtimeImport } from './header';
 
-export function emitElements(model: SchemaModel, header: string): string {
+export function emitElements(model: SchemaModel, output: Output = GENERATED): string {
   const used = new Set<string>();
   const functionName = (element: ElementModel) => {
     const base = identifier(element.name).replace(/^./, (c) => c.toUpperCase());
@@ -85,15 +86,14 @@ export function emitElements(model: SchemaModel, header: string): string {
   const values = helpersUsed(body, 'xsd-values');
   const enumValues = [...classes].map((c) => `${c}Values`).filter((n) => body.includes(n));
   const imports = [
-    `import { ${codec.join(', ')} } from "../src/runtime/xml/xml-codec";`,
-    ...(values.length ? [`import { ${values.join(', ')} } from "../src/runtime/xml/xsd-values";`] : []),
+    runtimeImport([...codec, ...values], output.runtime),
     ...(fromTypes.length + enumValues.length
       ? [
           `import { ${[...fromTypes.map((c) => (model.enums.some((e) => e.name === c) ? `type ${c}` : c)), ...enumValues].join(', ')} } from "./types";`,
         ]
       : []),
   ];
-  return `${header}\n\n${imports.join('\n')}\n\n${body}`;
+  return `${output.header}\n\n${imports.join('\n')}\n\n${body}`;
 }
 
 const escapeAttribute = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

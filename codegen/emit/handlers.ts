@@ -7,8 +7,9 @@
  */
 import { handlerExportName, handlerModuleName } from '../../src/runtime/handler-modules';
 import type { ContractModel, OperationModel } from '../model/model';
+import { runtimeImport } from './header';
 
-/** Paths from the handlers' folder, as imports spell them: to the generated folder and to the runtime. */
+/** What the handlers' imports name: the generated folder (its path from theirs) and the runtime's front door (as Output's `runtime`). */
 export interface SkeletonPaths {
   generated: string;
   runtime: string;
@@ -51,7 +52,7 @@ function operationModule(op: OperationModel, { generated, runtime }: SkeletonPat
  * ${comment(op.documentation || `The ${op.name} operation.`)}${notes.map((n) => `\n * ${comment(n)}`).join('')}
  */
 import type { Operations } from '${generated}/routes';
-${headers ? `import type { HeadersOf } from '${runtime}/definition';\n` : ''}import { ServiceError } from '${runtime}/errors';
+${runtimeImport([...(headers ? ['type HeadersOf'] : []), 'ServiceError'], runtime)}
 
 export async function ${name}(
   _request: Operations['${op.name}']['request'],${headers ? `\n  _context: undefined,\n  _headers: HeadersOf<Operations['${op.name}']>,` : ''}
@@ -77,9 +78,7 @@ function indexModule(model: ContractModel, { generated, runtime, folder }: Skele
  */
 import { CONTRACT } from '${generated}/contract';
 import type { Operations } from '${generated}/routes';
-import type { Handlers } from '${runtime}/definition';
-import { bindHandlers, type EveryOperationHandled, loadHandlerModules } from '${runtime}/handler-modules';
-import { runContractServer } from '${runtime}/host';
+${runtimeImport(['bindHandlers', 'type EveryOperationHandled', 'type Handlers', 'loadHandlerModules', 'runContractServer'], runtime)}
 
 /** One member per handler module, each added by the module itself. */
 // biome-ignore lint/suspicious/noEmptyInterface: filled by the handler modules' declaration merging

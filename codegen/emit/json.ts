@@ -8,7 +8,7 @@ import {
   type Segment,
   type TypeRef,
 } from '../model/model';
-import { GENERATED_HEADER } from './header';
+import { GENERATED, type Output, runtimeImport } from './header';
 import { render } from './render';
 import { helpersUsed, valueCode } from './values';
 
@@ -90,7 +90,7 @@ function jsonField(model: ContractModel, field: FieldModel, expr: string, option
 }
 
 /** generated/json.ts: the parameters and the answer encoder of each operation for the JSON variant. */
-export function emitJson(model: ContractModel): string {
+export function emitJson(model: ContractModel, output: Output = GENERATED): string {
   const writers = new Map<string, string>();
   const operations = model.operations.map((op) => ({
     name: op.name,
@@ -107,12 +107,14 @@ export function emitJson(model: ContractModel): string {
   const code = [...operations.map((op) => op.encodeResult), ...functions].join('\n');
   const classes = model.types.map((t) => t.name).filter((name) => code.includes(`(v: ${name})`) || code.includes(`instanceof ${name})`));
   return render('json.ts.hbs', {
-    header: GENERATED_HEADER,
+    header: output.header,
+    runtimeImport: runtimeImport(
+      ['type JsonOperation', 'jsonString', ...helpersUsed(code, 'xsd-values'), ...helpersUsed(code, 'xsd-json')],
+      output.runtime,
+    ),
     scriptNamespace: scriptNamespace(model),
     operations,
     functions,
-    valueImports: helpersUsed(code, 'xsd-values'),
-    jsonImports: helpersUsed(code, 'xsd-json'),
     enumImports: [
       ...model.enums.map((e) => `${e.name}Values`).filter((name) => code.includes(name)),
       ...classes.filter((c) => !code.includes(`instanceof ${c}`)).map((c) => `type ${c}`),

@@ -10,7 +10,7 @@ import {
 } from '../model/model';
 import { INTEGER_BOUNDS } from '../../src/runtime/xml/xsd-values';
 import { segments } from './documents';
-import { GENERATED_HEADER } from './header';
+import { GENERATED, type Output, runtimeImport } from './header';
 import { render } from './render';
 
 /**
@@ -18,11 +18,12 @@ import { render } from './render';
  * not SOAP — HTTP GET, HTTP POST (a form) and JSON as an ASP.NET AJAX script
  * service speaks it — with holes for the namespace and the endpoint's address.
  */
-export function emitOpenApi(model: ContractModel): string {
+export function emitOpenApi(model: ContractModel, output: Output = GENERATED): string {
   // Compact: generated/openapi.ts indents it when it fills the holes.
   const text = JSON.stringify(openApiDocument(model));
   return render('openapi.ts.hbs', {
-    header: GENERATED_HEADER,
+    header: output.header,
+    runtimeImport: runtimeImport(['jsonString'], output.runtime),
     paths: model.operations.map((op) => ({ name: op.name, path: JSON.stringify(pathOf(op)) })),
     document: segments(text, model.authoredNamespace).map((s) =>
       'text' in s ? JSON.stringify(s.text) : s.hole === 'namespace' ? 'ns' : 'location',

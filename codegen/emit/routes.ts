@@ -7,7 +7,7 @@ import {
   resultFieldOf,
   type TypeRef,
 } from '../model/model';
-import { GENERATED_HEADER } from './header';
+import { GENERATED, type Output, runtimeImport } from './header';
 import { render } from './render';
 import { sampleExpression, sampleObject } from './samples';
 import { encodeExpression, joinLiterals, tagOf } from './types';
@@ -19,7 +19,7 @@ const XML_CODEC_IMPORTS = ['XML_DECLARATION', 'XSD_NAMESPACE', 'XSI_NAMESPACE', 
 const quote = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 /** generated/routes.ts: the operation × variant table the bindings run on. */
-export function emitRoutes(model: ContractModel): string {
+export function emitRoutes(model: ContractModel, output: Output = GENERATED): string {
   const operations = model.operations.map((op) => route(model, op));
   const code = operations
     .map((op) =>
@@ -36,15 +36,24 @@ export function emitRoutes(model: ContractModel): string {
   const named = (name: string, text: string) => new RegExp(`(?<![\\p{ID_Continue}$])${name}(?![\\p{ID_Continue}$])`, 'u').test(text);
   const used = (name: string) => named(name, code) || operations.some((op) => op.requestClass === name);
   return render('routes.ts.hbs', {
-    header: GENERATED_HEADER,
+    header: output.header,
+    runtimeImport: runtimeImport(
+      [
+        'type Handlers as ContractHandlers',
+        'type Route as ContractRoute',
+        'type Port',
+        'type Variant',
+        ...codecImports,
+        ...helpersUsed(code, 'xsd-values'),
+      ],
+      output.runtime,
+    ),
     service: model.service,
     namespace: JSON.stringify(model.authoredNamespace),
     endpointPath: JSON.stringify(model.endpointPath),
     endpointPaths: model.endpointPaths.map((p) => JSON.stringify(p)).join(', '),
     ports: model.ports,
     operations,
-    codecImports,
-    valueImports: helpersUsed(code, 'xsd-values'),
     classNames: [
       ...model.types.map((t) => t.name).filter(used),
       ...model.enums.map((e) => `${e.name}Values`).filter(used),

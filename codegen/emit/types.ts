@@ -8,8 +8,8 @@ import {
   type ParticleModel,
   type TypeRef,
 } from '../model/model';
-import { GENERATED_HEADER } from './header';
-import { byLowerCase, enumValues, helpersUsed, valueCode } from './values';
+import { GENERATED, type Output, runtimeImport } from './header';
+import { enumValues, helpersUsed, valueCode } from './values';
 
 /** The attributes one function writes: past this many, TypeScript's control flow analysis gives up on the function. */
 const ATTRIBUTES_A_FUNCTION = 100;
@@ -37,7 +37,7 @@ const MORE_CODEC = [
  * schema-validated libxml2-wasm element or from HTTP fields, and encoding of
  * the element's content; each enumeration as a union of its values.
  */
-export function emitTypes(model: SchemaModel): string {
+export function emitTypes(model: SchemaModel, output: Output = GENERATED): string {
   const project = new Project({ useInMemoryFileSystem: true });
   const file = project.createSourceFile('types.ts', '', { overwrite: true });
   if (model.prefixes) {
@@ -79,13 +79,11 @@ export function emitTypes(model: SchemaModel): string {
     ]),
   ];
   const values = helpersUsed(body, 'xsd-values');
-  const imports = [
-    ...(body.includes('extends DeclaredFault') ? ['import { DeclaredFault } from "../src/runtime/errors";'] : []),
-    'import type { XmlElement } from "../src/runtime/xml/xml-engine";',
-    `import { ${xmlCodec.sort((a, b) => byLowerCase(a.replace(/^type /, ''), b.replace(/^type /, ''))).join(', ')} } from "../src/runtime/xml/xml-codec";`,
-    ...(values.length ? [`import { ${values.join(', ')} } from "../src/runtime/xml/xsd-values";`] : []),
-  ];
-  return `${GENERATED_HEADER}\n\n${imports.join('\n')}\n\n${body.trimStart()}`;
+  const imports = runtimeImport(
+    [...(body.includes('extends DeclaredFault') ? ['DeclaredFault'] : []), 'type XmlElement', ...xmlCodec, ...values],
+    output.runtime,
+  );
+  return `${output.header}\n\n${imports}\n\n${body.trimStart()}`;
 }
 
 const quote = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r')}'`;

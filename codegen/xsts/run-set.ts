@@ -12,7 +12,8 @@ import { ts } from 'ts-morph';
 import { type ElementCodec, escapeXmlAttribute } from '../../src/runtime/xml/xml-codec';
 import { safeParseOptions, xml, type XmlDocument, type XsdValidator } from '../../src/runtime/xml/xml-engine';
 import { firstLibxmlMessage } from '../../src/runtime/xml/xml-schema';
-import { forStandaloneFolder, generateSchemaTexts, standaloneTsconfig } from '../main';
+import { GENERATED } from '../emit/header';
+import { generateSchemaTexts, outputFor, RUNTIME_FOLDER, standaloneTsconfig } from '../main';
 import type { SchemaModel } from '../model/model';
 import type { Catalog } from '../read/catalog';
 import type { XstsCase } from './cases';
@@ -29,8 +30,6 @@ export interface CaseResult {
   /** The document written (for --save-output). */
   output?: string;
 }
-
-const ROOT = resolve(__dirname, '..', '..');
 
 /** Runs every case of one schema set (all share `cases[0].schemas`). */
 export async function runSchemaSet(suite: string, cases: XstsCase[], catalog?: Catalog, writeTo?: string): Promise<CaseResult[]> {
@@ -66,16 +65,17 @@ export async function runSchemaSet(suite: string, cases: XstsCase[], catalog?: C
     let elements: Record<string, ElementCodec<unknown>> | undefined;
     if (judged.length > 0) {
       try {
-        generated = await generateSchemaTexts(schemas, { note: () => {}, ...(catalog ? { catalog } : {}) });
-        // As --xsd writes it, for the type check of the generated folders (npm run xsts -- --typecheck).
+        // As --xsd writes it into writeTo, for the type check of the generated folders (npm run xsts -- --typecheck).
+        const output = writeTo === undefined ? GENERATED : outputFor(schemas[0], writeTo, 'path');
+        generated = await generateSchemaTexts(schemas, { note: () => {}, output, ...(catalog ? { catalog } : {}) });
         if (writeTo !== undefined) {
           mkdirSync(writeTo, { recursive: true });
-          for (const [name, text] of Object.entries(generated.files))
-            writeFileSync(join(writeTo, name), forStandaloneFolder(text, schemas[0], writeTo));
+          for (const [name, text] of Object.entries(generated.files)) writeFileSync(join(writeTo, name), text);
           writeFileSync(join(writeTo, 'tsconfig.json'), standaloneTsconfig(writeTo, [], Object.keys(generated.files)));
         }
         try {
-          elements = (loadModules(generated.files)('./elements') as { ELEMENTS: Record<string, ElementCodec<unknown>> }).ELEMENTS;
+          elements = (loadModules(generated.files, output.runtime)('./elements') as { ELEMENTS: Record<string, ElementCodec<unknown>> })
+            .ELEMENTS;
         } catch (error) {
           fail('load', error);
         }
@@ -277,12 +277,12 @@ function oneLine(error: unknown): string {
 
 /**
  * The generated files, turned into CommonJS by TypeScript's transpileModule and run from memory: `./x` is the
- * generated file x.ts, `../src/…` this checkout's runtime.
+ * generated file x.ts, `runtime` (the module they import the runtime's front door by) this checkout's runtime.
  */
-export function loadModules(files: Record<string, string>): (name: string) => unknown {
+export function loadModules(files: Record<string, string>, runtime = GENERATED.runtime): (name: string) => unknown {
   const modules = new Map<string, { exports: object }>();
   const load = (name: string): unknown => {
-    if (name.startsWith('../src/')) return require(join(ROOT, name.slice(3)));
+    if (name === runtime) return require(RUNTIME_FOLDER);
     if (!name.startsWith('./')) throw new Error(`a generated file imports ${name}`);
     const file = `${name.slice(2)}.ts`;
     const known = modules.get(file);

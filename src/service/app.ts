@@ -17,11 +17,7 @@ import { observeRequests } from './observability/observe-requests';
 import { auditedOutcomes } from './observability/outcomes';
 import { PAIRING_HELP, SERVICE_LEAD } from './pages/pairing-help';
 import { plainPages } from './pages/plain-pages';
-import { buildApp } from '../runtime/app-builder';
-import type { CallState } from '../runtime/call-state';
-import { loadContract } from '../runtime/contract';
-import { addContractRoutes } from '../runtime/contract-routes';
-import { RouteTable } from '../runtime/route-table';
+import { addContractRoutes, buildApp, type CallState, loadContract, RouteTable } from '../runtime';
 import { createStateKeyHasher } from './state/keyed-hash';
 import type { StateStore } from './state/store';
 

@@ -19,7 +19,7 @@ import {
   type SettingValues,
   type ValueType,
   yesNo,
-} from '../runtime/settings';
+} from '../runtime';
 import type { HashAlgorithm } from './otp/hmac';
 import { storeBackend } from './state/index';
 import type { WhenFull } from './state/store';
@@ -28,7 +28,7 @@ export type SecretEncoding = 'utf8' | 'base32';
 export type QrMode = 'inline' | 'link';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
 
-export { ConfigError } from '../runtime/settings';
+export { ConfigError } from '../runtime';
 
 const storeUrl: ValueType<string> = {
   values: 'embedded|memory|redis://…',

@@ -5,13 +5,13 @@
  */
 export * from '../../generated/client';
 export * from '../../generated/types';
-export { CLIENT_VARIANTS } from '../runtime/client/exchange';
+export { CLIENT_VARIANTS } from '../runtime';
 /** The contract's namespace (the WSDL's targetNamespace), the client's and the service's default. */
 export { TARGET_NAMESPACE as DEFAULT_NAMESPACE } from '../../generated/routes';
 
 export { createApp, type AppDependencies } from './app';
 /** Await once before createApp (startService does it itself). */
-export { loadXmlEngine } from '../runtime/xml/xml-engine';
+export { loadXmlEngine } from '../runtime';
 export { startService, type RunningService } from './server';
 export { parseConfig, defaultConfig, ConfigError, type Config } from './config';
 export { createLogger } from './observability/logger';

@@ -15,10 +15,7 @@ import type { AuditTrail } from './observability/audit';
 import { liveness, readiness } from './observability/health';
 import { metricsEndpoint } from './observability/metrics-endpoint';
 import type { Metrics } from './observability/metrics';
-import { buildApp } from '../runtime/app-builder';
-import type { CallState } from '../runtime/call-state';
-import { requestLog } from '../runtime/request-log';
-import { RouteTable } from '../runtime/route-table';
+import { buildApp, type CallState, requestLog, RouteTable } from '../runtime';
 import type { StateStore } from './state/store';
 
 export interface ManagementDependencies {

@@ -11,8 +11,7 @@ import { logStoreWarnings, storePressure } from './observability/store-pressure'
 import { tlsCertificateExpiry } from './observability/tls-certificate';
 import { listenForHttpsRedirects } from './https-redirect';
 import { loadTlsIdentity, secureContextOptions, type TlsIdentity } from './tls';
-import { connectionLimits, listen, type CloseOptions } from '../runtime/listener';
-import { loadXmlEngine } from '../runtime/xml/xml-engine';
+import { type CloseOptions, connectionLimits, listen, loadXmlEngine } from '../runtime';
 import { createStore, type SharedStore } from './state/index';
 import { createStateKeyHasher } from './state/keyed-hash';
 import type { StateStore } from './state/store';
@@ -28,7 +27,7 @@ export interface WorkerThreadContext {
   shared?: SharedStore;
 }
 
-export type { CloseOptions } from '../runtime/listener';
+export type { CloseOptions } from '../runtime';
 
 export interface RunningService {
   server: Server;

@@ -6,6 +6,7 @@ import { buildContractModel } from '../../codegen/model/build';
 import { emitClient } from '../../codegen/emit/client';
 import { emitJson } from '../../codegen/emit/json';
 import { emitRoutes } from '../../codegen/emit/routes';
+import { GENERATED } from '../../codegen/emit/header';
 import { generate } from '../../codegen/main';
 import { ADDRESS_MARKER, type ContractModel, type OperationModel } from '../../codegen/model/model';
 import { readContract, type ContractFacts } from '../../codegen/read/contract';
@@ -20,10 +21,10 @@ test.before(async () => {
   model = buildContractModel(await readContract(wsdl));
 });
 
-test('regenerating into a temporary folder reproduces generated/ byte for byte', async (t) => {
+test('regenerating into a temporary folder, as for generated/, reproduces generated/ byte for byte', async (t) => {
   const out = mkdtempSync(join(tmpdir(), 'generated-'));
   try {
-    await generate(wsdl, out, { standalone: false });
+    await generate(wsdl, out, { standalone: false, output: GENERATED });
     const committed = readdirSync(join(root, 'generated')).sort();
     t.deepEqual(readdirSync(out).sort(), committed);
     for (const file of committed) {

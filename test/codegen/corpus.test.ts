@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { checkCorpus, contractsOf, typeCheckFolders } from '../../codegen/corpus';
-import { loadContract, RUNTIME, sampleHandlers } from '../../codegen/load-generated';
+import { loadContract, sampleHandlers } from '../../codegen/load-generated';
 import { generate } from '../../codegen/main';
 import { createContractApp } from '../../src/runtime/host';
 import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
@@ -95,7 +95,7 @@ test('the type check names the folder a compiler error is in, and fails it', asy
   t.teardown(() => rmSync(work, { recursive: true, force: true }));
   const [good, bad] = [join(work, 'good'), join(work, 'bad')];
   const wsdl = join(CORPUS, 'afip-padron-a5', 'afip-padron-a5.wsdl');
-  for (const folder of [good, bad]) await generate(wsdl, folder, { runtime: RUNTIME });
+  for (const folder of [good, bad]) await generate(wsdl, folder, { runtime: 'path' });
   appendFileSync(join(bad, 'client.ts'), "\nexport const notANumber: number = 'text';\n");
   const checked = typeCheckFolders([good, bad], work);
   t.is(checked.get(good), '');

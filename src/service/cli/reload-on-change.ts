@@ -17,7 +17,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createLogger } from '../observability/logger';
-import { ConfigError, integer, setting, settingsTable } from '../../runtime/settings';
+import { ConfigError, integer, setting, settingsTable } from '../../runtime';
 
 const path = (what: string) => ({
   values: what,

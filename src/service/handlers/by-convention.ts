@@ -17,8 +17,7 @@
  */
 import type { OperationName, Operations } from '../../../generated/routes';
 import type { Config } from '../config';
-import type { Call } from '../../runtime/definition';
-import type { EveryOperationHandled, OperationHandler as RuntimeOperationHandler } from '../../runtime/handler-modules';
+import type { Call, EveryOperationHandled, OperationHandler as RuntimeOperationHandler } from '../../runtime';
 import type { StateStore } from '../state/store';
 
 export interface Clock {

@@ -1,7 +1,5 @@
 import type { Config } from '../config';
-import type { Call } from '../../runtime/definition';
-import { clientError } from '../../runtime/errors';
-import { escapeEach } from '../../runtime/escape';
+import { type Call, clientError, escapeEach } from '../../runtime';
 import { encodeBase32 } from '../otp/base32';
 import { otpauthUri } from '../otp/uri';
 import { QrCapacityError, qrSvgDataUri, qrSymbol } from '../qr/svg';

@@ -1,6 +1,5 @@
 import type { Config } from '../config';
-import type { Call } from '../../runtime/definition';
-import { ServiceError } from '../../runtime/errors';
+import { type Call, ServiceError } from '../../runtime';
 import { matchTotp } from '../otp/totp';
 import { StoreUnavailableError } from '../state/store';
 import type { ValidatePin } from '../../../generated/types';

@@ -19,8 +19,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config';
-import type { CallContext } from '../../runtime/call-state';
-import type { RouteTable } from '../../runtime/route-table';
+import type { CallContext, RouteTable } from '../../runtime';
 import { FINGERPRINT, keyPrefixOf } from '../state/keyed-hash';
 import { type RecordView, type StateStore, StoreUnavailableError } from '../state/store';
 import type { AuditFields, AuditTrail } from './audit';

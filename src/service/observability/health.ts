@@ -1,8 +1,8 @@
-import type { CallContext } from '../../runtime/call-state';
+import type { CallContext } from '../../runtime';
 import type { StateStore } from '../state/store';
 import type { AuditTrail } from './audit';
 
-export { liveness } from '../../runtime/request-log';
+export { liveness } from '../../runtime';
 
 /**
  * GET /readyz: the state store can be reached, so ValidatePin can answer

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { requestLog } from '../../runtime/request-log';
+import { requestLog } from '../../runtime';
 import type { Metrics } from './metrics';
 
 /**

@@ -8,12 +8,9 @@
  */
 import type { Handlers, OperationName } from '../../../generated/routes';
 import { Pair, ValidatePin } from '../../../generated/types';
-import { type CallContext, callOf } from '../../runtime/call-state';
-import type { Call } from '../../runtime/definition';
-import { clientError } from '../../runtime/errors';
+import { type Call, type CallContext, callOf, clientError, parseUrlEncoded } from '../../runtime';
 import { QrCapacityError, qrSvg } from '../qr/svg';
 import { qrPng } from '../qr/png';
-import { parseUrlEncoded } from '../../runtime/bindings/form';
 
 /** Largest QR image side, in pixels: bounds the work one request can ask for. */
 export const QR_MAX_PIXELS = 1000;

@@ -1,0 +1,10 @@
+#!/usr/bin/env node
+/**
+ * `contract-codegen`, the installed package's codegen: codegen/main.ts's command line, writing files that import the
+ * runtime by the package's name (`pin-service/runtime`), as a project that installed the package resolves it.
+ *   npx contract-codegen --wsdl FILE --out DIR [--handlers DIR] [--service NAME] [--schemas DIR] [--catalog FILE]
+ *   npx contract-codegen --xsd FILE --out DIR [--catalog FILE]
+ */
+import { runCommandLine } from './main';
+
+runCommandLine(process.argv.slice(2), 'package');

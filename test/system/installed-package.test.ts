@@ -1,0 +1,163 @@
+/**
+ * A team serves its own contract from its own project, with this package
+ * installed as npm installs it (test/support/installed-package.ts: `npm pack`
+ * of a fresh copy of the repository, `npm install` of the tarball and of
+ * typescript into a new project in a temporary folder). There, with the
+ * package's commands from node_modules/.bin:
+ *  - `contract-codegen --wsdl Calculator.wsdl --out src/generated --handlers
+ *    src/handlers` writes the contract and the handler skeleton, which import
+ *    the runtime by the package's name (`pin-service/runtime`) and nothing of
+ *    it by path;
+ *  - the team writes one handler (Add); the project's own `tsc` refuses it
+ *    while it returns the wrong type, then compiles the project;
+ *  - the compiled skeleton (dist/handlers/index.js, the runtime's host) serves
+ *    the contract: Python zeep reads Add's sum over SOAP 1.1 and SOAP 1.2, and
+ *    the "not implemented" fault of an operation not written yet;
+ *  - `contract-mock --wsdl Calculator.wsdl` serves the same contract with
+ *    sample answers, which zeep reads over both SOAP versions, and stops on
+ *    SIGTERM.
+ * In `make test-all`: npm needs the registry (or its cache), and zeep is
+ * Debian's python3-zeep (.ci/run installs it).
+ */
+import test, { type ExecutionContext } from 'ava';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadContract } from '../../codegen/load-generated';
+import { SOAP11, SOAP12 } from '../../src/runtime/wire/soap-envelope';
+import { loadReaders, readXml } from '../support/readers';
+import { importsIn, makeProject, packRepository, projectBin, type Served, serve, succeed } from '../support/installed-package';
+import { CLIENTS_DIR, PYTHON, haveTool, requireTool, runJsonClient, type TypedResult } from './clients/harness';
+
+const CALCULATOR = join(__dirname, '..', 'fixtures', 'contracts', 'calculator', 'Calculator.wsdl');
+const PACKAGE = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { name: string }).name;
+
+let work: string | undefined;
+const servers: Served[] = [];
+
+test.after.always(async () => {
+  for (const server of servers) await server.stop(0);
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** The handler the team writes for Add; `wrong` returns text where the contract says xsd:int. */
+const addHandler = (wrong: boolean) => `import type { Operations } from '../generated/routes';
+
+export async function add(request: Operations['Add']['request']): Promise<${wrong ? 'string' : "Operations['Add']['result']"}> {
+  return ${wrong ? 'String(request.intA + request.intB)' : 'request.intA + request.intB'};
+}
+
+declare module './index' {
+  interface HandlerModules {
+    Add: typeof add;
+  }
+}
+`;
+
+/** zeep's calls over the calculator's SOAP port of `version`, through zeep_typed_client.py. */
+async function zeepCalls(
+  url: string,
+  version: '1.1' | '1.2',
+  calls: { op: string; args: Record<string, unknown> }[],
+): Promise<TypedResult[]> {
+  const { results } = await runJsonClient<{ results: TypedResult[] }>(
+    PYTHON,
+    [join(CLIENTS_DIR, 'zeep_typed_client.py')],
+    { wsdl: `${url}?WSDL`, service: 'Calculator', port: version === '1.1' ? 'CalculatorSoap' : 'CalculatorSoap12', calls },
+    90_000,
+  );
+  return results;
+}
+
+/** The SOAP version of the envelope zeep received, by its namespace. */
+function envelopeVersion(received: string | null | undefined): string | undefined {
+  const namespace = received ? readXml(received, (doc) => doc.root.namespaceUri) : undefined;
+  return namespace === SOAP11.envelopeNamespace ? '1.1' : namespace === SOAP12.envelopeNamespace ? '1.2' : undefined;
+}
+
+function checkTools(t: ExecutionContext): boolean {
+  requireTool('npm', ['--version'], 'npm');
+  return haveTool(t, PYTHON, ['-c', 'import zeep'], 'python3-zeep');
+}
+
+test.serial(
+  'in a project of its own, the installed package generates a WSDL with its handler skeleton, the project type-checks with its own tsc, serves the contract to zeep over SOAP 1.1 and 1.2, and its mock answers zeep',
+  async (t) => {
+    t.timeout(25 * 60_000, 'pack, install from the registry, generate, compile, serve');
+    if (!checkTools(t)) return;
+    await loadReaders();
+    work = mkdtempSync(join(tmpdir(), 'pin-installed-'));
+    const project = join(work, 'project');
+    const tarball = await packRepository(work);
+    await makeProject(project, tarball, ['typescript@5.9', '@types/node@24']);
+    cpSync(CALCULATOR, join(project, 'Calculator.wsdl'));
+
+    // The installed codegen: the contract and the skeleton, importing the runtime by the package's name.
+    const generated = await succeed(
+      projectBin(project, 'contract-codegen'),
+      ['--wsdl', 'Calculator.wsdl', '--out', 'src/generated', '--handlers', 'src/handlers'],
+      project,
+      120_000,
+    );
+    t.regex(generated, /wrote src\/handlers\/index\.ts/);
+    t.deepEqual(readdirSync(join(project, 'src')).sort(), ['generated', 'handlers']);
+    const imports = importsIn(join(project, 'src'));
+    const outside = imports.filter(({ module }) => !module.startsWith('.'));
+    t.true(outside.length >= 8, 'the generated files and the handlers import the runtime');
+    t.deepEqual(
+      outside.filter(({ module }) => module !== `${PACKAGE}/runtime`),
+      [],
+      'nothing but the runtime front door, by the package name',
+    );
+    t.deepEqual(
+      imports.filter(({ module }) => module.includes('node_modules') || module.includes('runtime/')),
+      [],
+      'nothing of the runtime by path',
+    );
+    t.regex(
+      readFileSync(join(project, 'src', 'generated', 'types.ts'), 'utf8'),
+      /^\/\/ Generated by .* from Calculator\.wsdl\. Do not edit:/,
+    );
+
+    // The team's handler: the project's compiler refuses it while it answers text for an xsd:int, then builds.
+    const tsc = join(project, 'node_modules', 'typescript', 'bin', 'tsc');
+    writeFileSync(join(project, 'src', 'handlers', 'add.ts'), addHandler(true));
+    const refused = await succeed(process.execPath, [tsc, '-p', '.'], project, 180_000).then(
+      () => '',
+      (error: Error) => error.message,
+    );
+    t.regex(refused, /src\/handlers\/(add|index)\.ts.*error TS/, 'tsc names the handler of the wrong type');
+    writeFileSync(join(project, 'src', 'handlers', 'add.ts'), addHandler(false));
+    await succeed(process.execPath, [tsc, '-p', '.'], project, 180_000);
+
+    // The contract served by the project's compiled skeleton.
+    const served = await serve(process.execPath, [join('dist', 'handlers', 'index.js')], project);
+    servers.push(served);
+    t.regex(served.url, /^http:\/\/127\.0\.0\.1:\d+\/Calculator\.asmx$/);
+    for (const version of ['1.1', '1.2'] as const) {
+      const [sum, notYet] = await zeepCalls(served.url, version, [
+        { op: 'Add', args: { intA: 2, intB: 40 } },
+        { op: 'Subtract', args: { intA: 2, intB: 40 } },
+      ]);
+      t.deepEqual(sum.ok, { type: 'builtins.int', value: 42 }, `Add over SOAP ${version}: ${JSON.stringify(sum)}`);
+      t.is(envelopeVersion(sum.received), version, `Add was answered over SOAP ${version}`);
+      t.regex(notYet.fault?.message ?? JSON.stringify(notYet), /Subtract is not implemented yet/, `Subtract over SOAP ${version}`);
+    }
+    t.is(await served.stop(), 0, `the host stops on SIGTERM:\n${served.output()}`);
+
+    // The installed mock, of the same WSDL: every answer is the operation's sample.
+    const samples = await loadContract(CALCULATOR, { folder: join(work, 'samples') });
+    const mock = await serve(projectBin(project, 'contract-mock'), ['--wsdl', 'Calculator.wsdl'], project);
+    servers.push(mock);
+    for (const version of ['1.1', '1.2'] as const) {
+      const [answer] = await zeepCalls(mock.url, version, [{ op: 'Multiply', args: { intA: 6, intB: 7 } }]);
+      t.deepEqual(
+        answer.ok,
+        { type: 'builtins.int', value: samples.definition.routes.Multiply.sampleResult() },
+        `the mock's Multiply over SOAP ${version}: ${JSON.stringify(answer)}`,
+      );
+      t.is(envelopeVersion(answer.received), version, `the mock answered over SOAP ${version}`);
+    }
+    t.is(await mock.stop(), 0, `the mock stops on SIGTERM:\n${mock.output()}`);
+  },
+);
