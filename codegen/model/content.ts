@@ -202,6 +202,30 @@ function elementField(
   return fieldParticle(context, made, place);
 }
 
+/**
+ * Mixed content's model, over its one field of XML, for samples: each wildcard a place with its namespaces and
+ * occurrences, each element a place of its occurrences (the element itself is not modelled).
+ */
+export function mixedParticle(context: ModelContext, particle: XsdParticle, content: FieldModel): ParticleModel {
+  const placeOf = (p: XsdParticle): ParticleModel[] => {
+    if (p.max === 0) return [];
+    const occurs = { min: p.min, max: p.max };
+    if (p.kind === 'any') return [fieldParticle(context, content, { occurs, wildcard: wildcardOf(p) })];
+    if (p.kind === 'element') {
+      const dataSet = p.element.ref?.namespace === XSD;
+      return [
+        fieldParticle(
+          context,
+          content,
+          dataSet ? { occurs, wildcard: { namespaces: { only: [XSD] }, processContents: 'skip' } } : { occurs },
+        ),
+      ];
+    }
+    return [{ kind: p.kind, minOccurs: p.min, particles: p.particles.flatMap(placeOf) }];
+  };
+  return placeOf(particle)[0] ?? fieldParticle(context, content);
+}
+
 /** An element particle's key: its namespace and name (a reference's, the global element's). */
 const leafKey = (particle: XsdParticle): string =>
   particle.kind === 'element'
