@@ -10,8 +10,11 @@
  */
 import test from 'ava';
 import { join } from 'node:path';
-import { checkEnvelope, contractsOf } from '../../codegen/corpus';
-import { type AnyOperations, loadContract } from '../../codegen/load-generated';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { checkEnvelope, contractsOf, typeCheckFolders } from '../../codegen/corpus';
+import { type AnyOperations, loadContract, RUNTIME } from '../../codegen/load-generated';
+import { generate } from '../../codegen/main';
 import type { ContractDefinition } from '../../src/runtime/definition';
 import { SOAP11, SOAP12, soapEnvelope } from '../../src/runtime/wire/soap-envelope';
 import { escapeXmlAttribute } from '../../src/runtime/xml/xml-codec';
@@ -82,6 +85,37 @@ function checkDocument(text: string, schemas: XsdValidator): string | undefined 
 }
 
 const contracts = FOLDERS.flatMap((folder) => contractsOf(join(FIXTURES, folder)).map((c) => ({ ...c, id: `${folder}/${c.name}` })));
+
+test.serial('the samples of test/fixtures/samples type-check as generated (the lines of routes.ts that write them)', async (t) => {
+  t.timeout(300_000, 'generate and type-check');
+  const work = mkdtempSync(join(tmpdir(), 'samples-typecheck-'));
+  try {
+    const folders: string[] = [];
+    for (const { name, wsdl } of contractsOf(join(FIXTURES, 'samples'))) {
+      const folder = join(work, name);
+      mkdirSync(folder);
+      await generate(wsdl, folder, { runtime: RUNTIME });
+      folders.push(folder);
+    }
+    t.is(folders.length, 2);
+    for (const [folder, errors] of typeCheckFolders(folders, work)) {
+      // The lines of routes.ts that write samples; other code is not this test's: its messages are shown, not checked.
+      const routes = readFileSync(join(folder, 'routes.ts'), 'utf8').split('\n');
+      const inSample = (line: string) => {
+        const at = /\/routes\.ts\((\d+),/.exec(line);
+        return at !== null && /^\s*sample(Request|Result|Headers):/.test(routes[Number(at[1]) - 1]);
+      };
+      t.true(
+        routes.some((line) => /^\s*sampleRequest:/.test(line)),
+        folder,
+      );
+      if (errors) t.log(errors);
+      t.deepEqual(errors.split('\n').filter(inSample), [], folder);
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
 
 test('every folder of fixture contracts holds contracts, and each one the test expects refused is one of them', (t) => {
   for (const folder of FOLDERS)
