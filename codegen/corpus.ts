@@ -197,7 +197,7 @@ async function callEveryOperation(definition: ContractDefinition<AnyOperations>,
 }
 
 /** What is wrong with an envelope: its shape (the version's Envelope, an optional Header, one Body, no Fault), or a block or body element the schemas refuse. */
-function checkEnvelope(text: string, version: SoapVersion, schemas: XsdValidator): string | undefined {
+export function checkEnvelope(text: string, version: SoapVersion, schemas: XsdValidator): string | undefined {
   let doc: InstanceType<ReturnType<typeof xml>['XmlDocument']>;
   try {
     doc = xml().XmlDocument.fromString(text, { option: safeParseOptions() });

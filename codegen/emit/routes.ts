@@ -221,6 +221,8 @@ function route(model: ContractModel, op: OperationModel) {
 function sampleResult(model: ContractModel, op: OperationModel): string {
   const result = op.result!;
   const field = resultFieldOf(op);
+  // An element of anyType is kept whole (its value is the element): the answer's sample holds it.
+  if (field?.type.kind === 'any' && op.soap?.output) return `${sampleObject(model, op.soap.output.type)}.${field.name}`;
   const sample = sampleExpression(model, result.type);
   return field && repeats(field) ? `[${sample}]` : sample;
 }

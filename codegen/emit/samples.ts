@@ -1,23 +1,38 @@
 /**
- * Sample values: a TypeScript expression building a value of a type, every
- * field filled with a placeholder valid for its schema type and facets (the
- * help pages' samples, and the mock's answers, validate against the schema):
- * a choice takes its first branch, an array holds one item, an abstract type
- * its first concrete derived type, and a type that holds itself stops where
- * it may (an optional member is left out once the type is already being
- * filled).
+ * Sample values: a TypeScript expression building a value of a type that is
+ * valid against the schema (the help pages' samples, the mock's answers and
+ * the requests `npm run corpus` sends): every field filled in content-model
+ * order, a choice's first branch that can be filled, an array holding the
+ * items its minOccurs asks (one at least), an ordered content's items as its
+ * content model lays them out, an abstract type its first concrete derived
+ * type, simple values that keep to their facets (sample-values.ts), and a
+ * wildcard's elements declared ones of a namespace it takes (a lax or skip
+ * one may take an element of no declaration), none where minOccurs allows.
+ * A type that holds itself stops where it may (an optional member is left
+ * out once the type is already being filled).
  */
 import {
   type ComplexTypeModel,
   complexTypeOf,
   type ContractModel,
-  type Facets,
+  type ElementModel,
   type FieldModel,
   type ParticleModel,
   type TypeRef,
 } from '../model/model';
-import { simpleParse } from './types';
-import { valueCode } from './values';
+import { sampleText, simpleSample } from './sample-values';
+import { simpleParse, tagOf } from './types';
+
+type FieldParticle = Extract<ParticleModel, { kind: 'field' }>;
+type Compositor = Extract<ParticleModel, { particles: ParticleModel[] }>;
+
+const quote = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r')}'`;
+const escapeText = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeAttribute = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+/** A namespace declaration of an element's own namespace ('' undeclares the default one). */
+const declaration = (namespace: string) => ` xmlns="${escapeAttribute(namespace)}"`;
+/** The namespace a made-up element of a wildcard that takes any (or any other) is in. */
+const MADE_UP_NAMESPACE = 'urn:example:any';
 
 export function sampleExpression(model: ContractModel, type: TypeRef, path: string[] = []): string {
   switch (type.kind) {
@@ -25,12 +40,8 @@ export function sampleExpression(model: ContractModel, type: TypeRef, path: stri
       return sampleObject(model, complexTypeOf(model, type), path);
     case 'any':
       return "''";
-    case 'list':
-      return `[${sampleExpression(model, type.item, path)}]`;
-    case 'enum':
-      return valueCode(type, model).sample;
-    case 'primitive':
-      return type.facets ? (facetSample(type.primitive, type.facets) ?? valueCode(type).sample) : valueCode(type).sample;
+    default:
+      return simpleSample(model, type);
   }
 }
 
@@ -44,244 +55,192 @@ export function sampleObject(model: ContractModel, declared: ComplexTypeModel, p
     );
   const type = declared.abstract ? (concrete.find(holdsNone) ?? concrete[0] ?? declared) : declared;
   const inside = [...filling, type.name];
-  const chosen = chosenFields(type.particle, type);
-  const fields = type.fields.flatMap((f) => {
-    if (!chosen.has(f.name)) return [];
-    // A type already being filled is left out there, and so is an optional member deep down; a required one that
-    // would recur is an empty array when it repeats (a schema with no finite instance is rare).
-    const recursive = f.type.kind === 'complex' && inside.includes(f.type.typeName);
-    const repeats = f.maxOccurs === 'unbounded' || f.maxOccurs > 1;
-    if (f.type.kind === 'complex' && f.minOccurs === 0 && (recursive || inside.length > 8)) return [];
-    if (recursive) return repeats ? [`${f.name}: []`] : [];
-    if (f.type.kind === 'any') return f.minOccurs > 0 ? [`${f.name}: ${anySample(model)}`] : [];
-    const sample = f.fixed !== undefined ? fixedSample(model, f.type, f.fixed) : sampleExpression(model, f.type, inside);
-    const repeated = f.maxOccurs === 'unbounded' || f.maxOccurs > 1;
-    const count = Math.max(1, f.minOccurs);
-    return [`${f.name}: ${repeated ? `[${Array(count).fill(sample).join(', ')}]` : sample}`];
-  });
   const attributes = type.attributes.map(
     (a) => `${a.name}: ${a.fixed !== undefined ? fixedSample(model, a.type, a.fixed) : sampleExpression(model, a.type, inside)}`,
   );
   const text = type.text ? [`value: ${sampleExpression(model, type.text, inside)}`] : [];
-  return `new ${type.name}({ ${[...text, ...fields, ...attributes].join(', ')} })`;
+  return `new ${type.name}({ ${[...text, ...(type.mixed ? mixedFields(model, type, inside) : elementFields(model, type, inside)), ...attributes].join(', ')} })`;
+}
+
+/** Mixed content's sample, when it is required: text, and the elements of its wildcards (an element of its own has none). */
+function mixedFields(model: ContractModel, type: ComplexTypeModel, inside: string[]): string[] {
+  const content = type.fields.find((f) => f.type.kind === 'any' && f.xmlName === '');
+  if (!content || content.minOccurs === 0) return [];
+  const pieces = [quote('string')];
+  layOut(model, type, type.particle, inside, (place) => {
+    if (place.wildcard) pieces.push(...wildcardSample(model, place, inside));
+  });
+  return [`${content.name}: ${pieces.join(' + ')}`];
+}
+
+/** The members' samples, in content-model order: each filled once (as an array when it repeats), a choice's first branch that can be filled. */
+function elementFields(model: ContractModel, type: ComplexTypeModel, inside: string[]): string[] {
+  const values = new Map<string, string>();
+  const xml = new Map<string, string[]>();
+  const fieldOf = (name: string) => type.fields.find((f) => f.name === name)!;
+  const visit = (particle: ParticleModel) => {
+    if (particle.kind === 'choice') {
+      const branch = fillable(model, type, particle, inside);
+      if (branch) visit(branch);
+    } else if (particle.kind !== 'field') for (const p of particle.particles) visit(p);
+    else {
+      const f = fieldOf(particle.field);
+      if (f.type.kind === 'any' && f.xmlName === '') {
+        // A wildcard's place: several may share the field.
+        const pieces = wildcardSample(model, particle, inside);
+        if (pieces.length) xml.set(f.name, [...(xml.get(f.name) ?? []), ...pieces]);
+      } else {
+        const value = fieldSample(model, f, inside);
+        if (value !== undefined) values.set(f.name, value);
+      }
+    }
+  };
+  visit(type.particle);
+  return type.fields.flatMap((f) => {
+    const pieces = xml.get(f.name);
+    if (pieces) return [`${f.name}: ${f.maxOccurs === 1 ? pieces.join(' + ') : `[${pieces.join(', ')}]`}`];
+    const value = values.get(f.name);
+    return value === undefined ? [] : [`${f.name}: ${value}`];
+  });
 }
 
 /**
- * XML a required wildcard holds in a sample: a global element of the contract that holds text (a strict
- * wildcard takes a declared element only), or else an element of a namespace of its own (a lax one takes it).
+ * A field's sample, undefined when it is left out: a type already being filled is left out there, and so is an
+ * optional member deep down; a required one that would recur is an empty array when it repeats (a schema with no
+ * finite instance is rare).
  */
-function anySample(model: ContractModel): string {
-  const text = model.elements.find((e) => e.type.kind === 'primitive' && ['string', 'text'].includes(e.type.primitive) && !e.type.facets);
-  const escaped = (v: string) =>
-    v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/\\/g, '\\\\').replace(/'/g, "\\'");
-  return text
-    ? `'<${escaped(text.name)} xmlns="${escaped(text.namespace)}">string</${escaped(text.name)}>'`
-    : `'<sample xmlns="urn:example:any"/>'`;
+function fieldSample(model: ContractModel, f: FieldModel, inside: string[]): string | undefined {
+  if (f.maxOccurs === 0) return undefined;
+  const recursive = f.type.kind === 'complex' && inside.includes(f.type.typeName);
+  const repeated = f.maxOccurs === 'unbounded' || f.maxOccurs > 1;
+  if (f.type.kind === 'complex' && f.minOccurs === 0 && (recursive || inside.length > 8)) return undefined;
+  if (recursive) return repeated ? '[]' : undefined;
+  if (f.type.kind === 'complex' && f.inline) {
+    const items = complexTypeOf(model, f.type);
+    if (items.order) return `[${orderedItems(model, items, items.order, inside).join(', ')}]`;
+  }
+  let sample: string;
+  if (f.type.kind === 'any') {
+    // An element of anyType: its value is the whole element, with text for content.
+    if (f.minOccurs === 0) return undefined;
+    sample = quote(`<${f.xmlName}${declaration(f.namespace)}>string</${f.xmlName}>`);
+  } else sample = f.fixed !== undefined ? fixedSample(model, f.type, f.fixed) : sampleExpression(model, f.type, inside);
+  return repeated ? `[${Array(Math.max(1, f.minOccurs)).fill(sample).join(', ')}]` : sample;
+}
+
+/**
+ * The items of an ordered content (an `items` field's class), in the order its content model lays them out, one
+ * member set in each.
+ */
+function orderedItems(model: ContractModel, item: ComplexTypeModel, order: ParticleModel, inside: string[]): string[] {
+  const within = [...inside, item.name];
+  const items: string[] = [];
+  layOut(model, item, order, within, (place) => {
+    const f = item.fields.find((m) => m.name === place.field)!;
+    if (place.wildcard) {
+      for (const piece of wildcardSample(model, place, within)) items.push(`new ${item.name}({ ${f.name}: ${piece} })`);
+      return;
+    }
+    const value = fieldSample(model, { ...f, minOccurs: 1, maxOccurs: 1 }, within);
+    if (value !== undefined)
+      for (let k = 0; k < Math.max(1, place.occurs?.min ?? 1); k++) items.push(`new ${item.name}({ ${f.name}: ${value} })`);
+  });
+  return items;
+}
+
+/**
+ * Walks a content model as written, as a sample lays it out: each compositor as often as its minOccurs asks (once at
+ * least), a choice's first branch that can be filled, each place handed to `place` (which writes it as often as asked).
+ */
+function layOut(
+  model: ContractModel,
+  type: ComplexTypeModel,
+  particle: ParticleModel,
+  inside: string[],
+  place: (p: FieldParticle) => void,
+): void {
+  if (particle.kind === 'field') {
+    place(particle);
+    return;
+  }
+  for (let k = 0; k < Math.max(1, particle.minOccurs); k++) {
+    if (particle.kind !== 'choice') for (const p of particle.particles) layOut(model, type, p, inside, place);
+    else {
+      const branch = fillable(model, type, particle, inside);
+      if (branch) layOut(model, type, branch, inside, place);
+    }
+  }
+}
+
+/** A choice's first branch whose required members can be filled (no type being filled again, no wildcard without an element). */
+function fillable(model: ContractModel, type: ComplexTypeModel, choice: Compositor, inside: string[]): ParticleModel | undefined {
+  const can = (particle: ParticleModel): boolean => {
+    if (particle.kind === 'choice') return particle.particles.some(can);
+    if (particle.kind !== 'field') return particle.particles.every(can);
+    if (particle.wildcard) return (particle.occurs?.min ?? 1) === 0 || wildcardSample(model, particle, inside).length > 0;
+    const f = type.fields.find((m) => m.name === particle.field);
+    // An element of mixed content, which the model does not describe: only when it may be left out.
+    if (f && f.type.kind === 'any' && f.xmlName === '') return (particle.occurs?.min ?? 0) === 0;
+    return !(f && f.minOccurs > 0 && f.type.kind === 'complex' && inside.includes(f.type.typeName));
+  };
+  return choice.particles.find(can) ?? choice.particles[0];
+}
+
+/**
+ * The elements a wildcard's place holds in a sample, each a TypeScript string expression: as many as its minOccurs
+ * asks (none when 0) of a global element of a namespace it takes, else (lax or skip) of an element no declaration
+ * names; none for a strict one of a namespace that declares no element the sample can fill.
+ */
+function wildcardSample(model: ContractModel, place: FieldParticle, inside: string[]): string[] {
+  const { wildcard } = place;
+  const count = place.occurs?.min ?? 1;
+  if (!wildcard || count === 0) return [];
+  const allowed = wildcard.namespaces;
+  const takes = (namespace: string) => ('only' in allowed ? allowed.only.includes(namespace) : !allowed.but.includes(namespace));
+  const candidates = model.elements.filter((e) => !e.abstract && takes(e.namespace));
+  // An element of a simple type first; else the first of a complex type whose class's sample can be made.
+  const declared =
+    firstOf(candidates, (e) => elementText(model, e)) ??
+    (inside.length <= 8 ? firstOf(candidates, (e) => elementObject(model, e, inside)) : undefined);
+  if (declared !== undefined) return Array(count).fill(declared);
+  if (wildcard.processContents === 'strict') return [];
+  const namespace =
+    'only' in allowed ? allowed.only[0] : [MADE_UP_NAMESPACE, `${MADE_UP_NAMESPACE}:1`].find((ns) => !allowed.but.includes(ns))!;
+  const name = ['sample', 'sample1', 'sample2'].find((n) => !model.elements.some((e) => e.namespace === namespace && e.name === n))!;
+  return Array(count).fill(quote(`<${name}${declaration(namespace)}/>`));
+}
+
+/** The first result that is not undefined, made in turn (the later ones are never made). */
+function firstOf<T>(list: T[], make: (item: T) => string | undefined): string | undefined {
+  for (const item of list) {
+    const made = make(item);
+    if (made !== undefined) return made;
+  }
+  return undefined;
+}
+
+/** A global element of a simple type (or anyType) as XML text: its sample value, or empty when it has a default (or fixed) value. */
+function elementText(model: ContractModel, e: ElementModel): string | undefined {
+  const open = `<${e.name}${declaration(e.namespace)}`;
+  if (e.default !== undefined && e.type.kind !== 'complex' && e.type.kind !== 'any') return quote(`${open}/>`);
+  const text = e.type.kind === 'any' ? 'string' : sampleText(model, e.type);
+  return text === undefined ? undefined : quote(`${open}>${escapeText(text)}</${e.name}>`);
+}
+
+/** A global element of a complex type (not one being filled, not abstract) as XML: its class's sample, written. */
+function elementObject(model: ContractModel, e: ElementModel, inside: string[]): string | undefined {
+  if (e.type.kind !== 'complex' || inside.includes(e.type.typeName)) return undefined;
+  const type = complexTypeOf(model, e.type);
+  // A contract with a wildcard writes its elements with prefixes, which xmlns() declares.
+  if (type.abstract || !model.prefixes) return undefined;
+  const tag = tagOf(model, e.name, e.namespace);
+  const open = `${quote(`<${tag}`)} + xmlns(${quote(escapeAttribute(model.authoredNamespace))})`;
+  const attributes = type.attributes.length > 0 || type.anyAttribute ? ' + v.xmlAttributes()' : '';
+  const value = sampleObject(model, type, inside);
+  return `((v: ${type.name}) => ${open}${attributes} + '>' + v.toXml() + ${quote(`</${tag}>`)})(${value})`;
 }
 
 /** A fixed value, read from its text as a value of its type. */
 function fixedSample(model: ContractModel, type: TypeRef, fixed: string): string {
-  const text = `'${fixed.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-  return type.kind === 'complex' || type.kind === 'any' ? sampleExpression(model, type) : simpleParse(model, type, text);
-}
-
-/** The fields a sample fills: all of a sequence or an all, the first branch of a choice. */
-function chosenFields(particle: ParticleModel, type: ComplexTypeModel, into = new Set<string>()): Set<string> {
-  if (particle.kind === 'field') {
-    into.add(particle.field);
-    return into;
-  }
-  if (particle.kind === 'choice') {
-    // The first branch that is not the type itself again (a recursive branch has no finite sample).
-    const branch = particle.particles.find((p) => !(p.kind === 'field' && isSelf(type, p.field))) ?? particle.particles[0];
-    if (branch) chosenFields(branch, type, into);
-    return into;
-  }
-  for (const p of particle.particles) chosenFields(p, type, into);
-  return into;
-}
-
-function isSelf(type: ComplexTypeModel, field: string): boolean {
-  const f: FieldModel | undefined = type.fields.find((x) => x.name === field);
-  return f?.type.kind === 'complex' && f.type.typeName === type.name;
-}
-
-/** A value of a built-in type that keeps to its facets; undefined when the type's usual sample does. */
-function facetSample(primitive: string, facets: Facets): string | undefined {
-  const numeric = ['int', 'short', 'byte', 'unsignedInt', 'unsignedShort', 'unsignedByte', 'float', 'double'].includes(primitive);
-  const big = [
-    'long',
-    'unsignedLong',
-    'integer',
-    'nonNegativeInteger',
-    'positiveInteger',
-    'nonPositiveInteger',
-    'negativeInteger',
-  ].includes(primitive);
-  if (numeric || big || primitive === 'decimal') {
-    let value = primitive === 'positiveInteger' ? 1 : primitive === 'negativeInteger' ? -1 : 0;
-    if (facets.minInclusive !== undefined) value = Math.max(value, Number(facets.minInclusive));
-    if (facets.minExclusive !== undefined) value = Math.max(value, Math.floor(Number(facets.minExclusive)) + 1);
-    if (facets.maxInclusive !== undefined) value = Math.min(value, Number(facets.maxInclusive));
-    if (facets.maxExclusive !== undefined) value = Math.min(value, Math.ceil(Number(facets.maxExclusive)) - 1);
-    if (facets.pattern !== undefined) {
-      const text = patternSample(facets.pattern);
-      if (text !== undefined && /^[+-]?\d+(\.\d+)?$/.test(text))
-        return big ? `${BigInt(text.replace(/\..*/, ''))}n` : primitive === 'decimal' ? `'${text}'` : text;
-    }
-    if (big) return `${BigInt(Math.trunc(value))}n`;
-    if (primitive === 'decimal') return `'${value}'`;
-    return String(value);
-  }
-  if (['string', 'text'].includes(primitive)) {
-    let text = facets.pattern !== undefined ? (patternSample(facets.pattern) ?? 'string') : 'string';
-    const min = Number(facets.length ?? facets.minLength ?? 0);
-    const max = Number(facets.length ?? facets.maxLength ?? Number.POSITIVE_INFINITY);
-    if (facets.pattern === undefined) {
-      if (text.length > max) text = text.slice(0, max);
-      while (text.length < min) text += 's';
-    }
-    return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-  }
-  if (facets.pattern !== undefined && ['date', 'time', 'duration', 'gYear', 'guid'].includes(primitive)) return undefined;
-  return undefined;
-}
-
-/**
- * The shortest text an XML Schema pattern matches, for the regular
- * expressions contracts use: literals, escapes, classes, groups,
- * alternatives (the first), quantifiers (their least count).
- */
-export function patternSample(pattern: string): string | undefined {
-  let i = 0;
-  const classChar = (negated: boolean, members: string[]): string => {
-    if (!negated) return members[0] ?? 'a';
-    return ['a', 'A', '0', 'x', '_'].find((c) => !members.includes(c)) ?? 'z';
-  };
-  const escapeClass = (): { one: string; members: string[] } => {
-    const c = pattern[i++];
-    switch (c) {
-      case 'd':
-        return { one: '0', members: ['0'] };
-      case 'w':
-      case 'i':
-      case 'c':
-        return { one: 'a', members: ['a', 'A', '0'] };
-      case 's':
-        return { one: ' ', members: [' '] };
-      case 'D':
-      case 'W':
-      case 'S':
-      case 'I':
-      case 'C':
-        return { one: c === 'D' ? 'a' : c === 'S' ? 'a' : '-', members: [] };
-      case 'p':
-      case 'P': {
-        const end = pattern.indexOf('}', i);
-        i = end + 1;
-        return { one: 'a', members: ['a'] };
-      }
-      case 'n':
-        return { one: '\n', members: ['\n'] };
-      case 't':
-        return { one: '\t', members: ['\t'] };
-      case 'r':
-        return { one: '\r', members: ['\r'] };
-      default:
-        return { one: c, members: [c] };
-    }
-  };
-  const atom = (): string | undefined => {
-    const c = pattern[i];
-    if (c === '(') {
-      i++;
-      if (pattern.startsWith('?:', i)) i += 2;
-      const inner = alternatives();
-      if (pattern[i] !== ')') return undefined;
-      i++;
-      return inner;
-    }
-    if (c === '[') {
-      i++;
-      const negated = pattern[i] === '^';
-      if (negated) i++;
-      const members: string[] = [];
-      while (i < pattern.length && pattern[i] !== ']') {
-        if (pattern[i] === '-' && pattern[i + 1] === '[') {
-          // Subtraction: [a-z-[aeiou]]; the first member is kept unless subtracted.
-          const end = pattern.indexOf(']', i);
-          i = end + 1;
-          continue;
-        }
-        let from: string;
-        if (pattern[i] === '\\') {
-          i++;
-          const e = escapeClass();
-          members.push(...e.members);
-          continue;
-        }
-        from = pattern[i++];
-        if (pattern[i] === '-' && pattern[i + 1] !== ']' && pattern[i + 1] !== '[') {
-          i++;
-          let to = pattern[i++];
-          if (to === '\\') to = escapeClass().one;
-          for (let code = from.charCodeAt(0); code <= to.charCodeAt(0) && members.length < 200; code++)
-            members.push(String.fromCharCode(code));
-        } else members.push(from);
-      }
-      i++;
-      return classChar(negated, members);
-    }
-    if (c === '\\') {
-      i++;
-      return escapeClass().one;
-    }
-    if (c === '.') {
-      i++;
-      return 'a';
-    }
-    i++;
-    return c;
-  };
-  const quantified = (): string | undefined => {
-    const start = i;
-    const one = atom();
-    if (one === undefined) return undefined;
-    void start;
-    const q = pattern[i];
-    if (q === '?' || q === '*') {
-      i++;
-      return '';
-    }
-    if (q === '+') {
-      i++;
-      return one;
-    }
-    if (q === '{') {
-      const end = pattern.indexOf('}', i);
-      const [min] = pattern.slice(i + 1, end).split(',');
-      i = end + 1;
-      return one.repeat(Number(min) || 0);
-    }
-    return one;
-  };
-  const sequence = (): string | undefined => {
-    let out = '';
-    while (i < pattern.length && pattern[i] !== '|' && pattern[i] !== ')') {
-      const part = quantified();
-      if (part === undefined) return undefined;
-      out += part;
-    }
-    return out;
-  };
-  const alternatives = (): string | undefined => {
-    const first = sequence();
-    while (pattern[i] === '|') {
-      i++;
-      sequence();
-    }
-    return first;
-  };
-  const result = alternatives();
-  return i >= pattern.length ? result : undefined;
+  return type.kind === 'complex' || type.kind === 'any' ? sampleExpression(model, type) : simpleParse(model, type, quote(fixed));
 }

@@ -6,7 +6,7 @@
  */
 import type { XsdComplexType } from '../read/xsd';
 import { complexByKey, type ModelContext, simpleByKey } from './context';
-import { elementNameCounts, field, flatten, needsOrderedContent, orderedField, renameParticles } from './content';
+import { elementNameCounts, field, flatten, mixedParticle, needsOrderedContent, orderedField, renameParticles } from './content';
 import type { AttributeModel, ComplexTypeModel, FieldModel, ParticleModel, TypeRef } from './model';
 import { uniqueMembers } from './names';
 import { complexRef, primitiveRef, useRef, XSD } from './type-refs';
@@ -87,7 +87,7 @@ function build(context: ModelContext, type: XsdComplexType): ComplexTypeModel {
       false,
     );
     fields.push(content);
-    particles.push({ kind: 'field', field: content.name });
+    particles.push(type.particle ? mixedParticle(context, type.particle, content) : { kind: 'field', field: content.name });
   } else if (type.particle && needsOrderedContent(type.particle)) {
     particles.push(orderedField(context, type.particle, fields, name));
   } else if (type.particle) {

@@ -6,7 +6,7 @@
  */
 import type { XsdParticle } from '../read/xsd';
 import { elementByKey, type ModelContext } from './context';
-import type { ComplexTypeModel, FieldModel, ParticleModel, TypeRef } from './model';
+import type { ComplexTypeModel, FieldModel, ParticleModel, TypeRef, WildcardModel } from './model';
 import { uniqueMembers } from './names';
 import { elementType, useRef, XSD } from './type-refs';
 
@@ -26,12 +26,21 @@ export function field(
   return { name: wanted, xmlName, namespace, type, minOccurs, maxOccurs, nillable, tsType };
 }
 
+/** Where a field stands when it is not all its own occurrences say: a wildcard's place, an ordered content's member. */
+type Place = Omit<Extract<ParticleModel, { kind: 'field' }>, 'kind' | 'field'>;
+
 /** The particle of a field, remembered so that renameParticles follows the field's final name. */
-export function fieldParticle(context: ModelContext, f: FieldModel): ParticleModel {
-  const made: ParticleModel = { kind: 'field', field: f.name };
+export function fieldParticle(context: ModelContext, f: FieldModel, place: Place = {}): ParticleModel {
+  const made: ParticleModel = { kind: 'field', field: f.name, ...place };
   context.particleFields.set(made, f);
   return made;
 }
+
+/** A wildcard as the model keeps it. */
+const wildcardOf = (particle: Extract<XsdParticle, { kind: 'any' }>): WildcardModel => ({
+  namespaces: particle.namespaces,
+  processContents: particle.processContents,
+});
 
 /** Each particle names its field by the field's final name (uniqueMembers may have changed it). */
 export function renameParticles(context: ModelContext, particle: ParticleModel): void {
@@ -76,11 +85,14 @@ export function flatten(
   }
   if (particle.kind === 'element') return elementField(context, particle, fields, owner, inChoice ? 0 : pmin, pmax);
   if (particle.kind === 'any') {
+    // The wildcards of a content model share one field of XML; each place keeps its own namespaces and occurrences.
+    // In a choice, the place's own minOccurs: what the branch holds when a sample takes it.
+    const place: Place = { occurs: { min: inChoice ? particle.min : pmin, max: pmax }, wildcard: wildcardOf(particle) };
     const existing = fields.find((f) => f.type.kind === 'any' && f.xmlName === '');
-    if (existing) return fieldParticle(context, existing);
+    if (existing) return fieldParticle(context, existing, place);
     const made = field('any', '', '', { kind: 'any', tsType: 'XmlFragment' }, inChoice ? 0 : pmin, 1, false);
     fields.push(made);
-    return fieldParticle(context, made);
+    return fieldParticle(context, made, place);
   }
   const choice = particle.kind === 'choice' && particle.particles.length > 1;
   return {
@@ -185,7 +197,33 @@ function elementField(
   if ((value ?? fixed) !== undefined && (type.kind === 'primitive' || type.kind === 'enum' || type.kind === 'list'))
     made.default = value ?? fixed;
   fields.push(made);
-  return fieldParticle(context, made);
+  // ASMX's DataSet schema: the served schema takes it as a wildcard of XML Schema's namespace, not checked (texts.ts).
+  const place: Place = xmlName === '' ? { occurs: { min, max }, wildcard: { namespaces: { only: [XSD] }, processContents: 'skip' } } : {};
+  return fieldParticle(context, made, place);
+}
+
+/**
+ * Mixed content's model, over its one field of XML, for samples: each wildcard a place with its namespaces and
+ * occurrences, each element a place of its occurrences (the element itself is not modelled).
+ */
+export function mixedParticle(context: ModelContext, particle: XsdParticle, content: FieldModel): ParticleModel {
+  const placeOf = (p: XsdParticle): ParticleModel[] => {
+    if (p.max === 0) return [];
+    const occurs = { min: p.min, max: p.max };
+    if (p.kind === 'any') return [fieldParticle(context, content, { occurs, wildcard: wildcardOf(p) })];
+    if (p.kind === 'element') {
+      const dataSet = p.element.ref?.namespace === XSD;
+      return [
+        fieldParticle(
+          context,
+          content,
+          dataSet ? { occurs, wildcard: { namespaces: { only: [XSD] }, processContents: 'skip' } } : { occurs },
+        ),
+      ];
+    }
+    return [{ kind: p.kind, minOccurs: p.min, particles: p.particles.flatMap(placeOf) }];
+  };
+  return placeOf(particle)[0] ?? fieldParticle(context, content);
 }
 
 /** An element particle's key: its namespace and name (a reference's, the global element's). */
@@ -245,8 +283,28 @@ export function orderedField(context: ModelContext, particle: XsdParticle, field
   collect(particle);
   const members: FieldModel[] = [];
   const inner = flatten(context, { kind: 'choice', particles: leaves, min: 1, max: 1 }, members, owner, 1, 1, false);
+  // The content model as written, each leaf the member of its key, with its occurrences there (none: left out).
+  const memberOf = new Map(
+    leaves.map((leaf, i) => [leafKey(leaf), (inner as Extract<ParticleModel, { particles: ParticleModel[] }>).particles[i]]),
+  );
+  const orderOf = (p: XsdParticle): ParticleModel[] => {
+    if (p.max === 0) return [];
+    if (p.kind === 'element' || p.kind === 'any') {
+      const leaf = memberOf.get(leafKey(p)) as Extract<ParticleModel, { kind: 'field' }>;
+      const wildcard = p.kind === 'any' ? wildcardOf(p) : leaf.wildcard;
+      return [
+        fieldParticle(context, context.particleFields.get(leaf)!, {
+          occurs: { min: p.min, max: p.max },
+          ...(wildcard ? { wildcard } : {}),
+        }),
+      ];
+    }
+    return [{ kind: p.kind, minOccurs: p.min, particles: p.particles.flatMap(orderOf) }];
+  };
+  const [order] = orderOf(particle);
   uniqueMembers(members, []);
   renameParticles(context, inner);
+  if (order) renameParticles(context, order);
   const name = context.names.claim(`${owner}Item`);
   const group: ComplexTypeModel = {
     name,
@@ -260,6 +318,7 @@ export function orderedField(context: ModelContext, particle: XsdParticle, field
     fields: members,
     attributes: [],
     particle: inner,
+    ...(order ? { order } : {}),
     arrayWrapper: false,
   };
   context.synthesized.push(group);

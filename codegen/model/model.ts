@@ -72,8 +72,8 @@ export type Facets = Record<string, string>;
 
 /** A schema type with the TypeScript type that holds its values. */
 export type TypeRef =
-  /** `builtin`: which of the `text` built-ins (TEXT_BUILTINS), or `union` for a union's text. */
-  | { kind: 'primitive'; primitive: Primitive; tsType: string; facets?: Facets; builtin?: string }
+  /** `builtin`: which of the `text` built-ins (TEXT_BUILTINS), or `union` for a union's text, with its `members` (for samples). */
+  | { kind: 'primitive'; primitive: Primitive; tsType: string; facets?: Facets; builtin?: string; members?: TypeRef[] }
   | { kind: 'enum'; typeName: string; tsType: string }
   | { kind: 'list'; item: SimpleTypeRef; tsType: string; facets?: Facets }
   | { kind: 'complex'; typeName: string; tsType: string }
@@ -137,9 +137,23 @@ export interface EnumModel {
   base: TypeRef;
 }
 
+/** A wildcard (xs:any) at its place in a content model: the namespaces of the elements it takes, and how they are validated. */
+export interface WildcardModel {
+  /** `only` these namespaces ('' for none), or all `but` these (`##any`: but none). */
+  namespaces: { only: string[] } | { but: string[] };
+  processContents: 'strict' | 'lax' | 'skip';
+}
+
 /** How the fields of a type are laid out on the wire: what a sample fills (one branch of a choice) and in what order. */
 export type ParticleModel =
-  | { kind: 'field'; field: string }
+  | {
+      kind: 'field';
+      field: string;
+      /** The occurrences at this place, where they are not the field's: a wildcard's place, an ordered content's member. */
+      occurs?: { min: number; max: number | 'unbounded' };
+      /** A wildcard's place (its field, of XML, may hold several wildcards' elements). */
+      wildcard?: WildcardModel;
+    }
   | { kind: 'sequence' | 'choice' | 'all'; particles: ParticleModel[]; minOccurs: number };
 
 /** A complex type; an anonymous one is named after the element that holds it. */
@@ -154,6 +168,11 @@ export interface ComplexTypeModel {
   message?: true;
   /** A synthesized type: one item of a repeated sequence or choice of several elements (an `inline` field's). */
   group?: true;
+  /**
+   * An ordered content's item class (an `items` field's): the content model the items follow, as the schema
+   * writes it, each place a member with its occurrences there (a member may stand at several places).
+   */
+  order?: ParticleModel;
   /** The generated interface of the class's constructor argument. */
   fieldsInterface: string;
   /** The derivation's base (a class name): its fields come first in `fields`, as on the wire. */
@@ -185,6 +204,8 @@ export interface ElementModel {
   namespace: string;
   type: TypeRef;
   nillable: boolean;
+  /** Abstract: only the members of its substitution group stand in its place, never itself. */
+  abstract?: true;
   /** The value it holds when empty (`default` or `fixed`), for a simple type. */
   default?: string;
 }

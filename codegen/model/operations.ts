@@ -151,6 +151,7 @@ export function toElementModel(context: ModelContext, element: XsdElement): Elem
     namespace: element.namespace,
     type,
     nillable: element.nillable,
+    ...(element.abstract ? { abstract: true } : {}),
     ...(value !== undefined && simple ? { default: value } : {}),
   };
 }

@@ -37,7 +37,18 @@ export function simpleRef(context: ModelContext, type: XsdSimpleType, user: stri
   if (type.namespace === ASMX_TYPES && type.name === 'guid') return primitiveRef('guid');
   if (type.namespace === WCF_SERIALIZATION && type.name === 'guid') return primitiveRef('guid');
   if (type.namespace === WCF_SERIALIZATION && type.name === 'char') return primitiveRef('int');
-  if (type.variety === 'union') return primitiveRef('text', undefined, 'union');
+  if (type.variety === 'union') {
+    // Its members' types, for a sample of one of them; a member that cannot be read leaves the union its text.
+    const members = (type.members ?? []).flatMap((member) => {
+      try {
+        const ref = useRef(context, member, user, depth + 1);
+        return ref.kind === 'complex' || ref.kind === 'any' ? [] : [ref];
+      } catch {
+        return [];
+      }
+    });
+    return { ...primitiveRef('text', undefined, 'union'), ...(members.length ? { members } : {}) };
+  }
   if (type.variety === 'list') {
     const item = useRef(context, type.base!, user, depth + 1);
     if (item.kind !== 'primitive' && item.kind !== 'enum') throw new Error(`codegen: ${type.at}: a list's items must be of a simple type`);

@@ -48,11 +48,21 @@ export interface XsdLocalElement {
 
 export type Occurs = number | 'unbounded';
 
+/** The namespaces a wildcard takes elements of ('' for none): `only` those, or all `but` those (`##any`: but none). */
+export type XsdNamespaceConstraint = { only: string[] } | { but: string[] };
+
 /** A content model: elements, compositors (sequence, choice, all; groups expanded in place) and wildcards. */
 export type XsdParticle =
   | { kind: 'element'; element: XsdLocalElement; min: number; max: Occurs }
   | { kind: 'sequence' | 'choice' | 'all'; particles: XsdParticle[]; min: number; max: Occurs }
-  | { kind: 'any'; min: number; max: Occurs; at: string };
+  | {
+      kind: 'any';
+      min: number;
+      max: Occurs;
+      namespaces: XsdNamespaceConstraint;
+      processContents: 'strict' | 'lax' | 'skip';
+      at: string;
+    };
 
 export interface XsdAttribute {
   name: string;
@@ -89,6 +99,8 @@ export interface XsdSimpleType {
   variety: 'atomic' | 'list' | 'union';
   /** atomic: the restricted type; list: the item type. A union is read as its text. */
   base?: XsdTypeUse;
+  /** A union's member types, in order (memberTypes, then the anonymous ones): a sample takes a member's value. */
+  members?: XsdTypeUse[];
   enumeration: string[];
   /** The enumeration's values read as QNames where they are written (`{namespace}local`), for a type of QNames. */
   enumerationQNames: string[];
@@ -360,8 +372,15 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
       }
       if (union) {
         checkUnderstood(union, where, UNION, refuse);
-        for (const inner of findAll(union, 's:simpleType')) simpleType(inner, undefined);
-        return { ...base, variety: 'union' };
+        // A member whose prefix is not declared is left out (the union is read as its text all the same).
+        const members = (optionalAttr(union, 'memberTypes') ?? '').split(/\s+/).flatMap((value): XsdTypeUse[] => {
+          const ns = value === '' ? null : namespaceOfQName(union, value);
+          if (ns === null) return [];
+          const q = original('type', { namespace: ns === '' && scope.chameleon ? namespace : ns, name: localName(value) });
+          return [q.namespace === NS.s ? { kind: 'builtin', name: q.name } : { kind: 'named', qname: q }];
+        });
+        for (const inner of findAll(union, 's:simpleType')) members.push({ kind: 'simple', type: simpleType(inner, undefined) });
+        return { ...base, variety: 'union', members };
       }
       const restrictions = findAll(node, 's:restriction');
       if (restrictions.length !== 1) refuse(node, where, 'must hold one restriction, list or union');
@@ -459,7 +478,14 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
       if (node.name === 'element') return localElement(node, owner);
       if (node.name === 'any') {
         checkUnderstood(node, where, ANY, refuse);
-        return { kind: 'any', ...occurs(node, where), at: at(node) };
+        const process = optionalAttr(node, 'processContents');
+        return {
+          kind: 'any',
+          ...occurs(node, where),
+          namespaces: namespaceConstraint(optionalAttr(node, 'namespace') ?? '##any', namespace),
+          processContents: process === 'lax' || process === 'skip' ? process : 'strict',
+          at: at(node),
+        };
       }
       if (node.name === 'group') {
         checkUnderstood(node, where, GROUP_REF, refuse);
@@ -759,6 +785,14 @@ function checkUnderstood(node: XmlElement, where: string, understood: Understood
     }
   }
   if (node.find('text()[normalize-space()]').length) refuse(node, where, 'holds text, which XML Schema does not allow there');
+}
+
+/** A wildcard's namespace attribute, in a schema of `namespace`: ##any, ##other (neither that one nor none), or a list. */
+function namespaceConstraint(value: string, namespace: string): XsdNamespaceConstraint {
+  const tokens = value.split(/\s+/).filter(Boolean);
+  if (tokens.includes('##any')) return { but: [] };
+  if (tokens.includes('##other')) return { but: [...new Set([namespace, ''])] };
+  return { only: tokens.map((t) => (t === '##targetNamespace' ? namespace : t === '##local' ? '' : t)) };
 }
 
 function xsdBoolean(node: XmlElement, value: string, where: string, refuse: Refuse): boolean {

@@ -11,6 +11,7 @@ import { type Contract, loadContract } from '../../src/runtime/contract';
 import { SOAP11, SOAP12, soapEnvelope } from '../../src/runtime/wire/soap-envelope';
 import { escapeXmlAttribute } from '../../src/runtime/xml/xml-codec';
 import { xml } from '../../src/runtime/xml/xml-engine';
+import { compileSchemaSet } from '../../src/runtime/xml/xml-schema';
 import type { AnyOperations } from '../../codegen/load-generated';
 import { type FixtureContract, generateFixture, type ServedFixture, serveFixture } from '../support/fixture-contract';
 
@@ -166,4 +167,25 @@ test('SOAP: processing instructions and comments between the envelope elements a
     served.lines().some((l) => l.level === 50),
     'nothing logged as an error',
   );
+});
+
+test('a schema set with a document of no namespace compiles, and validates elements of both', (t) => {
+  const set = compileSchemaSet([
+    `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:example:a"><xs:import/><xs:element name="a" type="xs:int"/></xs:schema>`,
+    `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="plain" type="xs:int"/></xs:schema>`,
+  ]);
+  const { XmlDocument } = xml();
+  for (const [text, valid] of [
+    ['<a xmlns="urn:example:a">1</a>', true],
+    ['<plain>2</plain>', true],
+    ['<plain>x</plain>', false],
+  ] as const) {
+    const doc = XmlDocument.fromString(text);
+    try {
+      if (valid) t.notThrows(() => set.validate(doc), text);
+      else t.throws(() => set.validate(doc), undefined, text);
+    } finally {
+      doc.dispose();
+    }
+  }
 });

@@ -43,7 +43,13 @@ export function compileSchemaSet(texts: readonly string[]): XsdValidator {
   const encoder = new TextEncoder();
   for (const [i, text] of texts.entries()) provider.addBuffer(`${folder}/${i}.xsd`, encoder.encode(text));
   // The root imports every namespace, so that each document's global elements are known.
-  const imports = texts.map((text, i) => `<xs:import namespace="${targetNamespaceOf(text)}" schemaLocation="${i}.xsd"/>`).join('');
+  // The root has no namespace: a document of no namespace is included in it, not imported.
+  const imports = texts
+    .map((text, i) => {
+      const ns = targetNamespaceOf(text);
+      return ns ? `<xs:import namespace="${ns}" schemaLocation="${i}.xsd"/>` : `<xs:include schemaLocation="${i}.xsd"/>`;
+    })
+    .join('');
   let doc: XmlDocument | undefined;
   try {
     doc = XmlDocument.fromString(`<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">${imports}</xs:schema>`, {
