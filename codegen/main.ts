@@ -26,7 +26,7 @@ import { emitContract } from './emit/contract';
 import { emitJson } from './emit/json';
 import { emitDocuments } from './emit/documents';
 import { emitHandlerSkeleton } from './emit/handlers';
-import { handlerModuleName } from '../src/runtime/handler-modules';
+import { handlerModules } from '../src/runtime/handler-modules';
 import { GENERATED, type Output } from './emit/header';
 import { emitOpenApi } from './emit/openapi';
 import { emitRoutes } from './emit/routes';
@@ -133,8 +133,8 @@ export async function generate(
     const handlerFiles =
       handlers === undefined
         ? []
-        : model.operations
-            .map((op) => `${handlerModuleName(op.name)}.ts`)
+        : handlerModules(model.operations.map((op) => op.name))
+            .map((module) => `${module.file}.ts`)
             .concat('index.ts')
             .map((name) =>
               relative(resolve(outDir), join(resolve(handlers), name))

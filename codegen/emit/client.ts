@@ -10,6 +10,7 @@ import {
   resultFieldOf,
   type TypeRef,
 } from '../model/model';
+import { clientBase, GENERATED_FILE_NAMES, identifier } from '../model/names';
 import { GENERATED, type Output, runtimeImport } from './header';
 import { render } from './render';
 import { joinLiterals, simpleParse, tagOf } from './types';
@@ -22,9 +23,10 @@ import { helpersUsed, valueCode } from './values';
  * work (fetch, envelopes, faults) is src/runtime/client/exchange.ts.
  */
 export function emitClient(model: ContractModel, output: Output = GENERATED): string {
-  const base = pascalCase(model.service);
+  const base = clientBase(model.service);
   const jsonDecoders = new Map<string, string>();
-  const operations = model.operations.map((op) => clientOperation(model, op, jsonDecoders));
+  const methods = clientMethods(model.operations.map((op) => op.name));
+  const operations = model.operations.map((op, i) => ({ ...clientOperation(model, op, jsonDecoders), method: methods[i] }));
   const decoders = [...jsonDecoders.values()];
   const code = [
     ...operations.flatMap((op) => [
@@ -80,7 +82,7 @@ export function emitClient(model: ContractModel, output: Output = GENERATED): st
     header: output.header,
     runtimeImport: runtimeImport(runtimeNames, output.runtime),
     service: model.service,
-    clientClass: `${base}Client`,
+    clientClass: clientClass(model, base),
     errorClass: errorClass(model, base),
     operations,
     clientHeaders: clientHeaders(model),
@@ -131,9 +133,30 @@ function headerClasses(model: ContractModel): string[] {
 }
 
 /** `XError`, unless the contract has a type of that name (`NumberManagementError`): then `XCallError`. */
+/** The contract's classes and enumerations, and their companions: the client's own classes take other names. */
+function contractNames(model: ContractModel): Set<string> {
+  return new Set(
+    [...model.types.map((t) => t.name), ...model.enums.map((e) => e.name)].flatMap((name) => [name, `${name}Fields`, `${name}Values`]),
+  );
+}
+
+/** `${base}Client` (with its `Options` and `Headers`), unless the contract has a class of one of those names. */
+function clientClass(model: ContractModel, base: string): string {
+  const taken = contractNames(model);
+  const free = (name: string) => ![name, `${name}Options`, `${name}Headers`].some((n) => taken.has(n) || GENERATED_FILE_NAMES.has(n));
+  let name = `${base}Client`;
+  for (let i = 2; !free(name); i++) name = `${base}Client${i}`;
+  return name;
+}
+
+/** `${base}Error`, unless the contract has a class of that name. */
 function errorClass(model: ContractModel, base: string): string {
-  const taken = new Set([...model.types.map((t) => t.name), ...model.enums.map((e) => e.name)]);
-  return taken.has(`${base}Error`) ? `${base}CallError` : `${base}Error`;
+  const taken = contractNames(model);
+  const free = (name: string) => !taken.has(name) && !GENERATED_FILE_NAMES.has(name) && name !== clientClass(model, base);
+  let name = `${base}Error`;
+  if (!free(name)) name = `${base}CallError`;
+  for (let i = 2; !free(name); i++) name = `${base}CallError${i}`;
+  return name;
 }
 
 /** The expression decoding a header's or fault's element, named `element`, into its type. */
@@ -201,7 +224,6 @@ function clientOperation(model: ContractModel, op: OperationModel, jsonDecoders:
   const hasHeaders = (soap?.headers.length ?? 0) > 0;
   return {
     name: op.name,
-    method: op.name[0].toLowerCase() + op.name.slice(1),
     hasHeaders,
     hasInHeaders: hasHeaders && soap!.headers.some((h) => h.direction === 'in'),
     hasOutHeaders: hasHeaders && soap!.headers.some((h) => h.direction === 'out'),
@@ -286,12 +308,32 @@ function jsonRead(model: ContractModel, type: TypeRef, d: string, decoders: Map<
           `${a.name}: ${a.required ? jsonRead(model, a.type, `m.${a.name}`, decoders) : `m.${a.name} == null ? undefined : ${jsonRead(model, a.type, `m.${a.name}`, decoders)}`}`,
       ),
     ];
+    // A type with derived types is read as the one `__type` names (ASP.NET AJAX's JSON names it); an abstract one
+    // is never constructed.
+    const derived = complex.derived.map((name) => complexTypeOf(model, { kind: 'complex', typeName: name, tsType: name }));
+    const cases = derived
+      .filter((type) => !type.abstract)
+      .map(
+        (type) =>
+          `    case '${model.service}.${type.xmlName}':\n      return ${jsonRead(model, { kind: 'complex', typeName: type.name, tsType: type.name }, 'd', decoders)};`,
+      );
+    const own = complex.abstract
+      ? [
+          `  throw new DecodeError('expected one of ${derived
+            .filter((type) => !type.abstract)
+            .map((type) => `${model.service}.${type.xmlName}`)
+            .join(', ')} (${model.service}.${complex.xmlName} is abstract)');`,
+        ]
+      : [
+          `  const m = fromJsonObject(d, '${model.service}.${complex.xmlName}');`,
+          `  return new ${complex.name}({ ${members.join(', ')} });`,
+        ];
     decoders.set(
       complex.name,
       [
-        `function ${reader}(d: unknown): ${complex.name} {`,
-        `  const m = fromJsonObject(d, '${model.service}.${complex.xmlName}');`,
-        `  return new ${complex.name}({ ${members.join(', ')} });`,
+        `function ${reader}(d: unknown): ${complex.union ?? complex.name} {`,
+        ...(cases.length ? ['  switch ((d as { __type?: unknown } | null | undefined)?.__type) {', ...cases, '  }'] : []),
+        ...own,
         '}',
       ].join('\n'),
     );
@@ -303,9 +345,9 @@ function jsonRead(model: ContractModel, type: TypeRef, d: string, decoders: Map<
 function jsonMember(model: ContractModel, field: FieldModel, v: string, decoders: Map<string, string>, required: boolean): string {
   const read = (x: string) => jsonRead(model, field.type, x, decoders);
   const item = (x: string) => (field.nillable ? `${x} === null ? null : ${read(x)}` : read(x));
-  const value = field.maxOccurs !== 1 ? `fromJsonArray(${v}, (x) => ${item('x')})` : item(v);
+  const value = repeats(field) ? `fromJsonArray(${v}, (x) => ${item('x')})` : item(v);
   if (required) return value;
-  return field.nillable && field.maxOccurs === 1 ? `${v} === undefined ? undefined : ${value}` : `${v} == null ? undefined : ${value}`;
+  return field.nillable && !repeats(field) ? `${v} === undefined ? undefined : ${value}` : `${v} == null ? undefined : ${value}`;
 }
 
 /** The expression decoding the root element of an HTTP GET/POST answer, named `element`; xsi:nil is an absent result. */
@@ -317,12 +359,30 @@ function httpDecode(model: ContractModel, answer: HttpAnswerModel, result: Resul
       : type.kind === 'any'
         ? 'xmlFragmentOf(element)'
         : simpleParse(model, type, 'element.content');
-  // A nil answer is the result's no value: null where the result may be nil, else absent.
-  const none = result && /\| null\b/.test(result.tsType) ? 'null' : 'undefined';
-  return answer.nillable ? `isNil(element) ? ${none} : ${decode}` : decode;
+  // A nil answer is the result's no value: null where the result may be nil, absent where it may be absent; a result
+  // that is always there is never written nil (ASMX's nillable answer of a value type), and is read as it is.
+  const none = !result ? 'undefined' : /\| null\b/.test(result.tsType) ? 'null' : result.mayBeAbsent ? 'undefined' : undefined;
+  return answer.nillable && none ? `isNil(element) ? ${none} : ${decode}` : decode;
 }
 
-/** `TempConvertAPI` → `TempConvertApi`: a run of capitals reads as one word. */
-function pascalCase(name: string): string {
-  return name.replace(/([A-Z])([A-Z]+)(?=[A-Z][a-z]|$)/g, (_, first: string, rest: string) => first + rest.toLowerCase());
+/** The client's own members, and Object's: no operation's method takes their names (nor `then`: a client is no promise). */
+const CLIENT_MEMBERS = new Set(
+  (
+    'constructor endpoint namespace variant timeoutMs fetch headers call callJson then catch finally toString toLocaleString ' +
+    'valueOf hasOwnProperty isPrototypeOf propertyIsEnumerable __proto__ __defineGetter__ __defineSetter__ __lookupGetter__ __lookupSetter__'
+  ).split(' '),
+);
+
+/** Each operation's method: its name as an identifier, lower camel case, once each (`Get` and `get`: `get`, `get2`). */
+function clientMethods(operations: readonly string[]): string[] {
+  const taken = new Set<string>();
+  return operations.map((operation) => {
+    const name = identifier(operation);
+    const wanted = name[0].toLowerCase() + name.slice(1);
+    const base = CLIENT_MEMBERS.has(wanted) ? `${wanted}_` : wanted;
+    let method = base;
+    for (let i = 2; taken.has(method); i++) method = `${base}${i}`;
+    taken.add(method);
+    return method;
+  });
 }

@@ -5,7 +5,8 @@
  * serves the contract when run. Only what does not exist yet is written: a
  * module already there is the team's.
  */
-import { handlerExportName, handlerModuleName } from '../../src/runtime/handler-modules';
+import { type HandlerModule, handlerModules } from '../../src/runtime/handler-modules';
+import { propertyKey } from './render';
 import type { ContractModel, OperationModel } from '../model/model';
 import { runtimeImport } from './header';
 
@@ -20,14 +21,14 @@ export interface SkeletonPaths {
 /** The files of the skeleton, by name: `<operation>.ts` for each operation and `index.ts`. */
 export function emitHandlerSkeleton(model: ContractModel, paths: SkeletonPaths): Record<string, string> {
   const files: Record<string, string> = { 'index.ts': indexModule(model, paths) };
-  for (const op of model.operations) files[`${handlerModuleName(op.name)}.ts`] = operationModule(op, paths);
+  const modules = handlerModules(model.operations.map((op) => op.name));
+  for (const [i, op] of model.operations.entries()) files[`${modules[i].file}.ts`] = operationModule(op, modules[i], paths);
   return files;
 }
 
 const comment = (text: string) => text.replaceAll('*/', '*\\/');
 
-function operationModule(op: OperationModel, { generated, runtime }: SkeletonPaths): string {
-  const name = handlerExportName(op.name);
+function operationModule(op: OperationModel, { name }: HandlerModule, { generated, runtime }: SkeletonPaths): string {
   const headers = op.soap?.headers.length ?? 0;
   const faults = op.soap?.faults ?? [];
   const notes = [
@@ -62,7 +63,7 @@ export async function ${name}(
 
 declare module './index' {
   interface HandlerModules {
-    ${op.name}: typeof ${name};
+    ${propertyKey(op.name)}: typeof ${name};
   }
 }
 `;

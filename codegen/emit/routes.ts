@@ -34,7 +34,9 @@ export function emitRoutes(model: ContractModel, output: Output = GENERATED): st
     ...(operations.some((op) => /\bXmlFragment\b/.test(`${op.resultType} ${op.headersType}`)) ? ['type XmlFragment'] : []),
   ];
   const named = (name: string, text: string) => new RegExp(`(?<![\\p{ID_Continue}$])${name}(?![\\p{ID_Continue}$])`, 'u').test(text);
-  const used = (name: string) => named(name, code) || operations.some((op) => op.requestClass === name);
+  // The Operations interface names the result's and the headers' types too (a union of derived classes among them).
+  const typed = operations.map((op) => `${op.resultType} ${op.headersType}`).join('\n');
+  const used = (name: string) => named(name, code) || named(name, typed) || operations.some((op) => op.requestClass === name);
   return render('routes.ts.hbs', {
     header: output.header,
     runtimeImport: runtimeImport(

@@ -31,11 +31,11 @@ export interface ModelContext {
   readonly particleFields: Map<ParticleModel, FieldModel>;
 }
 
-export function createContext(xsd: XsdFacts, tns: string): ModelContext {
+export function createContext(xsd: XsdFacts, tns: string, reserved: Iterable<string> = []): ModelContext {
   const context: ModelContext = {
     xsd,
     tns,
-    names: new NameRegistry(),
+    names: new NameRegistry(reserved),
     complexNames: new Map(),
     enumNames: new Map(),
     types: new Map(),

@@ -8,7 +8,7 @@ import { classOf } from './classes';
 import { elementByKey, type ModelContext } from './context';
 import { field } from './content';
 import type { BodyModel, ComplexTypeModel, FieldModel, HeaderModel } from './model';
-import { uniqueMembers } from './names';
+import { identifier, uniqueMembers } from './names';
 import { builtinRef, elementType, useRef, XSD } from './type-refs';
 
 export function bodyOf(
@@ -18,15 +18,23 @@ export function bodyOf(
 ): { body: BodyModel; headers: HeaderModel[] } | undefined {
   const message = op[direction];
   if (!message) return undefined;
-  const headers: HeaderModel[] = message.headers.map((part) => {
+  // Each header block once (two messages may bind the same part: EWS's RequestVersion), each under a name of its own.
+  const headers: HeaderModel[] = [];
+  const names = new Set<string>();
+  for (const part of message.headers) {
     const element = elementByKey(context, part.element!, `header ${part.name} of ${op.name}`);
-    return {
-      name: part.name,
+    if (headers.some((h) => h.element.name === element.name && h.element.namespace === element.namespace)) continue;
+    const wanted = identifier(part.name);
+    let name = wanted;
+    for (let i = 2; names.has(name); i++) name = `${wanted}${i}`;
+    names.add(name);
+    headers.push({
+      name,
       element: { name: element.name, namespace: element.namespace },
       type: elementType(context, element),
       direction: direction === 'input' ? 'in' : 'out',
-    };
-  });
+    });
+  }
   const wrapperName = direction === 'input' ? op.name : `${op.name}Response`;
   if (op.style === 'rpc') {
     const type = messageType(context, `${wrapperName}`, message.body, op.name, false);

@@ -13,6 +13,45 @@ const RESERVED_TYPE_NAMES = new Set(
     'Exclude Extract Pick Omit Iterable Infinity NaN undefined any unknown never object string number boolean bigint symbol void'
   ).split(' '),
 );
+/**
+ * What generated files import from the runtime's front door (src/runtime/index.ts) and declare at their top level
+ * (generated/*.ts): a class or enumeration of one of these names would clash with it, in whatever file names both.
+ * test/codegen/names.test.ts holds the list to the front door's exports and to what the generated files declare.
+ */
+export const GENERATED_FILE_NAMES: ReadonlySet<string> = new Set(
+  // The front door's exports.
+  (
+    'Call CallVariant ContractDefinition Handlers HeaderRoute HeadersOf JsonOperation OperationName OperationsOf ' +
+    'OperationTypes Port RequestMessage Route SoapHeaders Variant clientError DeclaredFault ErrorKind ServiceError ' +
+    'bindHandlers EveryOperationHandled loadHandlerModules OperationHandler childElements DecodeError ElementCodec ' +
+    'escapeXmlAttribute escapeXmlText formatXsdBoolean isXsiNil mixedContentOf otherAttributesOf parseXsdBoolean readDocument ' +
+    'withXmlOrder writeOtherAttributes XML_DECLARATION XmlFragment xmlFragmentOf xmlOrderOf XSD_NAMESPACE XSI_NAMESPACE ' +
+    'xsiTypeOf formatXsdBase64Binary formatXsdBigInteger formatXsdDateTime formatXsdFloat formatXsdHexBinary formatXsdInteger ' +
+    'formatXsdLexical formatXsdQName formatXsdQNameList parseXsdBase64Binary parseXsdBigInteger parseXsdDateTime ' +
+    'parseXsdEnumeration parseXsdFloat parseXsdHexBinary parseXsdInteger parseXsdLexical parseXsdQName parseXsdText ' +
+    'xsdQNameDeclaration xsdQNameListDeclarations fromJsonArray fromJsonBigInteger fromJsonBoolean fromJsonBytes fromJsonDate ' +
+    'fromJsonDecimal fromJsonEnum fromJsonFloat fromJsonInteger fromJsonLexical fromJsonObject fromJsonString toJsonBytes ' +
+    'toJsonDate toJsonDecimal toJsonEnum toJsonFloat loadXmlEngine XmlElement XsdValidator compileSchemaSet jsonString ' +
+    'DEFAULT_TIMEOUT_MS CLIENT_VARIANTS ClientVariant Decode exchange Fault isNil OperationSpec exchangeJson jsonBoolean ' +
+    'JsonShapeError jsonStringMembers jsonText createContractApp HOST_SETTINGS HostSettings runContractServer ServedContract ' +
+    'serveContract AppParts buildApp CallContext CallState callOf Contract loadContract addContractRoutes ' +
+    'ContractRouteOptions RouteHandler RouteTable liveness requestLog RequestLogFields CloseOptions connectionLimits Listener ' +
+    'ListenOptions listen ConfigError digits integer listenHost namespaceUri oneOf optional publicUrl setting SettingSpec ' +
+    'SettingsTable settingsTable SettingValues ValueType yesNo HOST_HEADER HelpExtension escapeEach parseUrlEncoded ' +
+    // What the generated files declare, and the names they import from one another under another name.
+    'CONTRACT CallOptions HeaderCallOptions ENDPOINT_PATH ENDPOINT_PATHS JSON_OPERATIONS OPENAPI_PATHS OPERATION_NAMES ' +
+    'OPERATIONS Operations PORTS REQUEST_SCHEMAS ROUTES SCRIPT_NAMESPACE SERVICE_NAME TARGET_NAMESPACE VARIANTS ContractHandlers ' +
+    'ContractRoute renderImportedWsdls renderOpenApi renderSchema renderSchemas renderScriptProxy renderWsdl xmlns contractSchema ' +
+    'faultKind refuseHeaders HeaderRoutes Decoder SCHEMAS baseOf'
+  ).split(' '),
+);
+
+/** `TempConvertAPI` → `TempConvertApi`: the service's name as the client's classes start, a run of capitals one word. */
+export function clientBase(service: string): string {
+  const name = identifier(service);
+  return name.replace(/([A-Z])([A-Z]+)(?=[A-Z][a-z]|$)/g, (_, first: string, rest: string) => first + rest.toLowerCase());
+}
+
 /** The parameters and local variables of the generated functions: a class of one of these names would hide itself. */
 const LOCAL_NAMES = new Set('element fields field child xml item derived other value root text namespace detail message kind v'.split(' '));
 const NUMBERED_LOCALS = /^(attribute|group)\d+(Items|At|Last)?$/;
@@ -39,18 +78,30 @@ const JS_RESERVED = new Set(
 /** The type names taken so far: each claim takes a name and its companions (`Fields`, `Values`). */
 export class NameRegistry {
   private readonly taken = new Set<string>();
+  private readonly reserved: ReadonlySet<string>;
+
+  /** `reserved`: names generated code declares beside the classes (the client's, from the service's name). */
+  constructor(reserved: Iterable<string> = []) {
+    this.reserved = new Set([...GENERATED_FILE_NAMES, ...reserved]);
+  }
 
   /** A free identifier for a class or enumeration named `wanted` (a number appended when it is taken). */
   claim(wanted: string): string {
     let name = identifier(wanted);
-    if (RESERVED_TYPE_NAMES.has(name) || JS_RESERVED.has(name) || LOCAL_NAMES.has(name) || NUMBERED_LOCALS.test(name)) name = `${name}_`;
+    // `jsonX` and `jsonToX` are X's JSON writer and reader (json.ts, client.ts): a class of such a name is renamed.
+    if (
+      RESERVED_TYPE_NAMES.has(name) ||
+      JS_RESERVED.has(name) ||
+      LOCAL_NAMES.has(name) ||
+      NUMBERED_LOCALS.test(name) ||
+      /^json(To)?[\p{Lu}_$]/u.test(name)
+    )
+      name = `${name}_`;
+    const free = (n: string) => !this.taken.has(n) && !this.reserved.has(n);
     let candidate = name;
     for (
       let i = 2;
-      this.taken.has(candidate) ||
-      this.taken.has(`${candidate}Fields`) ||
-      this.taken.has(`${candidate}Values`) ||
-      NUMBERED_LOCALS.test(candidate);
+      !free(candidate) || !free(`${candidate}Fields`) || !free(`${candidate}Values`) || NUMBERED_LOCALS.test(candidate);
       i++
     ) {
       candidate = `${name}${i}`;

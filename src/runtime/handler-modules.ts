@@ -39,9 +39,49 @@ export function handlerModuleName(operation: string): string {
     .toLowerCase();
 }
 
-/** `ConvertTemperature` → `convertTemperature`: the function the handler module exports. */
+/** `ConvertTemperature` → `convertTemperature`: the function the handler module exports (`Do-It` → `do_It`). */
 export function handlerExportName(operation: string): string {
-  return operation.charAt(0).toLowerCase() + operation.slice(1);
+  const name = [...operation].map((c, i) => ((i === 0 ? /[\p{ID_Start}$_]/u : /[\p{ID_Continue}$]/u).test(c) ? c : '_')).join('');
+  const camel = name.charAt(0).toLowerCase() + name.slice(1);
+  return RESERVED_WORDS.has(camel) ? `${camel}_` : camel;
+}
+
+const RESERVED_WORDS = new Set(
+  (
+    'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in ' +
+    'instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface ' +
+    'package private protected public await arguments eval'
+  ).split(' '),
+);
+
+/** One operation's handler module: its file (without `.ts`) and the function it exports. */
+export interface HandlerModule {
+  operation: string;
+  file: string;
+  name: string;
+}
+
+/**
+ * Each operation's module and function, in the contract's order: the convention's names, and where a later operation
+ * would share a file or a function with an earlier one (`Get`, `get`, `GET` are all `get`, and file systems that ignore
+ * case hold one such file) or index.ts, a number after its own (`Get`, `get`, `GET`: `get.ts`, `get-2.ts`,
+ * `get-3.ts` exporting `get`, `get2`, `gET`).
+ */
+export function handlerModules(operations: readonly string[]): HandlerModule[] {
+  // index.ts is the folder's own (it binds the modules and serves).
+  const files = new Set<string>(['index']);
+  const names = new Set<string>();
+  return operations.map((operation) => {
+    const baseFile = handlerModuleName(operation);
+    const baseName = handlerExportName(operation);
+    let file = baseFile;
+    for (let n = 2; files.has(file); n++) file = `${baseFile}-${n}`;
+    let name = baseName;
+    for (let n = 2; names.has(name); n++) name = `${baseName}${n}`;
+    files.add(file);
+    names.add(name);
+    return { operation, file, name };
+  });
 }
 
 /**
@@ -52,9 +92,7 @@ export function handlerExportName(operation: string): string {
  * throws an Error naming the path expected.
  */
 export function loadHandlerModules<Modules>(operations: readonly string[], load: (file: string) => unknown, folder: string): Modules {
-  const loaded = operations.map((operation) => {
-    const file = handlerModuleName(operation);
-    const name = handlerExportName(operation);
+  const loaded = handlerModules(operations).map(({ operation, file, name }) => {
     let module: unknown;
     try {
       module = load(`./${file}`);

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { checkEnvelope, contractsOf, typeCheckFolders } from '../../codegen/corpus';
-import { type AnyOperations, loadContract, RUNTIME } from '../../codegen/load-generated';
+import { type AnyOperations, loadContract } from '../../codegen/load-generated';
 import { generate } from '../../codegen/main';
 import type { ContractDefinition } from '../../src/runtime/definition';
 import { SOAP11, SOAP12, soapEnvelope } from '../../src/runtime/wire/soap-envelope';
@@ -94,7 +94,7 @@ test.serial('the samples of test/fixtures/samples type-check as generated (the l
     for (const { name, wsdl } of contractsOf(join(FIXTURES, 'samples'))) {
       const folder = join(work, name);
       mkdirSync(folder);
-      await generate(wsdl, folder, { runtime: RUNTIME });
+      await generate(wsdl, folder, { runtime: 'path' });
       folders.push(folder);
     }
     t.is(folders.length, 2);
