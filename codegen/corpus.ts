@@ -28,6 +28,17 @@ import { generate } from './main';
  * (wherever in it) serves: one that no other WSDL there imports, one with a service first, the shallowest first.
  * A sub-folder's `catalog.xml` (an OASIS XML Catalog) maps the URLs its documents are named by.
  */
+/** The names of a folder's contracts, as contractsOf names them, without reading any (the XML engine need not be loaded). */
+export function contractNames(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((entry) => {
+      const path = join(dir, entry);
+      if (statSync(path).isDirectory()) return filesUnder(path, /\.wsdl$/i).length > 0 ? [entry] : [];
+      return /\.wsdl$/i.test(entry) ? [entry.replace(/\.wsdl$/i, '')] : [];
+    });
+}
+
 export function contractsOf(dir: string): { name: string; wsdl: string; catalog?: string }[] {
   const out: { name: string; wsdl: string; catalog?: string }[] = [];
   for (const entry of readdirSync(dir).sort()) {
@@ -63,8 +74,9 @@ function filesUnder(folder: string, name: RegExp): string[] {
 
 /** A WSDL's import locations and whether it declares a service (one that is no XML says neither). */
 function wsdlFacts(file: string): { imports: string[]; service: boolean } {
+  const { XmlDocument } = xml(); // the engine loaded (loadXmlEngine) first: what cannot be parsed is what is read past
   try {
-    const doc = xml().XmlDocument.fromString(readFileSync(file, 'utf8'), { option: safeParseOptions() });
+    const doc = XmlDocument.fromString(readFileSync(file, 'utf8'), { option: safeParseOptions() });
     try {
       const ns = { wsdl: 'http://schemas.xmlsoap.org/wsdl/' };
       const imports = doc.root.find('/wsdl:definitions/wsdl:import/@location', ns).map((a) => (a as unknown as { value: string }).value);

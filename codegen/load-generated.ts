@@ -27,12 +27,18 @@ export interface LoadedContract {
 /** Generates `wsdl` into `folder` (a new temporary one by default) and loads its contract. */
 export async function loadContract(
   wsdl: string,
-  options: { folder?: string; service?: string; schemas?: string; note?: (line: string) => void } = {},
+  options: { folder?: string; service?: string; schemas?: string; catalog?: string; note?: (line: string) => void } = {},
 ): Promise<LoadedContract> {
   const folder = options.folder ?? mkdtempSync(join(tmpdir(), 'contract-'));
   const remove = () => rmSync(folder, { recursive: true, force: true });
   try {
-    await generate(wsdl, folder, { runtime: 'path', service: options.service, schemas: options.schemas, note: options.note });
+    await generate(wsdl, folder, {
+      runtime: 'path',
+      service: options.service,
+      schemas: options.schemas,
+      note: options.note,
+      ...(options.catalog ? { catalog: options.catalog } : {}),
+    });
     return { folder, definition: requireGenerated(folder), remove };
   } catch (error) {
     if (!options.folder) remove();

@@ -15,7 +15,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { loadXmlEngine } from '../src/runtime/xml/xml-engine';
 import { buildContractModel, buildSchemaModel } from './model/build';
-import type { SchemaModel } from './model/model';
+import type { ContractModel, SchemaModel } from './model/model';
+import { compileSchemaSet } from '../src/runtime/xml/xml-schema';
 import { emitElements } from './emit/elements';
 import { type Catalog, readCatalog } from './read/catalog';
 import { readSchemaSet } from './read/schemas';
@@ -119,6 +120,7 @@ export async function generate(
     note,
   );
   if (model.choice) note(`codegen: ${model.choice}`);
+  refuseUncompilable(wsdlPath, model);
   const files: Record<string, string> = {
     'types.ts': emitTypes(model, output),
     'routes.ts': emitRoutes(model, output),
@@ -163,6 +165,22 @@ export async function generate(
     }
   }
   return written;
+}
+
+/**
+ * The service validates every call with the contract's schemas: schemas libxml2 (XML Schema 1.0) does not compile,
+ * as a content model that breaks Unique Particle Attribution, are refused here in one line rather than at start-up.
+ */
+function refuseUncompilable(wsdlPath: string, model: ContractModel): void {
+  const texts = model.schemas.map((s) => s.text);
+  if (texts.length === 0) return;
+  try {
+    compileSchemaSet(texts);
+  } catch (error) {
+    throw new Error(
+      `codegen: ${relative(process.cwd(), wsdlPath) || wsdlPath}: libxml2 refuses the contract's schemas (XML Schema 1.0), which the service validates every call with: ${(error as Error).message}`,
+    );
+  }
 }
 
 /**

@@ -45,7 +45,18 @@ export function sampleExpression(model: ContractModel, type: TypeRef, path: stri
   }
 }
 
+/** IDs given to required ID attributes of a sample, so that no two are alike. */
+let ids = 0;
+
+/** Which of XML's identity types (ID, IDREF, ENTITY and their lists) a simple type is of, if any. */
+function identityKind(type: TypeRef): string | undefined {
+  const builtin =
+    type.kind === 'primitive' ? type.builtin : type.kind === 'list' && type.item.kind === 'primitive' ? type.item.builtin : undefined;
+  return builtin === 'ID' || builtin === 'IDREF' || builtin === 'ENTITY' ? builtin : undefined;
+}
+
 export function sampleObject(model: ContractModel, declared: ComplexTypeModel, path: string[] = []): string {
+  if (path.length === 0) ids = 0; // each sample numbers its own
   // An abstract type's sample is of a concrete derived type: the first that does not require the types being filled.
   const concrete = declared.derived.map((name) => model.types.find((t) => t.name === name)!).filter((t) => !t.abstract);
   const filling = [...path, declared.name];
@@ -55,9 +66,14 @@ export function sampleObject(model: ContractModel, declared: ComplexTypeModel, p
     );
   const type = declared.abstract ? (concrete.find(holdsNone) ?? concrete[0] ?? declared) : declared;
   const inside = [...filling, type.name];
-  const attributes = type.attributes.map(
-    (a) => `${a.name}: ${a.fixed !== undefined ? fixedSample(model, a.type, a.fixed) : sampleExpression(model, a.type, inside)}`,
-  );
+  const attributes = type.attributes.flatMap((a) => {
+    if (a.fixed !== undefined) return [`${a.name}: ${fixedSample(model, a.type, a.fixed)}`];
+    const identity = identityKind(a.type);
+    // A document's IDs are unique and its IDREFs name one of them: optional ones are left out, a required ID numbered.
+    if (identity && !a.required) return [];
+    if (identity === 'ID') return [`${a.name}: ${quote(`id${++ids}`)}`];
+    return [`${a.name}: ${sampleExpression(model, a.type, inside)}`];
+  });
   const text = type.text ? [`value: ${sampleExpression(model, type.text, inside)}`] : [];
   return `new ${type.name}({ ${[...text, ...(type.mixed ? mixedFields(model, type, inside) : elementFields(model, type, inside)), ...attributes].join(', ')} })`;
 }

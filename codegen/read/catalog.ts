@@ -7,7 +7,7 @@
  * `xml:base`, and `nextCatalog` (consulted when this one maps nothing).
  */
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { xml, type XmlElement } from '../../src/runtime/xml/xml-engine';
 import { readXmlFile } from './documents';
@@ -121,4 +121,18 @@ function required(element: XmlElement, name: string, path: string): string {
   const value = attribute(element, name);
   if (value === undefined) throw new Error(`codegen: ${path}:${element.line}: <${element.name}> has no ${name}`);
   return value;
+}
+
+/** The folder of standard schemas and WSDLs codegen carries (W3C, OASIS, xmlsoap.org), with its catalog. */
+export const STANDARD_FOLDER = resolve(__dirname, '..', 'standard');
+
+let standard: Catalog | undefined;
+
+/**
+ * The catalog of codegen/standard/: consulted last, for a URL that neither the user's catalog nor a document beside
+ * the contract resolves (read once).
+ */
+export function standardCatalog(): Catalog {
+  standard ??= readCatalog(join(STANDARD_FOLDER, 'catalog.xml'));
+  return standard;
 }

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { loadXmlEngine, type XmlDocument } from '../../src/runtime/xml/xml-engine';
 import { attr, findAll, NS, optionalAttr, readXmlFile, refuseAt } from './documents';
-import type { Catalog } from './catalog';
+import { type Catalog, standardCatalog } from './catalog';
 import { checkLocationlessImports, createSchemaLoader, display } from './schemas';
 import { type ContractTexts, readTexts } from './texts';
 import { readWsdl, type WsdlFacts } from './wsdl';
@@ -84,7 +84,8 @@ export async function readContract(wsdlPath: string, options: ReadOptions = {}):
               dirname(path),
               namespace,
               wsdlDocuments.map((d) => d.file),
-            );
+            ) ??
+            standardCatalog().resolve(where);
           if (!found) {
             refuseAt(
               imported,
@@ -120,6 +121,7 @@ export async function readContract(wsdlPath: string, options: ReadOptions = {}):
         if (location !== undefined) load(locate(element, file, location), undefined);
       }
     }
+    loader.loadImplied([...inline, ...loader.loaded()]);
     const schemas = [...inline, ...loader.loaded()];
     checkLocationlessImports(schemas, options.warn);
     for (const { schema } of schemas) {

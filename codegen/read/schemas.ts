@@ -8,8 +8,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { loadXmlEngine, type XmlDocument, type XmlElement } from '../../src/runtime/xml/xml-engine';
-import { attr, findAll, NS, optionalAttr, readXmlFile, refuseAt } from './documents';
-import type { Catalog } from './catalog';
+import { attr, findAll, NS, namespaceOfQName, optionalAttr, readXmlFile, refuseAt } from './documents';
+import { type Catalog, standardCatalog } from './catalog';
 import { type LoadedSchema, readXsd, type XsdFacts } from './xsd';
 
 export interface SchemaLoaderOptions {
@@ -32,8 +32,26 @@ export interface SchemaLoader {
   locate(element: XmlElement, from: string, location: string): string;
   /** Every schema file loaded, in the order first loaded. */
   loaded(): LoadedSchema[];
+  /**
+   * Loads the standard schemas (codegen/standard/) of the namespaces the given schemas use but none declares: one
+   * imported without schemaLocation, and the XML namespace where its attributes are referenced without an import
+   * (libxml2 compiles no reference to a namespace that is not imported). The user's catalog may map the namespace first.
+   */
+  loadImplied(schemas: LoadedSchema[]): LoadedSchema[];
   /** Every document parsed: the caller disposes them once the facts are read. */
   readonly opened: XmlDocument[];
+}
+
+const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
+
+/** A loaded schema's imports and includes, and theirs, each once. */
+function loadedUnder(schema: LoadedSchema, seen = new Set<LoadedSchema>()): LoadedSchema[] {
+  for (const { loaded } of schema.locations) {
+    if (seen.has(loaded)) continue;
+    seen.add(loaded);
+    loadedUnder(loaded, seen);
+  }
+  return [...seen];
 }
 
 /** How codegen names a file in its messages: relative to the working folder. */
@@ -90,7 +108,8 @@ export function createSchemaLoader(options: SchemaLoaderOptions): SchemaLoader {
         return mapped;
       }
       const namespace = element.name === 'import' ? (optionalAttr(element, 'namespace') ?? '') : undefined;
-      const found = namespace === undefined ? undefined : byNamespace().get(namespace);
+      // Last, the copies of W3C, OASIS and xmlsoap.org documents codegen carries.
+      const found = (namespace === undefined ? undefined : byNamespace().get(namespace)) ?? standardCatalog().resolve(location);
       if (!found) {
         refuseAt(
           element,
@@ -145,7 +164,30 @@ export function createSchemaLoader(options: SchemaLoaderOptions): SchemaLoader {
     }
   };
 
-  return { load, followLocations, locate, loaded: () => [...new Set(files.values())], opened };
+  const loadImplied = (schemas: LoadedSchema[]): LoadedSchema[] => {
+    const added: LoadedSchema[] = [];
+    for (;;) {
+      const all = [...schemas, ...added];
+      const declared = new Set(all.map((s) => optionalAttr(s.schema, 'targetNamespace') ?? s.chameleon ?? ''));
+      const wanted = new Set<string>();
+      for (const { schema } of all) {
+        for (const imported of findAll(schema, 's:import[not(@schemaLocation)]')) wanted.add(optionalAttr(imported, 'namespace') ?? '');
+        for (const user of findAll(schema, '//s:attribute[@ref] | //s:attributeGroup[@ref]')) {
+          if (namespaceOfQName(user, attr(user, 'ref')) === XML_NAMESPACE) wanted.add(XML_NAMESPACE);
+        }
+      }
+      const missing = [...wanted].filter((ns) => ns !== '' && !declared.has(ns));
+      const found = missing.flatMap((ns) => {
+        const path = options.catalog?.resolve(ns) ?? standardCatalog().resolve(ns);
+        return path !== undefined && existsSync(path) ? [load(path, undefined)] : [];
+      });
+      const fresh = [...new Set(found.flatMap((f) => [f, ...loadedUnder(f)]))].filter((f) => !all.includes(f));
+      if (fresh.length === 0) return added;
+      added.push(...fresh);
+    }
+  };
+
+  return { load, followLocations, locate, loaded: () => [...new Set(files.values())], loadImplied, opened };
 }
 
 /**
@@ -191,6 +233,7 @@ export async function readSchemaSet(
   const loader = createSchemaLoader({ folder: dirname(resolve(paths[0])), warn, catalog });
   try {
     const roots = paths.map((path) => loader.load(resolve(path), undefined));
+    loader.loadImplied(loader.loaded());
     const schemas = loader.loaded();
     checkLocationlessImports(schemas, warn);
     return { xsd: readXsd(schemas), targetNamespace: optionalAttr(roots[0].schema, 'targetNamespace') ?? '' };

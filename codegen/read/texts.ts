@@ -28,6 +28,8 @@ export interface ContractTexts {
   elementSchemas: Record<string, string>;
 }
 
+const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
+
 /** The WS-Policy namespaces: a policy the service does not enforce is not served (WS-Addressing actions are read past). */
 const POLICY = ['http://schemas.xmlsoap.org/ws/2004/09/policy', 'http://www.w3.org/ns/ws-policy'];
 
@@ -116,6 +118,9 @@ function inlineSchemaText(schema: LoadedSchema): string {
     dropStrayAttributes(copy);
     for (const reference of findAll(copy, 's:include')) reference.remove();
     for (const location of copy.find('s:import/@schemaLocation', NS)) location.remove();
+    // An import of the XML namespace without a location is one zeep fetches from the W3C, which a service's clients
+    // may not reach: the WSDL holds that namespace's schema inline, found by its namespace as every other one is.
+    for (const imported of findAll(copy, 's:import')) if (optionalAttr(imported, 'namespace') === XML_NAMESPACE) imported.remove();
     if (schema.chameleon && optionalAttr(copy, 'targetNamespace') === undefined) setPlainAttr(copy, 'targetNamespace', schema.chameleon);
   });
 }
@@ -272,7 +277,7 @@ function mergedSchemas(schemas: LoadedSchema[], targetNamespace: string, rpcWrap
           if (value === undefined) continue;
           for (const qname of value.split(/\s+/).filter(Boolean)) {
             const ns = namespaceOfQName(user, qname);
-            if (ns !== null && ns !== namespace && ns !== NS.s && ns !== 'http://www.w3.org/XML/1998/namespace') named.add(ns);
+            if (ns !== null && ns !== namespace && ns !== NS.s) named.add(ns);
           }
         }
       }

@@ -22,6 +22,10 @@ import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
 
 const CORPUS = join(__dirname, '..', 'fixtures', 'corpus');
 
+test.before(async () => {
+  await loadXmlEngine();
+});
+
 test.serial('every published contract of the fixtures generates, type-checks and answers every operation on every SOAP port', async (t) => {
   t.timeout(900_000, 'generate a score of large contracts, type-check them together and call them');
   const lines: string[] = [];

@@ -1,5 +1,9 @@
 /**
- * The published contracts of test/fixtures/corpus/ served by the mock
+ * The published contracts of test/fixtures/corpus/, and the contracts laid
+ * out and shipped as published ones are (test/fixtures/published/: folders
+ * side by side, a catalog, a DOCTYPE'd W3C schema, standards named by URL,
+ * ports that cannot be served; Axis2's HTTP binding, the collision contract,
+ * a WSDL of bindings and no service), served by the mock
  * (`npm run mock`), read by real clients: Python zeep loads each WSDL as the
  * mock serves it (the WSDLs and schemas it names with it), and over every
  * declared SOAP port decodes the answer to each operation's sample request
@@ -12,7 +16,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import pino from 'pino';
-import { contractsOf } from '../../codegen/corpus';
+import { contractNames, contractsOf } from '../../codegen/corpus';
 import { loadContract, sampleHandlers } from '../../codegen/load-generated';
 import { createContractApp } from '../../src/runtime/host';
 import { listen } from '../../src/runtime/listener';
@@ -36,7 +40,18 @@ const DOTNET = [
   'interhome',
   'ssrs-ReportExecution2005',
 ];
-const served = contractsOf(CORPUS).filter((c) => c.name !== 'servicestack-portaplusapi');
+const FIXTURES = join(__dirname, '..', 'fixtures');
+/** The contracts zeep calls, by folder of test/fixtures/ and name (found once the XML engine is loaded). */
+const served: { folder: string; name: string }[] = [
+  ...contractNames(CORPUS)
+    .filter((name) => name !== 'servicestack-portaplusapi')
+    .map((name) => ({ folder: 'corpus', name })),
+  ...contractNames(join(FIXTURES, 'published')).map((name) => ({ folder: 'published', name })),
+  ...['axis2-libraryservice', 'axis2-version', 'collisions'].map((name) => ({ folder: 'contracts', name })),
+  { folder: 'outside', name: 'onvif-doorcontrol' },
+];
+const contractOf = ({ folder, name }: { folder: string; name: string }) =>
+  contractsOf(join(FIXTURES, folder)).find((c) => c.name === name)!;
 
 let work: string;
 test.before(async () => {
@@ -45,8 +60,8 @@ test.before(async () => {
 });
 test.after.always(() => rmSync(work, { recursive: true, force: true }));
 
-async function serve(wsdl: string, name: string) {
-  const loaded = await loadContract(wsdl, { folder: mkdtempSync(join(work, `${name}-`)) });
+async function serve(wsdl: string, name: string, catalog?: string) {
+  const loaded = await loadContract(wsdl, { folder: mkdtempSync(join(work, `${name}-`)), ...(catalog ? { catalog } : {}) });
   const { definition } = loaded;
   const app = createContractApp(
     definition,
@@ -66,11 +81,16 @@ async function serve(wsdl: string, name: string) {
   return { definition, url: listener.url, close: () => listener.close() };
 }
 
-for (const contract of served) {
-  test.serial(`${contract.name}: zeep reads the served WSDL and decodes every answer of every SOAP port`, async (t) => {
+for (const entry of served) {
+  test.serial(`${entry.folder}/${entry.name}: zeep reads the served WSDL and decodes every answer of every SOAP port`, async (t) => {
     if (!haveTool(t, PYTHON, ['-c', 'import zeep'], 'python3-zeep')) return;
     t.timeout(300_000);
-    const { definition, url, close } = await serve(contract.wsdl, contract.name);
+    const contract = contractOf(entry);
+    const { definition, url, close } = await serve(contract.wsdl, contract.name, contract.catalog);
+    t.true(
+      definition.ports.some((p) => p.variant === 'soap11' || p.variant === 'soap12'),
+      'a SOAP port is served',
+    );
     try {
       const ns = escapeXmlAttribute(definition.targetNamespace);
       for (const port of definition.ports.filter((p) => p.variant === 'soap11' || p.variant === 'soap12')) {
@@ -148,7 +168,7 @@ for (const name of DOTNET) {
     if (!haveTool(t, 'wsdl', ['-?'], 'mono-devel')) return;
     if (!haveTool(t, 'mcs', ['--version'], 'mono-mcs mono-devel')) return;
     t.timeout(300_000);
-    const contract = served.find((c) => c.name === name)!;
+    const contract = contractOf({ folder: 'corpus', name });
     const { definition, url, close } = await serve(contract.wsdl, name);
     try {
       // By URL, so that Mono fetches what the WSDL imports (`?wsdl=wsdl0`) from the service too.
