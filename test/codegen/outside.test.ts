@@ -53,6 +53,7 @@ test.serial(
     t.deepEqual(
       outcomes.map((o) => [o.name, o.outcome]),
       [
+        ['ihe-xds-iti18', 'pass'],
         ['onvif-doorcontrol', 'pass'],
         ['substitution-group', 'pass'],
       ],

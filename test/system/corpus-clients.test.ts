@@ -48,7 +48,7 @@ const served: { folder: string; name: string }[] = [
     .map((name) => ({ folder: 'corpus', name })),
   ...contractNames(join(FIXTURES, 'published')).map((name) => ({ folder: 'published', name })),
   ...['axis2-libraryservice', 'axis2-version', 'collisions'].map((name) => ({ folder: 'contracts', name })),
-  { folder: 'outside', name: 'onvif-doorcontrol' },
+  ...['ihe-xds-iti18', 'onvif-doorcontrol'].map((name) => ({ folder: 'outside', name })),
 ];
 const contractOf = ({ folder, name }: { folder: string; name: string }) =>
   contractsOf(join(FIXTURES, folder)).find((c) => c.name === name)!;
