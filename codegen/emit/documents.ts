@@ -22,9 +22,13 @@ export function emitDocuments(model: ContractModel, output: Output = GENERATED):
 /** Cuts text at each occurrence of the namespace and the address marker. */
 export function segments(text: string, namespace: string, others: readonly string[] = []): Segment[] {
   const out: Segment[] = [];
+  // A contract of no target namespace has no namespace to fill in: only the address is a hole (an empty alternative
+  // would cut the text at every character).
+  const holes = namespace === '' ? [ADDRESS_MARKER] : [namespace, ADDRESS_MARKER];
   // Another namespace that starts with this one is its own text, not a hole followed by the rest.
-  const longer = others.filter((ns) => ns !== namespace && ns.startsWith(namespace)).sort((a, b) => b.length - a.length);
-  const pattern = new RegExp([...longer, namespace, ADDRESS_MARKER].map(escapeRegExp).join('|'), 'g');
+  const longer =
+    namespace === '' ? [] : others.filter((ns) => ns !== namespace && ns.startsWith(namespace)).sort((a, b) => b.length - a.length);
+  const pattern = new RegExp([...longer, ...holes].map(escapeRegExp).join('|'), 'g');
   let last = 0;
   for (const match of text.matchAll(pattern)) {
     if (match[0] !== namespace && match[0] !== ADDRESS_MARKER) continue;

@@ -16,6 +16,8 @@ import { checkCorpus } from '../../codegen/corpus';
 import { readContract } from '../../codegen/read/contract';
 import { parseXmlText, withDocument } from '../../codegen/read/documents';
 import { readXsd } from '../../codegen/read/xsd';
+import { segments } from '../../codegen/emit/documents';
+import { ADDRESS_MARKER } from '../../codegen/model/model';
 import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
 
 const OUTSIDE = join(__dirname, '..', 'fixtures', 'outside');
@@ -145,6 +147,17 @@ test('an unprefixed QName where no default namespace is declared names a declara
     const facts = readXsd([{ schema: parsed.root, file: 'fixture.xsd' }]);
     t.deepEqual(facts.elements.get('{}LongReqM')?.type, { kind: 'named', qname: { namespace: '', name: 'LongReq' } });
   });
+});
+
+test('the served texts of a contract of no target namespace have no namespace hole: only the address is filled in', (t) => {
+  const text = `<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"><port><address location="${ADDRESS_MARKER}/svc"/></port></definitions>`;
+  t.deepEqual(segments(text, ''), [
+    { text: text.slice(0, text.indexOf(ADDRESS_MARKER)) },
+    { hole: 'address' },
+    { text: text.slice(text.indexOf(ADDRESS_MARKER) + ADDRESS_MARKER.length) },
+  ]);
+  // With a namespace, each occurrence of it is a hole; a longer namespace that starts with it is text.
+  t.deepEqual(segments('a urn:x b urn:xy', 'urn:x', ['urn:xy']), [{ text: 'a ' }, { hole: 'namespace' }, { text: ' b urn:xy' }]);
 });
 
 test('a WSDL of bindings and no service is served at one port per binding, /{binding}, named in the served WSDL', async (t) => {
