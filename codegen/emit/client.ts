@@ -50,6 +50,8 @@ export function emitClient(model: ContractModel, output: Output = GENERATED): st
       ]),
       ...headerClasses(model),
       ...model.types.map((t) => t.name).filter((name) => code.includes(`new ${name}(`)),
+      // The classes a JSON reader answers (an abstract type's reader, which constructs none, names its class).
+      ...[...code.matchAll(/^function jsonTo[^(]+\(d: unknown\): (.+) \{$/gm)].flatMap((m) => m[1].split(' | ')),
     ]),
   ];
   const usesHeaders = operations.some((op) => op.hasHeaders);

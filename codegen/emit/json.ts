@@ -70,11 +70,27 @@ function writerOf(model: ContractModel, complex: ComplexTypeModel, writers: Map<
   }
   // A value of a derived type (xsi:type) is written as its own type, __type and all; the most derived first.
   const depth = (t: ComplexTypeModel): number => (t.base ? 1 + depth(model.types.find((x) => x.name === t.base)!) : 0);
+  // An abstract derived type has no instances of its own: its derived ones are in the list.
+  const union = complex.union;
+  const value = union ? 'value' : 'v';
   const derived = complex.derived
     .map((d) => model.types.find((t) => t.name === d)!)
+    .filter((d) => !d.abstract)
     .sort((a, b) => depth(b) - depth(a))
-    .map((d) => `if (v instanceof ${d.name}) return ${writerOf(model, d, writers)}(v);`);
-  writers.set(name, [`function ${name}(v: ${complex.name}): string {`, ...derived.map((l) => `  ${l}`), `  ${body}`, '}'].join('\n'));
+    .map((d) => `if (${value} instanceof ${d.name}) return ${writerOf(model, d, writers)}(${value});`);
+  // A field of a type with derived types holds the union of their classes (a restriction's class is no subtype of its
+  // base's, so TypeScript cannot narrow to it): the writer takes the union, and what no derived class took is the
+  // type's own class.
+  writers.set(
+    name,
+    [
+      `function ${name}(${value}: ${union ?? complex.name}): string {`,
+      ...derived.map((l) => `  ${l}`),
+      ...(union ? [`  const v = value as unknown as ${complex.name};`] : []),
+      `  ${body}`,
+      '}',
+    ].join('\n'),
+  );
   return name;
 }
 
@@ -105,7 +121,12 @@ export function emitJson(model: ContractModel, output: Output = GENERATED): stri
   }));
   const functions = [...writers.values()];
   const code = [...operations.map((op) => op.encodeResult), ...functions].join('\n');
-  const classes = model.types.map((t) => t.name).filter((name) => code.includes(`(v: ${name})`) || code.includes(`instanceof ${name})`));
+  const signatures = new Set(
+    [...code.matchAll(/^function json[^(]+\((?:v|value): (.+)\): string \{$/gm)].flatMap((m) => m[1].split(' | ')),
+  );
+  const classes = model.types
+    .map((t) => t.name)
+    .filter((name) => signatures.has(name) || code.includes(`instanceof ${name})`) || code.includes(`as unknown as ${name};`));
   return render('json.ts.hbs', {
     header: output.header,
     runtimeImport: runtimeImport(

@@ -45,6 +45,12 @@ export function sampleExpression(model: ContractModel, type: TypeRef, path: stri
   }
 }
 
+/**
+ * Set when a required member of the sample being made could not be filled (a required wildcard whose every
+ * candidate is a type being filled): an optional member whose sample is so left incomplete is left out instead.
+ */
+let incomplete = false;
+
 /** IDs given to required ID attributes of a sample, so that no two are alike. */
 let ids = 0;
 
@@ -56,7 +62,10 @@ function identityKind(type: TypeRef): string | undefined {
 }
 
 export function sampleObject(model: ContractModel, declared: ComplexTypeModel, path: string[] = []): string {
-  if (path.length === 0) ids = 0; // each sample numbers its own
+  if (path.length === 0) {
+    ids = 0; // each sample numbers its own
+    incomplete = false;
+  }
   // An abstract type's sample is of a concrete derived type: the first that does not require the types being filled.
   const concrete = declared.derived.map((name) => model.types.find((t) => t.name === name)!).filter((t) => !t.abstract);
   const filling = [...path, declared.name];
@@ -94,20 +103,26 @@ function elementFields(model: ContractModel, type: ComplexTypeModel, inside: str
   const values = new Map<string, string>();
   const xml = new Map<string, string[]>();
   const fieldOf = (name: string) => type.fields.find((f) => f.name === name)!;
-  const visit = (particle: ParticleModel) => {
+  // `branch`: within the branch a choice took, where what the particle requires is required (the fields of a choice's
+  // members are optional in the model, as no one branch is required).
+  const visit = (particle: ParticleModel, branch = false) => {
+    const required = branch && (particle.kind === 'field' ? (particle.occurs?.min ?? 1) : particle.minOccurs) > 0;
     if (particle.kind === 'choice') {
-      const branch = fillable(model, type, particle, inside);
-      if (branch) visit(branch);
-    } else if (particle.kind !== 'field') for (const p of particle.particles) visit(p);
+      const taken = fillable(model, type, particle, inside);
+      if (taken) visit(taken, true);
+    } else if (particle.kind !== 'field') for (const p of particle.particles) visit(p, required);
     else {
-      const f = fieldOf(particle.field);
+      const declared = fieldOf(particle.field);
+      const f = required && declared.minOccurs === 0 ? { ...declared, minOccurs: 1 } : declared;
       if (f.type.kind === 'any' && f.xmlName === '') {
         // A wildcard's place: several may share the field.
         const pieces = wildcardSample(model, particle, inside);
         if (pieces.length) xml.set(f.name, [...(xml.get(f.name) ?? []), ...pieces]);
+        else if ((particle.occurs?.min ?? 1) > 0 && f.minOccurs > 0) incomplete = true;
       } else {
         const value = fieldSample(model, f, inside);
         if (value !== undefined) values.set(f.name, value);
+        else if (f.minOccurs > 0 && f.maxOccurs !== 0) incomplete = true;
       }
     }
   };
@@ -140,7 +155,18 @@ function fieldSample(model: ContractModel, f: FieldModel, inside: string[]): str
     // An element of anyType: its value is the whole element, with text for content.
     if (f.minOccurs === 0) return undefined;
     sample = quote(`<${f.xmlName}${declaration(f.namespace)}>string</${f.xmlName}>`);
-  } else sample = f.fixed !== undefined ? fixedSample(model, f.type, f.fixed) : sampleExpression(model, f.type, inside);
+  } else if (f.fixed !== undefined) sample = fixedSample(model, f.type, f.fixed);
+  else {
+    const before = incomplete;
+    incomplete = false;
+    sample = sampleExpression(model, f.type, inside);
+    // An optional member that could not be filled whole is left out; a required one leaves its owner incomplete.
+    if (incomplete && f.minOccurs === 0) {
+      incomplete = before;
+      return undefined;
+    }
+    incomplete ||= before;
+  }
   return repeated ? `[${Array(Math.max(1, f.minOccurs)).fill(sample).join(', ')}]` : sample;
 }
 
@@ -247,12 +273,22 @@ function elementText(model: ContractModel, e: ElementModel): string | undefined 
 function elementObject(model: ContractModel, e: ElementModel, inside: string[]): string | undefined {
   if (e.type.kind !== 'complex' || inside.includes(e.type.typeName)) return undefined;
   const type = complexTypeOf(model, e.type);
-  // A contract with a wildcard writes its elements with prefixes, which xmlns() declares.
-  if (type.abstract || !model.prefixes) return undefined;
-  const tag = tagOf(model, e.name, e.namespace);
-  const open = `${quote(`<${tag}`)} + xmlns(${quote(escapeAttribute(model.authoredNamespace))})`;
+  if (type.abstract) return undefined;
+  // A contract written with prefixes declares them all with xmlns(); one without writes every element in the target
+  // namespace as the default one, which the element declares.
+  if (!model.prefixes && e.namespace !== model.authoredNamespace) return undefined;
+  const tag = model.prefixes ? tagOf(model, e.name, e.namespace) : e.name;
+  const open = model.prefixes
+    ? `${quote(`<${tag}`)} + xmlns(${quote(escapeAttribute(model.authoredNamespace))})`
+    : quote(`<${tag}${declaration(e.namespace)}`);
   const attributes = type.attributes.length > 0 || type.anyAttribute ? ' + v.xmlAttributes()' : '';
+  // A candidate whose sample cannot be filled whole is passed over.
+  const before = incomplete;
+  incomplete = false;
   const value = sampleObject(model, type, inside);
+  const whole = !incomplete;
+  incomplete = before;
+  if (!whole) return undefined;
   return `((v: ${type.name}) => ${open}${attributes} + '>' + v.toXml() + ${quote(`</${tag}>`)})(${value})`;
 }
 

@@ -53,8 +53,14 @@ export function clientBase(service: string): string {
 }
 
 /** The parameters and local variables of the generated functions: a class of one of these names would hide itself. */
-const LOCAL_NAMES = new Set('element fields field child xml item derived other value root text namespace detail message kind v'.split(' '));
-const NUMBERED_LOCALS = /^(attribute|group)\d+(Items|At|Last)?$/;
+export const LOCAL_NAMES: ReadonlySet<string> = new Set(
+  (
+    'element fields field child xml item derived other value root text namespace detail message kind v d m x ' +
+    '_soap address attribute body connection decode document error fault init input location name ns op operation ' +
+    'options outcome parameters path read request result schema soap throttled variant block header headers into outHeaders route'
+  ).split(' '),
+);
+export const NUMBERED_LOCALS = /^(attribute|group)\d+(Items|At|Last)?$/;
 
 /** Methods and the like of the generated classes: a member of one of these names is renamed. */
 const RESERVED_MEMBER_NAMES = new Set([

@@ -11,6 +11,7 @@ export function choosePrefixes(
   all: ComplexTypeModel[],
   operations: OperationModel[],
 ): Record<string, string> | undefined {
+  // Elements of no namespace are written without a prefix (one cannot be declared for no namespace).
   const namespaces = [tns, ...schemaNamespaces.filter((ns) => ns !== tns && ns !== '')];
   const usesOtherForms =
     all.some(
@@ -30,5 +31,7 @@ export function choosePrefixes(
     for (const part of [op.soap?.input, op.soap?.output])
       if (part?.style === 'parts')
         for (const f of part.type.fields) if (f.namespace && !namespaces.includes(f.namespace)) namespaces.push(f.namespace);
-  return usesOtherForms ? Object.fromEntries(namespaces.map((ns, i) => [ns, i === 0 ? 'tns' : `ns${i}`])) : undefined;
+  return usesOtherForms
+    ? Object.fromEntries(namespaces.map((ns, i) => [ns, i === 0 ? 'tns' : `ns${i}`]).filter(([ns]) => ns !== ''))
+    : undefined;
 }

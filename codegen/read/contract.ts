@@ -67,6 +67,11 @@ export async function readContract(wsdlPath: string, options: ReadOptions = {}):
       if (wsdlDocuments.some((d) => d.file === path)) return;
       const doc = readXmlFile(display(path));
       opened.push(doc);
+      // A wsdl:import may name a schema document (WSDL 1.1, 2.1.1; outside WS-I BP, R2001): it is read as an xsd:import.
+      if (location !== undefined && doc.root.namespaceUri === NS.s && doc.root.name === 'schema') {
+        load(path, undefined);
+        return;
+      }
       if (doc.root.namespaceUri !== NS.wsdl || doc.root.name !== 'definitions') {
         refuseAt(doc.root, `<${doc.root.name}> is not a WSDL 1.1 definitions element`);
       }

@@ -143,10 +143,15 @@ function selfContainedWsdl(wsdl: XmlDocument, schemas: LoadedSchema[], importLoc
     for (const schema of findAll(types, 's:schema | s:import')) schema.remove();
     types.addElement(MARKER);
     for (const imported of findAll(definitions, 'wsdl:import')) {
+      // A wsdl:import of a schema document: its schema is served inline, as every other one.
+      if (!importLocations.includes(attr(imported, 'location'))) {
+        imported.remove();
+        continue;
+      }
       setPlainAttr(
         imported,
         'location',
-        `${ADDRESS_MARKER}${endpointPath}?wsdl=wsdl${Math.max(0, importLocations.indexOf(attr(imported, 'location')))}`,
+        `${ADDRESS_MARKER}${endpointPath}?wsdl=wsdl${importLocations.indexOf(attr(imported, 'location'))}`,
       );
     }
     stripPolicy(copy);
@@ -172,10 +177,15 @@ function importedWsdl(wsdl: XmlDocument, schemas: LoadedSchema[], importLocation
   return withDocument(copyDocument(wsdl, 'an imported WSDL'), (copy) => {
     for (const types of findAll(copy, '/wsdl:definitions/wsdl:types')) types.remove();
     for (const imported of findAll(copy, '/wsdl:definitions/wsdl:import')) {
+      // A wsdl:import of a schema document: its schema is served inline, as every other one.
+      if (!importLocations.includes(attr(imported, 'location'))) {
+        imported.remove();
+        continue;
+      }
       setPlainAttr(
         imported,
         'location',
-        `${ADDRESS_MARKER}${endpointPath}?wsdl=wsdl${Math.max(0, importLocations.indexOf(attr(imported, 'location')))}`,
+        `${ADDRESS_MARKER}${endpointPath}?wsdl=wsdl${importLocations.indexOf(attr(imported, 'location'))}`,
       );
     }
     stripPolicy(copy);

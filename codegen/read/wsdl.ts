@@ -1,6 +1,6 @@
 import type { XmlDocument, XmlElement } from '../../src/runtime/xml/xml-engine';
 import type { Variant } from '../model/model';
-import { attr, findAll, findOne, localName, namespaceOfQName, NS, optionalAttr, refuseAt } from './documents';
+import { attr, findAll, findOne, localName, namespaceOfQName, NS, optionalAttr, refuseAt, setPlainAttr } from './documents';
 import type { QName } from './xsd';
 
 /** A message part: it names a global element (document style) or a type (rpc style, HTTP bindings). */
@@ -270,10 +270,12 @@ export function readWsdl(documents: XmlDocument[], options: { service?: string; 
       http: httpSide,
     };
     if (!soap) return facts;
-    const operation = findOne(op, `${soapPrefix}:operation`);
+    // soap:operation may be left out (WSDL 1.1, 3.4): the binding's style, and an empty SOAPAction.
+    const [operation] = findAll(op, `${soapPrefix}:operation`);
     const bindingStyle = optionalAttr(findOne(soap, `${soapPrefix}:binding`), 'style') ?? 'document';
-    const style = optionalAttr(operation, 'style') ?? bindingStyle;
-    if (style !== 'document' && style !== 'rpc') refuseAt(operation, `operation ${name}: style="${style}" is neither document nor rpc`);
+    const style = (operation && optionalAttr(operation, 'style')) ?? bindingStyle;
+    if (style !== 'document' && style !== 'rpc')
+      refuseAt(operation ?? op, `operation ${name}: style="${style}" is neither document nor rpc`);
     facts.style = style;
     for (const variant of ['soap11', 'soap12'] as const) {
       const binding = bindingOf(variant);
@@ -362,15 +364,16 @@ function addServiceOfBindings(all: Definitions[]): { service: XmlElement; name: 
   };
   const name = optionalAttr(root, 'name') ?? `${attr(bindings[0].binding, 'name')}Service`;
   const service = root.addElement('service', prefixFor(NS.wsdl, 'wsdl'));
-  service.setAttr('name', name);
+  setPlainAttr(service, 'name', name);
   const ports: string[] = [];
   for (const { binding, namespace, variant } of bindings) {
     const bindingName = attr(binding, 'name');
     const port = service.addElement('port', prefixFor(NS.wsdl, 'wsdl'));
-    port.setAttr('name', bindingName);
-    port.setAttr('binding', namespace === '' ? bindingName : `${prefixFor(namespace, 'tns')}:${bindingName}`);
+    setPlainAttr(port, 'name', bindingName);
+    setPlainAttr(port, 'binding', namespace === '' ? bindingName : `${prefixFor(namespace, 'tns')}:${bindingName}`);
     const kind = variant === 'soap11' ? 'soap' : variant === 'soap12' ? 'soap12' : 'http';
-    port.addElement('address', prefixFor(NS[kind], kind)).setAttr('location', `http://localhost/${bindingName}`);
+    // Attributes in no namespace, whatever the document's default one (vSphere's is WSDL's).
+    setPlainAttr(port.addElement('address', prefixFor(NS[kind], kind)), 'location', `http://localhost/${bindingName}`);
     ports.push(`${bindingName} at /${bindingName}`);
   }
   return { service, name, ports };

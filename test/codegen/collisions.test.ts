@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { checkCorpus } from '../../codegen/corpus';
 import { generate } from '../../codegen/main';
-import { clientBase, GENERATED_FILE_NAMES } from '../../codegen/model/names';
+import { clientBase, GENERATED_FILE_NAMES, LOCAL_NAMES, NUMBERED_LOCALS } from '../../codegen/model/names';
 import { handlerModules } from '../../src/runtime/handler-modules';
 
 const ROOT = join(__dirname, '..', '..');
@@ -91,6 +91,21 @@ test('every name a generated file imports or declares beside the contract classe
     'add them to GENERATED_FILE_NAMES in codegen/model/names.ts',
   );
 });
+
+/** The parameters and local variables of a generated folder's functions (a class of such a name would be hidden there). */
+function localNames(folder: string): Set<string> {
+  const names = new Set<string>();
+  for (const file of readdirSync(folder).filter((f) => f.endsWith('.ts'))) {
+    const source = ts.createSourceFile(file, readFileSync(join(folder, file), 'utf8'), ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node, inFunction: boolean) => {
+      if (inFunction && (ts.isParameter(node) || ts.isVariableDeclaration(node) || ts.isBindingElement(node)) && ts.isIdentifier(node.name))
+        names.add(node.name.text);
+      ts.forEachChild(node, (child) => visit(child, inFunction || ts.isFunctionLike(node)));
+    };
+    visit(source, false);
+  }
+  return names;
+}
 
 test.serial(
   'the collision contract generates with its handler skeleton, type-checks, and answers every operation over each SOAP port',
@@ -169,6 +184,13 @@ test.serial(
       'to-string.ts',
       'variant.ts',
     ]);
+    // Every parameter and local of the generated functions is a name no class takes.
+    const locals = [...localNames(out), ...localNames(join(ROOT, 'generated'))];
+    t.deepEqual(
+      [...new Set(locals)].filter((name) => !LOCAL_NAMES.has(name) && !NUMBERED_LOCALS.test(name)).sort(),
+      [],
+      'add them to LOCAL_NAMES in codegen/model/names.ts',
+    );
     const lines: string[] = [];
     const outcomes = await checkCorpus(COLLISIONS, (line) => lines.push(line));
     t.log(lines.join('\n'));

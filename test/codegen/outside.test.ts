@@ -118,6 +118,44 @@ test("a port's address that is no URL is served at the path it writes: a placeho
   );
 });
 
+test('a wsdl:import of a schema document is read as that schema (Travelport), and served inline, the import left out', async (t) => {
+  const importing: [string, string][] = [
+    ['<wsdl:types>', '<wsdl:import namespace="urn:example:core" location="core.xsd" /><wsdl:types>'],
+    ['<s:element name="Count" type="s:int" />', '<s:element name="Count" type="core:Count" xmlns:core="urn:example:core" />'],
+  ];
+  const core = `<s:schema xmlns:s="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:example:core"><s:simpleType name="Count"><s:restriction base="s:int" /></s:simpleType></s:schema>`;
+  const model = await withEdited(importing, { 'core.xsd': core }, async (wsdl) => buildContractModel(await readContract(wsdl)));
+  t.true(model.schemas.some((s) => s.namespace === 'urn:example:core'));
+  t.notRegex(model.wsdl, /<wsdl:import/);
+  t.regex(model.wsdl, /targetNamespace="urn:example:core"/);
+});
+
+test('a binding operation without soap:operation has the binding style and an empty SOAPAction (OASIS WS-Notification)', async (t) => {
+  const model = await withEdited([['<soap:operation soapAction="urn:example:items/FindItems" style="document" />', '']], {}, async (wsdl) =>
+    buildContractModel(await readContract(wsdl)),
+  );
+  t.deepEqual(
+    model.operations.map((op) => [op.name, op.soap?.style, op.soap?.actions]),
+    [['FindItems', 'document', { soap11: { literal: '' } }]],
+  );
+});
+
+test("a WSDL of bindings and no service written with WSDL's namespace as the default one (vSphere) gets a service whose attributes are in no namespace", async (t) => {
+  const text = readFileSync(join(OUTSIDE, 'substitution-group.wsdl'), 'utf8');
+  const start = text.indexOf('<wsdl:service');
+  const end = text.indexOf('</wsdl:service>') + '</wsdl:service>'.length;
+  // The same contract with WSDL's namespace as the default one, no service.
+  const unprefixed = (text.slice(0, start) + text.slice(end))
+    .replace('xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/"', 'xmlns="http://schemas.xmlsoap.org/wsdl/"')
+    .replace(/<(\/?)wsdl:/g, '<$1');
+  await withEdited([], {}, async (wsdl) => {
+    writeFileSync(wsdl, unprefixed);
+    const model = buildContractModel(await readContract(wsdl));
+    t.deepEqual(model.endpointPaths, ['/ItemsBinding']);
+    t.regex(model.wsdl, /<wsdl\d*:port name="ItemsBinding" binding="tns:ItemsBinding">/);
+  });
+});
+
 test('a schema a WCF service names by a relative URL (`Service?xsd=xsd0`) is the file beside the WSDL declaring its namespace, or refused with the way forward', async (t) => {
   const importing: [string, string][] = [
     [
