@@ -219,14 +219,14 @@ function route(model: ContractModel, op: OperationModel) {
   };
 }
 
-/** A sample of the result: of its field's type, an array of one when the field repeats. */
+/** A sample of the result: of its field's type, an array of as many as the field's minOccurs (one at least) when it repeats. */
 function sampleResult(model: ContractModel, op: OperationModel): string {
   const result = op.result!;
   const field = resultFieldOf(op);
   // An element of anyType is kept whole (its value is the element): the answer's sample holds it.
   if (field?.type.kind === 'any' && op.soap?.output) return `${sampleObject(model, op.soap.output.type)}.${field.name}`;
   const sample = sampleExpression(model, result.type);
-  return field && repeats(field) ? `[${sample}]` : sample;
+  return field && repeats(field) ? `[${Array(Math.max(1, field.minOccurs)).fill(sample).join(', ')}]` : sample;
 }
 
 function hasAttributes(model: ContractModel, ref: TypeRef): boolean {

@@ -74,6 +74,8 @@ export function sampleObject(model: ContractModel, declared: ComplexTypeModel, p
       (f) => f.minOccurs > 0 && f.type.kind === 'complex' && (filling.includes(f.type.typeName) || f.type.typeName === t.name),
     );
   const type = declared.abstract ? (concrete.find(holdsNone) ?? concrete[0] ?? declared) : declared;
+  // An abstract type no concrete type derives from has no valid value: whatever holds it is incomplete.
+  if (type.abstract) incomplete = true;
   const inside = [...filling, type.name];
   const attributes = type.attributes.flatMap((a) => {
     if (a.fixed !== undefined) return [`${a.name}: ${fixedSample(model, a.type, a.fixed)}`];
@@ -215,6 +217,11 @@ function layOut(
 }
 
 /** A choice's first branch whose required members can be filled (no type being filled again, no wildcard without an element). */
+/** A type a sample can hold a value of: not abstract, or with a derived type that is not. */
+function instantiable(model: ContractModel, type: ComplexTypeModel): boolean {
+  return !type.abstract || type.derived.some((name) => !model.types.find((t) => t.name === name)?.abstract);
+}
+
 function fillable(model: ContractModel, type: ComplexTypeModel, choice: Compositor, inside: string[]): ParticleModel | undefined {
   const can = (particle: ParticleModel): boolean => {
     if (particle.kind === 'choice') return particle.particles.some(can);
@@ -223,6 +230,7 @@ function fillable(model: ContractModel, type: ComplexTypeModel, choice: Composit
     const f = type.fields.find((m) => m.name === particle.field);
     // An element of mixed content, which the model does not describe: only when it may be left out.
     if (f && f.type.kind === 'any' && f.xmlName === '') return (particle.occurs?.min ?? 0) === 0;
+    if (f && f.type.kind === 'complex' && !instantiable(model, complexTypeOf(model, f.type))) return false;
     return !(f && f.minOccurs > 0 && f.type.kind === 'complex' && inside.includes(f.type.typeName));
   };
   return choice.particles.find(can) ?? choice.particles[0];
