@@ -19,6 +19,12 @@ const quote = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'").r
 /** A simple type's sample, as a TypeScript expression of the type generated code holds its values in. */
 export function simpleSample(model: SchemaModel, ref: SimpleRef): string {
   if (ref.kind === 'enum') return valueCode(ref, model).sample;
+  if (ref.kind === 'list' && ref.facets?.sample !== undefined && ref.item.kind === 'primitive' && ref.item.tsType === 'string')
+    return `[${ref.facets.sample
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((v) => quote(v))
+      .join(', ')}]`;
   if (ref.kind === 'list') return `[${Array(listCount(ref.facets)).fill(simpleSample(model, ref.item)).join(', ')}]`;
   if (!ref.facets && !ref.members) return valueCode(ref).sample;
   if (ref.tsType === 'Uint8Array') return `new Uint8Array(${octets(ref.facets)})`;
@@ -43,6 +49,7 @@ export function sampleText(model: SchemaModel, ref: TypeRef): string | undefined
     const base = enumeration?.base.kind === 'primitive' ? enumeration.base.builtin : undefined;
     return base === 'QName' || base === 'NOTATION' ? undefined : enumeration?.values[0];
   }
+  if (ref.kind === 'list' && ref.facets?.sample !== undefined) return ref.facets.sample;
   if (ref.kind === 'list') {
     const item = sampleText(model, ref.item);
     return item === undefined ? undefined : Array(listCount(ref.facets)).fill(item).join(' ');

@@ -67,7 +67,10 @@ export const TEXT_BUILTINS = [
 /** Built-in list types: a list of `text`. */
 export const LIST_BUILTINS = ['NMTOKENS', 'IDREFS', 'ENTITIES'];
 
-/** Facets other than enumeration: the served schema checks them; samples keep to them. */
+/**
+ * Facets other than enumeration: the served schema checks them; samples keep to them. An enumeration of lists keeps
+ * its first value as `sample`.
+ */
 export type Facets = Record<string, string>;
 
 /** A schema type with the TypeScript type that holds its values. */

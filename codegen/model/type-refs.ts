@@ -59,7 +59,8 @@ export function simpleRef(context: ModelContext, type: XsdSimpleType, user: stri
     if (known) return { kind: 'enum', typeName: known, tsType: known };
     const base = type.base ? textRef(context, type.base, user, depth + 1) : undefined;
     // An enumeration of lists is a list: the schema checks that its value is one of the lists it names.
-    if (base?.kind === 'list') return { ...base, facets: { ...(base.facets ?? {}), ...type.facets } };
+    // Its first value is kept as the `sample` facet: a sample must be one of them.
+    if (base?.kind === 'list') return { ...base, facets: { ...(base.facets ?? {}), ...type.facets, sample: type.enumeration[0] } };
     const name = context.names.claim(type.name ?? `${user.split(/[/@ ]/).filter(Boolean).pop()}Type`);
     context.enumNames.set(type, name);
     const enumeration = { name, values: type.enumeration, base: primitiveRef('string') };

@@ -387,7 +387,10 @@ function bindingQName(service: XmlElement, port: WsdlPort): string {
 export function pathOf(port: XmlElement): string {
   const address = findAll(port, 'soap:address | soap12:address | http:address')[0];
   if (!address) refuseAt(port, `port ${attr(port, 'name')} has no address: codegen serves at the path of the port's address`);
-  const location = attr(address, 'location').trim();
+  // A build tool's placeholder standing for the whole address (`${url.query}`, `@ENDPOINT@`), filled in when the
+  // service was deployed, names no path: served as no address would be.
+  const written = attr(address, 'location').trim();
+  const location = /^(\$\{[^}]*\}|@[A-Za-z0-9_.-]+@|%[A-Za-z0-9_.-]+%)$/.test(written) ? '' : written;
   let path: string;
   try {
     path = new URL(location).pathname;

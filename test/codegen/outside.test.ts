@@ -100,13 +100,15 @@ test('a reference to a head no element substitutes stays an element', (t) => {
   });
 });
 
-test("a port's address that is no URL is served at the path it writes: a placeholder host, a relative location, none", async (t) => {
+test("a port's address that is no URL is served at the path it writes: a placeholder host, a relative location, none, a build tool's placeholder", async (t) => {
   const address = 'location="http://localhost/items.svc"';
   const cases: [location: string, path: string][] = [
     ['http://server:port/CICS/CWBA/DFHWSDSH/DQ5006', '/CICS/CWBA/DFHWSDSH/DQ5006'],
     ['Revenue_Management', '/Revenue_Management'],
     ['', '/service'],
     ['https://example.com/v5/adgroups/', '/v5/adgroups'],
+    ['${url.query}', '/service'],
+    ['@SERVICE_URL@', '/service'],
   ];
   for (const [location, path] of cases) {
     const model = await withEdited([[address, `location="${location}"`]], {}, async (wsdl) => buildContractModel(await readContract(wsdl)));
