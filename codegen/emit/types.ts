@@ -47,7 +47,7 @@ export function emitTypes(model: SchemaModel, output: Output = GENERATED): strin
     file.addStatements(
       [
         '/** The namespace declarations of a top-level element: every namespace of the contract, the target one at run time (escaped already). */',
-        `export function xmlns(namespace: string): string {\n  return ${declarations.join(' + ')};\n}`,
+        `export function xmlns(namespace: string): string {\n  return ${declarations.length ? declarations.join(' + ') : "''"};\n}`,
       ].join('\n'),
     );
   } else if (model.types.some((t) => t.message)) {

@@ -107,6 +107,7 @@ test("a port's address that is no URL is served at the path it writes: a placeho
     ['Revenue_Management', '/Revenue_Management'],
     ['', '/service'],
     ['https://example.com/v5/adgroups/', '/v5/adgroups'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a build tool's placeholder, as the WSDL holds it
     ['${url.query}', '/service'],
     ['@SERVICE_URL@', '/service'],
   ];
@@ -198,6 +199,40 @@ test('the served texts of a contract of no target namespace have no namespace ho
   ]);
   // With a namespace, each occurrence of it is a hole; a longer namespace that starts with it is text.
   t.deepEqual(segments('a urn:x b urn:xy', 'urn:x', ['urn:xy']), [{ text: 'a ' }, { hole: 'namespace' }, { text: ' b urn:xy' }]);
+});
+
+test('a contract of no target namespace whose elements need prefixes declares none for no namespace, and answers', async (t) => {
+  t.timeout(120_000, 'generate, type-check, serve and call');
+  // A wildcard makes codegen write elements with prefixes; the contract's own elements are in no namespace.
+  const wsdl = `<wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:s="http://www.w3.org/2001/XMLSchema">
+  <wsdl:types><s:schema>
+    <s:element name="Echo"><s:complexType><s:sequence><s:element name="Text" type="s:string" /><s:any minOccurs="0" processContents="lax" /></s:sequence></s:complexType></s:element>
+    <s:element name="EchoResponse"><s:complexType><s:sequence><s:element name="Text" type="s:string" /></s:sequence></s:complexType></s:element>
+  </s:schema></wsdl:types>
+  <wsdl:message name="In"><wsdl:part name="parameters" element="Echo" /></wsdl:message>
+  <wsdl:message name="Out"><wsdl:part name="parameters" element="EchoResponse" /></wsdl:message>
+  <wsdl:portType name="Port"><wsdl:operation name="Echo"><wsdl:input message="In" /><wsdl:output message="Out" /></wsdl:operation></wsdl:portType>
+  <wsdl:binding name="Binding" type="Port"><soap:binding transport="http://schemas.xmlsoap.org/soap/http" />
+    <wsdl:operation name="Echo"><soap:operation soapAction="Echo" /><wsdl:input><soap:body use="literal" /></wsdl:input><wsdl:output><soap:body use="literal" /></wsdl:output></wsdl:operation>
+  </wsdl:binding>
+  <wsdl:service name="NoNamespace"><wsdl:port name="Port" binding="Binding"><soap:address location="http://localhost/echo" /></wsdl:port></wsdl:service>
+</wsdl:definitions>`;
+  const dir = mkdtempSync(join(tmpdir(), 'codegen-no-namespace-'));
+  try {
+    writeFileSync(join(dir, 'NoNamespace.wsdl'), wsdl);
+    const model = buildContractModel(await readContract(join(dir, 'NoNamespace.wsdl')));
+    t.truthy(model.prefixes);
+    t.false(Object.hasOwn(model.prefixes ?? {}, ''), 'no prefix for no namespace');
+    const lines: string[] = [];
+    const outcomes = await checkCorpus(dir, (line) => lines.push(line));
+    t.deepEqual(
+      outcomes.map((o) => [o.name, o.outcome]),
+      [['NoNamespace', 'pass']],
+      lines.join('\n'),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('a WSDL of bindings and no service is served at one port per binding, /{binding}, named in the served WSDL', async (t) => {
