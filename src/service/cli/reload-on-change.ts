@@ -15,23 +15,31 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
 import { createLogger } from '../observability/logger';
-import { ConfigError, integer, setting, settingsTable } from '../../runtime';
 
-const path = (what: string) => ({
-  values: what,
-  parse(text: string) {
-    if (!text.startsWith('/')) throw new ConfigError('must be an absolute path');
-    return text;
-  },
-});
-
-const OPTIONS = settingsTable({
-  watch: setting({ flag: '--watch', default: '', type: path('directory'), help: 'the directory of the mounted Secret' }),
-  process: setting({ flag: '--process', default: '', type: path('file'), help: "the service's program, as its command line names it" }),
-  interval: setting({ flag: '--interval', default: 5, type: integer(1, 3600), help: 'seconds between two readings of the directory' }),
-});
+/**
+ * The command line, split by node:util's parseArgs. The sidecar imports nothing of the runtime (whose front door
+ * brings the XML engine and Koa): it runs beside the service in a container of its own with a memory limit.
+ */
+export function parseOptions(argv: string[]): { watch: string; process: string; interval: number } {
+  const { values } = parseArgs({
+    args: argv,
+    options: { watch: { type: 'string' }, process: { type: 'string' }, interval: { type: 'string', default: '5' } },
+    strict: true,
+    allowPositionals: false,
+  });
+  const absolute = (name: 'watch' | 'process') => {
+    const value = values[name];
+    if (value === undefined) throw new Error('--watch and --process are needed');
+    if (!value.startsWith('/')) throw new Error(`--${name}: must be an absolute path`);
+    return value;
+  };
+  const interval = Number(values.interval);
+  if (!/^\d+$/.test(values.interval) || interval < 1 || interval > 3600) throw new Error('--interval: seconds from 1 to 3600');
+  return { watch: absolute('watch'), process: absolute('process'), interval };
+}
 
 /** A digest of the directory's files (symbolic links followed; kubelet's `..data` and the like left out), or why it cannot be read. */
 export function readDirectory(directory: string): { digest: string } | { error: string } {
@@ -98,12 +106,11 @@ export function checkOnce(options: { watch: string; process: string }, signalled
 
 function main(argv: string[]): void {
   const logger = createLogger('info');
-  let options: ReturnType<typeof OPTIONS.parse>;
+  let options: ReturnType<typeof parseOptions>;
   try {
-    options = OPTIONS.parse(argv, {});
-    if (!options.watch || !options.process) throw new ConfigError('--watch and --process are needed');
+    options = parseOptions(argv);
   } catch (error) {
-    console.error(`reload-on-change: ${(error as Error).message}`);
+    console.error(`reload-on-change: ${(error as Error).message.split('\n')[0]}`);
     process.exit(2);
   }
   const first = readDirectory(options.watch);
