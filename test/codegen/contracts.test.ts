@@ -7,7 +7,6 @@
  * does, and the typed client decoding answers from a stand-in fetch.
  */
 import test from 'ava';
-import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,12 +16,12 @@ import type { ContractModel } from '../../codegen/model/model';
 import { readContract } from '../../codegen/read/contract';
 import { loadXmlEngine, xml } from '../../src/runtime/xml/xml-engine';
 import { compileSchema, compileSchemaSet } from '../../src/runtime/xml/xml-schema';
+import { typeCheck } from '../support/type-check';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'contracts');
 const PUBLIC = join(__dirname, '..', 'fixtures', 'public-wsdls');
 const SECRETS = join(FIXTURES, 'generate-secret', 'SecretService.wsdl');
 const ALL_TYPES = join(FIXTURES, 'all-types', 'AllTypes.wsdl');
-const TSC = require.resolve('typescript/bin/tsc');
 
 const folders: string[] = [];
 test.after.always(() => {
@@ -34,17 +33,6 @@ async function generateInto(wsdl: string): Promise<string> {
   folders.push(out);
   await generate(wsdl, out);
   return out;
-}
-
-/** `npx tsc --noEmit -p DIR`: '' when the folder type-checks, else the compiler's messages. */
-function typeCheck(dir: string): string {
-  try {
-    execFileSync(process.execPath, [TSC, '--noEmit', '-p', dir], { encoding: 'utf8', stdio: 'pipe' });
-    return '';
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout: string; stderr: string };
-    return `${stdout}${stderr}`.trim() || String(error);
-  }
 }
 
 const modelOf = async (wsdl: string): Promise<ContractModel> => buildContractModel(await readContract(wsdl));

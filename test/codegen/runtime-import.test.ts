@@ -10,16 +10,16 @@
  * made. test/system/installed-package.test.ts does it with the real package.
  */
 import test from 'ava';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 import { generate, generateFromXsd, packageName } from '../../codegen/main';
+import { typeCheck } from '../support/type-check';
 
 const ROOT = join(__dirname, '..', '..');
-const TSC = require.resolve('typescript/bin/tsc');
 const CONTRACTS = join(ROOT, 'test', 'fixtures', 'contracts');
 const CORPUS = join(ROOT, 'test', 'fixtures', 'corpus');
 const FRONT_DOOR = join(ROOT, 'src', 'runtime', 'index.ts');
@@ -45,17 +45,6 @@ function importsIn(folder: string): { file: string; module: string }[] {
         .preProcessFile(readFileSync(join(folder, file), 'utf8'), true, true)
         .importedFiles.map(({ fileName }) => ({ file, module: fileName })),
     );
-}
-
-/** `tsc --noEmit -p DIR`: '' when it type-checks, else the compiler's messages. */
-function typeCheck(dir: string): string {
-  try {
-    execFileSync(process.execPath, [TSC, '--noEmit', '-p', dir], { encoding: 'utf8', stdio: 'pipe' });
-    return '';
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout: string; stderr: string };
-    return `${stdout}${stderr}`.trim() || String(error);
-  }
 }
 
 /** A team's tsconfig.json, with `<package>/runtime` standing for this checkout's front door. */
