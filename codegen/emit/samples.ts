@@ -51,6 +51,16 @@ export function sampleExpression(model: ContractModel, type: TypeRef, path: stri
  */
 let incomplete = false;
 
+/** A sample made on its own, and whether it was filled whole; what is incomplete around it stays as it was. */
+function attempt(make: () => string): { sample: string; whole: boolean } {
+  const before = incomplete;
+  incomplete = false;
+  const sample = make();
+  const whole = !incomplete;
+  incomplete = before;
+  return { sample, whole };
+}
+
 /** IDs given to required ID attributes of a sample, so that no two are alike. */
 let ids = 0;
 
@@ -159,15 +169,11 @@ function fieldSample(model: ContractModel, f: FieldModel, inside: string[]): str
     sample = quote(`<${f.xmlName}${declaration(f.namespace)}>string</${f.xmlName}>`);
   } else if (f.fixed !== undefined) sample = fixedSample(model, f.type, f.fixed);
   else {
-    const before = incomplete;
-    incomplete = false;
-    sample = sampleExpression(model, f.type, inside);
+    const made = attempt(() => sampleExpression(model, f.type, inside));
     // An optional member that could not be filled whole is left out; a required one leaves its owner incomplete.
-    if (incomplete && f.minOccurs === 0) {
-      incomplete = before;
-      return undefined;
-    }
-    incomplete ||= before;
+    if (!made.whole && f.minOccurs === 0) return undefined;
+    if (!made.whole) incomplete = true;
+    sample = made.sample;
   }
   return repeated ? `[${Array(Math.max(1, f.minOccurs)).fill(sample).join(', ')}]` : sample;
 }
@@ -291,13 +297,9 @@ function elementObject(model: ContractModel, e: ElementModel, inside: string[]):
     : quote(`<${tag}${declaration(e.namespace)}`);
   const attributes = type.attributes.length > 0 || type.anyAttribute ? ' + v.xmlAttributes()' : '';
   // A candidate whose sample cannot be filled whole is passed over.
-  const before = incomplete;
-  incomplete = false;
-  const value = sampleObject(model, type, inside);
-  const whole = !incomplete;
-  incomplete = before;
-  if (!whole) return undefined;
-  return `((v: ${type.name}) => ${open}${attributes} + '>' + v.toXml() + ${quote(`</${tag}>`)})(${value})`;
+  const made = attempt(() => sampleObject(model, type, inside));
+  if (!made.whole) return undefined;
+  return `((v: ${type.name}) => ${open}${attributes} + '>' + v.toXml() + ${quote(`</${tag}>`)})(${made.sample})`;
 }
 
 /** A fixed value, read from its text as a value of its type. */

@@ -10,10 +10,9 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { xml, type XmlElement } from '../../src/runtime/xml/xml-engine';
-import { readXmlFile } from './documents';
+import { readXmlFile, XML_NAMESPACE } from './documents';
 
 const CATALOG_NS = 'urn:oasis:names:tc:entity:xmlns:xml:catalog';
-const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 
 export interface Catalog {
   /** The file a URL maps to (an absolute path), or undefined when no entry maps it. */
@@ -43,10 +42,10 @@ export function readCatalog(path: string, seen = new Set<string>()): Catalog {
       );
     }
     const walk = (element: XmlElement, base: string) => {
-      const here = new URL(attribute(element, 'base', XML_NS) ?? '.', base).href;
+      const here = new URL(attribute(element, 'base', XML_NAMESPACE) ?? '.', base).href;
       for (const entry of element.find('*')) {
         if (!(entry instanceof xml().XmlElement) || entry.namespaceUri !== CATALOG_NS) continue;
-        const at = new URL(attribute(entry, 'base', XML_NS) ?? '.', here).href;
+        const at = new URL(attribute(entry, 'base', XML_NAMESPACE) ?? '.', here).href;
         const target = (name: string) => {
           const value = attribute(entry, name);
           if (value === undefined) throw new Error(`codegen: ${path}:${entry.line}: <${entry.name}> has no ${name}`);

@@ -126,7 +126,7 @@ export async function readContract(wsdlPath: string, options: ReadOptions = {}):
         if (location !== undefined) load(locate(element, file, location), undefined);
       }
     }
-    loader.loadImplied([...inline, ...loader.loaded()]);
+    loader.loadImplied(inline);
     const schemas = [...inline, ...loader.loaded()];
     checkLocationlessImports(schemas, options.warn);
     for (const { schema } of schemas) {

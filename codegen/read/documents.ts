@@ -13,6 +13,9 @@ export const NS = {
   s: 'http://www.w3.org/2001/XMLSchema',
 } as const;
 
+/** XML's own namespace, of `xml:lang` and its kin (bound to the prefix xml in every document; not one of NS's). */
+export const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
+
 /** The runtime's safe options; NOBLANKS drops white-space-only text between elements. */
 function parseOptions(dropBlanks: boolean): number {
   return safeParseOptions() | (dropBlanks ? xml().ParseOption.XML_PARSE_NOBLANKS : 0);

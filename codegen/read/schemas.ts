@@ -8,7 +8,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { loadXmlEngine, type XmlDocument, type XmlElement } from '../../src/runtime/xml/xml-engine';
-import { attr, findAll, NS, namespaceOfQName, optionalAttr, readXmlFile, refuseAt } from './documents';
+import { attr, findAll, NS, namespaceOfQName, optionalAttr, readXmlFile, refuseAt, XML_NAMESPACE } from './documents';
 import { type Catalog, standardCatalog } from './catalog';
 import { type LoadedSchema, readXsd, type XsdFacts } from './xsd';
 
@@ -33,25 +33,14 @@ export interface SchemaLoader {
   /** Every schema file loaded, in the order first loaded. */
   loaded(): LoadedSchema[];
   /**
-   * Loads the standard schemas (codegen/standard/) of the namespaces the given schemas use but none declares: one
+   * Loads the standard schemas (codegen/standard/) of the namespaces the loaded schemas (and `inline`, a WSDL's own)
+   * use but none declares: one
    * imported without schemaLocation, and the XML namespace where its attributes are referenced without an import
    * (libxml2 compiles no reference to a namespace that is not imported). The user's catalog may map the namespace first.
    */
-  loadImplied(schemas: LoadedSchema[]): LoadedSchema[];
+  loadImplied(inline?: LoadedSchema[]): void;
   /** Every document parsed: the caller disposes them once the facts are read. */
   readonly opened: XmlDocument[];
-}
-
-const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
-
-/** A loaded schema's imports and includes, and theirs, each once. */
-function loadedUnder(schema: LoadedSchema, seen = new Set<LoadedSchema>()): LoadedSchema[] {
-  for (const { loaded } of schema.locations) {
-    if (seen.has(loaded)) continue;
-    seen.add(loaded);
-    loadedUnder(loaded, seen);
-  }
-  return [...seen];
 }
 
 /** How codegen names a file in its messages: relative to the working folder. */
@@ -164,10 +153,13 @@ export function createSchemaLoader(options: SchemaLoaderOptions): SchemaLoader {
     }
   };
 
-  const loadImplied = (schemas: LoadedSchema[]): LoadedSchema[] => {
-    const added: LoadedSchema[] = [];
-    for (;;) {
-      const all = [...schemas, ...added];
+  const loaded = () => [...new Set(files.values())];
+
+  const loadImplied = (inline: LoadedSchema[] = []): void => {
+    // Until a round loads nothing new (a standard schema may import another).
+    for (let known = -1; files.size !== known; ) {
+      known = files.size;
+      const all = [...inline, ...loaded()];
       const declared = new Set(all.map((s) => optionalAttr(s.schema, 'targetNamespace') ?? s.chameleon ?? ''));
       const wanted = new Set<string>();
       for (const { schema } of all) {
@@ -176,18 +168,15 @@ export function createSchemaLoader(options: SchemaLoaderOptions): SchemaLoader {
           if (namespaceOfQName(user, attr(user, 'ref')) === XML_NAMESPACE) wanted.add(XML_NAMESPACE);
         }
       }
-      const missing = [...wanted].filter((ns) => ns !== '' && !declared.has(ns));
-      const found = missing.flatMap((ns) => {
-        const path = options.catalog?.resolve(ns) ?? standardCatalog().resolve(ns);
-        return path !== undefined && existsSync(path) ? [load(path, undefined)] : [];
-      });
-      const fresh = [...new Set(found.flatMap((f) => [f, ...loadedUnder(f)]))].filter((f) => !all.includes(f));
-      if (fresh.length === 0) return added;
-      added.push(...fresh);
+      for (const namespace of wanted) {
+        if (namespace === '' || declared.has(namespace)) continue;
+        const path = options.catalog?.resolve(namespace) ?? standardCatalog().resolve(namespace);
+        if (path !== undefined && existsSync(path)) load(path, undefined);
+      }
     }
   };
 
-  return { load, followLocations, locate, loaded: () => [...new Set(files.values())], loadImplied, opened };
+  return { load, followLocations, locate, loaded, loadImplied, opened };
 }
 
 /**
@@ -200,11 +189,7 @@ export function checkLocationlessImports(schemas: LoadedSchema[], warn: (line: s
     for (const imported of findAll(schema, 's:import[not(@schemaLocation)]')) {
       const namespace = optionalAttr(imported, 'namespace') ?? '';
       // The xml: and xsi: namespaces are XML's and XML Schema's own: their attributes need no schema.
-      if (
-        !declared.has(namespace) &&
-        namespace !== 'http://www.w3.org/XML/1998/namespace' &&
-        namespace !== 'http://www.w3.org/2001/XMLSchema-instance'
-      )
+      if (!declared.has(namespace) && namespace !== XML_NAMESPACE && namespace !== 'http://www.w3.org/2001/XMLSchema-instance')
         warn(
           `codegen: warning: ${file}:${imported.line}: imports namespace ${namespace || '(none)'}, which no schema of the contract declares`,
         );
@@ -233,7 +218,7 @@ export async function readSchemaSet(
   const loader = createSchemaLoader({ folder: dirname(resolve(paths[0])), warn, catalog });
   try {
     const roots = paths.map((path) => loader.load(resolve(path), undefined));
-    loader.loadImplied(loader.loaded());
+    loader.loadImplied();
     const schemas = loader.loaded();
     checkLocationlessImports(schemas, warn);
     return { xsd: readXsd(schemas), targetNamespace: optionalAttr(roots[0].schema, 'targetNamespace') ?? '' };

@@ -12,6 +12,7 @@ import {
   parseXmlText,
   setPlainAttr,
   withDocument,
+  XML_NAMESPACE,
 } from './documents';
 import { type LoadedSchema, STRAY_TYPE_ATTRIBUTES } from './xsd';
 import { pathOf } from './wsdl';
@@ -27,8 +28,6 @@ export interface ContractTexts {
   /** Per global element of a one-namespace contract, a schema holding only that element and the types it needs. */
   elementSchemas: Record<string, string>;
 }
-
-const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
 
 /** The WS-Policy namespaces: a policy the service does not enforce is not served (WS-Addressing actions are read past). */
 const POLICY = ['http://schemas.xmlsoap.org/ws/2004/09/policy', 'http://www.w3.org/ns/ws-policy'];
@@ -142,18 +141,7 @@ function selfContainedWsdl(wsdl: XmlDocument, schemas: LoadedSchema[], importLoc
     }
     for (const schema of findAll(types, 's:schema | s:import')) schema.remove();
     types.addElement(MARKER);
-    for (const imported of findAll(definitions, 'wsdl:import')) {
-      // A wsdl:import of a schema document: its schema is served inline, as every other one.
-      if (!importLocations.includes(attr(imported, 'location'))) {
-        imported.remove();
-        continue;
-      }
-      setPlainAttr(
-        imported,
-        'location',
-        `${ADDRESS_MARKER}${endpointPath}?wsdl=wsdl${importLocations.indexOf(attr(imported, 'location'))}`,
-      );
-    }
+    pointImportsHere(definitions, importLocations, endpointPath);
     stripPolicy(copy);
     addressesAtMarker(copy);
     const text = copy.root.toString({ format: false });
@@ -161,6 +149,18 @@ function selfContainedWsdl(wsdl: XmlDocument, schemas: LoadedSchema[], importLoc
     const end = text.indexOf('>', at) + 1;
     return serializeText(text.slice(0, at) + texts.join('') + text.slice(end));
   });
+}
+
+/**
+ * A WSDL's wsdl:imports, as served: each imported WSDL at the service's `?wsdl=wsdlN`; an import of a schema document
+ * left out (its schema is served inline, as every other one).
+ */
+function pointImportsHere(definitions: XmlElement, importLocations: string[], endpointPath: string): void {
+  for (const imported of findAll(definitions, 'wsdl:import')) {
+    const index = importLocations.indexOf(attr(imported, 'location'));
+    if (index < 0) imported.remove();
+    else setPlainAttr(imported, 'location', `${ADDRESS_MARKER}${endpointPath}?wsdl=wsdl${index}`);
+  }
 }
 
 function onlyImports(schema: XmlElement): boolean {
@@ -176,18 +176,7 @@ function importedWsdl(wsdl: XmlDocument, schemas: LoadedSchema[], importLocation
   if (schemas.length > 0) return selfContainedWsdl(wsdl, schemas, importLocations, endpointPath);
   return withDocument(copyDocument(wsdl, 'an imported WSDL'), (copy) => {
     for (const types of findAll(copy, '/wsdl:definitions/wsdl:types')) types.remove();
-    for (const imported of findAll(copy, '/wsdl:definitions/wsdl:import')) {
-      // A wsdl:import of a schema document: its schema is served inline, as every other one.
-      if (!importLocations.includes(attr(imported, 'location'))) {
-        imported.remove();
-        continue;
-      }
-      setPlainAttr(
-        imported,
-        'location',
-        `${ADDRESS_MARKER}${endpointPath}?wsdl=wsdl${importLocations.indexOf(attr(imported, 'location'))}`,
-      );
-    }
+    pointImportsHere(findOne(copy, '/wsdl:definitions'), importLocations, endpointPath);
     stripPolicy(copy);
     addressesAtMarker(copy);
     return serialize(copy);

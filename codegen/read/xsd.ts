@@ -1,5 +1,5 @@
 import type { XmlElement } from '../../src/runtime/xml/xml-engine';
-import { attr, findAll, localName, NS, namespaceOfQName, optionalAttr, type Refuse, refuser } from './documents';
+import { attr, findAll, localName, NS, namespaceOfQName, optionalAttr, type Refuse, refuser, XML_NAMESPACE } from './documents';
 
 /** A name in a namespace ('' for none): how XML Schema names its components. */
 export interface QName {
@@ -515,7 +515,7 @@ export function readXsd(sources: SchemaSource[]): XsdFacts {
       const ref = optionalAttr(node, 'ref');
       if (ref !== undefined) {
         const q = qnameOf(node, ref, where);
-        if (q.namespace === 'http://www.w3.org/XML/1998/namespace') {
+        if (q.namespace === XML_NAMESPACE) {
           return {
             name: q.name,
             namespace: q.namespace,
