@@ -31,7 +31,7 @@ async function regenerate(out: string): Promise<void> {
     const folder = join(out, 'wsdl', relative(ROOT, wsdl));
     const catalog = join(dirname(wsdl), 'catalog.xml');
     try {
-      await generate(wsdl, folder, { note: quiet, handlers: join(folder, 'handlers'), ...(existsSync(catalog) ? { catalog } : {}) });
+      await generate(wsdl, folder, { note: quiet, handlers: relative(ROOT, join(folder, 'handlers')), ...(existsSync(catalog) ? { catalog } : {}) });
     } catch (error) {
       mkdirSync(folder, { recursive: true });
       writeFileSync(join(folder, 'refused.txt'), `${(error as Error).message}\n`);
