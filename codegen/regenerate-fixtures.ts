@@ -7,7 +7,7 @@
  * every checkout: `diff -r` of two checkouts' folders shows what changed.
  *   npm run regenerate-fixtures -- NAME
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { generate, generateSchemaTexts, outputFor } from './main';
 
@@ -31,7 +31,11 @@ async function regenerate(out: string): Promise<void> {
     const folder = join(out, 'wsdl', relative(ROOT, wsdl));
     const catalog = join(dirname(wsdl), 'catalog.xml');
     try {
-      await generate(wsdl, folder, { note: quiet, handlers: relative(ROOT, join(folder, 'handlers')), ...(existsSync(catalog) ? { catalog } : {}) });
+      await generate(wsdl, folder, {
+        note: quiet,
+        handlers: relative(ROOT, join(folder, 'handlers')),
+        ...(existsSync(catalog) ? { catalog } : {}),
+      });
     } catch (error) {
       mkdirSync(folder, { recursive: true });
       writeFileSync(join(folder, 'refused.txt'), `${(error as Error).message}\n`);
@@ -51,7 +55,7 @@ async function regenerate(out: string): Promise<void> {
       writeFileSync(join(folder, 'refused.txt'), `${(error as Error).message}\n`);
     }
   }
-  console.log(`regenerate-fixtures: ${wsdls.length} WSDLs and ${sets.size} schema sets into ${out}`);
+  console.log(`regenerate-fixtures: ${wsdls.length} WSDLs and ${sets.size} schema sets`);
 }
 
 const [name] = process.argv.slice(2);
@@ -60,7 +64,17 @@ if (!name || /[/\\]/.test(name)) {
   process.exit(2);
 }
 process.chdir(ROOT);
-regenerate(join(ROOT, 'test-output', 'regenerated', name)).catch((error: Error) => {
-  console.error(error.message);
-  process.exit(1);
-});
+// Written under one fixed name (the handler skeletons name their folder), then renamed.
+const written = join(ROOT, 'test-output', 'regenerated', 'latest');
+regenerate(written)
+  .then(() => {
+    const named = join(ROOT, 'test-output', 'regenerated', name);
+    if (named !== written) {
+      rmSync(named, { recursive: true, force: true });
+      renameSync(written, named);
+    }
+  })
+  .catch((error: Error) => {
+    console.error(error.message);
+    process.exit(1);
+  });
