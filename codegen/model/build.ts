@@ -5,19 +5,18 @@
  * contract whose parts disagree is refused.
  */
 import type { ContractFacts } from '../read/contract';
-import { prunedWsdl } from '../read/texts';
 import type { SchemaSetFacts } from '../read/schemas';
 import { createContext } from './context';
 import { linkDerivations, reachDerivedTypes } from './derivations';
-import type { ContractModel, SchemaModel } from './model';
+import type { SchemaModel, ServiceModel } from './model';
 import { complexRef } from './type-refs';
 import { identifier, identifierCheck, sortByName } from './names';
 import { modelOperations, toElementModel } from './operations';
 import { unionsForDerivedTypes } from './polymorphism';
 import { choosePrefixes } from './prefixes';
-import { requestSchemasOf } from './request-schemas';
+import { requestElementsOf } from './request-schemas';
 
-export function buildContractModel({ wsdl, xsd, texts }: ContractFacts, warn: (line: string) => void = () => {}): ContractModel {
+export function buildContractModel({ wsdl, xsd }: ContractFacts, warn: (line: string) => void = () => {}): ServiceModel {
   const tns = wsdl.targetNamespace;
   const context = createContext(xsd, tns);
   // 1. Named types claim their names first, in document order; anonymous ones take what is left.
@@ -35,7 +34,7 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts, warn: (l
   }
   // 6. The prefixes elements are written with, and 7. the small schemas requests are validated against.
   const prefixes = choosePrefixes(tns, xsd.namespaces, all, operations);
-  const requestSchemas = requestSchemasOf(tns, all, operations, texts.elementSchemas);
+  const requestElements = requestElementsOf(tns, all, operations);
   const classes = new Set(all.map((t) => t.name));
   // 8. The global elements whose types are simple or have classes (before the enumerations: they may name one).
   const elements = [...xsd.elements.values()]
@@ -49,11 +48,6 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts, warn: (l
     .filter((e) => e.type.kind !== 'complex' || classes.has(e.type.typeName));
   unionsForDerivedTypes(all, elements, []);
   const paths = [...new Set(wsdl.ports.map((p) => p.path))];
-  // What was skipped (a port or an operation codegen cannot serve) is not in the WSDL served either.
-  const servedNames = operations.map((op) => op.name);
-  const portNames = wsdl.ports.map((p) => p.name);
-  const prune = (text: string) => prunedWsdl(text, wsdl.service, portNames, servedNames);
-  const everything = wsdl.allPorts === wsdl.ports.length && wsdl.allOperations === servedNames.length;
   return {
     service: identifier(wsdl.service),
     authoredNamespace: tns,
@@ -65,11 +59,7 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts, warn: (l
     enums: sortByName([...context.enums.values()]),
     operations,
     ports: wsdl.ports,
-    wsdl: everything ? texts.wsdl : prune(texts.wsdl),
-    importedWsdls: everything ? texts.importedWsdls : texts.importedWsdls.map(prune),
-    schema: texts.schemas[0]?.text ?? '',
-    schemas: texts.schemas,
-    requestSchemas,
+    requestElements,
     ...(wsdl.choice ? { choice: wsdl.choice } : {}),
   };
 }
