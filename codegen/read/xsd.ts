@@ -148,15 +148,14 @@ export interface LoadedSchema extends SchemaSource {
 /**
  * Reads the global declarations of the contract's schemas (every schema,
  * of every namespace): elements, complex and simple types, with groups and
- * attribute groups expanded in place, substitution groups (as a choice of
- * their members) and redefinitions. What changes the wire and is not read is
+ * attribute groups expanded in place, substitution groups (each element's
+ * head: model/substitution-groups.ts expands them) and redefinitions. What changes the wire and is not read is
  * refused with one line naming its file and line; what does not
  * (annotations, identity constraints, extension attributes) is read past.
  */
 export function readXsd(sources: SchemaSource[]): XsdFacts {
   const facts: XsdFacts = { elements: new Map(), complexTypes: new Map(), simpleTypes: new Map(), namespaces: [] };
   for (const scope of schemaScopes(sources)) readDeclarations(scope, facts);
-  expandSubstitutionGroups(facts);
   return facts;
 }
 
@@ -181,61 +180,4 @@ function readDeclarations(scope: SchemaScope, facts: XsdFacts): void {
       if (!facts.complexTypes.has(key)) facts.complexTypes.set(key, complexType(inScope, node, name, name));
     } else if (!facts.simpleTypes.has(key)) facts.simpleTypes.set(key, simpleType(inScope, node, name));
   }
-}
-
-/**
- * A reference to the head of a substitution group stands for the head (unless
- * abstract) or any member of its group, members of members too: it is read as
- * a choice of those elements, each a field of its own (the served schema keeps
- * the group, so libxml2 checks the members' types).
- */
-function expandSubstitutionGroups(facts: XsdFacts): void {
-  const members = new Map<string, XsdElement[]>();
-  for (const element of facts.elements.values()) {
-    if (!element.substitutionGroup) continue;
-    const head = qnameKey(element.substitutionGroup);
-    members.set(head, [...(members.get(head) ?? []), element]);
-  }
-  if (members.size === 0) return;
-  const standIns = (head: string, seen: Set<string>): XsdElement[] =>
-    (members.get(head) ?? []).flatMap((member) => {
-      const key = qnameKey(member);
-      if (seen.has(key)) return [];
-      seen.add(key);
-      return [...(member.abstract ? [] : [member]), ...standIns(key, seen)];
-    });
-  const seenTypes = new Set<XsdComplexType>();
-  const inType = (type: XsdComplexType) => {
-    if (seenTypes.has(type)) return;
-    seenTypes.add(type);
-    if (type.particle) type.particle = inParticle(type.particle);
-  };
-  const inParticle = (particle: XsdParticle): XsdParticle => {
-    if (particle.kind === 'any') return particle;
-    if (particle.kind !== 'element') return { ...particle, particles: particle.particles.map(inParticle) };
-    const { element } = particle;
-    if (element.type?.kind === 'complex') inType(element.type.type);
-    if (!element.ref || !members.has(qnameKey(element.ref))) return particle;
-    const head = facts.elements.get(qnameKey(element.ref));
-    const alternatives = [...(head && !head.abstract ? [head] : []), ...standIns(qnameKey(element.ref), new Set())];
-    return {
-      kind: 'choice',
-      min: particle.min,
-      max: particle.max,
-      particles: alternatives.map((alternative) => ({
-        kind: 'element',
-        element: {
-          name: alternative.name,
-          namespace: alternative.namespace,
-          ref: { namespace: alternative.namespace, name: alternative.name },
-          nillable: element.nillable,
-          at: element.at,
-        },
-        min: 1,
-        max: 1,
-      })),
-    };
-  };
-  for (const type of facts.complexTypes.values()) inType(type);
-  for (const element of facts.elements.values()) if (element.type.kind === 'complex') inType(element.type.type);
 }
