@@ -5,7 +5,7 @@
 import type { Variant } from '../../../src/runtime/definition';
 import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
 import { attr, findAll, findOne, optionalAttr, refuseAt } from '../documents';
-import type { WsdlPort } from '../wsdl';
+import type { WsdlPort } from './facts';
 import type { WsdlDocuments } from './definitions';
 
 /** The bindings of the served ports, one per variant, and what an operation is read from. */

@@ -1,7 +1,7 @@
 /** An operation's HTTP GET or POST side: its location and the path it is served at, its input parts, its answer's element, an XML body. */
 import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
 import { attr, findAll, findOne, optionalAttr, refuseAt } from '../documents';
-import type { WsdlOperationFacts } from '../wsdl';
+import type { WsdlOperationFacts } from './facts';
 import type { WsdlDocuments } from './definitions';
 import { messageOf, partsOf } from './messages';
 

@@ -1,7 +1,7 @@
 /** Messages and port types: an operation as its port type declares it, the message of each direction, a message's parts. */
 import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
 import { attr, findAll, findOne, localName, namespaceOfQName, optionalAttr, refuseAt } from '../documents';
-import type { WsdlPart } from '../wsdl';
+import type { WsdlPart } from './facts';
 import type { WsdlDocuments } from './definitions';
 
 /** The operation `name` of the port type a binding binds. */

@@ -4,7 +4,7 @@
  */
 import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
 import { attr, findAll, findOne, optionalAttr, refuseAt } from '../documents';
-import type { WsdlOperationFacts, WsdlPort, WsdlSoapMessage } from '../wsdl';
+import type { WsdlOperationFacts, WsdlPort, WsdlSoapMessage } from './facts';
 import { bindingOperation, type ServedBindings } from './bindings';
 import type { WsdlDocuments } from './definitions';
 import { httpFacts } from './http';

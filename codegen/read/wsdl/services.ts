@@ -5,7 +5,7 @@
 import type { Variant } from '../../../src/runtime/definition';
 import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
 import { attr, findAll, findOne, NS, optionalAttr, refuseAt, setPlainAttr } from '../documents';
-import type { WsdlPort } from '../wsdl';
+import type { WsdlPort } from './facts';
 import { checkLiteral, variantOf } from './bindings';
 import type { Definitions, WsdlDocuments } from './definitions';
 

@@ -1,7 +1,7 @@
 /** Complex types: a content model and attributes, or complexContent or simpleContent deriving from a base; and the type an element declares. */
 import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
 import { attr, findAll, NS, optionalAttr, type Refuse } from '../documents';
-import type { XsdComplexType, XsdTypeUse } from '../xsd';
+import type { XsdComplexType, XsdTypeUse } from './facts';
 import { attributesOf } from './attribute';
 import { particle } from './particle';
 import { at, checkUnderstood, flag, namedType, original, qnameOf, type SchemaScope, typeUse, type Understood } from './scope';

@@ -1,7 +1,7 @@
 /** Global elements: a type or an anonymous type, nillable, abstract, a value, and the substitution group they are a member of. */
 import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
 import { attr, optionalAttr } from '../documents';
-import type { XsdElement } from '../xsd';
+import type { XsdElement } from './facts';
 import { declaredType } from './complex-type';
 import { at, checkUnderstood, flag, qnameOf, type SchemaScope, type Understood } from './scope';
 

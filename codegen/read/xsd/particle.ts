@@ -1,7 +1,7 @@
 /** Content models: compositors (sequence, choice, all), group references expanded in place, wildcards and local elements. */
 import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
 import { attr, findAll, NS, optionalAttr } from '../documents';
-import { qnameKey, type XsdNamespaceConstraint, type XsdParticle, type XsdTypeUse } from '../xsd';
+import { qnameKey, type XsdNamespaceConstraint, type XsdParticle, type XsdTypeUse } from './facts';
 import {
   at,
   checkUnderstood,

@@ -4,7 +4,7 @@
  */
 import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
 import { attr, findAll, optionalAttr } from '../documents';
-import { qnameKey, type SchemaSource } from '../xsd';
+import { qnameKey, type SchemaSource } from './facts';
 import { checkUnderstood, ORIGINAL, type RedefinedKind, redefinedKey, type SchemaScope, type Understood } from './scope';
 
 const REDEFINE: Understood = {

@@ -5,7 +5,7 @@
  */
 import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
 import { attr, findAll, localName, NS, namespaceOfQName, optionalAttr, type Refuse } from '../documents';
-import { type Occurs, type QName, qnameKey, type XsdTypeUse } from '../xsd';
+import { type Occurs, type QName, qnameKey, type XsdTypeUse } from './facts';
 
 /** A global declaration of the set that references expand (a group, an attribute group, an attribute), and the scope it is read in. */
 export interface Declared {

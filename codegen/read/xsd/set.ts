@@ -4,7 +4,7 @@
  * attribute groups and global attributes of every document are indexed once, for references from any other.
  */
 import { attr, findAll, NS, optionalAttr, refuser } from '../documents';
-import { qnameKey, type SchemaSource } from '../xsd';
+import { qnameKey, type SchemaSource } from './facts';
 import { declaredKey, redefinedComponents } from './redefine';
 import { checkUnderstood, type SchemaScope, type SchemaSet, type Understood } from './scope';
 

@@ -1,7 +1,7 @@
 /** Simple types: a restriction (enumeration values and other facets), a list, or a union. */
 import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
 import { attr, findAll, localName, NS, namespaceOfQName, optionalAttr, type Refuse } from '../documents';
-import type { XsdSimpleType, XsdTypeUse } from '../xsd';
+import type { XsdSimpleType, XsdTypeUse } from './facts';
 import { at, checkUnderstood, namedType, original, type SchemaScope, typeUse, type Understood } from './scope';
 
 const SIMPLE_TYPE: Understood = {
