@@ -1,5 +1,6 @@
 /**
- * `make generate`: schema/ (its one .wsdl, and the schema files it names) → contract model → generated/. `--wsdl FILE --out DIR`
+ * `make generate`: schema/ (its one .wsdl, and the schema files it names) → read/ → model/ → documents/ → emit/ →
+ * generated/. `--wsdl FILE --out DIR`
  * generates for any WSDL instead, into DIR, with a tsconfig.json that
  * type-checks DIR on its own (`npx tsc --noEmit -p DIR`).
  * `--handlers DIR` also writes, into DIR, a handler module for each operation
@@ -16,6 +17,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { loadXmlEngine } from '../src/runtime/xml/xml-engine';
 import { buildContractModel, buildSchemaModel } from './model/build';
 import type { ContractModel, SchemaModel } from './model/model';
+import { serveDocuments } from './documents/serve';
 import { compileSchemaSet } from '../src/runtime/xml/xml-schema';
 import { emitElements } from './emit/elements';
 import { type Catalog, readCatalog } from './read/catalog';
@@ -31,7 +33,7 @@ import { handlerModules } from '../src/runtime/handler-modules';
 import { GENERATED, type Output } from './emit/header';
 import { emitOpenApi } from './emit/openapi';
 import { emitRoutes } from './emit/routes';
-import { readContract } from './read/contract';
+import { type ContractFacts, readContract } from './read/contract';
 
 const ROOT = resolve(__dirname, '..');
 
@@ -116,7 +118,7 @@ export async function generate(
   } = {},
 ): Promise<string[]> {
   await loadXmlEngine(); // libxml2-wasm is an ES module: loaded once, before any contract file is read
-  const model = buildContractModel(
+  const model = contractModel(
     await readContract(wsdlPath, { service, schemas, warn: note, ...(catalog ? { catalog: readCatalog(catalog) } : {}) }),
     note,
   );
@@ -166,6 +168,19 @@ export async function generate(
     }
   }
   return written;
+}
+
+/**
+ * What the emitters take of a contract read/ found: the model (model/), then the documents it serves
+ * (documents/), which frees the documents read.
+ */
+export function contractModel(facts: ContractFacts, warn: (line: string) => void = () => {}): ContractModel {
+  try {
+    const model = buildContractModel(facts, warn);
+    return { ...model, ...serveDocuments(facts, model) };
+  } finally {
+    facts.documents.dispose();
+  }
 }
 
 /**

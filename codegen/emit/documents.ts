@@ -1,4 +1,5 @@
-import { ADDRESS_MARKER, type ContractModel, type Segment } from '../model/model';
+import { ADDRESS_MARKER } from '../documents/wsdl';
+import type { ContractModel, Segment } from '../model/model';
 import { GENERATED, type Output, runtimeImport } from './header';
 import { scriptProxySegments } from './json';
 import { render } from './render';

@@ -1,5 +1,5 @@
+import { ADDRESS_MARKER } from '../documents/wsdl';
 import {
-  ADDRESS_MARKER,
   type ComplexTypeModel,
   complexTypeOf,
   type ContractModel,

@@ -1,59 +1,46 @@
 /**
- * The contract model, made from what read/ found by small passes over plain
- * data, in this order; each pass is a module of this folder named after its
- * job. The model holds every fact the emitters need, derived once, and a
- * contract whose parts disagree is refused.
+ * The model, made from what read/ found by passes over plain data, in the order listed here (the one list of
+ * them): each pass is a function of one job, in a module of this folder named after it, and hands its result to the
+ * next. The reach, derivation and global-element passes make classes; they share context.ts's state (the names
+ * claimed, the classes made), which the passes after them no longer change. A contract whose parts disagree is
+ * refused; what cannot be modelled of it is skipped with a `codegen: warning:` line.
  */
 import type { ContractFacts } from '../read/contract';
-import { prunedWsdl } from '../read/texts';
 import type { SchemaSetFacts } from '../read/schemas';
 import { createContext } from './context';
-import { linkDerivations, reachDerivedTypes } from './derivations';
-import type { ContractModel, SchemaModel } from './model';
-import { complexRef } from './type-refs';
-import { identifier, identifierCheck, sortByName } from './names';
-import { modelOperations, toElementModel } from './operations';
+import { derivedTypes } from './derivations';
+import { globalElements } from './elements';
+import { checkIdentifiers } from './identifiers';
+import type { SchemaModel, ServiceModel } from './model';
+import { identifier, sortByName } from './names';
+import { modelOperations } from './operations';
 import { unionsForDerivedTypes } from './polymorphism';
-import { choosePrefixes } from './prefixes';
-import { requestSchemasOf } from './request-schemas';
+import { choosePrefixes, schemaSetPrefixes } from './prefixes';
+import { reachEverything } from './reach';
+import { requestElementsOf } from './request-schemas';
+import { expandSubstitutionGroups } from './substitution-groups';
+import { claimTypeNames } from './type-names';
 
-export function buildContractModel({ wsdl, xsd, texts }: ContractFacts, warn: (line: string) => void = () => {}): ContractModel {
+export function buildContractModel({ wsdl, xsd }: ContractFacts, warn: (line: string) => void = () => {}): ServiceModel {
   const tns = wsdl.targetNamespace;
-  const context = createContext(xsd, tns);
-  // 1. Named types claim their names first, in document order; anonymous ones take what is left.
-  for (const type of xsd.complexTypes.values()) context.complexNames.set(type, context.names.claim(type.name!));
-  // 2. The operations' messages, headers, faults and HTTP answers reach the types that get classes.
+  // 1. A reference to a substitution group's head is a choice of its members.
+  const context = createContext(expandSubstitutionGroups(xsd), tns);
+  // 2. Named types claim their names first, in document order; anonymous ones take what is left.
+  claimTypeNames(context);
+  // 3. The operations' messages, headers, faults and HTTP answers reach the types that get classes.
   const operations = modelOperations(context, wsdl.operations, warn);
-  // 3. The types derived from a reached type stand in for it (xsi:type): they are reached too.
-  reachDerivedTypes(context);
-  // 4. Each class lists the classes derived from it.
-  const all = linkDerivations(context);
-  // 5. A reference to a type with derived types holds any of them; every member name is an identifier.
-  unionsForDerivedTypes(all, [], operations);
-  for (const type of all) {
-    for (const name of [...type.fields.map((f) => f.name), ...type.attributes.map((a) => a.name)]) identifierCheck(name, type.name);
-  }
-  // 6. The prefixes elements are written with, and 7. the small schemas requests are validated against.
-  const prefixes = choosePrefixes(tns, xsd.namespaces, all, operations);
-  const requestSchemas = requestSchemasOf(tns, all, operations, texts.elementSchemas);
-  const classes = new Set(all.map((t) => t.name));
+  // 4. The types derived from a reached type stand in for it (xsi:type): they are reached too, and each class lists them.
+  const all = derivedTypes(context);
+  // 5. Every member name is an identifier.
+  checkIdentifiers(all);
+  // 6. The prefixes elements are written with, and 7. the requests that get a small schema of their own.
+  const prefixes = choosePrefixes(tns, context.xsd.namespaces, all, operations);
+  const requestElements = requestElementsOf(tns, all, operations);
   // 8. The global elements whose types are simple or have classes (before the enumerations: they may name one).
-  const elements = [...xsd.elements.values()]
-    .flatMap((e) => {
-      try {
-        return [toElementModel(context, e)];
-      } catch {
-        return [];
-      }
-    })
-    .filter((e) => e.type.kind !== 'complex' || classes.has(e.type.typeName));
-  unionsForDerivedTypes(all, elements, []);
+  const elements = globalElements(context, new Set(all.map((t) => t.name)), warn);
+  // 9. A reference to a type with derived types holds any of them.
+  unionsForDerivedTypes(all, elements, operations);
   const paths = [...new Set(wsdl.ports.map((p) => p.path))];
-  // What was skipped (a port or an operation codegen cannot serve) is not in the WSDL served either.
-  const servedNames = operations.map((op) => op.name);
-  const portNames = wsdl.ports.map((p) => p.name);
-  const prune = (text: string) => prunedWsdl(text, wsdl.service, portNames, servedNames);
-  const everything = wsdl.allPorts === wsdl.ports.length && wsdl.allOperations === servedNames.length;
   return {
     service: identifier(wsdl.service),
     authoredNamespace: tns,
@@ -65,11 +52,7 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts, warn: (l
     enums: sortByName([...context.enums.values()]),
     operations,
     ports: wsdl.ports,
-    wsdl: everything ? texts.wsdl : prune(texts.wsdl),
-    importedWsdls: everything ? texts.importedWsdls : texts.importedWsdls.map(prune),
-    schema: texts.schemas[0]?.text ?? '',
-    schemas: texts.schemas,
-    requestSchemas,
+    requestElements,
     ...(wsdl.choice ? { choice: wsdl.choice } : {}),
   };
 }
@@ -81,29 +64,15 @@ export function buildContractModel({ wsdl, xsd, texts }: ContractFacts, warn: (l
  * prefix for each namespace.
  */
 export function buildSchemaModel({ xsd, targetNamespace }: SchemaSetFacts): SchemaModel {
-  const context = createContext(xsd, targetNamespace);
-  for (const type of xsd.complexTypes.values()) context.complexNames.set(type, context.names.claim(type.name!));
-  for (const type of xsd.complexTypes.values()) complexRef(context, type, type.name!);
-  const elements = [...xsd.elements.values()].map((e) => toElementModel(context, e));
-  reachDerivedTypes(context);
-  const all = linkDerivations(context);
+  const context = createContext(expandSubstitutionGroups(xsd), targetNamespace);
+  claimTypeNames(context);
+  const elements = reachEverything(context);
+  const all = derivedTypes(context);
   unionsForDerivedTypes(all, elements, []);
-  for (const type of all) {
-    for (const name of [...type.fields.map((f) => f.name), ...type.attributes.map((a) => a.name)]) identifierCheck(name, type.name);
-  }
-  // Every namespace an element, attribute or type (named by xsi:type) of the set is in.
-  const used = [
-    ...elements.map((e) => e.namespace),
-    ...all.flatMap((t) => [t.namespace, ...t.fields.map((f) => f.namespace), ...t.attributes.map((a) => a.namespace)]),
-  ];
-  const namespaces = [...new Set([targetNamespace, ...xsd.namespaces, ...used])].filter(
-    (ns) => ns !== '' && ns !== 'http://www.w3.org/XML/1998/namespace',
-  );
+  checkIdentifiers(all);
   return {
     authoredNamespace: targetNamespace,
-    prefixes: namespaces.length
-      ? Object.fromEntries(namespaces.map((ns, i) => [ns, i === 0 && ns === targetNamespace ? 'tns' : `ns${i}`]))
-      : undefined,
+    prefixes: schemaSetPrefixes(targetNamespace, context.xsd.namespaces, elements, all),
     elements,
     types: sortByName(all),
     enums: sortByName([...context.enums.values()]),

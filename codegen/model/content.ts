@@ -197,7 +197,7 @@ function elementField(
   if ((value ?? fixed) !== undefined && (type.kind === 'primitive' || type.kind === 'enum' || type.kind === 'list'))
     made.default = value ?? fixed;
   fields.push(made);
-  // ASMX's DataSet schema: the served schema takes it as a wildcard of XML Schema's namespace, not checked (texts.ts).
+  // ASMX's DataSet schema: the served schema takes it as a wildcard of XML Schema's namespace, not checked (documents/schemas.ts).
   const place: Place = xmlName === '' ? { occurs: { min, max }, wildcard: { namespaces: { only: [XSD] }, processContents: 'skip' } } : {};
   return fieldParticle(context, made, place);
 }

@@ -8,8 +8,14 @@ import { complexByKey, type ModelContext } from './context';
 import type { ComplexTypeModel } from './model';
 import { complexRef } from './type-refs';
 
+/** Every class made, the types derived from reached ones included, each base listing its derived classes. */
+export function derivedTypes(context: ModelContext): ComplexTypeModel[] {
+  reachDerivedTypes(context);
+  return linkDerivations(context);
+}
+
 /** Reaches every type derived from a reached one, until no more are found, and makes their classes. */
-export function reachDerivedTypes(context: ModelContext): void {
+function reachDerivedTypes(context: ModelContext): void {
   for (let grew = true; grew; ) {
     grew = false;
     drain(context);
@@ -27,7 +33,7 @@ export function reachDerivedTypes(context: ModelContext): void {
 }
 
 /** Every class made, each base listing the classes derived from it (its bases' too). */
-export function linkDerivations(context: ModelContext): ComplexTypeModel[] {
+function linkDerivations(context: ModelContext): ComplexTypeModel[] {
   const all = [...context.types.values(), ...context.synthesized];
   const byName = new Map(all.map((t) => [t.name, t]));
   for (const type of all) {

@@ -85,9 +85,6 @@ export type TypeRef =
 
 export type SimpleTypeRef = Extract<TypeRef, { kind: 'primitive' | 'enum' }>;
 
-/** Stands for the service address in the served WSDL's text; generated/ fills it in at run time. */
-export const ADDRESS_MARKER = 'urn:codegen:address';
-
 /** Text with holes for the values that are settings at run time, never generated. */
 export type Segment = { text: string } | { hole: 'namespace' | 'address' };
 
@@ -341,14 +338,23 @@ export interface SchemaModel {
   operations: OperationModel[];
 }
 
-export interface ContractModel extends SchemaModel {
+/** What model/ makes of a contract (build.ts): the service, its ports and operations, and the facts the documents stage needs. */
+export interface ServiceModel extends SchemaModel {
   service: string;
   /** The path of the first port's address, e.g. `/Service.asmx`. */
   endpointPath: string;
   /** Every port's path, the first one first. */
   endpointPaths: string[];
   ports: PortModel[];
-  /** The self-contained WSDL (schema inline), its addresses replaced by ADDRESS_MARKER. */
+  /** Per operation whose request element names nothing beyond what it holds, that element's name: it gets a schema of its own. */
+  requestElements: Record<string, string>;
+  /** What codegen chose among several services or bindings, said to the user in one line. */
+  choice?: string;
+}
+
+/** The texts served and validated against, as codegen/documents/ serialises them after the model. */
+export interface ServedDocuments {
+  /** The self-contained WSDL (schema inline), its addresses replaced by ADDRESS_MARKER (codegen/documents/wsdl.ts). */
   wsdl: string;
   /** The WSDLs the first imports (wsdl:import), served at `?wsdl=wsdlN`. */
   importedWsdls: string[];
@@ -358,9 +364,10 @@ export interface ContractModel extends SchemaModel {
   schemas: SchemaDocumentModel[];
   /** Per operation, a schema holding only its request element (one-namespace contracts whose request is an element). */
   requestSchemas: Record<string, string>;
-  /** What codegen chose among several services or bindings, said to the user in one line. */
-  choice?: string;
 }
+
+/** What the emitters take: the model of the contract and the documents it serves. */
+export interface ContractModel extends ServiceModel, ServedDocuments {}
 
 /** The complex type a reference names; the model was checked to resolve every one. */
 export function complexTypeOf(model: SchemaModel, ref: TypeRef & { kind: 'complex' }): ComplexTypeModel {

@@ -3,7 +3,7 @@
  * qualified in the target namespace (it is then the default one, as ASMX
  * writes it); else one per namespace, `tns` for the target one.
  */
-import type { ComplexTypeModel, OperationModel } from './model';
+import type { ComplexTypeModel, ElementModel, OperationModel } from './model';
 
 export function choosePrefixes(
   tns: string,
@@ -33,5 +33,24 @@ export function choosePrefixes(
         for (const f of part.type.fields) if (f.namespace && !namespaces.includes(f.namespace)) namespaces.push(f.namespace);
   return usesOtherForms
     ? Object.fromEntries(namespaces.map((ns, i) => [ns, i === 0 ? 'tns' : `ns${i}`]).filter(([ns]) => ns !== ''))
+    : undefined;
+}
+
+/** A bare schema set's prefixes: one for every namespace an element, attribute or type (named by xsi:type) of the set is in, `tns` for the first schema's. */
+export function schemaSetPrefixes(
+  targetNamespace: string,
+  schemaNamespaces: string[],
+  elements: ElementModel[],
+  all: ComplexTypeModel[],
+): Record<string, string> | undefined {
+  const used = [
+    ...elements.map((e) => e.namespace),
+    ...all.flatMap((t) => [t.namespace, ...t.fields.map((f) => f.namespace), ...t.attributes.map((a) => a.namespace)]),
+  ];
+  const namespaces = [...new Set([targetNamespace, ...schemaNamespaces, ...used])].filter(
+    (ns) => ns !== '' && ns !== 'http://www.w3.org/XML/1998/namespace',
+  );
+  return namespaces.length
+    ? Object.fromEntries(namespaces.map((ns, i) => [ns, i === 0 && ns === targetNamespace ? 'tns' : `ns${i}`]))
     : undefined;
 }

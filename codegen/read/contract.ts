@@ -4,15 +4,24 @@ import { loadXmlEngine, type XmlDocument } from '../../src/runtime/xml/xml-engin
 import { attr, findAll, NS, optionalAttr, readXmlFile, refuseAt } from './documents';
 import { type Catalog, standardCatalog } from './catalog';
 import { checkLocationlessImports, createSchemaLoader, display } from './schemas';
-import { type ContractTexts, readTexts } from './texts';
 import { readWsdl, type WsdlFacts } from './wsdl';
 import { type LoadedSchema, readXsd, type XsdFacts } from './xsd';
 
-/** Everything codegen takes from a contract: the facts of the WSDL and of its schemas, and the texts to serve. */
+/** Everything codegen takes from a contract: the facts of the WSDL and of its schemas, and the documents as parsed. */
 export interface ContractFacts {
   wsdl: WsdlFacts;
   xsd: XsdFacts;
-  texts: ContractTexts;
+  /** The documents read, still parsed: the documents stage (codegen/documents/) serialises the served ones from them. */
+  documents: ContractDocuments;
+}
+
+/** The documents of a contract as read/ parsed them; `dispose` frees them (the documents stage does, once it has served them). */
+export interface ContractDocuments {
+  /** The WSDL and those it imports, the main one first (with a service added when it declared none), each imported one with the location it was named by. */
+  wsdls: { doc: XmlDocument; location?: string }[];
+  /** Every schema: inline in a WSDL, then loaded from a file. */
+  schemas: LoadedSchema[];
+  dispose(): void;
 }
 
 export interface ReadOptions {
@@ -60,6 +69,9 @@ export async function readContract(wsdlPath: string, options: ReadOptions = {}):
   const folder = dirname(resolve(wsdlPath));
   const loader = createSchemaLoader({ folder, schemas: options.schemas, warn: options.warn, catalog: options.catalog });
   const { opened, load, followLocations, locate } = loader;
+  const dispose = () => {
+    for (const doc of new Set(opened)) doc.dispose();
+  };
   try {
     // The WSDL and those it imports (wsdl:import), each once.
     const wsdlDocuments: { doc: XmlDocument; file: string; location?: string }[] = [];
@@ -138,25 +150,13 @@ export async function readContract(wsdlPath: string, options: ReadOptions = {}):
         );
     }
     const xsd = readXsd(schemas);
-    const texts = readTexts(
-      wsdlDocuments.map((d) => d.doc),
-      wsdlDocuments.slice(1).map((d) => d.location!),
-      inline,
-      schemas,
-      wsdl.targetNamespace,
-      wsdl.operations.flatMap((op) =>
-        op.style !== 'rpc'
-          ? []
-          : [
-              { name: op.name, namespace: op.input!.namespace!, parts: op.input!.body },
-              ...(op.output ? [{ name: `${op.name}Response`, namespace: op.output.namespace!, parts: op.output.body }] : []),
-            ],
-      ),
-      wsdl.operations.flatMap((op) => (op.input?.body.length === 1 && op.input.body[0].element ? [op.input.body[0].element.name] : [])),
-      wsdl.ports[0]?.path,
-    );
-    return { wsdl, xsd, texts };
-  } finally {
-    for (const doc of new Set(opened)) doc.dispose();
+    return {
+      wsdl,
+      xsd,
+      documents: { wsdls: wsdlDocuments.map(({ doc, location }) => ({ doc, ...(location ? { location } : {}) })), schemas, dispose },
+    };
+  } catch (error) {
+    dispose();
+    throw error;
   }
 }

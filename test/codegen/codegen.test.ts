@@ -2,13 +2,13 @@ import test from 'ava';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildContractModel } from '../../codegen/model/build';
 import { emitClient } from '../../codegen/emit/client';
 import { emitJson } from '../../codegen/emit/json';
 import { emitRoutes } from '../../codegen/emit/routes';
 import { GENERATED } from '../../codegen/emit/header';
-import { generate } from '../../codegen/main';
-import { ADDRESS_MARKER, type ContractModel, type OperationModel } from '../../codegen/model/model';
+import { generate, contractModel } from '../../codegen/main';
+import { ADDRESS_MARKER } from '../../codegen/documents/wsdl';
+import type { ContractModel, OperationModel } from '../../codegen/model/model';
 import { readContract, type ContractFacts } from '../../codegen/read/contract';
 import { parseXmlText, withDocument } from '../../codegen/read/documents';
 import { readXsd, type XsdFacts } from '../../codegen/read/xsd';
@@ -18,7 +18,7 @@ const wsdl = join(root, 'schema', 'api.wsdl');
 let model: ContractModel;
 
 test.before(async () => {
-  model = buildContractModel(await readContract(wsdl));
+  model = contractModel(await readContract(wsdl));
 });
 
 test('regenerating into a temporary folder, as for generated/, reproduces generated/ byte for byte', async (t) => {
@@ -283,7 +283,7 @@ test('a result that may be absent is one rule: a primitive result of minOccurs 0
       [BOOLEAN_ELEMENT, '<s:element name="boolean" nillable="true" type="s:boolean" />'],
     ],
   });
-  const validatePin = buildContractModel(facts).operations[1];
+  const validatePin = contractModel(facts).operations[1];
   t.deepEqual(
     [validatePin.result?.mayBeAbsent, validatePin.result?.tsType, validatePin.http?.answer?.nillable],
     [true, 'boolean | undefined', true],
@@ -293,7 +293,7 @@ test('a result that may be absent is one rule: a primitive result of minOccurs 0
 /** The model of an edited contract, and the warning lines of what it skipped. */
 async function modelOfEdited(edits: { wsdl?: Edit[]; xsd?: Edit[] }) {
   const warnings: string[] = [];
-  const model = buildContractModel(await readEdited(edits, warnings), (line) => warnings.push(line));
+  const model = contractModel(await readEdited(edits, warnings), (line) => warnings.push(line));
   return { model, warnings };
 }
 

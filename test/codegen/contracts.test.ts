@@ -10,8 +10,7 @@ import test from 'ava';
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildContractModel } from '../../codegen/model/build';
-import { generate } from '../../codegen/main';
+import { generate, contractModel } from '../../codegen/main';
 import type { ContractModel } from '../../codegen/model/model';
 import { readContract } from '../../codegen/read/contract';
 import { loadXmlEngine, xml } from '../../src/runtime/xml/xml-engine';
@@ -35,7 +34,7 @@ async function generateInto(wsdl: string): Promise<string> {
   return out;
 }
 
-const modelOf = async (wsdl: string): Promise<ContractModel> => buildContractModel(await readContract(wsdl));
+const modelOf = async (wsdl: string): Promise<ContractModel> => contractModel(await readContract(wsdl));
 
 for (const [name, wsdl] of [
   ['generate-secret', SECRETS],

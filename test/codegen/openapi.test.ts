@@ -13,9 +13,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { buildContractModel } from '../../codegen/model/build';
 import { openApiDocument } from '../../codegen/emit/openapi';
-import { generate } from '../../codegen/main';
+import { generate, contractModel } from '../../codegen/main';
 import { readContract } from '../../codegen/read/contract';
 import { pinFor, send, wrongPinFor } from '../support/requests';
 import { htmlAttribute, htmlElements, htmlTag, loadReaders, readHtml, readXml } from '../support/readers';
@@ -370,7 +369,7 @@ test.serial(
 );
 
 test.serial('a contract type named JsonError is refused with one line naming it', async (t) => {
-  const model = buildContractModel(await readContract(join(FIXTURES, 'generate-secret', 'SecretService.wsdl')));
+  const model = contractModel(await readContract(join(FIXTURES, 'generate-secret', 'SecretService.wsdl')));
   const clash = { ...model, types: [...model.types, { ...model.types[0], name: 'JsonError' }] };
   t.throws(() => openApiDocument(clash), {
     message: "codegen: the type JsonError has the name of the OpenAPI description's JSON error; rename it",

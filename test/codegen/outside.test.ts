@@ -11,13 +11,13 @@ import test from 'ava';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildContractModel } from '../../codegen/model/build';
 import { checkCorpus } from '../../codegen/corpus';
+import { contractModel } from '../../codegen/main';
 import { readContract } from '../../codegen/read/contract';
 import { parseXmlText, withDocument } from '../../codegen/read/documents';
 import { readXsd } from '../../codegen/read/xsd';
 import { segments } from '../../codegen/emit/documents';
-import { ADDRESS_MARKER } from '../../codegen/model/model';
+import { ADDRESS_MARKER } from '../../codegen/documents/wsdl';
 import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
 
 const OUTSIDE = join(__dirname, '..', 'fixtures', 'outside');
@@ -64,7 +64,7 @@ test.serial(
 );
 
 test('a reference to the head of a substitution group is a choice of the head unless abstract, its members, and their members', async (t) => {
-  const model = await withEdited([], {}, async (wsdl) => buildContractModel(await readContract(wsdl)));
+  const model = await withEdited([], {}, async (wsdl) => contractModel(await readContract(wsdl)));
   const fields = (name: string) =>
     model.types.find((type) => type.name === name)!.fields.map((f) => [f.xmlName, f.minOccurs, f.maxOccurs, f.tsType]);
   // Path is abstract: only its members stand in its place; a repeated reference is a repeated choice of them, an
@@ -112,11 +112,11 @@ test("a port's address that is no URL is served at the path it writes: a placeho
     ['@SERVICE_URL@', '/service'],
   ];
   for (const [location, path] of cases) {
-    const model = await withEdited([[address, `location="${location}"`]], {}, async (wsdl) => buildContractModel(await readContract(wsdl)));
+    const model = await withEdited([[address, `location="${location}"`]], {}, async (wsdl) => contractModel(await readContract(wsdl)));
     t.deepEqual(model.endpointPaths, [path], location);
   }
   await t.throwsAsync(
-    withEdited([[address, 'location="urn:items"']], {}, async (wsdl) => buildContractModel(await readContract(wsdl))),
+    withEdited([[address, 'location="urn:items"']], {}, async (wsdl) => contractModel(await readContract(wsdl))),
     { message: /^codegen: .*Items\.wsdl:\d+: port ItemsPort: address urn:items has a path codegen cannot serve$/ },
   );
 });
@@ -127,7 +127,7 @@ test('a wsdl:import of a schema document is read as that schema (Travelport), an
     ['<s:element name="Count" type="s:int" />', '<s:element name="Count" type="core:Count" xmlns:core="urn:example:core" />'],
   ];
   const core = `<s:schema xmlns:s="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:example:core"><s:simpleType name="Count"><s:restriction base="s:int" /></s:simpleType></s:schema>`;
-  const model = await withEdited(importing, { 'core.xsd': core }, async (wsdl) => buildContractModel(await readContract(wsdl)));
+  const model = await withEdited(importing, { 'core.xsd': core }, async (wsdl) => contractModel(await readContract(wsdl)));
   t.true(model.schemas.some((s) => s.namespace === 'urn:example:core'));
   t.notRegex(model.wsdl, /<wsdl:import/);
   t.regex(model.wsdl, /targetNamespace="urn:example:core"/);
@@ -135,7 +135,7 @@ test('a wsdl:import of a schema document is read as that schema (Travelport), an
 
 test('a binding operation without soap:operation has the binding style and an empty SOAPAction (OASIS WS-Notification)', async (t) => {
   const model = await withEdited([['<soap:operation soapAction="urn:example:items/FindItems" style="document" />', '']], {}, async (wsdl) =>
-    buildContractModel(await readContract(wsdl)),
+    contractModel(await readContract(wsdl)),
   );
   t.deepEqual(
     model.operations.map((op) => [op.name, op.soap?.style, op.soap?.actions]),
@@ -153,7 +153,7 @@ test("a WSDL of bindings and no service written with WSDL's namespace as the def
     .replace(/<(\/?)wsdl:/g, '<$1');
   await withEdited([], {}, async (wsdl) => {
     writeFileSync(wsdl, unprefixed);
-    const model = buildContractModel(await readContract(wsdl));
+    const model = contractModel(await readContract(wsdl));
     t.deepEqual(model.endpointPaths, ['/ItemsBinding']);
     t.regex(model.wsdl, /<wsdl\d*:port name="ItemsBinding" binding="tns:ItemsBinding">/);
   });
@@ -168,10 +168,10 @@ test('a schema a WCF service names by a relative URL (`Service?xsd=xsd0`) is the
     ['<s:element name="Count" type="s:int" />', '<s:element name="Count" type="core:Count" xmlns:core="urn:example:core" />'],
   ];
   const core = `<s:schema xmlns:s="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:example:core"><s:simpleType name="Count"><s:restriction base="s:int" /></s:simpleType></s:schema>`;
-  const model = await withEdited(importing, { 'ItemService.core.xsd': core }, async (wsdl) => buildContractModel(await readContract(wsdl)));
+  const model = await withEdited(importing, { 'ItemService.core.xsd': core }, async (wsdl) => contractModel(await readContract(wsdl)));
   t.true(model.schemas.some((s) => s.namespace === 'urn:example:core'));
   await t.throwsAsync(
-    withEdited(importing, {}, async (wsdl) => buildContractModel(await readContract(wsdl))),
+    withEdited(importing, {}, async (wsdl) => contractModel(await readContract(wsdl))),
     {
       message:
         /^codegen: .*Items\.wsdl:\d+: schemaLocation ItemService\?xsd=xsd0: codegen never fetches a schema; map the URL to a file with --catalog FILE \(an OASIS XML Catalog\), or save the schema beside the WSDL \(any file name: it is found by its targetNamespace urn:example:core\), or name its folder with --schemas DIR$/,
@@ -220,7 +220,7 @@ test('a contract of no target namespace whose elements need prefixes declares no
   const dir = mkdtempSync(join(tmpdir(), 'codegen-no-namespace-'));
   try {
     writeFileSync(join(dir, 'NoNamespace.wsdl'), wsdl);
-    const model = buildContractModel(await readContract(join(dir, 'NoNamespace.wsdl')));
+    const model = contractModel(await readContract(join(dir, 'NoNamespace.wsdl')));
     t.truthy(model.prefixes);
     t.false(Object.hasOwn(model.prefixes ?? {}, ''), 'no prefix for no namespace');
     const lines: string[] = [];
@@ -238,7 +238,7 @@ test('a contract of no target namespace whose elements need prefixes declares no
 test('a WSDL of bindings and no service is served at one port per binding, /{binding}, named in the served WSDL', async (t) => {
   const lines: string[] = [];
   const wsdl = join(OUTSIDE, 'onvif-doorcontrol', 'doorcontrol.wsdl');
-  const model = buildContractModel(await readContract(wsdl, { warn: (line) => lines.push(line) }), (line) => lines.push(line));
+  const model = contractModel(await readContract(wsdl, { warn: (line) => lines.push(line) }), (line) => lines.push(line));
   t.deepEqual(
     model.ports.map((p) => [p.name, p.variant, p.path]),
     [['DoorControlBinding', 'soap12', '/DoorControlBinding']],
@@ -257,7 +257,7 @@ test('a WSDL of bindings and no service is served at one port per binding, /{bin
     withEdited(
       [[SUBSTITUTION.slice(SUBSTITUTION.indexOf('<wsdl:binding'), SUBSTITUTION.indexOf('</wsdl:definitions>')), '']],
       {},
-      async (file) => buildContractModel(await readContract(file)),
+      async (file) => contractModel(await readContract(file)),
     ),
     { message: /^codegen: .*Items\.wsdl:\d+: the WSDL declares no service, and no SOAP 1\.1, SOAP 1\.2, HTTP GET or HTTP POST binding$/ },
   );

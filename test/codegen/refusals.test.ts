@@ -10,8 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildContractModel } from '../../codegen/model/build';
-import { generate, theWsdlOf } from '../../codegen/main';
+import { generate, theWsdlOf, contractModel } from '../../codegen/main';
 import { readContract } from '../../codegen/read/contract';
 
 const ROOT = join(__dirname, '..', '..');
@@ -44,7 +43,7 @@ async function said(edits: Edit[], files: Record<string, string> = {}): Promise<
   const warnings: string[] = [];
   try {
     const warn = (line: string) => warnings.push(line);
-    const model = buildContractModel(await readContract(wsdl, { warn }), warn);
+    const model = contractModel(await readContract(wsdl, { warn }), warn);
     if (warnings.length !== 1) throw new Error(`the contract was accepted with ${warnings.length} warnings: ${warnings.join(' | ')}`);
     if (model.operations.length === 0 || model.ports.length === 0) throw new Error('the contract was accepted with nothing to serve');
     return { text: warnings[0], skipped: true };
@@ -156,7 +155,7 @@ test('a service without a SOAP port is served from its HTTP bindings; one with n
   ];
   const { dir, wsdl } = edited([port('SecretServiceSoap', 'soap:address'), port('SecretServiceSoap12', 'soap12:address')]);
   try {
-    const model = buildContractModel(await readContract(wsdl));
+    const model = contractModel(await readContract(wsdl));
     t.deepEqual(
       model.ports.map((p) => p.variant),
       ['httpPost'],
@@ -185,7 +184,7 @@ test('a DOCTYPE is read past, its DTD never applied: entities declared there (th
   const doctype: Edit = ['<wsdl:definitions ', `${laughs}\n<wsdl:definitions `];
   const { dir, wsdl } = edited([doctype]);
   try {
-    const model = buildContractModel(await readContract(wsdl));
+    const model = contractModel(await readContract(wsdl));
     t.deepEqual(
       model.operations.map((op) => op.name),
       ['GenerateSecret', 'Ping', 'SecretCount'],
@@ -263,7 +262,7 @@ test('inconsistent contracts: each part that disagrees is skipped in a line (an 
 test('of several services the first is served and the choice said in one line; --service chooses another', async (t) => {
   const { dir, wsdl } = edited([['</wsdl:definitions>', '<wsdl:service name="Another" />\n</wsdl:definitions>']]);
   try {
-    const model = buildContractModel(await readContract(wsdl));
+    const model = contractModel(await readContract(wsdl));
     t.is(model.service, 'SecretService');
     t.is(model.choice, 'the WSDL declares 2 services (SecretService, Another): serving SecretService; choose another with --service NAME');
     await t.throwsAsync(readContract(wsdl, { service: 'Missing' }), {
@@ -281,7 +280,7 @@ test('a SOAP 1.2 binding of other operations than the SOAP 1.1 one is not served
   try {
     const warnings: string[] = [];
     const warn = (line: string) => warnings.push(line);
-    const model = buildContractModel(await readContract(wsdl, { warn }), warn);
+    const model = contractModel(await readContract(wsdl, { warn }), warn);
     t.deepEqual(
       model.ports.map((p) => p.name),
       ['SecretServiceSoap', 'SecretServiceHttpPost'],

@@ -16,8 +16,7 @@ import { join, relative } from 'node:path';
 import type { XsdValidator } from '../../src/runtime/xml/xml-engine';
 import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
 import { compileSchemaSet } from '../../src/runtime/xml/xml-schema';
-import { buildContractModel } from '../../codegen/model/build';
-import { theWsdlOf } from '../../codegen/main';
+import { contractModel, theWsdlOf } from '../../codegen/main';
 import { readContract } from '../../codegen/read/contract';
 import { REPO } from './child-service';
 import { runJsonClient } from '../system/clients/harness';
@@ -91,7 +90,7 @@ async function serveContract(project: string, name: string): Promise<OtherContra
   const service = await serve(process.execPath, [join('dist', name, 'handlers', 'index.js')], project);
   try {
     // The contract's whole schema, as codegen models it from the fixture's WSDL (the service validates against the same).
-    const schema = compileSchemaSet(buildContractModel(await readContract(theWsdlOf(join(CONTRACTS, name)))).schemas.map((s) => s.text));
+    const schema = compileSchemaSet(contractModel(await readContract(theWsdlOf(join(CONTRACTS, name)))).schemas.map((s) => s.text));
     const runTypedClient = <T>(input: unknown): Promise<T> =>
       runJsonClient<T>(process.execPath, [join(project, 'dist', name, 'typed-client.js')], input, 120_000);
     const close = async () => {

@@ -1,0 +1,41 @@
+/**
+ * The documents stage, after the model: what read/ parsed (the WSDLs, every schema), less what the model did not
+ * keep (ports, operations), serialised once as the service serves it: the WSDL with every schema inline, the WSDLs it
+ * imports, each namespace's schema document, the request elements' small schemas. It frees the documents read.
+ */
+import type { ContractFacts } from '../read/contract';
+import type { ServedDocuments, ServiceModel } from '../model/model';
+import { servedSchemas } from './schemas';
+import { servedWsdls } from './wsdl';
+
+export function serveDocuments(facts: ContractFacts, model: ServiceModel): ServedDocuments {
+  const { wsdl, documents } = facts;
+  const operations = model.operations.map((op) => op.name);
+  const everything = wsdl.allPorts === wsdl.ports.length && wsdl.allOperations === operations.length;
+  // The request elements read/ found as an operation's one body part, of those the model chose.
+  const oneElement = new Set(
+    wsdl.operations.flatMap((op) => (op.input?.body.length === 1 && op.input.body[0].element ? [op.input.body[0].element.name] : [])),
+  );
+  const requestElements = Object.fromEntries(Object.entries(model.requestElements).filter(([, element]) => oneElement.has(element)));
+  const { schemas, requestSchemas } = servedSchemas({
+    schemas: documents.schemas,
+    targetNamespace: wsdl.targetNamespace,
+    rpcWrappers: wsdl.operations.flatMap((op) =>
+      op.style !== 'rpc'
+        ? []
+        : [
+            { name: op.name, namespace: op.input!.namespace!, parts: op.input!.body },
+            ...(op.output ? [{ name: `${op.name}Response`, namespace: op.output.namespace!, parts: op.output.body }] : []),
+          ],
+    ),
+    requestElements,
+  });
+  const served = servedWsdls({
+    wsdls: documents.wsdls.map((d) => d.doc),
+    importLocations: documents.wsdls.slice(1).map((d) => d.location!),
+    schemas: documents.schemas,
+    endpointPath: wsdl.ports[0]?.path ?? '',
+    ...(everything ? {} : { kept: { service: wsdl.service, ports: model.ports.map((p) => p.name), operations } }),
+  });
+  return { ...served, schema: schemas[0]?.text ?? '', schemas, requestSchemas };
+}

@@ -1,0 +1,68 @@
+/** The facts read/ takes from a WSDL: the service's ports and operations, as plain data (read/wsdl.ts reads them). */
+import type { Variant } from '../../../src/runtime/definition';
+import type { QName } from '../xsd/facts';
+
+/** A message part: it names a global element (document style) or a type (rpc style, HTTP bindings). */
+export interface WsdlPart {
+  name: string;
+  element?: QName;
+  type?: QName;
+}
+
+/** One direction of a SOAP operation: the parts in the body, in order, and the parts sent as header blocks. */
+export interface WsdlSoapMessage {
+  /** The message's name, for messages. */
+  message: string;
+  body: WsdlPart[];
+  headers: WsdlPart[];
+  /** rpc: the namespace of the wrapper element (`soap:body namespace`). */
+  namespace?: string;
+}
+
+export interface WsdlOperationFacts {
+  name: string;
+  documentation: string;
+  style: 'document' | 'rpc';
+  /** The SOAPAction each SOAP binding declares (absent: no binding of that version). */
+  soapActions: Partial<Record<'soap11' | 'soap12', string>>;
+  /** Absent when the service has no SOAP port (HTTP GET/POST bindings only). */
+  input?: WsdlSoapMessage;
+  /** Absent for a one-way operation (or without a SOAP port). */
+  output?: WsdlSoapMessage;
+  /** Declared faults: each a message of one part naming an element, the fault's detail. */
+  faults: { name: string; element: QName }[];
+  /** From the HTTP GET binding, else the HTTP POST one; absent when neither has the operation. */
+  http?: {
+    location: string;
+    /** The path under the endpoint the operation is served at ({endpoint}/{segment}), without the slash. */
+    segment: string;
+    inputParts: WsdlPart[];
+    /** Absent for a void operation (an output message without parts). */
+    outputElement?: QName;
+    /**
+     * The request is its one part's element as the POST body (`mime:content type="text/xml"` or `application/xml`,
+     * `mime:mimeXml`: Axis2's HTTP binding), not query or form fields; the media type the answer is written as.
+     */
+    xmlBody?: { mediaType: string };
+  };
+}
+
+export interface WsdlPort {
+  name: string;
+  binding: string;
+  variant: Variant;
+  /** The path of the port's address (`/Service.asmx` of `http://localhost/Service.asmx`): where it answers. */
+  path: string;
+}
+
+export interface WsdlFacts {
+  targetNamespace: string;
+  service: string;
+  ports: WsdlPort[];
+  operations: WsdlOperationFacts[];
+  /** What was chosen among several services or bindings, in a line for the user; absent when nothing was. */
+  choice?: string;
+  /** How many ports of the service and operations of its bindings there are, served or not. */
+  allPorts: number;
+  allOperations: number;
+}

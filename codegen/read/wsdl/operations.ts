@@ -1,0 +1,133 @@
+/**
+ * One bound operation: its documentation and HTTP side, and its SOAP side (style, each version's SOAPAction, the
+ * body and header parts of each direction, the declared faults).
+ */
+import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
+import { attr, findAll, findOne, optionalAttr, refuseAt } from '../documents';
+import type { WsdlOperationFacts, WsdlPort, WsdlSoapMessage } from './facts';
+import { bindingOperation, type ServedBindings } from './bindings';
+import type { WsdlDocuments } from './definitions';
+import { httpFacts } from './http';
+import { declaredOperation, documentationOf, messageOf, partsOf } from './messages';
+
+/**
+ * What an operation is read with: the documents, the served ports and their bindings, the namespace of an rpc
+ * wrapper without one of its own, and how a side that cannot be served is said.
+ *
+ * WS-Policy attached to a binding, an operation or a message (wsp:Policy, wsp:PolicyReference) is to be read where
+ * those elements are at hand: the binding in `bindings`, the bound operation and its messages in readOperation.
+ */
+export interface OperationScope {
+  readonly documents: WsdlDocuments;
+  readonly ports: readonly WsdlPort[];
+  readonly bindings: ServedBindings;
+  readonly namespace: string;
+  readonly skipping: (what: string, error: unknown) => void;
+}
+
+/** The facts of the operation `op` of the binding the operations are read from (SOAP's, else HTTP's). */
+export function readOperation(scope: OperationScope, op: XmlElement): WsdlOperationFacts {
+  const { documents, bindings } = scope;
+  const name = attr(op, 'name');
+  const declared = declaredOperation(documents, (bindings.soap ?? bindings.http)!, name);
+  const facts: WsdlOperationFacts = {
+    name,
+    documentation: documentationOf(declared),
+    style: 'document',
+    soapActions: {},
+    faults: [],
+    http: httpSide(scope, name),
+  };
+  if (!bindings.soap) return facts;
+  return { ...facts, ...soapSide(scope, op, declared, name) };
+}
+
+/** The HTTP side, when the HTTP binding has the operation; one it cannot serve is skipped when SOAP serves the operation. */
+function httpSide(scope: OperationScope, name: string): WsdlOperationFacts['http'] {
+  const { http, soap } = scope.bindings;
+  const httpOperation = http ? bindingOperation(scope.documents, http, name) : undefined;
+  try {
+    const httpPath = scope.ports.find((p) => p.variant === 'httpGet' || p.variant === 'httpPost')?.path ?? '';
+    return http && httpOperation ? httpFacts(scope.documents, http, httpOperation, name, httpPath) : undefined;
+  } catch (error) {
+    // The SOAP side is served all the same.
+    const httpPorts = scope.ports.filter((p) => p.variant === 'httpGet' || p.variant === 'httpPost').map((p) => p.name);
+    scope.skipping(`operation ${name} of port${httpPorts.length > 1 ? 's' : ''} ${httpPorts.join(', ')}`, error);
+    if (!soap) throw error;
+    return undefined;
+  }
+}
+
+type SoapSide = Pick<WsdlOperationFacts, 'style' | 'soapActions' | 'input' | 'output' | 'faults'>;
+
+function soapSide(scope: OperationScope, op: XmlElement, declared: XmlElement, name: string): SoapSide {
+  const { documents, bindings } = scope;
+  const soap = bindings.soap!;
+  const prefix = bindings.soapPrefix;
+  // soap:operation may be left out (WSDL 1.1, 3.4): the binding's style, and an empty SOAPAction.
+  const [operation] = findAll(op, `${prefix}:operation`);
+  const bindingStyle = optionalAttr(findOne(soap, `${prefix}:binding`), 'style') ?? 'document';
+  const style = (operation && optionalAttr(operation, 'style')) ?? bindingStyle;
+  if (style !== 'document' && style !== 'rpc') refuseAt(operation ?? op, `operation ${name}: style="${style}" is neither document nor rpc`);
+  const soapActions: WsdlOperationFacts['soapActions'] = {};
+  for (const variant of ['soap11', 'soap12'] as const) {
+    const binding = bindings[variant];
+    if (!binding) continue;
+    const first = bindingOperation(documents, binding, name);
+    const [own] = first ? findAll(first, `${variant === 'soap11' ? 'soap' : 'soap12'}:operation`) : [];
+    soapActions[variant] = own ? (optionalAttr(own, 'soapAction') ?? '') : '';
+  }
+  const input = soapMessage(scope, op, name, style, 'input');
+  const output = soapMessage(scope, op, name, style, 'output');
+  if (!input) refuseAt(declared, `operation ${name} has no input (a notification operation is not WS-I Basic Profile)`);
+  const faults = findAll(declared, 'wsdl:fault').map((fault) => {
+    const message = documents.lookup('message', fault, attr(fault, 'message'));
+    const parts = partsOf(message);
+    if (parts.length !== 1 || !parts[0].element) {
+      refuseAt(message, `operation ${name}: fault ${attr(fault, 'name')} must be a message of one part naming an element (WS-I BP R2205)`);
+    }
+    return { name: attr(fault, 'name'), element: parts[0].element };
+  });
+  return { style, soapActions, input, output, faults };
+}
+
+/** One direction of a SOAP operation: its body parts (those soap:body lists, less those bound as headers) and its header parts. */
+function soapMessage(
+  scope: OperationScope,
+  op: XmlElement,
+  name: string,
+  style: 'document' | 'rpc',
+  which: 'input' | 'output',
+): WsdlSoapMessage | undefined {
+  const { documents, bindings } = scope;
+  const prefix = bindings.soapPrefix;
+  const message = messageOf(documents, bindings.soap!, name, which);
+  if (!message) return undefined;
+  const parts = partsOf(message);
+  const [bound] = findAll(op, `wsdl:${which}`);
+  const [body] = bound ? findAll(bound, `${prefix}:body`) : [];
+  const listed = body ? optionalAttr(body, 'parts') : undefined;
+  const bodyParts = listed === undefined ? undefined : listed.split(/\s+/).filter(Boolean);
+  const headerParts = (bound ? findAll(bound, `${prefix}:header`) : []).map((header) => {
+    const headerMessage = documents.lookup('message', header, attr(header, 'message'));
+    const part = partsOf(headerMessage).find((p) => p.name === attr(header, 'part'));
+    if (!part) refuseAt(header, `operation ${name}: header part ${attr(header, 'part')} is not a part of ${attr(header, 'message')}`);
+    if (!part.element) refuseAt(header, `operation ${name}: header part ${part.name} must name an element (WS-I BP R2205)`);
+    return { part, message: attr(headerMessage, 'name') };
+  });
+  const headers = headerParts.map((h) => h.part);
+  // A part of this message bound as a header is not in the body (UPS's security header).
+  const asHeaders = new Set(headerParts.filter((h) => h.message === attr(message, 'name')).map((h) => h.part.name));
+  const bodyOnly = bodyParts === undefined ? parts.filter((p) => !asHeaders.has(p.name)) : parts.filter((p) => bodyParts.includes(p.name));
+  for (const part of bodyOnly) {
+    if (style === 'document' && !part.element) {
+      refuseAt(message, `operation ${name}: part ${part.name} names a type: a document-style body part must name an element`);
+    }
+  }
+  return {
+    message: attr(message, 'name'),
+    body: bodyOnly,
+    headers,
+    ...(style === 'rpc' ? { namespace: (body && optionalAttr(body, 'namespace')) ?? scope.namespace } : {}),
+  };
+}

@@ -1,0 +1,159 @@
+/**
+ * Services and ports: the service served (the first, or the one named; one added for a WSDL of bindings and no
+ * service), its ports of each variant, and each port's path.
+ */
+import type { Variant } from '../../../src/runtime/definition';
+import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
+import { attr, findAll, findOne, NS, optionalAttr, refuseAt, setPlainAttr } from '../documents';
+import type { WsdlPort } from './facts';
+import { checkLiteral, variantOf } from './bindings';
+import type { Definitions, WsdlDocuments } from './definitions';
+
+export const VARIANT_NAMES: Record<Variant, string> = {
+  soap11: 'SOAP 1.1',
+  soap12: 'SOAP 1.2',
+  httpGet: 'HTTP GET',
+  httpPost: 'HTTP POST',
+};
+
+/** The service served: `wanted`, else the first (said in `notes` when there are several). */
+export function chooseService(documents: WsdlDocuments, wanted: string | undefined, notes: string[]): XmlElement {
+  let services = documents.all.flatMap((d) => findAll(d.root, 'wsdl:service'));
+  if (services.length === 0) {
+    const added = addServiceOfBindings(documents.all);
+    if (!added) refuseAt(documents.main.root, 'the WSDL declares no service, and no SOAP 1.1, SOAP 1.2, HTTP GET or HTTP POST binding');
+    notes.push(
+      `the WSDL declares no service: its bindings are served each at /{its name} (${added.ports.join(', ')}), the ports of a service ${added.name} added to the served WSDL`,
+    );
+    services = [added.service];
+  }
+  const service = wanted ? services.find((s) => attr(s, 'name') === wanted) : services[0];
+  if (!service) {
+    throw new Error(`codegen: the WSDL has no service ${wanted} (it has ${services.map((s) => attr(s, 'name')).join(', ')})`);
+  }
+  if (services.length > 1 && !wanted) {
+    notes.push(
+      `the WSDL declares ${services.length} services (${services.map((s) => attr(s, 'name')).join(', ')}): serving ${attr(service, 'name')}; choose another with --service NAME`,
+    );
+  }
+  return service;
+}
+
+/**
+ * The ports served: a port that cannot be served (SOAP encoding, another HTTP verb, no address a path can be served
+ * at) is skipped (`skipping`, its reason in `reasons`); of several ports of one variant, those of the first one's
+ * binding (said in `notes`). None left is refused.
+ */
+export function servedPorts(
+  documents: WsdlDocuments,
+  service: XmlElement,
+  notes: string[],
+  reasons: string[],
+  skipping: (what: string, error: unknown) => void,
+): WsdlPort[] {
+  const allPorts = findAll(service, 'wsdl:port').flatMap((port): WsdlPort[] => {
+    try {
+      const binding = documents.lookup('binding', port, attr(port, 'binding'));
+      const variant = variantOf(binding);
+      // A port of another kind (e.g. a WCF binding beside ASMX's) is no variant of this service.
+      if (!variant) return [];
+      if (variant === 'soap11' || variant === 'soap12') checkLiteral(binding, variant === 'soap11' ? 'soap' : 'soap12');
+      return [{ name: attr(port, 'name'), binding: attr(binding, 'name'), variant, path: pathOf(port) }];
+    } catch (error) {
+      reasons.push((error as Error).message);
+      skipping(`port ${attr(port, 'name')}`, error);
+      return [];
+    }
+  });
+  // Several ports of one variant: those of the first one's binding are served (at each of their paths).
+  const ports: WsdlPort[] = [];
+  for (const variant of Object.keys(VARIANT_NAMES) as Variant[]) {
+    const same = allPorts.filter((p) => p.variant === variant);
+    if (same.length === 0) continue;
+    const kept = same.filter((p) => p.binding === same[0].binding);
+    if (kept.length < same.length) {
+      notes.push(
+        `service ${attr(service, 'name')} has ${same.length} ${VARIANT_NAMES[variant]} ports of different bindings: serving ${kept.map((p) => p.name).join(', ')}`,
+      );
+    }
+    ports.push(...kept);
+  }
+  if (ports.length === 0 && reasons.length > 0) throw new Error(reasons[0]);
+  if (ports.length === 0) refuseAt(service, 'the service has no SOAP 1.1, SOAP 1.2, HTTP GET or HTTP POST port');
+  return ports;
+}
+
+/** The binding element of a served port. */
+export function bindingOfPort(documents: WsdlDocuments, service: XmlElement, port: WsdlPort): XmlElement {
+  const element = findOne(service, `wsdl:port[@name='${port.name}']`);
+  return documents.lookup('binding', element, attr(element, 'binding'));
+}
+
+/**
+ * A WSDL of bindings and no service (an interface WSDL: ONVIF's, OASIS WS-Notification's) is served as if it
+ * declared one: a service of one port per SOAP or HTTP binding, each at /{binding name}, added to the main
+ * document, and so to the served WSDL, where clients find the ports a service would have named.
+ */
+function addServiceOfBindings(all: Definitions[]): { service: XmlElement; name: string; ports: string[] } | undefined {
+  const bindings = all.flatMap((d) =>
+    findAll(d.root, 'wsdl:binding').flatMap((binding) => {
+      let variant: Variant | undefined;
+      try {
+        variant = variantOf(binding);
+      } catch {
+        // A binding of another HTTP verb gets no port, as one of another kind does not.
+        variant = undefined;
+      }
+      return variant ? [{ binding, namespace: d.namespace, variant }] : [];
+    }),
+  );
+  if (bindings.length === 0) return undefined;
+  const root = all[0].root;
+  const prefixFor = (uri: string, wanted: string): string => {
+    const inScope = Object.entries(root.namespaces as Record<string, string>).find(([prefix, u]) => u === uri && prefix !== '');
+    if (inScope) return inScope[0];
+    let prefix = wanted;
+    for (let i = 1; root.namespaceForPrefix(prefix) !== null; i++) prefix = `${wanted}${i}`;
+    root.addNsDeclaration(uri, prefix);
+    return prefix;
+  };
+  const name = optionalAttr(root, 'name') ?? `${attr(bindings[0].binding, 'name')}Service`;
+  const service = root.addElement('service', prefixFor(NS.wsdl, 'wsdl'));
+  setPlainAttr(service, 'name', name);
+  const ports: string[] = [];
+  for (const { binding, namespace, variant } of bindings) {
+    const bindingName = attr(binding, 'name');
+    const port = service.addElement('port', prefixFor(NS.wsdl, 'wsdl'));
+    setPlainAttr(port, 'name', bindingName);
+    setPlainAttr(port, 'binding', namespace === '' ? bindingName : `${prefixFor(namespace, 'tns')}:${bindingName}`);
+    const kind = variant === 'soap11' ? 'soap' : variant === 'soap12' ? 'soap12' : 'http';
+    // Attributes in no namespace, whatever the document's default one (vSphere's is WSDL's).
+    setPlainAttr(port.addElement('address', prefixFor(NS[kind], kind)), 'location', `http://localhost/${bindingName}`);
+    ports.push(`${bindingName} at /${bindingName}`);
+  }
+  return { service, name, ports };
+}
+
+/** The path of a port's address: the service answers there, whatever host it runs on. */
+export function pathOf(port: XmlElement): string {
+  const address = findAll(port, 'soap:address | soap12:address | http:address')[0];
+  if (!address) refuseAt(port, `port ${attr(port, 'name')} has no address: codegen serves at the path of the port's address`);
+  // A build tool's placeholder standing for the whole address (`${url.query}`, `@ENDPOINT@`), filled in when the
+  // service was deployed, names no path: served as no address would be.
+  const written = attr(address, 'location').trim();
+  const location = /^(\$\{[^}]*\}|@[A-Za-z0-9_.-]+@|%[A-Za-z0-9_.-]+%)$/.test(written) ? '' : written;
+  let path: string;
+  try {
+    path = new URL(location).pathname;
+  } catch {
+    // A placeholder host (`http://server:port/…`), a relative location (`Revenue_Management`) or none: the path as written.
+    const written = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*([^?#]*)/.exec(location)?.[1] ?? location.replace(/[?#].*$/, '');
+    path = written === '' || written.startsWith('/') ? written : `/${written}`;
+  }
+  if (path !== '' && !/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/.test(path)) {
+    refuseAt(address, `port ${attr(port, 'name')}: address ${location} has a path codegen cannot serve`);
+  }
+  // A path ending in a slash (`/v5/adgroups/`) is served without it; the root is served at /service.
+  const trimmed = path.replace(/\/+$/, '');
+  return trimmed === '' ? '/service' : trimmed;
+}
