@@ -19,7 +19,7 @@ import {
   type SettingValues,
   type ValueType,
   yesNo,
-} from '../runtime';
+} from '../runtime/host';
 import type { HashAlgorithm } from './otp/hmac';
 import { storeBackend } from './state/index';
 import type { WhenFull } from './state/store';
@@ -28,7 +28,7 @@ export type SecretEncoding = 'utf8' | 'base32';
 export type QrMode = 'inline' | 'link';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
 
-export { ConfigError } from '../runtime';
+export { ConfigError } from '../runtime/host';
 
 const storeUrl: ValueType<string> = {
   values: 'embedded|memory|redis://…',

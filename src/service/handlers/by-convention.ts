@@ -17,7 +17,7 @@
  */
 import type { OperationName, Operations } from '../../../generated/routes';
 import type { Config } from '../config';
-import type { Call, EveryOperationHandled, OperationHandler as RuntimeOperationHandler } from '../../runtime';
+import type { Call, EveryOperationHandled, OperationHandler as RuntimeOperationHandler } from '../../runtime/handler';
 import type { StateStore } from '../state/store';
 
 export interface Clock {

@@ -1,6 +1,6 @@
 import { OPERATION_NAMES, type Handlers, type Operations } from '../../../generated/routes';
 import type { Config } from '../config';
-import { bindHandlers, loadHandlerModules } from '../../runtime';
+import { bindHandlers, loadHandlerModules } from '../../runtime/handler';
 import type { Clock, EveryOperationHasItsHandlerModule, HandlerContext, HandlerModules, ServiceState } from './by-convention';
 
 export type { Clock, HandlerContext, OperationHandler, ServiceState } from './by-convention';

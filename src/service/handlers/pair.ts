@@ -1,5 +1,5 @@
 import type { Config } from '../config';
-import { type Call, clientError, escapeEach } from '../../runtime';
+import { type Call, clientError, escapeEach } from '../../runtime/handler';
 import { encodeBase32 } from '../otp/base32';
 import { otpauthUri } from '../otp/uri';
 import { QrCapacityError, qrSvgDataUri, qrSymbol } from '../qr/svg';

@@ -1,5 +1,5 @@
 import type { Config } from '../config';
-import { type Call, ServiceError } from '../../runtime';
+import { type Call, ServiceError } from '../../runtime/handler';
 import { matchTotp } from '../otp/totp';
 import { StoreUnavailableError } from '../state/store';
 import type { ValidatePin } from '../../../generated/types';

@@ -8,7 +8,8 @@
  */
 import type { Handlers, OperationName } from '../../../generated/routes';
 import { Pair, ValidatePin } from '../../../generated/types';
-import { type Call, type CallContext, callOf, clientError, parseUrlEncoded } from '../../runtime';
+import { type Call, clientError } from '../../runtime/handler';
+import { type CallContext, callOf, parseUrlEncoded } from '../../runtime/host';
 import { QrCapacityError, qrSvg } from '../qr/svg';
 import { qrPng } from '../qr/png';
 
