@@ -7,13 +7,13 @@
  */
 
 // The call a handler answers, and the handlers' types, typed by the contract's operations.
-export type { Call, CallVariant, Handlers, HeadersOf, OperationName, OperationsOf, SoapHeaders } from './definition';
+export type { Call, CallVariant, Handlers, HeadersOf, OperationHandler, OperationName, OperationsOf, SoapHeaders } from './definition';
 
 // What a handler throws: a client's mistake or the service's failure, or a fault its operation declares.
 export { clientError, DeclaredFault, type ErrorKind, ServiceError } from './errors';
 
 // Handler modules found by convention, one per operation, and bound to what a service makes them from.
-export { bindHandlers, type EveryOperationHandled, loadHandlerModules, type OperationHandler } from './handler-modules';
+export { bindHandlers, type EveryOperationHandled, loadHandlerModules } from './handler-modules';
 
 // Markup a handler writes into a text of its result (an HTML fragment), escaped.
 export { escapeEach } from './escape';
