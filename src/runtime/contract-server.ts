@@ -16,64 +16,9 @@ import type { ContractDefinition, Handlers, OperationsOf } from './definition';
 import { listen, type CloseOptions } from './listener';
 import { liveness, requestLog } from './request-log';
 import { RouteTable } from './route-table';
-import { ConfigError, integer, listenHost, namespaceUri, oneOf, optional, publicUrl, setting, settingsTable, yesNo } from './settings';
+import { HOST_SETTINGS, type HostSettings } from './listener-settings';
+import { ConfigError } from './settings';
 import { loadXmlEngine } from './xml/xml-engine';
-
-/** The settings of a contract served on its own: flags only (a service of its own names its variables). */
-export const HOST_SETTINGS = settingsTable({
-  port: setting({ flag: '--port', default: 8080, type: integer(0, 65535), help: 'TCP port to listen on' }),
-  host: setting({ flag: '--host', default: '127.0.0.1', type: listenHost, help: 'address to listen on' }),
-  namespace: setting({
-    flag: '--namespace',
-    default: undefined,
-    type: optional(namespaceUri),
-    help: "XML namespace of the contract (WSDL, validation, SOAPAction); default: the WSDL's targetNamespace",
-  }),
-  publicUrl: setting({
-    flag: '--public-url',
-    default: undefined,
-    type: optional(publicUrl),
-    help: 'base URL written into the WSDL addresses (default: from the request)',
-  }),
-  trustProxy: setting({
-    flag: '--trust-proxy',
-    default: false,
-    type: yesNo,
-    help: "behind a proxy: the caller's address is the last X-Forwarded-For entry, the public host and scheme X-Forwarded-Host/-Proto",
-  }),
-  maxBodyBytes: setting({
-    flag: '--max-body-bytes',
-    default: 1048576,
-    type: integer(1024, 67108864),
-    help: 'largest request body accepted (larger: 413)',
-  }),
-  headersTimeoutMs: setting({
-    flag: '--headers-timeout',
-    default: 10000,
-    type: integer(100, 300000),
-    help: 'milliseconds to send the headers',
-  }),
-  requestTimeoutMs: setting({
-    flag: '--request-timeout',
-    default: 30000,
-    type: integer(100, 3600000),
-    help: 'milliseconds to send a request',
-  }),
-  keepAliveTimeoutMs: setting({
-    flag: '--keep-alive-timeout',
-    default: 5000,
-    type: integer(100, 600000),
-    help: 'milliseconds an idle connection waits for its next request',
-  }),
-  logLevel: setting({
-    flag: '--log-level',
-    default: 'info',
-    type: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'silent'),
-    help: 'least severe log level written',
-  }),
-});
-
-export type HostSettings = ReturnType<typeof HOST_SETTINGS.defaults>;
 
 /** The Koa app of a contract served on its own. Needs the XML engine loaded (loadXmlEngine). */
 export function createContractApp<Ops extends OperationsOf<Ops>>(

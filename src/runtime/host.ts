@@ -9,14 +9,8 @@
  */
 
 // A contract served on its own.
-export {
-  createContractApp,
-  HOST_SETTINGS,
-  type HostSettings,
-  runContractServer,
-  type ServedContract,
-  serveContract,
-} from './contract-server';
+export { createContractApp, runContractServer, type ServedContract, serveContract } from './contract-server';
+export { HOST_SETTINGS, type HostSettings, type ListenerSettingChoices, listenerSettings, type LogLevel } from './listener-settings';
 
 // The parts of a host that composes its own app.
 export { type AppParts, buildApp } from './app-builder';
