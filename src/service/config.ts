@@ -20,7 +20,7 @@ import {
   yesNo,
 } from '../runtime/host';
 import type { HashAlgorithm } from './otp/hmac';
-import { storeBackend } from './state/index';
+import { STORE_CHOICES, STORE_VALUES, storeBackend } from './state/index';
 import type { WhenFull } from './state/store';
 
 export type SecretEncoding = 'utf8' | 'base32';
@@ -28,8 +28,9 @@ export type QrMode = 'inline' | 'link';
 
 export { ConfigError } from '../runtime/host';
 
+/** A `--store` value: one a backend of the registry takes (state/index.ts), well formed. */
 const storeUrl: ValueType<string> = {
-  values: 'embedded|memory|redis://…',
+  values: STORE_VALUES,
   parse(text) {
     try {
       storeBackend(text);
@@ -229,7 +230,7 @@ const TABLE = {
     env: 'PIN_STORE',
     default: 'embedded',
     type: storeUrl,
-    help: 'where replay and throttle state lives: embedded (in memory, kept in --state-dir across restarts), memory (embedded, forgotten when the process ends), or a shared Redis: redis://host:port/db, rediss://… (TLS), redis+sentinel://host:port[,host:port…]/mastername or redis+cluster://host:port[,host:port…]',
+    help: `where replay and throttle state lives: ${STORE_CHOICES}`,
   }),
   storeMaxEntries: setting({
     flag: '--store-max-entries',
