@@ -1,6 +1,6 @@
 /**
  * The four forms `--store` takes for Redis, read into what a client needs
- * (src/state/redis-client.ts builds the ioredis client from it):
+ * (redis-client.ts builds the ioredis client from it):
  *
  *   redis://[user:pass@]host[:port][/db]           one server
  *   rediss://[user:pass@]host[:port][/db]          one server over TLS
