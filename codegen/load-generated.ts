@@ -61,14 +61,14 @@ export function requireGenerated(folder: string): ContractDefinition<AnyOperatio
 
 /** Handlers that answer each operation's sample result (and sample out headers): a contract's mock. */
 export function sampleHandlers(definition: ContractDefinition<AnyOperations>): Handlers<AnyOperations> {
-  const handlers: Record<string, (request: unknown, headers?: SoapHeaders) => Promise<unknown>> = {};
+  const handlers: Handlers<AnyOperations> = {};
   for (const name of definition.operationNames) {
     const route = definition.routes[name];
-    handlers[name] = async (_request, headers) => {
+    handlers[name] = async (_request, call) => {
       const sample = route.sampleHeaders?.();
-      if (sample && headers) Object.assign(headers.out, (sample as SoapHeaders).out);
+      if (sample) Object.assign(call.headers.out, (sample as SoapHeaders).out);
       return route.sampleResult();
     };
   }
-  return handlers as Handlers<AnyOperations>;
+  return handlers;
 }

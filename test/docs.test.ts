@@ -208,3 +208,16 @@ test('the diagram check sees an arrow that is not an import, and an import that 
   t.true(arrows.has('codegen --> state') && !imported.has('codegen --> state'));
   t.true(imported.has('codegen --> runtime') && !arrows.has('codegen --> runtime'));
 });
+
+test("docs/architecture.md's handler of Adding an operation is the GenerateSecret fixture's, which test/system/add-operation.test.ts serves", (t) => {
+  const page = read('docs/architecture.md');
+  const section = page.slice(page.indexOf('\n### Adding an operation\n'), page.indexOf('\n### Serving another contract\n'));
+  const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+  t.truthy(block, 'the section shows the handler');
+  const code = (block ?? '').replace(/^ {3}/gm, '');
+  t.true(code.includes('export function generateSecret('));
+  t.true(
+    read('test/fixtures/add-operation/src/service/handlers/generate-secret.ts').includes(code),
+    'the fixture holds the example as shown',
+  );
+});

@@ -5,7 +5,9 @@
  * concepts; generated/ and codegen/ import only themselves and the runtime
  * (codegen/ packages too), generated/ through the runtime's front door
  * (src/runtime/index.ts) only; the service's rooms import the runtime through
- * its front door only, and nothing of codegen/. The
+ * its doors only (the handler's, src/runtime/handler.ts, and the host's,
+ * src/runtime/host.ts; the package's entry also hands on the front door's
+ * typed-client names), and nothing of codegen/. The
  * runtime's tests (test/runtime/) drive fixture contracts: they name nothing
  * of the PIN service and import nothing of it or of its generated contract.
  * No file imports itself back through others, and no room of src/ does
@@ -44,6 +46,12 @@ const inside = (target: string, dir: string) => target === dir || target.startsW
 
 /** The runtime's front door, src/runtime/index.ts, as an import names it (`../runtime`, `../runtime/index`). */
 const FRONT_DOOR = new Set(['src/runtime', 'src/runtime/index']);
+
+/** The runtime's doors the service imports: what a handler module imports, and what a host does. */
+const SERVICE_DOORS = new Set(['src/runtime/handler', 'src/runtime/host']);
+
+/** The service's package entry, which hands on the typed client and what it needs of the front door. */
+const PACKAGE_ENTRY = 'src/service/index.ts';
 
 test('the import reader sees relative imports, type-only ones and packages', (t) => {
   const imports = importsOf('generated/client.ts');
@@ -153,23 +161,34 @@ test('the service stands on the runtime: its rooms import the runtime', (t) => {
   t.true(importsOfRooms.some((target) => inside(target, 'src/runtime')));
 });
 
-/** Imports of the service that pass the runtime's front door (a module of src/runtime/ named by path) or reach codegen/. */
-const pastTheFrontDoor = (dir: string) =>
-  offending(dir, (target) => !(inside(target, 'src/runtime') && !FRONT_DOOR.has(target)) && !inside(target, 'codegen'));
+/** Whether the service's `file` may import `target` of the runtime: a door, or (the package's entry) the front door. */
+const throughTheDoors = (target: string, file: string) =>
+  !inside(target, 'src/runtime') || SERVICE_DOORS.has(target) || (file === PACKAGE_ENTRY && FRONT_DOOR.has(target));
 
-test('the service imports the runtime through its front door only (src/runtime/index.ts), and nothing of codegen/', (t) => {
+/** Imports of the service that pass the runtime's doors (a module of src/runtime/ named by path) or reach codegen/. */
+const pastTheDoors = (dir: string) => offending(dir, (target, file) => throughTheDoors(target, file) && !inside(target, 'codegen'));
+
+test("the service imports the runtime through its doors only (handler.ts, host.ts; its package entry the front door's client names too), and nothing of codegen/", (t) => {
   t.true(sourceFiles('src/service').length >= 40, 'the service was read');
-  t.deepEqual(pastTheFrontDoor('src/service'), []);
+  t.deepEqual(pastTheDoors('src/service'), []);
+  t.true(
+    sourceFiles('src/service').some((file) => importsOf(file).includes('src/runtime/handler')) &&
+      sourceFiles('src/service').some((file) => importsOf(file).includes('src/runtime/host')),
+    'both doors are used',
+  );
 });
 
-test('the front-door check sees an import of a runtime module by path, and one of codegen/', (t) => {
-  const past = (text: string) =>
-    importsOf('src/service/app.ts', text).filter(
-      (target) => (inside(target, 'src/runtime') && !FRONT_DOOR.has(target)) || inside(target, 'codegen'),
-    );
+test('the door check sees an import of a runtime module by path, of the front door past the package entry, and one of codegen/', (t) => {
+  const past = (text: string, file = 'src/service/app.ts') =>
+    importsOf(file, text).filter((target) => !throughTheDoors(target, file) || inside(target, 'codegen'));
   t.deepEqual(past("import { buildApp } from '../runtime/app-builder';"), ['src/runtime/app-builder']);
   t.deepEqual(past("import { generate } from '../../codegen/main';"), ['codegen/main']);
-  t.deepEqual(past("import { buildApp } from '../runtime';\nimport { RouteTable } from '../runtime/index';"), []);
+  t.deepEqual(past("import { buildApp } from '../runtime';\nimport { RouteTable } from '../runtime/index';"), [
+    'src/runtime',
+    'src/runtime/index',
+  ]);
+  t.deepEqual(past("import { buildApp } from '../runtime/host';\nimport { ServiceError } from '../runtime/handler';"), []);
+  t.deepEqual(past("export { CLIENT_VARIANTS } from '../runtime';", PACKAGE_ENTRY), []);
 });
 
 test("the runtime's XML engine imports packages, itself and the runtime's escape.ts, nothing else of the project", (t) => {

@@ -1,8 +1,9 @@
 /**
  * `--handlers DIR`: a compiling skeleton of the hand-written side, one module
- * per operation (src/runtime/handler-modules.ts's convention) that throws
- * "not implemented" until it is written, and index.ts, which binds them and
- * serves the contract when run. Only what does not exist yet is written: a
+ * per operation (src/runtime/handler-modules.ts's convention) exporting its
+ * handler, `async (request, call) => result`, that throws "not implemented"
+ * until it is written, and index.ts, which gathers them and serves the
+ * contract when run. Only what does not exist yet is written: a
  * module already there is the team's.
  */
 import { type HandlerModule, handlerModules } from '../../src/runtime/handler-modules';
@@ -34,12 +35,12 @@ function operationModule(op: OperationModel, { name }: HandlerModule, { generate
   const notes = [
     ...(headers
       ? [
-          `Its SOAP headers: \`headers.in\` (${
+          `Its SOAP headers: \`call.headers.in\` (${
             op
               .soap!.headers.filter((h) => h.direction === 'in')
               .map((h) => h.name)
               .join(', ') || 'none'
-          }) as the call carried them; set \`headers.out\` (${
+          }) as the call carried them; set \`call.headers.out\` (${
             op
               .soap!.headers.filter((h) => h.direction === 'out')
               .map((h) => h.name)
@@ -53,10 +54,10 @@ function operationModule(op: OperationModel, { name }: HandlerModule, { generate
  * ${comment(op.documentation || `The ${op.name} operation.`)}${notes.map((n) => `\n * ${comment(n)}`).join('')}
  */
 import type { Operations } from '${generated}/routes';
-${runtimeImport([...(headers ? ['type HeadersOf'] : []), 'ServiceError'], runtime)}
+${runtimeImport([...(headers ? ['type Call', 'type HeadersOf'] : []), 'ServiceError'], runtime)}
 
 export async function ${name}(
-  _request: Operations['${op.name}']['request'],${headers ? `\n  _context: undefined,\n  _headers: HeadersOf<Operations['${op.name}']>,` : ''}
+  _request: Operations['${op.name}']['request'],${headers ? `\n  _call: Call<HeadersOf<Operations['${op.name}']>>,` : ''}
 ): Promise<Operations['${op.name}']['result']> {
   throw new ServiceError('server', '${op.name} is not implemented yet.');
 }
@@ -79,7 +80,7 @@ function indexModule(model: ContractModel, { generated, runtime, folder }: Skele
  */
 import { CONTRACT } from '${generated}/contract';
 import type { Operations } from '${generated}/routes';
-${runtimeImport(['bindHandlers', 'type EveryOperationHandled', 'type Handlers', 'loadHandlerModules', 'runContractServer'], runtime)}
+${runtimeImport(['type Handlers', 'loadHandlerModules', 'runContractServer'], runtime)}
 
 /** One member per handler module, each added by the module itself. */
 // biome-ignore lint/suspicious/noEmptyInterface: filled by the handler modules' declaration merging
@@ -89,8 +90,7 @@ export interface HandlerModules {}
 export function createHandlers(
   modules: HandlerModules = loadHandlerModules<HandlerModules>(CONTRACT.operationNames, (file) => require(file), ${JSON.stringify(folder)}),
 ): Handlers<Operations> {
-  const typed: EveryOperationHandled<Operations, undefined> = modules;
-  return bindHandlers<Operations, undefined>(typed, undefined);
+  return modules;
 }
 
 if (require.main === module) void runContractServer(CONTRACT, createHandlers());

@@ -1,6 +1,6 @@
 /**
  * The one way a Koa app of the runtime is put together, for a contract served
- * on its own (host.ts) and for each port of a service: in order, the request
+ * on its own (contract-server.ts) and for each port of a service: in order, the request
  * log (which gives the call its id and logs its answer, so it runs first and
  * sees the answer to an error too), the error answers, the body reader (on a
  * port that takes bodies), then the route table. Errors are answered and

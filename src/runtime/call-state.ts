@@ -7,7 +7,7 @@
  * request itself.
  */
 import type { ParameterizedContext } from 'koa';
-import type { Call, CallVariant } from './definition';
+import type { Call, CallVariant, HeadersOf, OperationName, OperationsOf, Route, SoapHeaders } from './definition';
 import type { ErrorKind } from './errors';
 
 export interface CallState {
@@ -27,7 +27,7 @@ export interface CallState {
 export type CallContext = ParameterizedContext<CallState>;
 
 /** The Call of the call `ctx` is: its fields copied once, and `answered` writing into the call's state (kept private). */
-class BoundCall implements Call {
+class BoundCall<Headers extends SoapHeaders> implements Call<Headers> {
   readonly #state: CallState;
 
   constructor(
@@ -35,6 +35,7 @@ class BoundCall implements Call {
     readonly requestId: string | undefined,
     readonly operation: string,
     readonly variant: CallVariant | 'page',
+    readonly headers: Headers,
     state: CallState,
   ) {
     this.#state = state;
@@ -45,7 +46,24 @@ class BoundCall implements Call {
   }
 }
 
-/** The Call a binding (or a page) hands the handler of `operation`, for the call `ctx` is. */
-export function callOf(ctx: CallContext, operation: string, variant: CallVariant | 'page'): Call {
-  return new BoundCall(ctx.ip, ctx.state.requestId, operation, variant, ctx.state);
+/**
+ * The header blocks of a call before any is read: a new empty pair for an operation that declares some (its handler
+ * sets `out`), one shared frozen pair for an operation that declares none (nothing is made per call).
+ */
+export function noHeaders<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(route: Route<Ops, K>): HeadersOf<Ops[K]> {
+  return (route.headers ? { in: {}, out: {} } : NONE) as HeadersOf<Ops[K]>;
+}
+const NONE: SoapHeaders = Object.freeze({ in: Object.freeze({}), out: Object.freeze({}) });
+
+/**
+ * The Call a binding (or a page) hands the handler of `operation`, for the call `ctx` is, with the header blocks it
+ * read (none: the operation declares none, as for a page).
+ */
+export function callOf<Headers extends SoapHeaders = SoapHeaders>(
+  ctx: CallContext,
+  operation: string,
+  variant: CallVariant | 'page',
+  headers: Headers = NONE as Headers,
+): Call<Headers> {
+  return new BoundCall(ctx.ip, ctx.state.requestId, operation, variant, headers, ctx.state);
 }

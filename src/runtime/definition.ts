@@ -31,8 +31,8 @@ export interface OperationTypes {
   headers?: SoapHeaders;
 }
 
-/** An operation's headers: `{ in: {}, out: {} }` for one that declares none. */
-export type HeadersOf<T extends OperationTypes> = T extends { headers: infer H extends SoapHeaders } ? H : { in: object; out: object };
+/** An operation's headers: SoapHeaders, empty at run time, for one that declares none. */
+export type HeadersOf<T extends OperationTypes> = T extends { headers: infer H extends SoapHeaders } ? H : SoapHeaders;
 
 /** What a contract's `Operations` map must be: every member an operation's request and result. */
 export type OperationsOf<Ops> = { [K in keyof Ops]: OperationTypes };
@@ -41,10 +41,11 @@ export type OperationsOf<Ops> = { [K in keyof Ops]: OperationTypes };
 export type OperationName<Ops> = keyof Ops & string;
 
 /**
- * The call a handler answers, as its binding hands it: plain data, and one
- * function back to the runtime. Nothing of HTTP or of the web framework.
+ * The call a handler answers, as its binding hands it: plain data, the
+ * operation's SOAP header blocks, and one function back to the runtime.
+ * Nothing of HTTP or of the web framework.
  */
-export interface Call {
+export interface Call<Headers extends SoapHeaders = SoapHeaders> {
   /** The caller's address: the connection's, or behind a trusted proxy the one that proxy put last in X-Forwarded-For. */
   readonly address: string;
   /** The id of the call's request log line (X-Request-Id); undefined when no request log runs. */
@@ -52,6 +53,11 @@ export interface Call {
   readonly operation: string;
   /** The variant it came by; `page` for a plain page a service adds beside the endpoint. */
   readonly variant: CallVariant | 'page';
+  /**
+   * The header blocks the operation declares: `in` holds those the call carried (SOAP only; by their part's name),
+   * `out` those the handler sets for the answer's Header. Both empty, and frozen, for an operation that declares none.
+   */
+  readonly headers: Headers;
   /**
    * Tells the runtime what the handler's answer meant, in the service's own
    * word (`accepted`, `wrong`): the request log line's and the metrics'
@@ -61,12 +67,16 @@ export interface Call {
 }
 
 /**
- * The hand-written side: one function per operation, of its typed request (and SOAP headers), knowing nothing of
- * XML or HTTP. The bindings pass the call they answer as `call`; a handler called outside a call is given none.
+ * The hand-written side of operation K: its typed request and the call it answers in, a promise of its result out,
+ * knowing nothing of XML or HTTP. Every variant's binding calls it alike.
  */
-export type Handlers<Ops extends OperationsOf<Ops>> = {
-  [K in OperationName<Ops>]: (request: Ops[K]['request'], headers?: HeadersOf<Ops[K]>, call?: Call) => Promise<Ops[K]['result']>;
-};
+export type OperationHandler<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>> = (
+  request: Ops[K]['request'],
+  call: Call<HeadersOf<Ops[K]>>,
+) => Promise<Ops[K]['result']>;
+
+/** Every operation's handler: what the bindings call. */
+export type Handlers<Ops extends OperationsOf<Ops>> = { [K in OperationName<Ops>]: OperationHandler<Ops, K> };
 
 /** A port of the WSDL service, served at the path of its address. */
 export interface Port {

@@ -4,31 +4,26 @@
  * else.
  *
  * Operation `ConvertTemperature` has its handler in `<folder>/convert-temperature.ts`
- * (the name in kebab case), which exports `convertTemperature` (camel case), a
- * function of the request and the service's context. A service keeps the
- * modules' types in one interface that each module extends by declaration
- * merging, and demands a member of the right type for every operation
- * (EveryOperationHandled), so that a missing handler is a compile error; the
- * modules are loaded by their conventional paths when the handlers are made,
- * so a module named otherwise fails the start, naming the path it expected.
+ * (the name in kebab case), which exports `convertTemperature` (camel case):
+ * the handler itself, `async (request, call) => result` (definition.ts,
+ * OperationHandler), or, for a service whose handlers are made from settings
+ * and state of its own, the function that makes it from them (bindHandlers).
+ * A service keeps the modules' types in one interface that each module
+ * extends by declaration merging, and demands a member of the right type for
+ * every operation (Handlers, or EveryOperationHandled), so that a missing
+ * handler is a compile error; the modules are loaded by their conventional
+ * paths when the handlers are made, so a module named otherwise fails the
+ * start, naming the path it expected.
  */
-import type { Call, Handlers, HeadersOf, OperationName, OperationsOf } from './definition';
+import type { Handlers, OperationHandler, OperationName, OperationsOf } from './definition';
 
 /**
- * The function a handler module exports for operation K: the request and the service's context in, the result out;
- * an operation with SOAP headers also gets them (`in` as the call carried them, `out` for it to set), and every
- * handler the call it answers (`call`: its address, request id, operation and variant; undefined outside a call).
+ * What each module exports for every operation of `Ops` when a service makes its handlers from what it holds
+ * (`Deps`: its settings, clock, state): the function that makes the operation's handler, called once, at start.
+ * A module's function may take less than `Deps` (only the settings it reads).
  */
-export type OperationHandler<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>, Context> = (
-  request: Ops[K]['request'],
-  context: Context,
-  headers: HeadersOf<Ops[K]>,
-  call: Call | undefined,
-) => Promise<Ops[K]['result']>;
-
-/** A module's function for every operation of `Ops`, each of its operation's type. */
-export type EveryOperationHandled<Ops extends OperationsOf<Ops>, Context> = {
-  readonly [K in OperationName<Ops>]: OperationHandler<Ops, K, Context>;
+export type EveryOperationHandled<Ops extends OperationsOf<Ops>, Deps> = {
+  readonly [K in OperationName<Ops>]: (deps: Deps) => OperationHandler<Ops, K>;
 };
 
 /** `ConvertTemperature` → `convert-temperature`: the handler module's file name, without `.ts`. */
@@ -106,18 +101,9 @@ export function loadHandlerModules<Modules>(operations: readonly string[], load:
   return Object.fromEntries(loaded) as Modules;
 }
 
-/** Every operation's function bound to the service's context: what the bindings call. */
-export function bindHandlers<Ops extends OperationsOf<Ops>, Context>(
-  modules: EveryOperationHandled<Ops, Context>,
-  context: Context,
-): Handlers<Ops> {
+/** Every operation's handler, made by its module's function from what the service holds: what the bindings call. */
+export function bindHandlers<Ops extends OperationsOf<Ops>, Deps>(modules: EveryOperationHandled<Ops, Deps>, deps: Deps): Handlers<Ops> {
   const handlers: Partial<Record<string, unknown>> = {};
-  for (const [operation, handler] of Object.entries(modules) as [
-    string,
-    (request: unknown, context: Context, headers: unknown, call: Call | undefined) => unknown,
-  ][]) {
-    handlers[operation] = (request: unknown, headers: unknown, call: Call | undefined) =>
-      handler(request, context, headers ?? { in: {}, out: {} }, call);
-  }
+  for (const [operation, make] of Object.entries(modules) as [string, (deps: Deps) => unknown][]) handlers[operation] = make(deps);
   return handlers as Handlers<Ops>;
 }

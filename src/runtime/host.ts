@@ -1,164 +1,43 @@
 /**
- * A contract served on its own: its routes (runtime/contract-routes.ts),
- * /healthz, one log line per request, the error answers and the body reader,
- * on the runtime's listener, until SIGTERM or SIGINT drain it. What a team
- * that brings a WSDL and writes its handlers runs, and what the mock serves;
- * a service with more to do (state, metrics, TLS) composes the same parts
- * itself.
+ * The host's door: what a program that serves a contract imports. A
+ * contract served on its own (contract-server.ts: what the handler
+ * skeleton's index.ts and the mock run), and the parts a service with more
+ * to do composes itself (src/service/: ports, pages, settings and state of
+ * its own): the app builder, the route table and the contract's routes on
+ * it, the request log, the listener, the settings machinery, and the XML
+ * engine to load before the first app is made.
  */
-import type Koa from 'koa';
-import pino, { type Logger } from 'pino';
-import { buildApp } from './app-builder';
-import type { CallState } from './call-state';
-import { loadContract } from './contract';
-import { addContractRoutes, type ContractRouteOptions } from './contract-routes';
-import type { ContractDefinition, Handlers, OperationsOf } from './definition';
-import { listen, type CloseOptions } from './listener';
-import { liveness, requestLog } from './request-log';
-import { RouteTable } from './route-table';
-import { ConfigError, integer, listenHost, namespaceUri, oneOf, optional, publicUrl, setting, settingsTable, yesNo } from './settings';
-import { loadXmlEngine } from './xml/xml-engine';
 
-/** The settings of a contract served on its own: flags only (a service of its own names its variables). */
-export const HOST_SETTINGS = settingsTable({
-  port: setting({ flag: '--port', default: 8080, type: integer(0, 65535), help: 'TCP port to listen on' }),
-  host: setting({ flag: '--host', default: '127.0.0.1', type: listenHost, help: 'address to listen on' }),
-  namespace: setting({
-    flag: '--namespace',
-    default: undefined,
-    type: optional(namespaceUri),
-    help: "XML namespace of the contract (WSDL, validation, SOAPAction); default: the WSDL's targetNamespace",
-  }),
-  publicUrl: setting({
-    flag: '--public-url',
-    default: undefined,
-    type: optional(publicUrl),
-    help: 'base URL written into the WSDL addresses (default: from the request)',
-  }),
-  trustProxy: setting({
-    flag: '--trust-proxy',
-    default: false,
-    type: yesNo,
-    help: "behind a proxy: the caller's address is the last X-Forwarded-For entry, the public host and scheme X-Forwarded-Host/-Proto",
-  }),
-  maxBodyBytes: setting({
-    flag: '--max-body-bytes',
-    default: 1048576,
-    type: integer(1024, 67108864),
-    help: 'largest request body accepted (larger: 413)',
-  }),
-  headersTimeoutMs: setting({
-    flag: '--headers-timeout',
-    default: 10000,
-    type: integer(100, 300000),
-    help: 'milliseconds to send the headers',
-  }),
-  requestTimeoutMs: setting({
-    flag: '--request-timeout',
-    default: 30000,
-    type: integer(100, 3600000),
-    help: 'milliseconds to send a request',
-  }),
-  keepAliveTimeoutMs: setting({
-    flag: '--keep-alive-timeout',
-    default: 5000,
-    type: integer(100, 600000),
-    help: 'milliseconds an idle connection waits for its next request',
-  }),
-  logLevel: setting({
-    flag: '--log-level',
-    default: 'info',
-    type: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'silent'),
-    help: 'least severe log level written',
-  }),
-});
+// A contract served on its own.
+export { createContractApp, runContractServer, type ServedContract, serveContract } from './contract-server';
+export { HOST_SETTINGS, type HostSettings, type ListenerSettingChoices, listenerSettings, type LogLevel } from './listener-settings';
 
-export type HostSettings = ReturnType<typeof HOST_SETTINGS.defaults>;
-
-/** The Koa app of a contract served on its own. Needs the XML engine loaded (loadXmlEngine). */
-export function createContractApp<Ops extends OperationsOf<Ops>>(
-  definition: ContractDefinition<Ops>,
-  handlers: Handlers<Ops>,
-  settings: Pick<HostSettings, 'namespace' | 'publicUrl' | 'trustProxy' | 'maxBodyBytes'>,
-  logger: Logger,
-  options: Omit<ContractRouteOptions<Ops>, 'publicUrl'> = {},
-): Koa<CallState> {
-  const contract = loadContract(definition, settings.namespace ?? definition.targetNamespace);
-  const routes = new RouteTable().get('/healthz', liveness);
-  addContractRoutes(routes, contract, handlers, { ...options, publicUrl: settings.publicUrl });
-  return buildApp({
-    requestLog: requestLog(logger),
-    logger,
-    maxBodyBytes: settings.maxBodyBytes,
-    routes,
-    trustProxy: settings.trustProxy,
-  });
-}
-
-export interface ServedContract {
-  url: string;
-  /** The endpoint's address, e.g. `http://127.0.0.1:8080/Service.asmx`. */
-  endpoint: string;
-  close(options?: CloseOptions): Promise<void>;
-}
-
-/** Serves a contract with its handlers until closed. */
-export async function serveContract<Ops extends OperationsOf<Ops>>(
-  definition: ContractDefinition<Ops>,
-  handlers: Handlers<Ops>,
-  settings: HostSettings,
-  logger: Logger = pino({ level: settings.logLevel, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }),
-): Promise<ServedContract> {
-  await loadXmlEngine();
-  const app = createContractApp(definition, handlers, settings, logger);
-  const handle = app.callback();
-  const listener = await listen((req, res) => void handle(req, res), {
-    ...settings,
-    inactivityTimeoutMs: settings.requestTimeoutMs,
-  });
-  return { url: listener.url, endpoint: `${listener.url}${definition.endpointPath}`, close: listener.close };
-}
-
-/**
- * The command line of a contract served on its own: `--help`, the settings,
- * one `listening` line, and a drained stop on SIGTERM or SIGINT. A mistake
- * in the settings is one line on stderr and exit status 2.
- */
-export async function runContractServer<Ops extends OperationsOf<Ops>>(
-  definition: ContractDefinition<Ops>,
-  handlers: Handlers<Ops>,
-  argv: readonly string[] = process.argv.slice(2),
-): Promise<ServedContract | undefined> {
-  if (argv.includes('--help')) {
-    const rows = HOST_SETTINGS.rows.map(
-      (row) => `  ${`${row.flag} <${row.values}>`.padEnd(36)}${row.help} (default: ${row.default ?? 'none'})`,
-    );
-    process.stdout.write(`Serves ${definition.serviceName} at ${definition.endpointPath}.\n\n${rows.join('\n')}\n`);
-    return undefined;
-  }
-  let settings: HostSettings;
-  try {
-    settings = HOST_SETTINGS.parse(argv, {});
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${definition.serviceName}: ${error.message}\n`);
-    process.exitCode = 2;
-    return undefined;
-  }
-  const logger = pino({ level: settings.logLevel, base: undefined, timestamp: pino.stdTimeFunctions.isoTime });
-  const served = await serveContract(definition, handlers, settings, logger);
-  logger.info({ event: 'listening', url: served.endpoint }, `${definition.serviceName} at ${served.endpoint}`);
-  const stop = (signal: string) => {
-    logger.info({ event: 'stopping', signal }, 'finishing in-flight calls');
-    // The grace period: 10 s in all.
-    setTimeout(() => process.exit(1), 10_000).unref();
-    void served.close().then(() => {
-      logger.info({ event: 'stopped' }, 'stopped');
-      logger.flush();
-      process.exitCode = 0;
-    });
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
-  return served;
-}
+// The parts of a host that composes its own app.
+export { type AppParts, buildApp } from './app-builder';
+export { type CallContext, type CallState, callOf } from './call-state';
+export { type Contract, loadContract } from './contract';
+export { addContractRoutes, type ContractRouteOptions } from './contract-routes';
+export { type RouteHandler, RouteTable } from './route-table';
+export { liveness, requestLog, type RequestLogFields } from './request-log';
+export { type CloseOptions, connectionLimits, type Listener, type ListenOptions, listen } from './listener';
+export {
+  ConfigError,
+  digits,
+  integer,
+  listenHost,
+  namespaceUri,
+  oneOf,
+  optional,
+  publicUrl,
+  setting,
+  type SettingSpec,
+  type SettingsTable,
+  settingsTable,
+  type SettingValues,
+  type ValueType,
+  yesNo,
+} from './settings';
+export { HOST_HEADER } from './pages/service-description';
+export type { HelpExtension } from './help/pages';
+export { parseUrlEncoded } from './bindings/form';
+export { loadXmlEngine } from './xml/xml-engine';

@@ -1,9 +1,11 @@
 /**
  * The runtime's front door: what a generated contract, a handler module and a
- * host import, and nothing else. generated/ and src/service/ import the
- * runtime through it by path; a team's project that installed the package
- * imports it by name (`pin-service/runtime`, package.json's `exports`). The
- * runtime's own modules import each other directly.
+ * host import, and nothing else. generated/ imports the runtime through it
+ * by path; a team's project that installed the package imports it by name
+ * (`pin-service/runtime`, package.json's `exports`). A handler module's part
+ * and a host's part are each a door of its own as well (handler.ts, host.ts),
+ * which src/service/ imports; this file hands them on. The runtime's own
+ * modules import each other directly.
  */
 
 // A contract as codegen writes it (generated/contract.ts, routes.ts, json.ts), and the call a handler answers.
@@ -25,11 +27,18 @@ export type {
   Variant,
 } from './definition';
 
-// What a handler throws: a client's mistake or the service's failure, or a fault its operation declares.
-export { clientError, DeclaredFault, type ErrorKind, ServiceError } from './errors';
-
-// Handler modules found by convention, one per operation (the handler skeleton's index.ts binds them).
-export { bindHandlers, type EveryOperationHandled, loadHandlerModules, type OperationHandler } from './handler-modules';
+// What a handler module imports (handler.ts): the errors it throws, the convention that binds it, markup escaped.
+export {
+  bindHandlers,
+  clientError,
+  DeclaredFault,
+  type ErrorKind,
+  type EveryOperationHandled,
+  escapeEach,
+  loadHandlerModules,
+  type OperationHandler,
+  ServiceError,
+} from './handler';
 
 // The generated classes' reading and writing of XML, and their JSON.
 export {
@@ -105,35 +114,49 @@ export { DEFAULT_TIMEOUT_MS } from './client/defaults';
 export { CLIENT_VARIANTS, type ClientVariant, type Decode, exchange, type Fault, isNil, type OperationSpec } from './client/exchange';
 export { exchangeJson, jsonBoolean, JsonShapeError, jsonStringMembers, jsonText } from './client/json-exchange';
 
-// A host: a contract served on its own (the handler skeleton's index.ts, the mock).
-export { createContractApp, HOST_SETTINGS, type HostSettings, runContractServer, type ServedContract, serveContract } from './host';
-
-// A host that composes the parts itself (src/service/: ports, pages, settings and state of its own).
-export { type AppParts, buildApp } from './app-builder';
-export { type CallContext, type CallState, callOf } from './call-state';
-export { type Contract, loadContract } from './contract';
-export { addContractRoutes, type ContractRouteOptions } from './contract-routes';
-export { type RouteHandler, RouteTable } from './route-table';
-export { liveness, requestLog, type RequestLogFields } from './request-log';
-export { type CloseOptions, connectionLimits, type Listener, type ListenOptions, listen } from './listener';
+// What a host imports (host.ts): a contract served on its own, and the parts of one that composes its own app.
 export {
+  addContractRoutes,
+  type AppParts,
+  buildApp,
+  type CallContext,
+  type CallState,
+  callOf,
+  type CloseOptions,
   ConfigError,
+  type Contract,
+  type ContractRouteOptions,
+  connectionLimits,
+  createContractApp,
   digits,
+  HOST_HEADER,
+  HOST_SETTINGS,
+  type HelpExtension,
+  type HostSettings,
   integer,
+  type Listener,
+  type ListenOptions,
+  listen,
   listenHost,
+  liveness,
+  loadContract,
   namespaceUri,
   oneOf,
   optional,
+  parseUrlEncoded,
   publicUrl,
-  setting,
+  type RequestLogFields,
+  type RouteHandler,
+  RouteTable,
+  requestLog,
+  runContractServer,
+  type ServedContract,
+  serveContract,
   type SettingSpec,
   type SettingsTable,
-  settingsTable,
   type SettingValues,
+  setting,
+  settingsTable,
   type ValueType,
   yesNo,
-} from './settings';
-export { HOST_HEADER } from './pages/service-description';
-export type { HelpExtension } from './help/pages';
-export { escapeEach } from './escape';
-export { parseUrlEncoded } from './bindings/form';
+} from './host';

@@ -17,7 +17,7 @@ import { observeRequests } from './observability/observe-requests';
 import { auditedOutcomes } from './observability/outcomes';
 import { PAIRING_HELP, SERVICE_LEAD } from './pages/pairing-help';
 import { plainPages } from './pages/plain-pages';
-import { addContractRoutes, buildApp, type CallState, loadContract, RouteTable } from '../runtime';
+import { addContractRoutes, buildApp, type CallState, loadContract, RouteTable } from '../runtime/host';
 import { createStateKeyHasher } from './state/keyed-hash';
 import type { StateStore } from './state/store';
 

@@ -9,29 +9,28 @@ import {
   ConfigError,
   digits,
   integer,
+  listenerSettings,
   listenHost,
-  namespaceUri,
   oneOf,
   optional,
-  publicUrl,
   setting,
   settingsTable,
   type SettingValues,
   type ValueType,
   yesNo,
-} from '../runtime';
+} from '../runtime/host';
 import type { HashAlgorithm } from './otp/hmac';
-import { storeBackend } from './state/index';
+import { STORE_CHOICES, STORE_VALUES, storeBackend } from './state/index';
 import type { WhenFull } from './state/store';
 
 export type SecretEncoding = 'utf8' | 'base32';
 export type QrMode = 'inline' | 'link';
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
 
-export { ConfigError } from '../runtime';
+export { ConfigError } from '../runtime/host';
 
+/** A `--store` value: one a backend of the registry takes (state/index.ts), well formed. */
 const storeUrl: ValueType<string> = {
-  values: 'embedded|memory|redis://…',
+  values: STORE_VALUES,
   parse(text) {
     try {
       storeBackend(text);
@@ -116,22 +115,18 @@ const longText = (minLength: number): ValueType<string> => ({
   },
 });
 
+/** The listener's rows, the runtime's (runtime/listener-settings.ts), with the service's variables and defaults. */
+const LISTENER = listenerSettings({
+  envPrefix: 'PIN_',
+  host: '0.0.0.0',
+  maxBodyBytes: { default: 65536, max: 1048576 },
+  targetNamespace: TARGET_NAMESPACE,
+});
+
 /** The one settings table: flags, environment variables, defaults, kinds of value, help. Config is derived from it. */
 const TABLE = {
-  port: setting({
-    flag: '--port',
-    env: 'PIN_PORT',
-    default: 8080,
-    type: integer(0, 65535),
-    help: 'TCP port to listen on',
-  }),
-  host: setting({
-    flag: '--host',
-    env: 'PIN_HOST',
-    default: '0.0.0.0',
-    type: listenHost,
-    help: 'address to listen on',
-  }),
+  port: LISTENER.port,
+  host: LISTENER.host,
   tlsCert: setting({
     flag: '--tls-cert',
     env: 'PIN_TLS_CERT',
@@ -160,27 +155,9 @@ const TABLE = {
     type: integer(0, 63072000),
     help: 'seconds of Strict-Transport-Security sent on HTTPS answers (0 = none)',
   }),
-  namespace: setting({
-    flag: '--namespace',
-    env: 'PIN_NAMESPACE',
-    default: undefined,
-    type: optional(namespaceUri),
-    help: "XML namespace of the contract (WSDL, validation, SOAPAction); default: the WSDL's targetNamespace (http://authenticatorapi.com/ for schema/)",
-  }),
-  publicUrl: setting({
-    flag: '--public-url',
-    env: 'PIN_PUBLIC_URL',
-    default: undefined,
-    type: optional(publicUrl),
-    help: 'base URL written into the WSDL addresses (default: from the request)',
-  }),
-  trustProxy: setting({
-    flag: '--trust-proxy',
-    env: 'PIN_TRUST_PROXY',
-    default: false,
-    type: yesNo,
-    help: 'take the public host and scheme from X-Forwarded-Host/-Proto',
-  }),
+  namespace: LISTENER.namespace,
+  publicUrl: LISTENER.publicUrl,
+  trustProxy: LISTENER.trustProxy,
   secretEncoding: setting({
     flag: '--secret-encoding',
     env: 'PIN_SECRET_ENCODING',
@@ -223,34 +200,10 @@ const TABLE = {
     type: integer(1, 256),
     help: 'shortest key Pair accepts, in bytes (10 = 80 bits)',
   }),
-  maxBodyBytes: setting({
-    flag: '--max-body-bytes',
-    env: 'PIN_MAX_BODY_BYTES',
-    default: 65536,
-    type: integer(1024, 1048576),
-    help: 'largest request body accepted (larger: 413)',
-  }),
-  headersTimeoutMs: setting({
-    flag: '--headers-timeout',
-    env: 'PIN_HEADERS_TIMEOUT',
-    default: 10000,
-    type: integer(100, 300000),
-    help: "milliseconds a client has to send a request's headers, from its connection or the request's first byte (then 408, closed)",
-  }),
-  requestTimeoutMs: setting({
-    flag: '--request-timeout',
-    env: 'PIN_REQUEST_TIMEOUT',
-    default: 30000,
-    type: integer(100, 3600000),
-    help: 'milliseconds a client has to send a whole request, headers and body (then 408, closed)',
-  }),
-  keepAliveTimeoutMs: setting({
-    flag: '--keep-alive-timeout',
-    env: 'PIN_KEEP_ALIVE_TIMEOUT',
-    default: 5000,
-    type: integer(100, 600000),
-    help: 'milliseconds an idle kept-alive connection waits for its next request before it is closed',
-  }),
+  maxBodyBytes: LISTENER.maxBodyBytes,
+  headersTimeoutMs: LISTENER.headersTimeoutMs,
+  requestTimeoutMs: LISTENER.requestTimeoutMs,
+  keepAliveTimeoutMs: LISTENER.keepAliveTimeoutMs,
   replayProtection: setting({
     flag: '--replay-protection',
     env: 'PIN_REPLAY_PROTECTION',
@@ -277,7 +230,7 @@ const TABLE = {
     env: 'PIN_STORE',
     default: 'embedded',
     type: storeUrl,
-    help: 'where replay and throttle state lives: embedded (in memory, kept in --state-dir across restarts), memory (embedded, forgotten when the process ends), or a shared Redis: redis://host:port/db, rediss://… (TLS), redis+sentinel://host:port[,host:port…]/mastername or redis+cluster://host:port[,host:port…]',
+    help: `where replay and throttle state lives: ${STORE_CHOICES}`,
   }),
   storeMaxEntries: setting({
     flag: '--store-max-entries',
@@ -384,17 +337,13 @@ const TABLE = {
     type: yesNo,
     help: 'write each audit line to --audit-file before answering, and fail ValidatePin closed (503) while the file cannot be written',
   }),
-  logLevel: setting({
-    flag: '--log-level',
-    env: 'PIN_LOG_LEVEL',
-    default: 'info',
-    type: oneOf<LogLevel>('fatal', 'error', 'warn', 'info', 'debug', 'silent'),
-    help: 'least severe log level written',
-  }),
+  logLevel: LISTENER.logLevel,
 };
 
 /** The settings' values, one per row of the table. */
 export type Config = SettingValues<typeof TABLE>;
+
+export type LogLevel = Config['logLevel'];
 
 const PARSER = settingsTable(TABLE);
 

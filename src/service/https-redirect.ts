@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError } from './config';
-import { HOST_HEADER } from '../runtime';
+import { HOST_HEADER } from '../runtime/host';
 
 /** Where a request to the plain port belongs: the same host, the HTTPS port (left out when 443), path and query. */
 export function httpsLocation(host: string | undefined, path: string, httpsPort: number): string | undefined {

@@ -11,7 +11,7 @@ export { TARGET_NAMESPACE as DEFAULT_NAMESPACE } from '../../generated/routes';
 
 export { createApp, type AppDependencies } from './app';
 /** Await once before createApp (startService does it itself). */
-export { loadXmlEngine } from '../runtime';
+export { loadXmlEngine } from '../runtime/host';
 export { startService, type RunningService } from './server';
 export { parseConfig, defaultConfig, ConfigError, type Config } from './config';
 export { createLogger } from './observability/logger';

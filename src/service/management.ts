@@ -15,7 +15,7 @@ import type { AuditTrail } from './observability/audit';
 import { liveness, readiness } from './observability/health';
 import { metricsEndpoint } from './observability/metrics-endpoint';
 import type { Metrics } from './observability/metrics';
-import { buildApp, type CallState, requestLog, RouteTable } from '../runtime';
+import { buildApp, type CallState, requestLog, RouteTable } from '../runtime/host';
 import type { StateStore } from './state/store';
 
 export interface ManagementDependencies {

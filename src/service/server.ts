@@ -11,7 +11,7 @@ import { logStoreWarnings, storePressure } from './observability/store-pressure'
 import { tlsCertificateExpiry } from './observability/tls-certificate';
 import { listenForHttpsRedirects } from './https-redirect';
 import { loadTlsIdentity, secureContextOptions, type TlsIdentity } from './tls';
-import { type CloseOptions, connectionLimits, listen, loadXmlEngine } from '../runtime';
+import { type CloseOptions, connectionLimits, listen, loadXmlEngine } from '../runtime/host';
 import { createStore, type SharedStore } from './state/index';
 import { createStateKeyHasher } from './state/keyed-hash';
 import type { StateStore } from './state/store';
@@ -27,7 +27,7 @@ export interface WorkerThreadContext {
   shared?: SharedStore;
 }
 
-export type { CloseOptions } from '../runtime';
+export type { CloseOptions } from '../runtime/host';
 
 export interface RunningService {
   server: Server;

@@ -40,8 +40,11 @@ async function typeCheck(folder: string): Promise<string> {
   }
 }
 
-/** Starts `node handlers/index.ts --port 0` and answers its endpoint from the `listening` line. */
-async function runSkeleton(t: import('ava').ExecutionContext, handlers: string): Promise<{ endpoint: string; child: ChildProcess }> {
+/** Starts `node handlers/index.ts --port 0` and answers its endpoint from the `listening` line, and its output so far. */
+async function runSkeleton(
+  t: import('ava').ExecutionContext,
+  handlers: string,
+): Promise<{ endpoint: string; child: ChildProcess; output: () => string }> {
   const child = spawn(process.execPath, ['--import=tsx', join(handlers, 'index.ts'), '--port', '0', '--host', '127.0.0.1'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -63,7 +66,7 @@ async function runSkeleton(t: import('ava').ExecutionContext, handlers: string):
     });
     child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
   });
-  return { endpoint, child };
+  return { endpoint, child, output: () => output };
 }
 
 for (const [name, wsdl] of [
@@ -132,3 +135,65 @@ for (const [name, wsdl] of [
     }
   });
 }
+
+/** The ```ts block of docs/architecture.md's section headed `#### The handler's door`. */
+function handlerDoorExample(): string {
+  const page = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8');
+  const section = page.slice(page.indexOf("\n#### The handler's door\n"));
+  const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!block) throw new Error("docs/architecture.md: no ts block under #### The handler's door");
+  return block;
+}
+
+test("docs/architecture.md's handler example, written into the skeleton of its contract, type-checks, reads the call's header block and sets the answer's", async (t) => {
+  t.timeout(300_000, 'generate, type-check and serve a published contract');
+  const dir = mkdtempSync(join(tmpdir(), 'handlers-example-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const out = join(dir, 'generated');
+  const handlers = join(dir, 'handlers');
+  await generateCommand(
+    '--wsdl',
+    join(CORPUS, 'ssrs-ReportExecution2005/ssrs-ReportExecution2005.wsdl'),
+    '--out',
+    out,
+    '--handlers',
+    handlers,
+  );
+
+  // The example imports the runtime by the package's name; here, by the path the skeleton's own modules use.
+  const module = join(handlers, 'load-report.ts');
+  const runtime = /import \{[^}]*ServiceError[^}]*\} from '([^']+)';/.exec(readFileSync(module, 'utf8'))?.[1];
+  t.truthy(runtime, 'the skeleton module imports the runtime');
+  writeFileSync(module, handlerDoorExample().replaceAll("'pin-service/runtime'", `'${runtime}'`));
+  t.is(await typeCheck(out), '', 'the example compiles in the skeleton');
+
+  await loadXmlEngine();
+  const definition = (require(join(out, 'contract.ts')) as { CONTRACT: ContractDefinition<AnyOperations> }).CONTRACT;
+  const types = require(join(out, 'types.ts')) as Record<string, new (fields: object) => object>;
+  const route = definition.routes.LoadReport;
+  const ns = escapeXmlAttribute(definition.targetNamespace);
+  const { endpoint, output } = await runSkeleton(t, handlers);
+  const answer = await fetch(endpoint, {
+    method: 'POST',
+    headers: {
+      'Content-Type': SOAP11.contentType,
+      SOAPAction: `"${route.soapActions?.soap11 ?? definition.targetNamespace + route.soapActionSuffix}"`,
+    },
+    body: soapEnvelope(
+      SOAP11,
+      route.encodeSoapRequest(new types.LoadReport({ Report: '/Sales' }), ns),
+      route.encodeSoapRequestHeaders!({ TrustedUserHeader: new types.TrustedUserHeader({ UserName: 'alice' }) }, ns),
+    ),
+  });
+  const text = await answer.text();
+  t.is(answer.status, 200, text);
+  t.regex(
+    text,
+    /<soap:Header><(\w+:)?ExecutionHeader [^>]*><(\w+:)?ExecutionID>alice:\/Sales<\//,
+    'the out header block, named by the in one',
+  );
+  // The request line follows the answer: what the handler told `answered` is its outcome.
+  const deadline = Date.now() + 30_000;
+  while (!/"outcome":"loaded"/.test(output()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  t.regex(output(), /"operation":"LoadReport"[^\n]*"outcome":"loaded"/);
+});

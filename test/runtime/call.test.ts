@@ -24,10 +24,10 @@ const handed = new Map<string, Call>();
 test.before(async () => {
   fixture = await generateFixture('temperature');
   served = await serveFixture(fixture.definition, {
-    [OPERATION]: async (request: { Celsius?: string }, _headers?: unknown, call?: Call) => {
-      if (call) handed.set(call.requestId ?? '(none)', call);
+    [OPERATION]: async (request: { Celsius?: string }, call: Call) => {
+      handed.set(call.requestId ?? '(none)', call);
       // A word of the handler's own for what its answer meant, or none (then the line says `ok`).
-      if (request.Celsius === '100') call?.answered('boiling');
+      if (request.Celsius === '100') call.answered('boiling');
       return String((Number(request.Celsius) * 9) / 5 + 32);
     },
   });
@@ -89,13 +89,14 @@ function request(definition: ContractDefinition<AnyOperations>, variant: string,
 const VARIANTS = ['soap11', 'soap12', 'httpGet', 'httpPost', 'json'] as const;
 
 for (const variant of VARIANTS) {
-  test(`${variant}: the handler is handed the call as plain data — address, request id, operation, variant — and nothing else`, async (t) => {
+  test(`${variant}: the handler is handed the call as plain data — address, request id, operation, variant, header blocks (none here) — and nothing else`, async (t) => {
     const id = `call-${variant}`;
     const answer = await fetch(...request(fixture.definition, variant, id, '20'));
     t.is(answer.status, 200, await answer.text());
     t.is(answer.headers.get('x-request-id'), id);
     const call = handed.get(id);
-    t.deepEqual({ ...call }, { address: '127.0.0.1', requestId: id, operation: OPERATION, variant });
+    t.deepEqual({ ...call }, { address: '127.0.0.1', requestId: id, operation: OPERATION, variant, headers: { in: {}, out: {} } });
+    t.true(Object.isFrozen(call?.headers.out), 'an operation that declares no header blocks shares one frozen pair');
     t.is(typeof call?.answered, 'function');
     const line = served.lines().find((l) => l.event === 'request' && l.id === id);
     t.like(line, { operation: OPERATION, variant, status: 200, outcome: 'ok' }, 'a handler that tells nothing: `ok`');

@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AnyOperations, loadContract } from '../../codegen/load-generated';
-import type { ContractDefinition, Handlers, SoapHeaders } from '../../src/runtime/definition';
+import type { Call, ContractDefinition, Handlers } from '../../src/runtime/definition';
 import { DeclaredFault, ServiceError } from '../../src/runtime/errors';
 import { HOST_SETTINGS, serveContract } from '../../src/runtime/host';
 import { loadXmlEngine, type XmlElement, type XsdValidator } from '../../src/runtime/xml/xml-engine';
@@ -59,10 +59,7 @@ function generated(wsdl: string): ReturnType<typeof loadContract> {
  * sample result), and returns its generated modules, a fetch that records
  * every exchange (and may rewrite an answer), and the schema set.
  */
-async function serve(
-  wsdl: string,
-  handlers: (types: Loaded) => Record<string, (request: unknown, headers: SoapHeaders) => Promise<unknown>>,
-) {
+async function serve(wsdl: string, handlers: (types: Loaded) => Record<string, (request: unknown, call: Call) => Promise<unknown>>) {
   await loadXmlEngine();
   const { definition, folder } = await generated(wsdl);
   const types = require(join(folder, 'types.js')) as Loaded;
@@ -148,7 +145,7 @@ for (const { variant, version } of VERSIONS) {
   test.serial(`SOAP ${version}: the header blocks a call sends reach the handler typed, those it sets come back typed`, async (t) => {
     const seen: Record<string, unknown>[] = [];
     const served = await serve(SSRS, (types) => ({
-      LoadReport: async (_request, headers) => {
+      LoadReport: async (_request, { headers }) => {
         seen.push({ ...(headers.in as Record<string, unknown>) });
         Object.assign(headers.out, {
           ExecutionHeader: new types.ExecutionHeader({ ExecutionID: 'exec-42' }),
@@ -156,7 +153,7 @@ for (const { variant, version } of VERSIONS) {
         });
         return undefined;
       },
-      GetExecutionInfo: async (_request, headers) => {
+      GetExecutionInfo: async (_request, { headers }) => {
         seen.push({ ...(headers.in as Record<string, unknown>) });
         return undefined;
       },
@@ -214,7 +211,7 @@ test.serial(
   'SOAP headers: a header block answered with mustUnderstand is read; one not valid against the schema is a protocol error',
   async (t) => {
     const served = await serve(SSRS, (types) => ({
-      LoadReport: async (_request, headers) => {
+      LoadReport: async (_request, { headers }) => {
         Object.assign(headers.out, { ExecutionHeader: new types.ExecutionHeader({ ExecutionID: 'exec-7' }) });
         return undefined;
       },

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AnyOperations, loadContract } from '../../codegen/load-generated';
-import type { ContractDefinition, Handlers } from '../../src/runtime/definition';
+import type { Call, ContractDefinition, Handlers } from '../../src/runtime/definition';
 import { HOST_SETTINGS, serveContract } from '../../src/runtime/host';
 import { SOAP11, soapEnvelope } from '../../src/runtime/wire/soap-envelope';
 import { escapeXmlAttribute } from '../../src/runtime/xml/xml-codec';
@@ -65,9 +65,9 @@ async function serve(
 test.serial('SOAP headers: the handler gets the in headers typed, sets the out headers, and they are written in the Header', async (t) => {
   let seen: unknown;
   const { definition, call, ns } = await serve('ssrs-ReportExecution2005/ssrs-ReportExecution2005.wsdl', (d) => ({
-    LoadReport: async (_request: unknown, headers?: { in: object; out: object }) => {
-      seen = (headers!.in as Record<string, unknown>).TrustedUserHeader;
-      (headers!.out as Record<string, unknown>).ExecutionHeader = (
+    LoadReport: async (_request: unknown, { headers }: Call) => {
+      seen = (headers.in as Record<string, unknown>).TrustedUserHeader;
+      (headers.out as Record<string, unknown>).ExecutionHeader = (
         d.routes.LoadReport.sampleHeaders!().out as Record<string, unknown>
       ).ExecutionHeader;
       return d.routes.LoadReport.sampleResult();

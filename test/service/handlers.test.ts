@@ -430,7 +430,14 @@ test('ValidatePin tells each outcome once, by the keyed hash: wrong, the lock it
       paired() {},
     },
   };
-  const call: Call = { address: '192.0.2.7', requestId: 'the-call', operation: 'ValidatePin', variant: 'soap11', answered() {} };
+  const call: Call = {
+    address: '192.0.2.7',
+    requestId: 'the-call',
+    operation: 'ValidatePin',
+    variant: 'soap11',
+    headers: { in: {}, out: {} },
+    answered() {},
+  };
   const request = (pin: string) => new ValidatePin({ pin, secretCode: v.secretCode });
   const key = hashOf(Buffer.from(v.secretCode));
   t.true(await checkPin(request(v.pin), settings(), now, state, call));

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { helpText } from '../../src/service/cli/help';
-import { ConfigError, parseConfig } from '../../src/service/config';
+import { ConfigError, parseConfig, SETTINGS } from '../../src/service/config';
 import { parseStoreUrl, StoreUrlError } from '../../src/service/state/redis-url';
 
 test('redis:// and rediss://: one server, its database, TLS for rediss', (t) => {
@@ -76,9 +76,9 @@ test('redis+cluster://: any number of nodes, no path', (t) => {
 
 /** Malformed forms, and what the error must say. */
 const MALFORMED: Array<[url: string, says: RegExp]> = [
-  ['http://h:1', /must be embedded, memory, redis:\/\/.*redis\+sentinel:\/\/.*redis\+cluster:\/\//],
-  ['rediss+sentinel://h:1/m', /must be embedded, memory/],
-  ['redis+sentinal://h:1/m', /must be embedded, memory/],
+  ['http://h:1', /must be redis:\/\/.*redis\+sentinel:\/\/.*redis\+cluster:\/\//],
+  ['rediss+sentinel://h:1/m', /must be redis:\/\//],
+  ['redis+sentinal://h:1/m', /must be redis:\/\//],
   ['redis://', /needs a host/],
   ['redis://h:1/x', /database must be a whole number/],
   ['redis://h:1/0?family=6', /takes no query/],
@@ -103,6 +103,23 @@ test('a malformed Redis URL: StoreUrlError saying what is wrong', (t) => {
     const error = t.throws(() => parseStoreUrl(url), { instanceOf: StoreUrlError }, url);
     if (error) t.regex(error.message, says, url);
   }
+});
+
+test('through the settings, a value no backend takes is told every form --store takes, from the registry of backends', (t) => {
+  for (const url of ['http://h:1', 'rediss+sentinel://h:1/m', 'redis+sentinal://h:1/m', 'Embedded', 'redis:6379']) {
+    const error = t.throws(() => parseConfig(['--store', url], {}), { instanceOf: ConfigError }, url);
+    t.is(
+      error?.message,
+      'invalid --store: must be embedded, memory, redis://host:port/db, rediss://host:port/db, redis+sentinel://host:port[,host:port…]/mastername or redis+cluster://host:port[,host:port…]',
+      url,
+    );
+  }
+  const store = SETTINGS.find((row) => row.key === 'store');
+  t.is(store?.values, 'embedded|memory|redis://…');
+  t.true(
+    store?.help.startsWith('where replay and throttle state lives: embedded (in memory, kept in --state-dir across restarts), memory ('),
+  );
+  t.true(store?.help.includes(', or a shared Redis: redis://host:port/db, rediss://… (TLS), redis+sentinel://'));
 });
 
 test('through the settings: one line naming the flag or variable, never the password', (t) => {

@@ -52,8 +52,8 @@ async function hostAddress(trustProxy: boolean): Promise<string | undefined> {
   const served = await serveFixture(
     temperature.definition,
     {
-      CelsiusToFahrenheit: async (_request: unknown, _headers?: unknown, call?: Call) => {
-        address = call?.address;
+      CelsiusToFahrenheit: async (_request: unknown, call: Call) => {
+        address = call.address;
         return '68';
       },
     },

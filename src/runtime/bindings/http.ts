@@ -5,12 +5,12 @@
  * SOAP request element, validated as a SOAP body's is, and answered with the
  * SOAP answer's element.
  */
-import { type CallContext, callOf } from '../call-state';
+import { type CallContext, callOf, noHeaders } from '../call-state';
 import type { Contract } from '../contract';
-import type { Call, Handlers, OperationName, OperationsOf, Route } from '../definition';
+import type { Call, Handlers, HeadersOf, OperationName, OperationsOf, Route } from '../definition';
 import { ServiceError, clientError } from '../errors';
 import { requestBody, requestBytes } from './body';
-import { decodeValidated, noHeaders } from './soap';
+import { decodeValidated } from './soap';
 import { withUntrustedXml } from './untrusted-xml';
 import { parseUrlEncoded } from './form';
 import { HTTP_CONTENT_TYPE } from '../wire/content-types';
@@ -30,7 +30,7 @@ export function httpBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Op
     const route = routeOfPath(contract, ctx, segment);
     if (route.httpXml) {
       if (verb === 'GET') throw new ServiceError('method-not-allowed', 'POST the request element as XML.');
-      const call = callOf(ctx, route.operation, variant);
+      const call = callOf(ctx, route.operation, variant, noHeaders(route));
       ctx.body = await xmlBodyCall(call, route, ctx, contract, handlers);
       ctx.set('Content-Type', `${route.httpXml}; charset=utf-8`);
       return;
@@ -47,7 +47,7 @@ export function httpBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Op
       }
       fields = parseUrlEncoded(requestBody(ctx));
     }
-    const call = callOf(ctx, route.operation, variant);
+    const call = callOf(ctx, route.operation, variant, noHeaders(route));
     const body = await httpCall(call, route, fieldReader(fields, fieldNames.get(route.operation)!), handlers, contract.namespaceAttribute);
     ctx.set('Content-Type', HTTP_CONTENT_TYPE);
     ctx.body = body;
@@ -56,18 +56,18 @@ export function httpBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Op
 
 /** The hop into the handler, typed by the operation K: fields decoded, the handler run, its result encoded. */
 async function httpCall<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
-  call: Call,
+  call: Call<HeadersOf<Ops[K]>>,
   route: Route<Ops, K>,
   field: (name: string) => string | undefined,
   handlers: Handlers<Ops>,
   namespaceAttribute: string,
 ): Promise<string> {
-  return route.encodeHttp(await handlers[route.operation](route.decodeFields(field), noHeaders(route), call), namespaceAttribute);
+  return route.encodeHttp(await handlers[route.operation](route.decodeFields(field), call), namespaceAttribute);
 }
 
 /** The hop into the handler of an XML body: the request element read and validated, the handler run, its answer encoded. */
 async function xmlBodyCall<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
-  call: Call,
+  call: Call<HeadersOf<Ops[K]>>,
   route: Route<Ops, K>,
   ctx: CallContext,
   contract: Contract<Ops>,
@@ -76,10 +76,7 @@ async function xmlBodyCall<Ops extends OperationsOf<Ops>, K extends OperationNam
   if (route.requestElement === '') {
     // A request of no part: an empty body, as its SOAP body is.
     if (!isEmptyBody(ctx)) throw clientError('The operation takes an empty body.');
-    return route.encodeHttp(
-      await handlers[route.operation](route.decodeFields(noField), noHeaders(route), call),
-      contract.namespaceAttribute,
-    );
+    return route.encodeHttp(await handlers[route.operation](route.decodeFields(noField), call), contract.namespaceAttribute);
   }
   if (!XML_TYPES.has(ctx.request.type) && ctx.request.type !== route.httpXml) {
     throw new ServiceError('unsupported-media-type', `POST the ${route.requestElement} element as ${route.httpXml}.`);
@@ -92,7 +89,7 @@ async function xmlBodyCall<Ops extends OperationsOf<Ops>, K extends OperationNam
     }
     return decodeValidated(element, contract.requestSchema(route.operation), route).request;
   });
-  return route.encodeHttp(await handlers[route.operation](request, noHeaders(route), call), contract.namespaceAttribute);
+  return route.encodeHttp(await handlers[route.operation](request, call), contract.namespaceAttribute);
 }
 
 const XML_TYPES = new Set(['text/xml', 'application/xml']);

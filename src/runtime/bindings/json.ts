@@ -6,12 +6,11 @@
  * body limit and strict UTF-8 as the other variants; no XML.
  */
 import { parse as parseContentType } from 'content-type';
-import { type CallContext, callOf } from '../call-state';
+import { type CallContext, callOf, noHeaders } from '../call-state';
 import type { Contract } from '../contract';
-import type { Call, Handlers, OperationName, OperationsOf } from '../definition';
+import type { Call, Handlers, HeadersOf, OperationName, OperationsOf } from '../definition';
 import { ServiceError, clientError, type ErrorKind } from '../errors';
 import { requestBody } from './body';
-import { noHeaders } from './soap';
 import { byContentType } from './content-type';
 import { routeOfPath } from './http';
 import { JSON_CONTENT_TYPE } from '../wire/content-types';
@@ -28,7 +27,8 @@ export function jsonBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Op
     ctx.state.variant = 'json';
     const { operation } = routeOfPath(contract, ctx, segment);
     const parameters = parseParameters(requestBody(ctx));
-    const body = await jsonCall(callOf(ctx, operation, 'json'), contract, operation, (name) => parameterText(parameters, name), handlers);
+    const call = callOf(ctx, operation, 'json', noHeaders(contract.definition.routes[operation]));
+    const body = await jsonCall(call, contract, operation, (name) => parameterText(parameters, name), handlers);
     ctx.set('Content-Type', JSON_CONTENT_TYPE);
     ctx.body = body;
   };
@@ -36,14 +36,14 @@ export function jsonBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Op
 
 /** The hop into the handler, typed by the operation K: parameters decoded, the handler run, `{"d": …}` encoded. */
 async function jsonCall<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
-  call: Call,
+  call: Call<HeadersOf<Ops[K]>>,
   contract: Contract<Ops>,
   operation: K,
   field: (name: string) => string | undefined,
   handlers: Handlers<Ops>,
 ): Promise<string> {
   const { json, routes } = contract.definition;
-  return json[operation].encodeAnswer(await handlers[operation](routes[operation].decodeFields(field), noHeaders(routes[operation]), call));
+  return json[operation].encodeAnswer(await handlers[operation](routes[operation].decodeFields(field), call));
 }
 
 /** GET with application/json (isJsonRequest) is refused as .NET refuses it: these methods do not allow GET. */

@@ -12,7 +12,7 @@
  * read again in detail through libxml2-wasm's API, which names what is wrong.
  */
 import { parse as parseContentType } from 'content-type';
-import { type CallContext, callOf } from '../call-state';
+import { type CallContext, callOf, noHeaders } from '../call-state';
 import type { Contract } from '../contract';
 import type { Handlers, HeadersOf, OperationName, OperationsOf, Route } from '../definition';
 import { DeclaredFault, ServiceError, clientError } from '../errors';
@@ -32,10 +32,6 @@ interface SoapCall<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>> 
   /** The header blocks it read; the handler sets those it writes. */
   headers: HeadersOf<Ops[K]>;
 }
-
-/** The headers of a call before any is read: a shared empty pair for an operation that declares none. */
-export const noHeaders = <H>(route: { headers?: unknown }): H => (route.headers ? { in: {}, out: {} } : NONE) as H;
-const NONE = Object.freeze({ in: Object.freeze({}), out: Object.freeze({}) });
 
 /** The SOAP version a request's media type names, worked out once per distinct Content-Type. */
 const versionOf = byContentType((ctx) => soapVersionOf(ctx.request.type));
@@ -98,7 +94,7 @@ function invoke<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
   version: SoapVersion,
   handlers: Handlers<Ops>,
 ): Promise<Ops[K]['result']> {
-  return handlers[call.route.operation](call.request, call.headers, callOf(ctx, call.route.operation, version.variant));
+  return handlers[call.route.operation](call.request, callOf(ctx, call.route.operation, version.variant, call.headers));
 }
 
 /** The handler's result as the SOAP body's content. */

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { type Config, parseConfig, readToken } from '../config';
 import type { SecretStatus, UnlockAnswer } from '../observability/admin';
 import { secretKey } from '../handlers/fields';
-import { ServiceError } from '../../runtime';
+import { ServiceError } from '../../runtime/handler';
 import { createStateKeyHasher, FINGERPRINT, fingerprintOf } from '../state/keyed-hash';
 import { stateDirectoryPath } from '../state/state-directory';
 import { storeBackend } from '../state/index';

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../config';
 import { helpText } from './help';
-import { ServiceError } from '../../runtime';
+import { ServiceError } from '../../runtime/handler';
 import { encodeBase32 } from '../otp/base32';
 import { secretStatusCommand, unlockCommand } from './admin-commands';
 import { pairCommand, type TerminalCommand } from './pair-command';

@@ -1,4 +1,4 @@
-/** `--help`: the settings table as text, from src/config.ts's SETTINGS. */
+/** `--help`: the settings table as text, from src/service/config.ts's SETTINGS. */
 import { SETTINGS } from '../config';
 
 /** Terminal width the help text keeps to. */

@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { toString as qrToString } from 'qrcode';
 import { parseConfig, type Config } from '../config';
-import { ServiceError } from '../../runtime';
+import { ServiceError } from '../../runtime/handler';
 import { pairingInfo, pairingUri } from '../handlers/pair';
 import { qrSegments } from '../qr/matrix';
 import { Pair, type PairingInfo } from '../../../generated/types';

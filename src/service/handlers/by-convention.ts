@@ -1,23 +1,24 @@
 /**
  * This service's operation handlers, one module each, found by convention
- * (src/runtime/handler-modules.ts): operation `GenerateSecret` has its
- * handler in src/service/handlers/generate-secret.ts, which exports `generateSecret`,
- * an OperationHandler<'GenerateSecret'>, and names it here by declaration
- * merging:
+ * (src/runtime/handler-modules.ts): operation `ValidatePin` has its handler
+ * in src/service/handlers/validate-pin.ts, which exports `validatePin`, a
+ * HandlerMaker<'ValidatePin'>, and names it here by declaration merging:
  *
  *   declare module './by-convention' {
- *     interface HandlerModules { GenerateSecret: typeof generateSecret }
+ *     interface HandlerModules { ValidatePin: typeof validatePin }
  *   }
  *
  * index.ts does not compile until every operation of generated/routes.ts has
- * its member here, of its operation's type. A handler is a function of its
- * typed request, the context below and the call it answers (the runtime's
- * Call: address, request id, operation, variant, plain data): no XML, no
+ * its member here, of its operation's type. A module's function makes the
+ * handler once, from what it takes of the HandlerDependencies below (the
+ * settings it reads, the clock, the state); the handler is a function of
+ * its typed request and the call it answers (the runtime's Call: address,
+ * request id, operation, variant, header blocks, plain data): no XML, no
  * HTTP, no pages.
  */
 import type { OperationName, Operations } from '../../../generated/routes';
 import type { Config } from '../config';
-import type { Call, EveryOperationHandled, OperationHandler as RuntimeOperationHandler } from '../../runtime';
+import type { Call, EveryOperationHandled, OperationHandler as RuntimeOperationHandler } from '../../runtime/handler';
 import type { StateStore } from '../state/store';
 
 export interface Clock {
@@ -54,19 +55,22 @@ export interface Outcomes {
   paired(stateKeyHash: string, call: Call | undefined): void;
 }
 
-/** What a handler is given besides the request. */
-export interface HandlerContext {
-  readonly config: Config;
+/** What the service makes its handlers from; each module's function takes what it uses (its settings among them). */
+export interface HandlerDependencies {
+  readonly settings: Config;
   readonly clock: Clock;
   readonly state: ServiceState;
 }
 
-/** The function a handler module exports for operation K. */
-export type OperationHandler<K extends OperationName> = RuntimeOperationHandler<Operations, K, HandlerContext>;
+/** The handler of operation K: its typed request and the call it answers in, its result out. */
+export type OperationHandler<K extends OperationName> = RuntimeOperationHandler<Operations, K>;
+
+/** What a handler module exports for operation K: the function that makes its handler from what it uses of the dependencies. */
+export type HandlerMaker<K extends OperationName> = (deps: HandlerDependencies) => OperationHandler<K>;
 
 /** One member per handler module, each added by the module itself (see above). */
 // biome-ignore lint/suspicious/noEmptyInterface: filled by the handler modules' declaration merging
 export interface HandlerModules {}
 
 /** What index.ts demands of HandlerModules: a member of the right type for every operation. */
-export type EveryOperationHasItsHandlerModule = EveryOperationHandled<Operations, HandlerContext>;
+export type EveryOperationHasItsHandlerModule = EveryOperationHandled<Operations, HandlerDependencies>;

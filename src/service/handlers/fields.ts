@@ -1,7 +1,7 @@
 /** Checks shared by the handlers: presence, length and character set of the text fields. */
 import { Base32Error, decodeBase32 } from '../otp/base32';
 import type { SecretEncoding } from '../config';
-import { clientError } from '../../runtime';
+import { clientError } from '../../runtime/handler';
 
 export const LIMITS = { appName: 100, appInfo: 256, secretCodeBytes: 256 } as const;
 

@@ -1,9 +1,9 @@
 import { OPERATION_NAMES, type Handlers, type Operations } from '../../../generated/routes';
 import type { Config } from '../config';
-import { bindHandlers, loadHandlerModules } from '../../runtime';
-import type { Clock, EveryOperationHasItsHandlerModule, HandlerContext, HandlerModules, ServiceState } from './by-convention';
+import { bindHandlers, loadHandlerModules } from '../../runtime/handler';
+import type { Clock, EveryOperationHasItsHandlerModule, HandlerDependencies, HandlerModules, ServiceState } from './by-convention';
 
-export type { Clock, HandlerContext, OperationHandler, ServiceState } from './by-convention';
+export type { Clock, HandlerDependencies, OperationHandler, ServiceState } from './by-convention';
 
 export const systemClock: Clock = { now: () => Date.now() };
 
@@ -13,17 +13,17 @@ export function loadServiceHandlerModules(): HandlerModules {
 }
 
 /**
- * Every operation's handler (by-convention.ts), bound to the settings, a
- * clock and the state store. `modules` is typed by the modules' own
- * declarations, so this compiles only when each operation has its module, of
- * its operation's type.
+ * Every operation's handler (by-convention.ts), made by its module from the
+ * settings, a clock and the state store. `modules` is typed by the modules'
+ * own declarations, so this compiles only when each operation has its
+ * module, of its operation's type.
  */
 export function createHandlers(
-  config: Config,
+  settings: Config,
   clock: Clock,
   state: ServiceState,
   modules: HandlerModules = loadServiceHandlerModules(),
 ): Handlers {
   const typed: EveryOperationHasItsHandlerModule = modules;
-  return bindHandlers<Operations, HandlerContext>(typed, { config, clock, state });
+  return bindHandlers<Operations, HandlerDependencies>(typed, { settings, clock, state });
 }

@@ -1,11 +1,11 @@
 import type { Config } from '../config';
-import { type Call, clientError, escapeEach } from '../../runtime';
+import { clientError, escapeEach } from '../../runtime/handler';
 import { encodeBase32 } from '../otp/base32';
 import { otpauthUri } from '../otp/uri';
 import { QrCapacityError, qrSvgDataUri, qrSymbol } from '../qr/svg';
 import { type Pair, PairingInfo } from '../../../generated/types';
 import { SERVICE_NAME } from '../../../generated/routes';
-import type { HandlerContext } from './by-convention';
+import type { OperationHandler, ServiceState } from './by-convention';
 import { LIMITS, optionalText, presentText, secretKey } from './fields';
 
 export type PairSettings = Pick<Config, 'secretEncoding' | 'minSecretBytes' | 'algorithm' | 'digits' | 'period' | 'qr' | 'publicUrl'>;
@@ -76,18 +76,21 @@ export function escapeHtml(text: string): string {
   return escapeEach(text, HTML_ESCAPES);
 }
 
+/** What Pair's handler is made from: the settings it reads, and the state whose keyed hash names the secret to the audit trail. */
+export interface PairDependencies {
+  settings: PairSettings;
+  state: Pick<ServiceState, 'stateKeyOf' | 'outcomes'>;
+}
+
 /** The Pair operation: its pairing, with the service's settings, told to the audit trail by the secret's keyed hash. */
-export async function pair(
-  request: Pair,
-  { config, state }: HandlerContext,
-  _headers?: unknown,
-  call?: Call,
-): Promise<PairingInfo | undefined> {
-  const outcomes = state.outcomes;
-  outcomes?.ready();
-  const info = pairingInfo(request, config);
-  outcomes?.paired(state.stateKeyOf(secretKey(request.secretCode, config.secretEncoding)), call);
-  return info;
+export function pair({ settings, state }: PairDependencies): OperationHandler<'Pair'> {
+  return async (request, call) => {
+    const outcomes = state.outcomes;
+    outcomes?.ready();
+    const info = pairingInfo(request, settings);
+    outcomes?.paired(state.stateKeyOf(secretKey(request.secretCode, settings.secretEncoding)), call);
+    return info;
+  };
 }
 
 declare module './by-convention' {

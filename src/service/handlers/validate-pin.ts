@@ -1,9 +1,9 @@
 import type { Config } from '../config';
-import { type Call, ServiceError } from '../../runtime';
+import { type Call, ServiceError } from '../../runtime/handler';
 import { matchTotp } from '../otp/totp';
 import { StoreUnavailableError } from '../state/store';
 import type { ValidatePin } from '../../../generated/types';
-import type { HandlerContext, ServiceState } from './by-convention';
+import type { Clock, OperationHandler, ServiceState } from './by-convention';
 import { secretKey } from './fields';
 
 export type ValidatePinSettings = Pick<
@@ -67,22 +67,26 @@ function replayTtlMs(settings: Pick<Config, 'period' | 'driftWindow'>): number {
   return (2 * settings.driftWindow + 2) * settings.period * 1000;
 }
 
+/** What ValidatePin's handler is made from: the settings it reads, the clock, its state. */
+export interface ValidatePinDependencies {
+  settings: ValidatePinSettings;
+  clock: Clock;
+  state: ValidationState;
+}
+
 /** The ValidatePin operation, failing closed: without its state, it cannot say true safely. */
-export async function validatePin(
-  request: ValidatePin,
-  { config, clock, state }: HandlerContext,
-  _headers?: unknown,
-  call?: Call,
-): Promise<boolean> {
-  try {
-    return await checkPin(request, config, clock.now(), state, call);
-  } catch (error) {
-    if (error instanceof StoreUnavailableError) {
-      state.unavailable?.();
-      throw new ServiceError('unavailable', 'The service cannot validate PINs right now; try again later.', undefined, error.message);
+export function validatePin({ settings, clock, state }: ValidatePinDependencies): OperationHandler<'ValidatePin'> {
+  return async (request, call) => {
+    try {
+      return await checkPin(request, settings, clock.now(), state, call);
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) {
+        state.unavailable?.();
+        throw new ServiceError('unavailable', 'The service cannot validate PINs right now; try again later.', undefined, error.message);
+      }
+      throw error;
     }
-    throw error;
-  }
+  };
 }
 
 declare module './by-convention' {

@@ -19,7 +19,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config';
-import type { CallContext, RouteTable } from '../../runtime';
+import type { CallContext, RouteTable } from '../../runtime/host';
 import { FINGERPRINT, keyPrefixOf } from '../state/keyed-hash';
 import { type RecordView, type StateStore, StoreUnavailableError } from '../state/store';
 import type { AuditFields, AuditTrail } from './audit';

@@ -12,7 +12,7 @@
  * its outcome with it (outcomes.ts).
  */
 import type { Logger } from 'pino';
-import { ServiceError } from '../../runtime';
+import { ServiceError } from '../../runtime/handler';
 import { AuditFile, AuditFileError } from './audit-file';
 import { isoNow } from './logger';
 import type { Metrics } from './metrics';

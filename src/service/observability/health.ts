@@ -1,8 +1,8 @@
-import type { CallContext } from '../../runtime';
+import type { CallContext } from '../../runtime/host';
 import type { StateStore } from '../state/store';
 import type { AuditTrail } from './audit';
 
-export { liveness } from '../../runtime';
+export { liveness } from '../../runtime/host';
 
 /**
  * GET /readyz: the state store can be reached, so ValidatePin can answer

@@ -1,4 +1,4 @@
-import type { CallContext } from '../../runtime';
+import type { CallContext } from '../../runtime/host';
 import { scrapeText, type Metrics } from './metrics';
 
 /** GET /metrics: Prometheus text format (with --workers, of every worker). */

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { requestLog } from '../../runtime';
+import { requestLog } from '../../runtime/host';
 import type { Metrics } from './metrics';
 
 /**

@@ -7,7 +7,7 @@
  * hash the store already computed, no hash of its own.
  */
 import type { Outcomes } from '../handlers/by-convention';
-import type { Call } from '../../runtime';
+import type { Call } from '../../runtime/handler';
 import { fingerprintOf } from '../state/keyed-hash';
 import type { AuditOutcome, AuditTrail } from './audit';
 import type { Metrics } from './metrics';

@@ -4,7 +4,7 @@
  * text, under the XML answer of the test form. Both are read with the
  * browser's own parsers; the Html is never inserted as markup.
  */
-import type { HelpExtension } from '../../runtime';
+import type { HelpExtension } from '../../runtime/host';
 
 const MARKUP = `<style>
   /* A light quiet zone around the QR code in both themes, or phones cannot read it from the screen. */

@@ -8,7 +8,8 @@
  */
 import type { Handlers, OperationName } from '../../../generated/routes';
 import { Pair, ValidatePin } from '../../../generated/types';
-import { type Call, type CallContext, callOf, clientError, parseUrlEncoded } from '../../runtime';
+import { type Call, clientError } from '../../runtime/handler';
+import { type CallContext, callOf, parseUrlEncoded } from '../../runtime/host';
 import { QrCapacityError, qrSvg } from '../qr/svg';
 import { qrPng } from '../qr/png';
 
@@ -67,14 +68,14 @@ export function plainPages(handlers: Handlers): Record<string, (ctx: CallContext
 function operationPage<Request, Result>(
   operation: OperationName,
   read: (get: (name: string) => string | undefined) => Request,
-  call: (request: Request, headers: undefined, call: Call) => Promise<Result>,
+  handler: (request: Request, call: Call) => Promise<Result>,
   contentType: string,
   write: (result: Result) => string,
 ) {
   return async function page(ctx: CallContext): Promise<void> {
     ctx.state.variant = 'page';
     ctx.state.operation = operation;
-    const result = await call(read(query(ctx)), undefined, callOf(ctx, operation, 'page'));
+    const result = await handler(read(query(ctx)), callOf(ctx, operation, 'page'));
     ctx.set('Content-Type', contentType);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = write(result);

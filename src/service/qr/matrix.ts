@@ -1,7 +1,7 @@
 /**
  * The module matrix of a QR code (error correction level M): exactly the one
  * the qrcode package's `create()` builds for the same segments, in a fraction
- * of its time. The segments are the shortest (src/qr/segments.ts), so the
+ * of its time. The segments are the shortest (segments.ts), so the
  * symbol is never larger than the one qrcode's own segmentation gives.
  *
  * qrcode chooses the data mask the way ISO/IEC 18004 §7.8.3 says: it applies
@@ -181,7 +181,7 @@ function lineScore(d: Uint8Array, size: number, points: number, bound: number): 
 }
 
 /**
- * The shortest segmentation of `text` (src/qr/segments.ts) for the smallest version group it fits in,
+ * The shortest segmentation of `text` (segments.ts) for the smallest version group it fits in,
  * and its symbol with mask 0: optimised for the smallest group first, and for the next only when it does
  * not fit there. Throws qrcode's errors (e.g. text too long).
  */

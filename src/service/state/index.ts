@@ -1,7 +1,7 @@
 import { MemoryStore, type MemoryStoreOptions } from './memory-store';
 import { KeptStore, type PersistenceEvents, PersistentStore } from './persistent-store';
 import { openStateDirectory, stateDirectoryPath } from './state-directory';
-import { parseStoreUrl, STORE_URL_FORMS, StoreUrlError } from './redis-url';
+import { isRedisUrl, orList, parseStoreUrl, REDIS_URL_FORMS, StoreUrlError } from './redis-url';
 import type { StateStore, StoreEvents, WhenFull } from './store';
 
 export type { StateStore } from './store';
@@ -81,13 +81,19 @@ export interface OpenedStore {
 
 /**
  * A kind of store `--store` can name: one row of STORE_BACKENDS, the one
- * place a new backend is added (its values, its check, and how it opens).
+ * place a new backend is added. Its values and their check, its words in
+ * --help (config.ts's `--store` row, and so the docs' table) and in the error
+ * of a value no backend takes, whether it is embedded, and how it opens.
  */
 export interface StoreBackend {
   /** The name in logs and metrics: `embedded`, `memory`, `redis`. */
   kind: string;
-  /** Its values, for --help and the error of a value no backend takes. */
-  forms: string;
+  /** Its values as --help's column of values writes them (`redis://…`). */
+  value: string;
+  /** Its values in full, for the error of a value no backend takes. */
+  forms: readonly string[];
+  /** What its values mean, for --help (`memory (embedded, forgotten when the process ends)`). */
+  help: string;
   /** The `--store` value names this backend. */
   takes(text: string): boolean;
   /** Throws a one-line Error when a value of this backend is malformed. */
@@ -102,7 +108,9 @@ const none = () => {};
 export const STORE_BACKENDS: readonly StoreBackend[] = [
   {
     kind: 'embedded',
-    forms: 'embedded',
+    value: 'embedded',
+    forms: ['embedded'],
+    help: 'embedded (in memory, kept in --state-dir across restarts)',
     takes: (text) => text === 'embedded',
     check: none,
     embedded: true,
@@ -117,7 +125,9 @@ export const STORE_BACKENDS: readonly StoreBackend[] = [
   },
   {
     kind: 'memory',
-    forms: 'memory',
+    value: 'memory',
+    forms: ['memory'],
+    help: 'memory (embedded, forgotten when the process ends)',
     takes: (text) => text === 'memory',
     check: none,
     embedded: true,
@@ -129,14 +139,15 @@ export const STORE_BACKENDS: readonly StoreBackend[] = [
   },
   {
     kind: 'redis',
-    forms:
-      'redis://host:port/db, rediss://host:port/db, redis+sentinel://host:port[,host:port…]/mastername or redis+cluster://host:port[,host:port…]',
-    takes: (text) => text.includes('://'),
+    value: 'redis://…',
+    forms: REDIS_URL_FORMS,
+    help: 'a shared Redis: redis://host:port/db, rediss://… (TLS), redis+sentinel://host:port[,host:port…]/mastername or redis+cluster://host:port[,host:port…]',
+    takes: isRedisUrl,
     check: (text) => void parseStoreUrl(text),
     embedded: false,
     open(config) {
-      // The Redis client is loaded only when configured: it is the largest module the service has
-      // (about 6 MB of resident memory at start), and the embedded store needs none of it.
+      // Loaded only when configured: the Redis client is the largest module the service has, and the embedded store
+      // needs none of it (bench/RESULTS.md has its resident memory).
       const { RedisStore } = require('./redis-store') as typeof import('./redis-store');
       const store = new RedisStore(config.store, {
         commandTimeoutMs: config.storeTimeoutMs,
@@ -148,10 +159,18 @@ export const STORE_BACKENDS: readonly StoreBackend[] = [
   },
 ];
 
+/** The `--store` values as --help's column of values writes them: `embedded|memory|redis://…`. */
+export const STORE_VALUES = STORE_BACKENDS.map((b) => b.value).join('|');
+
+/** What each backend's values mean, for `--store`'s help: `embedded (…), memory (…), or a shared Redis: …`. */
+export const STORE_CHOICES = `${STORE_BACKENDS.slice(0, -1)
+  .map((b) => `${b.help}, `)
+  .join('')}or ${STORE_BACKENDS[STORE_BACKENDS.length - 1].help}`;
+
 /** The backend a `--store` value names; a value none takes, or a malformed one, throws a one-line Error. */
 export function storeBackend(text: string): StoreBackend {
   const backend = STORE_BACKENDS.find((b) => b.takes(text));
-  if (!backend) throw new StoreUrlError(`must be ${STORE_URL_FORMS}`);
+  if (!backend) throw new StoreUrlError(`must be ${orList(STORE_BACKENDS.flatMap((b) => b.forms))}`);
   backend.check(text);
   return backend;
 }

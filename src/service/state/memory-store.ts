@@ -1,71 +1,36 @@
-import { threadId } from 'node:worker_threads';
+import { type AttemptCount, type RecordView, type StateStore, type StoreEvents, StoreFullError, type WhenFull } from './store';
+import { listChange, takeChanges } from './table/change-list';
+import { append, evictionCandidate, place, unlink } from './table/eviction-lists';
+import { insert, locate, positionOf, unplace } from './table/hash-table';
+import { encodeKey, encodePrefix, keyOf, startsWithPrefix } from './table/keys';
 import {
-  type AttemptCount,
-  MIN_KEY_PREFIX,
-  type RecordView,
-  type StateStore,
-  type StoreEvents,
-  StoreFullError,
-  type WhenFull,
-} from './store';
+  type Arrays,
+  bytesFor,
+  CAPACITY,
+  carve,
+  COUNT,
+  FREE,
+  FREE_COUNT,
+  HANDED_OUT,
+  initialise,
+  LANES,
+  LISTS,
+  MASK,
+  OLDEST,
+  OPEN,
+  RECORD,
+  REFUSING,
+  TRACKING,
+} from './table/layout';
+import { acquire, holderOf, release } from './table/lock';
 
-/*
- * Each entry is one secret's record: its key, as Int32s (a tag holding the
- * key's length, then 5 base64url characters, 30 bits, per lane), the last
- * accepted step with its expiry, and the attempt count with its window's
- * end. The encoding is exact — two keys share a record only if they are the
- * same string — so no entry is ever mistaken for another's.
- */
-const LANES = 9;
-const RECORD = LANES + 1;
-const MAX_KEY_LENGTH = LANES * 5;
 const FIRST_CAPACITY = 1024;
 /** Slots a scan (keysStartingWith) reads per hold of a shared table's lock, so that calls in other threads wait at most that long. */
 const SCAN_CHUNK = 1024;
-/** A protective entry checked past the head of its list, when the store is full, for protection that has lapsed. */
-const LAPSED_LOOKAHEAD = 8;
-
-/** The eviction lists: entries that protect nobody, replay records, locked throttle counts. */
-const OPEN = 0;
-const REPLAY = 1;
-const LOCKED = 2;
-const LISTS = 3;
-/** The list mark of a slot that holds no entry (freed, or never handed out). */
-const FREE = 3;
 
 /** An entry's fields, in this order, as changedEntry() writes them and restore() takes them. */
 export const ENTRY_FIELDS = 5;
 export type EntryFields = Float64Array;
-
-const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-const SIXBITS = new Int8Array(128).fill(-1);
-for (const [i, c] of [...BASE64URL].entries()) SIXBITS[c.charCodeAt(0)] = i;
-
-/** The table's counters, kept in an Int32Array so that threads sharing the table share them. */
-const LOCK = 0;
-const CAPACITY = 1;
-const COUNT = 2;
-const HANDED_OUT = 3;
-const FREE_COUNT = 4;
-const MASK = 5;
-/** Slots in the list of changed entries (takeChanges). */
-const CHANGED = 6;
-/** 1 when changes are listed (a kept store), for every thread that attaches. */
-const TRACKING = 7;
-/** 1 while the kept store cannot write its file: new protective records are refused (persistent-store.ts). */
-const REFUSING = 8;
-/** The threadId + 1 of the thread holding the lock (0: none), so that a thread that died holding it is known. */
-const OWNER = 9;
-const OLDEST = 10;
-const NEWEST = OLDEST + LISTS;
-const HEADER = NEWEST + LISTS;
-/** Lock states: free, held, held with threads waiting for it. */
-const HELD = 1;
-const CONTENDED = 2;
-/** Tries for a held lock before a thread sleeps on it (an operation holds it for about a microsecond). */
-const SPINS = 64;
-
-const THIS_THREAD = threadId + 1;
 
 /**
  * The threadId of the thread holding a shared table's lock, or undefined.
@@ -74,8 +39,7 @@ const THIS_THREAD = threadId + 1;
  * waiting: the process must stop (cli/workers.ts), as after a crash.
  */
 export function lockHolderOf(table: SharedArrayBuffer, maxEntries: number): number | undefined {
-  const owner = Atomics.load(carve(table, maxEntries).header, OWNER);
-  return owner === 0 ? undefined : owner - 1;
+  return holderOf(carve(table, maxEntries).header);
 }
 
 export interface MemoryStoreOptions {
@@ -93,75 +57,6 @@ export interface MemoryStoreOptions {
   share?: true | SharedArrayBuffer;
 }
 
-/** The table's arrays, carved out of one buffer. */
-interface Arrays {
-  header: Int32Array;
-  records: Int32Array;
-  hashes: Int32Array;
-  steps: Float64Array;
-  stepEnds: Float64Array;
-  attempts: Float64Array;
-  attemptEnds: Float64Array;
-  lockEnds: Float64Array;
-  lists: Uint8Array;
-  /** 1 while the slot is in the changed list. */
-  marks: Uint8Array;
-  older: Int32Array;
-  newer: Int32Array;
-  free: Int32Array;
-  changed: Int32Array;
-  table: Int32Array;
-}
-
-/** Hash table positions for `capacity` slots: a power of two, at least twice as many. */
-function positionsFor(capacity: number): number {
-  let positions = 2;
-  while (positions < 2 * capacity) positions *= 2;
-  return positions;
-}
-
-/** Bytes of a buffer holding a table of `capacity` slots. */
-function bytesFor(capacity: number): number {
-  return 8 * 5 * capacity + 4 * (HEADER + capacity * (RECORD + 5) + positionsFor(capacity)) + 2 * capacity;
-}
-
-/** The arrays of a table of `capacity` slots in `buffer` (of bytesFor(capacity) bytes). */
-function carve(buffer: ArrayBufferLike, capacity: number): Arrays {
-  let at = 0;
-  const f64 = (length: number) => {
-    const array = new Float64Array(buffer, at, length);
-    at += 8 * length;
-    return array;
-  };
-  const i32 = (length: number) => {
-    const array = new Int32Array(buffer, at, length);
-    at += 4 * length;
-    return array;
-  };
-  const u8 = (length: number) => {
-    const array = new Uint8Array(buffer, at, length);
-    at += length;
-    return array;
-  };
-  return {
-    steps: f64(capacity),
-    stepEnds: f64(capacity),
-    attempts: f64(capacity),
-    attemptEnds: f64(capacity),
-    lockEnds: f64(capacity),
-    header: i32(HEADER),
-    records: i32(capacity * RECORD),
-    hashes: i32(capacity),
-    older: i32(capacity),
-    newer: i32(capacity),
-    free: i32(capacity),
-    changed: i32(capacity),
-    table: i32(positionsFor(capacity)),
-    lists: u8(capacity),
-    marks: u8(capacity),
-  };
-}
-
 /**
  * The embedded store: in-process, no server. Bounded, so that a flood of
  * distinct secrets cannot exhaust memory, and ordered so that it cannot
@@ -171,21 +66,22 @@ function carve(buffer: ArrayBufferLike, capacity: number): Arrays {
  * them, and then only as `whenFull` says. Expiry is each part's own, checked
  * against the injected clock when it is read.
  *
- * Entries live in typed arrays, not in JavaScript objects: an open-addressing
- * hash table (linear probing, deletion by backward shift, at most half full)
- * over slots that hold the entry and its place in one of three doubly linked
- * lists in write order. Every operation costs the same at any fill, and a
- * full store that evicts on every write allocates nothing, so it gives the
- * garbage collector no work; the arrays double as the store fills, up to the
- * bound (bench/store.ts measures both). Keys are keyed hashes
+ * Entries live in typed arrays, not in JavaScript objects (table/layout.ts):
+ * an open-addressing hash table (table/hash-table.ts) over slots that hold
+ * the entry (table/keys.ts) and its place in one of three doubly linked
+ * lists in write order (table/eviction-lists.ts). Every operation costs the
+ * same at any fill, and a full store that evicts on every write allocates
+ * nothing, so it gives the garbage collector no work; the arrays double as
+ * the store fills, up to the bound (bench/store.ts measures both). Keys are keyed hashes
  * (keyed-hash.ts) that no caller can choose, so no caller can crowd one part
  * of the table either.
  *
  * All of it, counters included, is carved out of one buffer. Shared
  * (`share`), the buffer is a SharedArrayBuffer of the bound's size, made
  * once, that the worker threads of `--workers` attach to: each operation
- * takes the table's lock (a futex-style Atomics mutex: one compare-exchange
- * when free), so the threads see one store, exact, with no hop between them.
+ * takes the table's lock (table/lock.ts: a futex-style Atomics mutex, one
+ * compare-exchange when free), so the threads see one store, exact, with no
+ * hop between them. A kept store lists what changed (table/change-list.ts).
  */
 export class MemoryStore implements StateStore {
   private a: Arrays;
@@ -212,7 +108,7 @@ export class MemoryStore implements StateStore {
     if (options.share) {
       this.shared = new SharedArrayBuffer(bytesFor(maxEntries));
       this.a = carve(this.shared, maxEntries);
-      this.initialise(maxEntries);
+      initialise(this.a, maxEntries);
     } else {
       this.a = carve(new ArrayBuffer(bytesFor(0)), 0);
       this.reset();
@@ -254,7 +150,7 @@ export class MemoryStore implements StateStore {
 
   /** acceptStep, answered at once (the stores built on this table call it without a promise of their own). */
   acceptStepNow(key: string, step: number, ttlMs: number): boolean {
-    const hash = this.encode(key);
+    const hash = encodeKey(key, this.probe);
     this.lock();
     try {
       const now = this.now();
@@ -265,8 +161,8 @@ export class MemoryStore implements StateStore {
       const a = this.a;
       a.steps[slot] = step;
       a.stepEnds[slot] = now + ttlMs;
-      this.place(slot, now);
-      this.changedSlot(slot);
+      place(a, slot, now);
+      listChange(a, slot);
       return true;
     } finally {
       this.unlock();
@@ -275,7 +171,7 @@ export class MemoryStore implements StateStore {
 
   /** countAttempt, answered at once. */
   countAttemptNow(key: string, windowMs: number, lockAt: number): AttemptCount {
-    const hash = this.encode(key);
+    const hash = encodeKey(key, this.probe);
     this.lock();
     try {
       const now = this.now();
@@ -288,8 +184,8 @@ export class MemoryStore implements StateStore {
         a.attemptEnds[slot] = now + windowMs;
       }
       a.lockEnds[slot] = a.attempts[slot] >= lockAt ? a.attemptEnds[slot] : 0;
-      this.place(slot, now);
-      this.changedSlot(slot);
+      place(a, slot, now);
+      listChange(a, slot);
       return { attempts: a.attempts[slot], resetInMs: a.attemptEnds[slot] - now };
     } finally {
       this.unlock();
@@ -298,11 +194,11 @@ export class MemoryStore implements StateStore {
 
   /** clearAttempts, done at once. */
   clearAttemptsNow(key: string): void {
-    const hash = this.encode(key);
+    const hash = encodeKey(key, this.probe);
     this.lock();
     try {
       const a = this.a;
-      const position = this.locate(hash);
+      const position = locate(a, this.probe, hash);
       if (position < 0) return;
       const slot = a.table[position] - 1;
       const now = this.now();
@@ -312,8 +208,8 @@ export class MemoryStore implements StateStore {
         return;
       }
       a.attempts[slot] = a.attemptEnds[slot] = a.lockEnds[slot] = 0;
-      this.place(slot, now);
-      this.changedSlot(slot);
+      place(a, slot, now);
+      listChange(a, slot);
     } finally {
       this.unlock();
     }
@@ -329,12 +225,12 @@ export class MemoryStore implements StateStore {
 
   /** inspect, answered at once. */
   inspectNow(key: string): RecordView | undefined {
-    const hash = this.encode(key);
+    const hash = encodeKey(key, this.probe);
     this.lock();
     try {
-      const position = this.locate(hash);
-      if (position < 0) return undefined;
       const a = this.a;
+      const position = locate(a, this.probe, hash);
+      if (position < 0) return undefined;
       const slot = a.table[position] - 1;
       const now = this.now();
       const counting = a.attemptEnds[slot] > now;
@@ -356,21 +252,10 @@ export class MemoryStore implements StateStore {
    * those that match), under the lock a chunk of slots at a time.
    */
   keysStartingWithNow(prefix: string): string[] {
-    if (prefix.length < MIN_KEY_PREFIX || prefix.length > MAX_KEY_LENGTH) {
-      throw new TypeError(`a key prefix is ${MIN_KEY_PREFIX} to ${MAX_KEY_LENGTH} base64url characters`);
-    }
-    // The prefix as encode() writes a key, and which bits of each lane it fixes.
+    // The prefix as encodeKey() writes a key, and which bits of each lane it fixes.
     const wanted = new Int32Array(LANES);
     const masks = new Int32Array(LANES);
-    for (let i = 0; i < prefix.length; i++) {
-      const code = prefix.charCodeAt(i);
-      const sixBits = code < 128 ? SIXBITS[code] : -1;
-      if (sixBits < 0) throw new TypeError(`a key prefix is ${MIN_KEY_PREFIX} to ${MAX_KEY_LENGTH} base64url characters`);
-      const shift = 24 - 6 * (i % 5);
-      wanted[Math.floor(i / 5)] |= sixBits << shift;
-      masks[Math.floor(i / 5)] |= 63 << shift;
-    }
-    const lanes = Math.ceil(prefix.length / 5);
+    const lanes = encodePrefix(prefix, wanted, masks);
     const found: string[] = [];
     for (let start = 0; ; start += SCAN_CHUNK) {
       this.lock();
@@ -380,11 +265,8 @@ export class MemoryStore implements StateStore {
         if (start >= end) return found;
         const now = this.now();
         for (let slot = start; slot < end; slot++) {
-          const base = slot * RECORD;
-          if (a.lists[slot] === FREE || a.records[base] < prefix.length) continue;
-          let lane = 0;
-          while (lane < lanes && (a.records[base + 1 + lane] & masks[lane]) === wanted[lane]) lane++;
-          if (lane === lanes && (a.stepEnds[slot] > now || a.attemptEnds[slot] > now)) found.push(this.keyOf(slot));
+          if (a.lists[slot] === FREE || !startsWithPrefix(a.records, slot, prefix.length, lanes, wanted, masks)) continue;
+          if (a.stepEnds[slot] > now || a.attemptEnds[slot] > now) found.push(keyOf(a.records, slot));
         }
       } finally {
         this.unlock();
@@ -401,15 +283,7 @@ export class MemoryStore implements StateStore {
   takeChanges(into: Int32Array): number {
     this.lock();
     try {
-      const a = this.a;
-      const count = a.header[CHANGED];
-      for (let i = 0; i < count; i++) {
-        const slot = a.changed[i];
-        into[i] = slot;
-        a.marks[slot] = 0;
-      }
-      a.header[CHANGED] = 0;
-      return count;
+      return takeChanges(this.a, into);
     } finally {
       this.unlock();
     }
@@ -419,7 +293,7 @@ export class MemoryStore implements StateStore {
   putBackChanges(slots: Int32Array, count: number): void {
     this.lock();
     try {
-      for (let i = 0; i < count; i++) if (slots[i] < this.a.header[HANDED_OUT]) this.changedSlot(slots[i]);
+      for (let i = 0; i < count; i++) if (slots[i] < this.a.header[HANDED_OUT]) listChange(this.a, slots[i]);
     } finally {
       this.unlock();
     }
@@ -434,7 +308,7 @@ export class MemoryStore implements StateStore {
     try {
       if (slot >= this.a.header[HANDED_OUT] || this.a.lists[slot] === FREE) return undefined;
       this.fieldsOf(slot, out);
-      return this.keyOf(slot);
+      return keyOf(this.a.records, slot);
     } finally {
       this.unlock();
     }
@@ -455,11 +329,11 @@ export class MemoryStore implements StateStore {
    * all expired drop the entry.
    */
   restore(key: string, fields: EntryFields): void {
-    const hash = this.encode(key);
+    const hash = encodeKey(key, this.probe);
     this.lock();
     try {
       const now = this.now();
-      const position = this.locate(hash);
+      const position = locate(this.a, this.probe, hash);
       if (fields[1] <= now && fields[3] <= now) {
         if (position >= 0) this.remove(position);
         return;
@@ -467,7 +341,7 @@ export class MemoryStore implements StateStore {
       const slot = position >= 0 ? this.a.table[position] - 1 : this.add(hash, now);
       const a = this.a;
       [a.steps[slot], a.stepEnds[slot], a.attempts[slot], a.attemptEnds[slot], a.lockEnds[slot]] = fields;
-      this.place(slot, now);
+      place(a, slot, now);
     } finally {
       this.unlock();
     }
@@ -500,42 +374,13 @@ export class MemoryStore implements StateStore {
     if (!this.shared) this.reset();
   }
 
+  /** Only a shared table is locked: an own one is this thread's alone. */
   private lock(): void {
-    if (this.shared === undefined) return;
-    if (Atomics.compareExchange(this.a.header, LOCK, 0, HELD) !== 0) this.waitForLock();
-    this.a.header[OWNER] = THIS_THREAD;
-  }
-
-  private waitForLock(): void {
-    const header = this.a.header;
-    for (let spin = 0; spin < SPINS; spin++) if (Atomics.compareExchange(header, LOCK, 0, HELD) === 0) return;
-    while (Atomics.exchange(header, LOCK, CONTENDED) !== 0) Atomics.wait(header, LOCK, CONTENDED);
+    if (this.shared !== undefined) acquire(this.a.header);
   }
 
   private unlock(): void {
-    if (this.shared === undefined) return;
-    this.a.header[OWNER] = 0;
-    if (Atomics.exchange(this.a.header, LOCK, 0) === CONTENDED) Atomics.notify(this.a.header, LOCK, 1);
-  }
-
-  /** Lists a changed slot for the write-behind (once until it is taken). */
-  private changedSlot(slot: number): void {
-    const a = this.a;
-    if (a.header[TRACKING] === 0 || a.marks[slot] === 1) return;
-    a.marks[slot] = 1;
-    a.changed[a.header[CHANGED]++] = slot;
-  }
-
-  private keyOf(slot: number): string {
-    const records = this.a.records;
-    const base = slot * RECORD;
-    const length = records[base];
-    let key = '';
-    for (let lane = 0; lane < LANES && key.length < length; lane++) {
-      const bits = records[base + 1 + lane];
-      for (let shift = 24; shift >= 0 && key.length < length; shift -= 6) key += BASE64URL[(bits >>> shift) & 63];
-    }
-    return key;
+    if (this.shared !== undefined) release(this.a.header);
   }
 
   private fieldsOf(slot: number, out: EntryFields): void {
@@ -547,50 +392,11 @@ export class MemoryStore implements StateStore {
     out[4] = a.lockEnds[slot];
   }
 
-  /** Writes the key in `probe` and answers its hash. */
-  private encode(key: string): number {
-    const length = key.length;
-    if (length === 0 || length > MAX_KEY_LENGTH) throw new TypeError(`a store key is 1 to ${MAX_KEY_LENGTH} base64url characters`);
-    const probe = this.probe;
-    let hash = length;
-    probe[0] = hash;
-    for (let lane = 0, i = 0; lane < LANES; lane++) {
-      let bits = 0;
-      for (const end = i + 5; i < end; i++) {
-        const code = i < length ? key.charCodeAt(i) : 65; // past the end: 'A', 0 bits
-        const sixBits = code < 128 ? SIXBITS[code] : -1;
-        if (sixBits < 0) throw new TypeError(`a store key is 1 to ${MAX_KEY_LENGTH} base64url characters`);
-        bits = (bits << 6) | sixBits;
-      }
-      probe[lane + 1] = bits;
-      hash = Math.imul(hash ^ bits, 0x9e3779b1);
-      hash ^= hash >>> 15;
-    }
-    return hash;
-  }
-
-  /** The table position of the key in `probe`, or -1. */
-  private locate(hash: number): number {
-    const { table, hashes, records, header } = this.a;
-    const probe = this.probe;
-    const mask = header[MASK];
-    for (let position = hash & mask; ; position = (position + 1) & mask) {
-      const reference = table[position];
-      if (reference === 0) return -1;
-      const slot = reference - 1;
-      if (hashes[slot] !== hash) continue;
-      let base = slot * RECORD;
-      let lane = 0;
-      while (lane < RECORD && records[base++] === probe[lane]) lane++;
-      if (lane === RECORD) return position;
-    }
-  }
-
   /** The slot of the key in `probe` if it holds anything unexpired (a wholly expired entry is dropped), or -1. */
   private live(hash: number, now: number): number {
-    const position = this.locate(hash);
-    if (position < 0) return -1;
     const a = this.a;
+    const position = locate(a, this.probe, hash);
+    if (position < 0) return -1;
     const slot = a.table[position] - 1;
     if (a.stepEnds[slot] > now || a.attemptEnds[slot] > now) return slot;
     this.remove(position);
@@ -605,24 +411,10 @@ export class MemoryStore implements StateStore {
     a.hashes[slot] = hash;
     a.steps[slot] = a.stepEnds[slot] = a.attempts[slot] = a.attemptEnds[slot] = a.lockEnds[slot] = 0;
     a.lists[slot] = OPEN;
-    this.append(slot, OPEN);
-    this.insert(slot);
+    append(a, slot, OPEN);
+    insert(a, slot);
     a.header[COUNT]++;
     return slot;
-  }
-
-  /** Makes a slot the newest of the list its protection puts it in. */
-  private place(slot: number, now: number): void {
-    const a = this.a;
-    const list = a.lockEnds[slot] > now ? LOCKED : a.stepEnds[slot] > now ? REPLAY : OPEN;
-    this.unlink(slot);
-    a.lists[slot] = list;
-    this.append(slot, list);
-  }
-
-  /** When the entry stops protecting anyone: its replay record and its lock have both expired. */
-  private protectedUntil(slot: number): number {
-    return Math.max(this.a.stepEnds[slot], this.a.lockEnds[slot]);
   }
 
   private allocate(now: number): number {
@@ -638,96 +430,36 @@ export class MemoryStore implements StateStore {
   }
 
   /**
-   * Frees one slot of a full store: the least recently written entry that
-   * protects nobody; else a protective one whose protection has lapsed;
-   * else, as `whenFull` says, the protective entry whose protection ends
-   * first, or nothing (StoreFullError).
+   * Frees one slot of a full store: the entry the eviction lists give up
+   * (one that protects nobody); else, as `whenFull` says, the protective
+   * entry whose protection ends first, or nothing (StoreFullError).
    */
   private makeRoom(now: number): void {
-    const { header, newer } = this.a;
-    if (header[OLDEST + OPEN] >= 0) {
-      this.evict(header[OLDEST + OPEN], false);
+    const candidate = evictionCandidate(this.a, now);
+    if (candidate >= 0) {
+      this.evict(candidate, false);
       return;
-    }
-    let first = -1;
-    for (let list = REPLAY; list < LISTS; list++) {
-      let slot = header[OLDEST + list];
-      for (let seen = 0; slot >= 0 && seen < LAPSED_LOOKAHEAD; seen++, slot = newer[slot]) {
-        if (this.protectedUntil(slot) <= now) {
-          this.evict(slot, false);
-          return;
-        }
-        if (first < 0 || this.protectedUntil(slot) < this.protectedUntil(first)) first = slot;
-      }
     }
     if (this.whenFull === 'refuse') {
       this.events?.refused();
       throw new StoreFullError('the embedded store is full of records that still protect someone (--store-when-full refuse)');
     }
-    this.evict(first, true);
+    this.evict(~candidate, true);
   }
 
   private evict(slot: number, protective: boolean): void {
-    this.remove(this.positionOf(slot));
+    this.remove(positionOf(this.a, slot));
     this.events?.evicted(protective);
   }
 
-  private insert(slot: number): void {
-    const { table, header } = this.a;
-    const mask = header[MASK];
-    let position = this.a.hashes[slot] & mask;
-    while (table[position] !== 0) position = (position + 1) & mask;
-    table[position] = slot + 1;
-  }
-
-  private positionOf(slot: number): number {
-    const { table, header } = this.a;
-    const mask = header[MASK];
-    let position = this.a.hashes[slot] & mask;
-    while (table[position] !== slot + 1) position = (position + 1) & mask;
-    return position;
-  }
-
-  /** Drops the entry at a table position; the entries after it in its run move back (no tombstones). */
+  /** Drops the entry at a table position: out of the hash table and its list, its slot freed. */
   private remove(position: number): void {
-    const { table, hashes, header, lists, free } = this.a;
-    const mask = header[MASK];
-    const slot = table[position] - 1;
-    let hole = position;
-    for (let next = (hole + 1) & mask; table[next] !== 0; next = (next + 1) & mask) {
-      const home = hashes[table[next] - 1] & mask;
-      const movable = next > hole ? home <= hole || home > next : home <= hole && home > next;
-      if (movable) {
-        table[hole] = table[next];
-        hole = next;
-      }
-    }
-    table[hole] = 0;
-    this.unlink(slot);
-    lists[slot] = FREE;
-    free[header[FREE_COUNT]++] = slot;
-    header[COUNT]--;
-  }
-
-  private unlink(slot: number): void {
-    const { header, older, newer, lists } = this.a;
-    const list = lists[slot];
-    const before = older[slot];
-    const after = newer[slot];
-    if (before >= 0) newer[before] = after;
-    else header[OLDEST + list] = after;
-    if (after >= 0) older[after] = before;
-    else header[NEWEST + list] = before;
-  }
-
-  private append(slot: number, list: number): void {
-    const { header, older, newer } = this.a;
-    const last = header[NEWEST + list];
-    older[slot] = last;
-    newer[slot] = -1;
-    if (last >= 0) newer[last] = slot;
-    else header[OLDEST + list] = slot;
-    header[NEWEST + list] = slot;
+    const a = this.a;
+    const slot = unplace(a, position);
+    unlink(a, slot);
+    a.lists[slot] = FREE;
+    a.free[a.header[FREE_COUNT]++] = slot;
+    a.header[COUNT]--;
   }
 
   /** An own table, moved into arrays for `capacity` slots (a shared one is made at its bound and never grows). */
@@ -738,22 +470,13 @@ export class MemoryStore implements StateStore {
     a.header[CAPACITY] = capacity;
     a.header[MASK] = a.table.length - 1;
     this.a = a;
-    for (let list = 0; list < LISTS; list++) for (let slot = a.header[OLDEST + list]; slot >= 0; slot = a.newer[slot]) this.insert(slot);
-  }
-
-  /** Sets up an empty table in the arrays as carved for `capacity` slots. */
-  private initialise(capacity: number): void {
-    const header = this.a.header;
-    header.fill(0, 0, OLDEST);
-    header.fill(-1, OLDEST);
-    header[CAPACITY] = capacity;
-    header[MASK] = this.a.table.length - 1;
+    for (let list = 0; list < LISTS; list++) for (let slot = a.header[OLDEST + list]; slot >= 0; slot = a.newer[slot]) insert(a, slot);
   }
 
   private reset(): void {
     const tracking = this.a.header[TRACKING];
     this.a = carve(new ArrayBuffer(bytesFor(0)), 0);
-    this.initialise(0);
+    initialise(this.a, 0);
     this.a.header[TRACKING] = tracking;
     this.grow(Math.min(this.maxEntries, FIRST_CAPACITY));
   }

@@ -1,6 +1,6 @@
 /**
  * The four forms `--store` takes for Redis, read into what a client needs
- * (src/state/redis-client.ts builds the ioredis client from it):
+ * (redis-client.ts builds the ioredis client from it):
  *
  *   redis://[user:pass@]host[:port][/db]           one server
  *   rediss://[user:pass@]host[:port][/db]          one server over TLS
@@ -30,8 +30,26 @@ export type RedisTarget =
   | ({ topology: 'sentinel'; sentinels: RedisEndpoint[]; masterName: string } & RedisCredentials)
   | ({ topology: 'cluster'; nodes: RedisEndpoint[] } & RedisCredentials);
 
-export const STORE_URL_FORMS =
-  'embedded, memory, redis://host:port/db, rediss://host:port/db, redis+sentinel://host:port[,host:port…]/mastername or redis+cluster://host:port[,host:port…]';
+/** The four forms, as --store's error and help name them. */
+export const REDIS_URL_FORMS: readonly string[] = [
+  'redis://host:port/db',
+  'rediss://host:port/db',
+  'redis+sentinel://host:port[,host:port…]/mastername',
+  'redis+cluster://host:port[,host:port…]',
+];
+
+const SCHEMES = ['redis', 'rediss', 'redis+sentinel', 'redis+cluster'];
+const URL_PARTS = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/(?:([^/?#]*)@)?([^/?#]*)(\/[^?#]*)?([?#].*)?$/s;
+
+/** `a, b or c`. */
+export const orList = (items: readonly string[]): string =>
+  items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+
+/** Whether a `--store` value is meant as a Redis URL: one of the four schemes, in any case (parseStoreUrl says what else is wrong). */
+export function isRedisUrl(text: string): boolean {
+  const scheme = URL_PARTS.exec(text)?.[1].toLowerCase();
+  return scheme !== undefined && SCHEMES.includes(scheme);
+}
 
 export class StoreUrlError extends Error {
   override name = 'StoreUrlError';
@@ -76,11 +94,9 @@ function credentials(userInfo: string | undefined): RedisCredentials {
 
 /** Reads a Redis `--store` URL; throws StoreUrlError with one line saying what is wrong. */
 export function parseStoreUrl(text: string): RedisTarget {
-  const match = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/(?:([^/?#]*)@)?([^/?#]*)(\/[^?#]*)?([?#].*)?$/s.exec(text);
+  const match = URL_PARTS.exec(text);
   const scheme = match?.[1].toLowerCase();
-  if (!match || !scheme || !['redis', 'rediss', 'redis+sentinel', 'redis+cluster'].includes(scheme)) {
-    throw new StoreUrlError(`must be ${STORE_URL_FORMS}`);
-  }
+  if (!match || !scheme || !SCHEMES.includes(scheme)) throw new StoreUrlError(`must be ${orList(REDIS_URL_FORMS)}`);
   const [, , userInfo, hostList, path = '', rest] = match;
   if (/\s/.test(text)) throw new StoreUrlError('must not contain white space');
   if (rest !== undefined) throw new StoreUrlError(`${scheme}:// takes no query or fragment`);
