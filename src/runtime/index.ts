@@ -36,8 +36,6 @@ export {
   childElements,
   DecodeError,
   type ElementCodec,
-  escapeXmlAttribute,
-  escapeXmlText,
   formatXsdBoolean,
   isXsiNil,
   mixedContentOf,
@@ -54,6 +52,7 @@ export {
   XSI_NAMESPACE,
   xsiTypeOf,
 } from './xml/xml-codec';
+export { escapeXmlAttribute, escapeXmlText } from './xml/xml-escape';
 export {
   formatXsdBase64Binary,
   formatXsdBigInteger,
