@@ -13,6 +13,7 @@ import {
 import { clientBase, GENERATED_FILE_NAMES, identifier } from '../model/names';
 import { GENERATED, type Output, runtimeImport } from './header';
 import { render } from './render';
+import { doubleQuote, quote } from './ts';
 import { joinLiterals, simpleParse, tagOf } from './types';
 import { helpersUsed, valueCode } from './values';
 
@@ -106,7 +107,7 @@ export function emitClient(model: ContractModel, output: Output = GENERATED): st
     jsonDecoders: decoders,
     usesReadJson: operations.some((op) => op.jsonDecode.includes('readJson(')),
     // The path of the WSDL's address, where the service answers.
-    endpointPath: JSON.stringify(model.endpointPath),
+    endpointPath: doubleQuote(model.endpointPath),
     endpointPathText: model.endpointPath.replaceAll('*/', '*\\/'),
   });
 }
@@ -176,8 +177,6 @@ function simpleRequest(type: ComplexTypeModel): boolean {
     type.fields.every((f) => (f.type.kind === 'primitive' || f.type.kind === 'enum') && f.maxOccurs === 1 && !f.nillable)
   );
 }
-
-const quote = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 /** The SOAP body of a request, as TypeScript text over `message` and `ns` (the namespace, escaped). */
 function requestBody(model: ContractModel, op: OperationModel): string {
@@ -285,8 +284,8 @@ function jsonDecode(model: ContractModel, result: ResultModel, decoders: Map<str
   else if (type.kind === 'primitive' && type.primitive === 'string') decode = 'jsonText(d)';
   else if (type.kind === 'complex' && stringFieldsOnly(complexTypeOf(model, type))) {
     const complex = complexTypeOf(model, type);
-    const members = complex.fields.map((f) => `'${f.name}'`).join(', ');
-    decode = `new ${complex.name}(jsonStringMembers(d, '${model.service}.${complex.name}', [${members}]))`;
+    const members = complex.fields.map((f) => quote(f.name)).join(', ');
+    decode = `new ${complex.name}(jsonStringMembers(d, ${quote(`${model.service}.${complex.name}`)}, [${members}]))`;
   } else decode = `readJson(() => ${jsonRead(model, type, 'd', decoders)})`;
   return result.mayBeAbsent ? `d === null ? undefined : ${decode}` : decode;
 }
@@ -317,17 +316,19 @@ function jsonRead(model: ContractModel, type: TypeRef, d: string, decoders: Map<
       .filter((type) => !type.abstract)
       .map(
         (type) =>
-          `    case '${model.service}.${type.xmlName}':\n      return ${jsonRead(model, { kind: 'complex', typeName: type.name, tsType: type.name }, 'd', decoders)};`,
+          `    case ${quote(`${model.service}.${type.xmlName}`)}:\n      return ${jsonRead(model, { kind: 'complex', typeName: type.name, tsType: type.name }, 'd', decoders)};`,
       );
     const own = complex.abstract
       ? [
-          `  throw new DecodeError('expected one of ${derived
-            .filter((type) => !type.abstract)
-            .map((type) => `${model.service}.${type.xmlName}`)
-            .join(', ')} (${model.service}.${complex.xmlName} is abstract)');`,
+          `  throw new DecodeError(${quote(
+            `expected one of ${derived
+              .filter((type) => !type.abstract)
+              .map((type) => `${model.service}.${type.xmlName}`)
+              .join(', ')} (${model.service}.${complex.xmlName} is abstract)`,
+          )});`,
         ]
       : [
-          `  const m = fromJsonObject(d, '${model.service}.${complex.xmlName}');`,
+          `  const m = fromJsonObject(d, ${quote(`${model.service}.${complex.xmlName}`)});`,
           `  return new ${complex.name}({ ${members.join(', ')} });`,
         ];
     decoders.set(

@@ -2,6 +2,7 @@ import { ADDRESS_MARKER, type ContractModel, type Segment } from '../model/model
 import { GENERATED, type Output, runtimeImport } from './header';
 import { scriptProxySegments } from './json';
 import { render } from './render';
+import { doubleQuote } from './ts';
 
 /** generated/documents.ts: the WSDL and schema texts with their run-time holes. */
 export function emitDocuments(model: ContractModel, output: Output = GENERATED): string {
@@ -42,7 +43,7 @@ export function segments(text: string, namespace: string, others: readonly strin
 
 /** Each segment as a TypeScript expression: a string literal, or the variable that fills the hole. */
 function expressions(list: Segment[]): string[] {
-  return list.map((s) => ('text' in s ? JSON.stringify(s.text) : s.hole === 'namespace' ? 'ns' : 'location'));
+  return list.map((s) => ('text' in s ? doubleQuote(s.text) : s.hole === 'namespace' ? 'ns' : 'location'));
 }
 
 function escapeRegExp(s: string): string {

@@ -5,7 +5,9 @@
  */
 import type { ElementModel, SchemaModel } from '../model/model';
 import { identifier } from '../model/names';
-import { byLowerCase, helpersUsed } from './values';
+import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
+import { byLowerCase, doubleQuote } from './ts';
+import { helpersUsed } from './values';
 import { decodeExpression, elementExpression } from './types';
 import { GENERATED, type Output, runtimeImport } from './header';
 
@@ -18,7 +20,7 @@ export function emitElements(model: SchemaModel, output: Output = GENERATED): st
     used.add(name);
     return name;
   };
-  const declarations = model.prefixes ? ` + xmlns(${JSON.stringify(escapeAttribute(model.authoredNamespace))})` : '';
+  const declarations = model.prefixes ? ` + xmlns(${doubleQuote(escapeXmlAttribute(model.authoredNamespace))})` : '';
   const blocks: string[] = [];
   const entries: string[] = [];
   const classes = new Set<string>();
@@ -35,7 +37,7 @@ export function emitElements(model: SchemaModel, output: Output = GENERATED): st
     const own = model.prefixes
       ? declarations
       : element.namespace !== ''
-        ? ` + ' xmlns="' + ${JSON.stringify(escapeAttribute(element.namespace))} + '"'`
+        ? ` + ' xmlns="' + ${doubleQuote(escapeXmlAttribute(element.namespace))} + '"'`
         : '';
     const decode = element.type.kind === 'any' ? 'xmlFragmentOf(root)' : decodeExpression(model, element.type, 'root', element.default);
     const write =
@@ -52,7 +54,7 @@ export function emitElements(model: SchemaModel, output: Output = GENERATED): st
       [
         `/** Reads a document whose root is element ${qname}. */`,
         `export function read${name}(text: string): ${tsType} {`,
-        `  return readDocument(text, ${JSON.stringify(element.name)}, ${JSON.stringify(element.namespace)}, (root) => ${nillable ? `isXsiNil(root) ? null : ${decode}` : decode});`,
+        `  return readDocument(text, ${doubleQuote(element.name)}, ${doubleQuote(element.namespace)}, (root) => ${nillable ? `isXsiNil(root) ? null : ${decode}` : decode});`,
         '}',
         '',
         `/** Writes a document whose root is element ${qname}. */`,
@@ -62,7 +64,7 @@ export function emitElements(model: SchemaModel, output: Output = GENERATED): st
       ].join('\n'),
     );
     entries.push(
-      `  ${JSON.stringify(qname)}: { name: ${JSON.stringify(element.name)}, namespace: ${JSON.stringify(element.namespace)}, read: read${name}, write: write${name} },`,
+      `  ${doubleQuote(qname)}: { name: ${doubleQuote(element.name)}, namespace: ${doubleQuote(element.namespace)}, read: read${name}, write: write${name} },`,
     );
   }
   const body = `${blocks.join('\n\n')}\n\n/** Every global element's reader and writer, by \`{namespace}name\`. */\nexport const ELEMENTS = {\n${entries.join('\n')}\n} as const satisfies Record<string, ElementCodec<unknown>>;\n`;
@@ -95,5 +97,3 @@ export function emitElements(model: SchemaModel, output: Output = GENERATED): st
   ];
   return `${output.header}\n\n${imports.join('\n')}\n\n${body}`;
 }
-
-const escapeAttribute = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

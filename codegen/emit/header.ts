@@ -1,4 +1,4 @@
-import { byLowerCase } from './values';
+import { importDeclaration } from './ts';
 
 /** The first lines of every file of generated/ (another folder's name its WSDL or schema instead: codegen/main.ts). */
 export const GENERATED_HEADER = [
@@ -20,15 +20,7 @@ export interface Output {
 /** generated/'s: the header above, and the runtime by its path from generated/. */
 export const GENERATED: Output = { header: GENERATED_HEADER, runtime: '../src/runtime' };
 
-/**
- * The one import of the runtime's front door: `names` (a type as `type X`), each once, sorted; `import type` when
- * all are types; a name a line when the line would be long.
- */
+/** The one import of the runtime's front door (`names`, a type as `type X`), as ts.ts writes an import declaration. */
 export function runtimeImport(names: readonly string[], runtime: string): string {
-  const unique = [...new Set(names)].sort((a, b) => byLowerCase(a.replace(/^type /, ''), b.replace(/^type /, '')));
-  const typesOnly = unique.every((name) => name.startsWith('type '));
-  const listed = typesOnly ? unique.map((name) => name.slice('type '.length)) : unique;
-  const keyword = typesOnly ? 'import type' : 'import';
-  const line = `${keyword} { ${listed.join(', ')} } from '${runtime}';`;
-  return line.length <= 140 ? line : `${keyword} {\n${listed.map((name) => `  ${name},`).join('\n')}\n} from '${runtime}';`;
+  return importDeclaration(names, runtime);
 }

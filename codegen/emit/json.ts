@@ -10,6 +10,7 @@ import {
 } from '../model/model';
 import { GENERATED, type Output, runtimeImport } from './header';
 import { render } from './render';
+import { doubleQuote } from './ts';
 import { helpersUsed, valueCode } from './values';
 
 /** An ASMX service class is `Service.Service` (TempConvert.TempConvert): the service name is its namespace too. */
@@ -56,14 +57,12 @@ function writerOf(model: ContractModel, complex: ComplexTypeModel, writers: Map<
   let body: string;
   if (complex.arrayWrapper) body = `return ${jsonField(model, complex.fields[0], `v.${complex.fields[0].name}`, true, writers)};`;
   else {
-    const head = JSON.stringify(`{"__type":${JSON.stringify(`${scriptNamespace(model)}.${complex.xmlName}`)}`);
+    const head = doubleQuote(`{"__type":${JSON.stringify(`${scriptNamespace(model)}.${complex.xmlName}`)}`);
     const members = [
-      ...(complex.text ? [`${JSON.stringify(',"value":')} + ${jsonExpression(model, complex.text, 'v.value', false, writers)}`] : []),
-      ...complex.fields.map(
-        (f) => `${JSON.stringify(`,${JSON.stringify(f.name)}:`)} + ${jsonField(model, f, `v.${f.name}`, true, writers)}`,
-      ),
+      ...(complex.text ? [`${doubleQuote(',"value":')} + ${jsonExpression(model, complex.text, 'v.value', false, writers)}`] : []),
+      ...complex.fields.map((f) => `${doubleQuote(`,${JSON.stringify(f.name)}:`)} + ${jsonField(model, f, `v.${f.name}`, true, writers)}`),
       ...complex.attributes.map(
-        (a) => `${JSON.stringify(`,${JSON.stringify(a.name)}:`)} + ${jsonExpression(model, a.type, `v.${a.name}`, true, writers)}`,
+        (a) => `${doubleQuote(`,${JSON.stringify(a.name)}:`)} + ${jsonExpression(model, a.type, `v.${a.name}`, true, writers)}`,
       ),
     ];
     body = `return ${[head, ...members, `'}'`].join(' + ')};`;

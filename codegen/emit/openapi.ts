@@ -12,6 +12,7 @@ import { INTEGER_BOUNDS } from '../../src/runtime/xml/xsd-values';
 import { segments } from './documents';
 import { GENERATED, type Output, runtimeImport } from './header';
 import { render } from './render';
+import { doubleQuote } from './ts';
 
 /**
  * generated/openapi.ts: the OpenAPI 3.1 description of the variants that are
@@ -24,9 +25,9 @@ export function emitOpenApi(model: ContractModel, output: Output = GENERATED): s
   return render('openapi.ts.hbs', {
     header: output.header,
     runtimeImport: runtimeImport(['jsonString'], output.runtime),
-    paths: model.operations.map((op) => ({ name: op.name, path: JSON.stringify(pathOf(op)) })),
+    paths: model.operations.map((op) => ({ name: op.name, path: doubleQuote(pathOf(op)) })),
     document: segments(text, model.authoredNamespace).map((s) =>
-      'text' in s ? JSON.stringify(s.text) : s.hole === 'namespace' ? 'ns' : 'location',
+      'text' in s ? doubleQuote(s.text) : s.hole === 'namespace' ? 'ns' : 'location',
     ),
   });
 }

@@ -9,14 +9,13 @@ import {
 } from '../model/model';
 import { GENERATED, type Output, runtimeImport } from './header';
 import { render } from './render';
+import { doubleQuote, quote } from './ts';
 import { sampleExpression, sampleObject } from './samples';
 import { encodeExpression, joinLiterals, tagOf } from './types';
 import { helpersUsed } from './values';
 
 /** What every routes.ts imports from xml-codec; a contract with more types adds to it. */
 const XML_CODEC_IMPORTS = ['XML_DECLARATION', 'XSD_NAMESPACE', 'XSI_NAMESPACE', 'escapeXmlText', 'formatXsdBoolean'];
-
-const quote = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 /** generated/routes.ts: the operation × variant table the bindings run on. */
 export function emitRoutes(model: ContractModel, output: Output = GENERATED): string {
@@ -51,9 +50,9 @@ export function emitRoutes(model: ContractModel, output: Output = GENERATED): st
       output.runtime,
     ),
     service: model.service,
-    namespace: JSON.stringify(model.authoredNamespace),
-    endpointPath: JSON.stringify(model.endpointPath),
-    endpointPaths: model.endpointPaths.map((p) => JSON.stringify(p)).join(', '),
+    namespace: doubleQuote(model.authoredNamespace),
+    endpointPath: doubleQuote(model.endpointPath),
+    endpointPaths: model.endpointPaths.map((p) => doubleQuote(p)).join(', '),
     ports: model.ports,
     operations,
     classNames: [
@@ -163,7 +162,7 @@ function route(model: ContractModel, op: OperationModel) {
   return {
     name: op.name,
     void: op.void,
-    documentation: JSON.stringify(op.documentation),
+    documentation: doubleQuote(op.documentation),
     soapActionSuffix: suffixText,
     soapActions: soapActions.length ? `{ ${soapActions.join(', ')} }` : '',
     requestElement: requestElement?.name ?? '',

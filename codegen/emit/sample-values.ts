@@ -9,12 +9,11 @@
  * (values.ts).
  */
 import type { Facets, SchemaModel, TypeRef } from '../model/model';
+import { quote } from './ts';
 import { valueCode } from './values';
 import { generateXsdRegex, matchesXsdRegex, parseXsdRegex, type RegexNode } from './xsd-regex';
 
 type SimpleRef = Extract<TypeRef, { kind: 'primitive' | 'enum' | 'list' }>;
-
-const quote = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r')}'`;
 
 /** A simple type's sample, as a TypeScript expression of the type generated code holds its values in. */
 export function simpleSample(model: SchemaModel, ref: SimpleRef): string {

@@ -20,17 +20,16 @@ import {
   type ParticleModel,
   type TypeRef,
 } from '../model/model';
+import { escapeXmlAttribute, escapeXmlText } from '../../src/runtime/xml/xml-escape';
 import { sampleText, simpleSample } from './sample-values';
+import { quote } from './ts';
 import { simpleParse, tagOf } from './types';
 
 type FieldParticle = Extract<ParticleModel, { kind: 'field' }>;
 type Compositor = Extract<ParticleModel, { particles: ParticleModel[] }>;
 
-const quote = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r')}'`;
-const escapeText = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const escapeAttribute = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 /** A namespace declaration of an element's own namespace ('' undeclares the default one). */
-const declaration = (namespace: string) => ` xmlns="${escapeAttribute(namespace)}"`;
+const declaration = (namespace: string) => ` xmlns="${escapeXmlAttribute(namespace)}"`;
 /** The namespace a made-up element of a wildcard that takes any (or any other) is in. */
 const MADE_UP_NAMESPACE = 'urn:example:any';
 
@@ -280,7 +279,7 @@ function elementText(model: ContractModel, e: ElementModel): string | undefined 
   const open = `<${e.name}${declaration(e.namespace)}`;
   if (e.default !== undefined && e.type.kind !== 'complex' && e.type.kind !== 'any') return quote(`${open}/>`);
   const text = e.type.kind === 'any' ? 'string' : sampleText(model, e.type);
-  return text === undefined ? undefined : quote(`${open}>${escapeText(text)}</${e.name}>`);
+  return text === undefined ? undefined : quote(`${open}>${escapeXmlText(text)}</${e.name}>`);
 }
 
 /** A global element of a complex type (not one being filled, not abstract) as XML: its class's sample, written. */
@@ -293,7 +292,7 @@ function elementObject(model: ContractModel, e: ElementModel, inside: string[]):
   if (!model.prefixes && e.namespace !== model.authoredNamespace) return undefined;
   const tag = model.prefixes ? tagOf(model, e.name, e.namespace) : e.name;
   const open = model.prefixes
-    ? `${quote(`<${tag}`)} + xmlns(${quote(escapeAttribute(model.authoredNamespace))})`
+    ? `${quote(`<${tag}`)} + xmlns(${quote(escapeXmlAttribute(model.authoredNamespace))})`
     : quote(`<${tag}${declaration(e.namespace)}`);
   const attributes = type.attributes.length > 0 || type.anyAttribute ? ' + v.xmlAttributes()' : '';
   // A candidate whose sample cannot be filled whole is passed over.

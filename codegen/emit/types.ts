@@ -8,7 +8,9 @@ import {
   type ParticleModel,
   type TypeRef,
 } from '../model/model';
+import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
 import { GENERATED, type Output, runtimeImport } from './header';
+import { quote } from './ts';
 import { enumValues, helpersUsed, valueCode } from './values';
 
 /** The attributes one function writes: past this many, TypeScript's control flow analysis gives up on the function. */
@@ -42,7 +44,7 @@ export function emitTypes(model: SchemaModel, output: Output = GENERATED): strin
   const file = project.createSourceFile('types.ts', '', { overwrite: true });
   if (model.prefixes) {
     const declarations = Object.entries(model.prefixes).map(([ns, prefix]) =>
-      prefix === 'tns' ? `' xmlns:tns="' + namespace + '"'` : `' xmlns:${prefix}="${escapeForString(attributeEscape(ns))}"'`,
+      prefix === 'tns' ? `' xmlns:tns="' + namespace + '"'` : quote(` xmlns:${prefix}="${escapeXmlAttribute(ns)}"`),
     );
     file.addStatements(
       [
@@ -85,11 +87,6 @@ export function emitTypes(model: SchemaModel, output: Output = GENERATED): strin
   );
   return `${output.header}\n\n${imports}\n\n${body.trimStart()}`;
 }
-
-const quote = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r')}'`;
-const attributeEscape = (v: string) =>
-  v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
-const escapeForString = (v: string) => v.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
 
 const required = (field: FieldModel | AttributeModel) => ('minOccurs' in field ? field.minOccurs > 0 : field.required);
 const repeated = (field: FieldModel) => field.maxOccurs === 'unbounded' || field.maxOccurs > 1;
@@ -537,8 +534,8 @@ export function qnameValued(model: SchemaModel, ref: TypeRef): 'one' | 'list' | 
 /** The namespace declarations a value needs in its element's start tag (a QName's, with `prefix`), as an expression. */
 export function valueDeclarations(model: SchemaModel, ref: TypeRef, value: string, prefix: string): string | undefined {
   const qname = qnameValued(model, ref);
-  if (qname === 'one') return `xsdQNameDeclaration(${value}, '${prefix}')`;
-  if (qname === 'list') return `xsdQNameListDeclarations(${value}, '${prefix}')`;
+  if (qname === 'one') return `xsdQNameDeclaration(${value}, ${quote(prefix)})`;
+  if (qname === 'list') return `xsdQNameListDeclarations(${value}, ${quote(prefix)})`;
   return undefined;
 }
 
@@ -568,7 +565,7 @@ export function simpleParse(model: SchemaModel, ref: TypeRef, text: string, cont
 /** Writes a simple value as escaped XML text (a QName with `prefix`, which valueDeclarations declares). */
 function simpleFormat(model: SchemaModel, ref: TypeRef, value: string, prefix = 'q'): string {
   if (ref.kind === 'list') {
-    if (qnameValued(model, ref)) return `escapeXmlText(formatXsdQNameList(${value}, '${prefix}'))`;
+    if (qnameValued(model, ref)) return `escapeXmlText(formatXsdQNameList(${value}, ${quote(prefix)}))`;
     return `${value}.map((item) => ${valueCode(ref.item, model).format('item')}).join(' ')`;
   }
   if (ref.kind === 'complex' || ref.kind === 'any') throw new Error('codegen: a simple type was expected');
@@ -578,11 +575,11 @@ function simpleFormat(model: SchemaModel, ref: TypeRef, value: string, prefix = 
 /** The value as text before XML escaping: escapeXmlAttribute escapes it for an attribute. */
 export function plainText(model: SchemaModel, ref: TypeRef, value: string, prefix = 'q'): string {
   if (ref.kind === 'list') {
-    if (qnameValued(model, ref)) return `formatXsdQNameList(${value}, '${prefix}')`;
+    if (qnameValued(model, ref)) return `formatXsdQNameList(${value}, ${quote(prefix)})`;
     return `${value}.map((item) => ${valueCode(ref.item, model).text('item')}).join(' ')`;
   }
   if (ref.kind === 'complex' || ref.kind === 'any') throw new Error('codegen: an attribute has a simple type');
-  if (qnameValued(model, ref)) return `formatXsdQName(${value}, '${prefix}')`;
+  if (qnameValued(model, ref)) return `formatXsdQName(${value}, ${quote(prefix)})`;
   return valueCode(ref, model).text(value);
 }
 
@@ -611,19 +608,21 @@ function faultClasses(model: SchemaModel): string[] {
       const { name, namespace } = fault.element;
       const tag = tagOf(model, name, namespace);
       const target = namespace === model.authoredNamespace;
+      // After xmlns(), an empty literal that joinLiterals folds into the tag's next one.
       const declarations = model.prefixes
-        ? `' + xmlns(namespace) + '`
+        ? ['xmlns(namespace)', quote('')]
         : target
-          ? `' xmlns="' + namespace + '"'`.slice(1, -1)
-          : ` xmlns="${escapeForString(attributeEscape(namespace))}"`;
-      const attributes = hasAttributes(model, fault.type) ? `' + detail.xmlAttributes() + '` : '';
+          ? [quote(' xmlns="'), 'namespace', quote('"')]
+          : [quote(` xmlns="${escapeXmlAttribute(namespace)}"`)];
+      const attributes = hasAttributes(model, fault.type) ? ['detail.xmlAttributes()'] : [];
       const content = encodeExpression(model, fault.type, 'detail');
+      const detail = [quote(`<${tag}`), ...declarations, ...attributes, quote('>'), content, quote(`</${tag}>`)].join(' + ');
       return [
         [
           `/** The declared fault ${fault.name}: its detail is element ${name}. */`,
           `export class ${fault.className} extends DeclaredFault {`,
           `  constructor(readonly detail: ${fault.type.tsType}, message = ${quote(`${fault.name}`)}, kind: 'client' | 'server' = 'server') {`,
-          `    super(kind, message, (namespace) => ${joinLiterals(`'<${tag}${declarations}${attributes}>' + ${content} + '</${tag}>'`)});`,
+          `    super(kind, message, (namespace) => ${joinLiterals(detail)});`,
           '  }',
           '}',
         ].join('\n'),

@@ -1,4 +1,5 @@
 import type { Primitive, SchemaModel, SimpleTypeRef, TypeRef } from '../model/model';
+import { byLowerCase, quote } from './ts';
 
 export type { SimpleTypeRef };
 
@@ -23,23 +24,23 @@ export interface ValueCode {
 }
 
 const integer = (type: string, sample = '0'): ValueCode => ({
-  parse: (x) => `parseXsdInteger(${x}, '${type}')`,
-  format: (x) => `formatXsdInteger(${x}, '${type}')`,
-  text: (x) => `formatXsdInteger(${x}, '${type}')`,
-  toJson: (x) => `formatXsdInteger(${x}, '${type}')`,
-  fromJson: (d) => `fromJsonInteger(${d}, '${type}')`,
+  parse: (x) => `parseXsdInteger(${x}, ${quote(type)})`,
+  format: (x) => `formatXsdInteger(${x}, ${quote(type)})`,
+  text: (x) => `formatXsdInteger(${x}, ${quote(type)})`,
+  toJson: (x) => `formatXsdInteger(${x}, ${quote(type)})`,
+  fromJson: (d) => `fromJsonInteger(${d}, ${quote(type)})`,
   sample,
 });
 const bigInteger = (type: string): ValueCode => ({
-  parse: (x) => `parseXsdBigInteger(${x}, '${type}')`,
-  format: (x) => `formatXsdBigInteger(${x}, '${type}')`,
-  text: (x) => `formatXsdBigInteger(${x}, '${type}')`,
-  toJson: (x) => `formatXsdBigInteger(${x}, '${type}')`,
-  fromJson: (d) => `fromJsonBigInteger(${d}, '${type}')`,
+  parse: (x) => `parseXsdBigInteger(${x}, ${quote(type)})`,
+  format: (x) => `formatXsdBigInteger(${x}, ${quote(type)})`,
+  text: (x) => `formatXsdBigInteger(${x}, ${quote(type)})`,
+  toJson: (x) => `formatXsdBigInteger(${x}, ${quote(type)})`,
+  fromJson: (d) => `fromJsonBigInteger(${d}, ${quote(type)})`,
   sample: '0n',
 });
 const float = (type: string): ValueCode => ({
-  parse: (x) => `parseXsdFloat(${x}, '${type}')`,
+  parse: (x) => `parseXsdFloat(${x}, ${quote(type)})`,
   format: (x) => (type === 'float' ? `formatXsdFloat(${x}, 'float')` : `formatXsdFloat(${x})`),
   text: (x) => (type === 'float' ? `formatXsdFloat(${x}, 'float')` : `formatXsdFloat(${x})`),
   toJson: (x) => `toJsonFloat(${x})`,
@@ -47,12 +48,12 @@ const float = (type: string): ValueCode => ({
   sample: '0',
 });
 const lexical = (type: string, sample: string): ValueCode => ({
-  parse: (x) => `parseXsdLexical(${x}, '${type}')`,
-  format: (x) => `formatXsdLexical(${x}, '${type}')`,
-  text: (x) => `formatXsdLexical(${x}, '${type}')`,
-  toJson: (x) => `jsonString(formatXsdLexical(${x}, '${type}'))`,
-  fromJson: (d) => `fromJsonLexical(${d}, '${type}')`,
-  sample: `'${sample}'`,
+  parse: (x) => `parseXsdLexical(${x}, ${quote(type)})`,
+  format: (x) => `formatXsdLexical(${x}, ${quote(type)})`,
+  text: (x) => `formatXsdLexical(${x}, ${quote(type)})`,
+  toJson: (x) => `jsonString(formatXsdLexical(${x}, ${quote(type)}))`,
+  fromJson: (d) => `fromJsonLexical(${d}, ${quote(type)})`,
+  sample: quote(sample),
 });
 
 const PRIMITIVE_CODE: Record<Primitive, ValueCode> = {
@@ -151,8 +152,8 @@ const isQName = (builtin: string | undefined) => builtin === 'QName' || builtin 
 /** A QName's code: read with its element's namespaces, written with a prefix its element declares. */
 const QNAME_CODE: ValueCode = {
   parse: (x, context) => (context ? `parseXsdQName(${x}, ${context})` : `parseXsdText(${x}, 'QName')`),
-  format: (x, prefix = 'q') => `escapeXmlText(formatXsdQName(${x}, '${prefix}'))`,
-  declarations: (x, prefix) => `xsdQNameDeclaration(${x}, '${prefix}')`,
+  format: (x, prefix = 'q') => `escapeXmlText(formatXsdQName(${x}, ${quote(prefix)}))`,
+  declarations: (x, prefix) => `xsdQNameDeclaration(${x}, ${quote(prefix)})`,
   text: (x) => `formatXsdQName(${x}, 'q')`,
   toJson: (x) => `jsonString(${x})`,
   fromJson: (d) => `fromJsonString(${d})`,
@@ -163,34 +164,34 @@ export function valueCode(type: SimpleTypeRef, model?: SchemaModel): ValueCode {
   if (type.kind === 'primitive') {
     const builtin = builtinOf(type);
     if (type.primitive === 'string' && builtin !== 'string')
-      return { ...PRIMITIVE_CODE.string, parse: (x) => `parseXsdText(${x}, '${builtin}')` };
+      return { ...PRIMITIVE_CODE.string, parse: (x) => `parseXsdText(${x}, ${quote(builtin!)})` };
     if (type.primitive !== 'text' || builtin === 'token') return PRIMITIVE_CODE[type.primitive];
     if (isQName(builtin)) return QNAME_CODE;
     // A union's text is kept as it is; any other string type's, with its white space facet applied.
     return builtin === 'union'
       ? { ...PRIMITIVE_CODE.text, parse: (x) => x }
-      : { ...PRIMITIVE_CODE.text, parse: (x) => `parseXsdText(${x}, '${builtin}')` };
+      : { ...PRIMITIVE_CODE.text, parse: (x) => `parseXsdText(${x}, ${quote(builtin!)})` };
   }
   const values = enumValues(type.typeName);
   const enumeration = model?.enums.find((e) => e.name === type.typeName);
   const base = enumeration ? builtinOf(enumeration.base) : undefined;
-  const sample = JSON.stringify(enumeration?.values[0] ?? '').replaceAll('"', "'");
+  const sample = quote(enumeration?.values[0] ?? '');
   if (isQName(base)) {
     return {
       ...QNAME_CODE,
-      parse: (x, context) => `parseXsdEnumeration(${QNAME_CODE.parse(x, context)}, ${values}, '${type.typeName}')`,
+      parse: (x, context) => `parseXsdEnumeration(${QNAME_CODE.parse(x, context)}, ${values}, ${quote(type.typeName)})`,
       toJson: (x) => `toJsonEnum(${x}, ${values})`,
-      fromJson: (d) => `fromJsonEnum(${d}, ${values}, '${type.typeName}')`,
+      fromJson: (d) => `fromJsonEnum(${d}, ${values}, ${quote(type.typeName)})`,
       sample,
     };
   }
-  const baseArgument = base === undefined || base === 'string' ? '' : `, '${base}'`;
+  const baseArgument = base === undefined || base === 'string' ? '' : `, ${quote(base)}`;
   return {
-    parse: (x) => `parseXsdEnumeration(${x}, ${values}, '${type.typeName}'${baseArgument})`,
+    parse: (x) => `parseXsdEnumeration(${x}, ${values}, ${quote(type.typeName)}${baseArgument})`,
     format: (x) => `escapeXmlText(${x})`,
     text: (x) => x,
     toJson: (x) => `toJsonEnum(${x}, ${values})`,
-    fromJson: (d) => `fromJsonEnum(${d}, ${values}, '${type.typeName}')`,
+    fromJson: (d) => `fromJsonEnum(${d}, ${values}, ${quote(type.typeName)})`,
     sample,
   };
 }
@@ -207,8 +208,4 @@ export function helpersUsed(code: string, module: 'xsd-values' | 'xsd-json'): st
           .concat(['fromJsonInteger', 'fromJsonBigInteger', 'fromJsonFloat', 'fromJsonDecimal', 'fromJsonLexical', 'fromJsonDate'])
           .concat(['fromJsonBytes', 'fromJsonEnum', 'fromJsonArray', 'fromJsonObject']);
   return names.filter((name) => code.includes(`${name}(`)).sort(byLowerCase);
-}
-
-export function byLowerCase(a: string, b: string): number {
-  return a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0;
 }
