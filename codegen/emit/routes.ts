@@ -10,7 +10,8 @@ import {
 import { GENERATED, type Output, runtimeImport } from './header';
 import { render } from './render';
 import { doubleQuote, quote } from './ts';
-import { sampleExpression, sampleObject } from './samples';
+import { objectSample, sampleOf } from '../model/samples/samples';
+import { sampleCode } from './samples';
 import { encodeExpression, joinLiterals, tagOf } from './types';
 import { helpersUsed } from './values';
 
@@ -207,10 +208,10 @@ function route(model: ContractModel, op: OperationModel) {
     httpNillable: (answer?.nillable ?? false) && (op.result?.mayBeAbsent === true || /\| null\b/.test(op.result?.tsType ?? '')),
     httpNilTest: /\| null\b/.test(op.result?.tsType ?? '') ? 'result === undefined || result === null' : 'result === undefined',
     httpContent,
-    sampleRequest: sampleObject(model, request),
+    sampleRequest: sampleCode(model, objectSample(model, request)),
     sampleResult: op.result ? sampleResult(model, op) : 'undefined',
     sampleHeaders: headers.length
-      ? `() => ({ in: { ${inHeaders.map((h) => `${h.name}: ${sampleExpression(model, h.type)}`).join(', ')} }, out: { ${outHeaders.map((h) => `${h.name}: ${sampleExpression(model, h.type)}`).join(', ')} } })`
+      ? `() => ({ in: { ${inHeaders.map((h) => `${h.name}: ${sampleCode(model, sampleOf(model, h.type))}`).join(', ')} }, out: { ${outHeaders.map((h) => `${h.name}: ${sampleCode(model, sampleOf(model, h.type))}`).join(', ')} } })`
       : '',
     extra: [...inHeaders.map(headerEntry), ...outHeaders.map(headerEntry), encodeHeaders ?? '', encodeInHeaders ?? '', requestContent].join(
       '\n',
@@ -223,8 +224,8 @@ function sampleResult(model: ContractModel, op: OperationModel): string {
   const result = op.result!;
   const field = resultFieldOf(op);
   // An element of anyType is kept whole (its value is the element): the answer's sample holds it.
-  if (field?.type.kind === 'any' && op.soap?.output) return `${sampleObject(model, op.soap.output.type)}.${field.name}`;
-  const sample = sampleExpression(model, result.type);
+  if (field?.type.kind === 'any' && op.soap?.output) return `${sampleCode(model, objectSample(model, op.soap.output.type))}.${field.name}`;
+  const sample = sampleCode(model, sampleOf(model, result.type));
   return field && repeats(field) ? `[${Array(Math.max(1, field.minOccurs)).fill(sample).join(', ')}]` : sample;
 }
 
