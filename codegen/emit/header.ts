@@ -12,15 +12,19 @@ export interface Output {
   header: string;
   /**
    * The module the runtime's front door (src/runtime/index.ts) is imported by: its path from the folder
-   * (`../src/runtime` from generated/), or the package's name in a team's project (`pin-service/runtime`).
+   * (`../src/runtime` from generated/), or the package's name in a team's project (`pin-service/runtime`). The
+   * generated files import the doors below it (`/codec`, `/client`); the handler skeleton imports it.
    */
   runtime: string;
 }
 
+/** The module of a generated folder that holds the contract's classes and enumerations, as its other files import it. */
+export const TYPES = './types';
+
 /** generated/'s: the header above, and the runtime by its path from generated/. */
 export const GENERATED: Output = { header: GENERATED_HEADER, runtime: '../src/runtime' };
 
-/** The one import of the runtime's front door (`names`, a type as `type X`), as ts.ts writes an import declaration. */
+/** The handler skeleton's import of the runtime's front door (`names`, a type as `type X`), as ts.ts writes it. */
 export function runtimeImport(names: readonly string[], runtime: string): string {
   return importDeclaration(names, runtime);
 }

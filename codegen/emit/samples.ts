@@ -6,16 +6,18 @@
 import type { ContractModel } from '../model/model';
 import type { ObjectSample, Sample, XmlPiece } from '../model/samples/sample-tree';
 import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
+import type { EmitFile } from './file';
+import { TYPES } from './header';
 import { quote } from './ts';
 import { simpleParse, tagOf } from './types';
 
 /** The expression building a sample's value. */
-export function sampleCode(model: ContractModel, sample: Sample): string {
+export function sampleCode(file: EmitFile<ContractModel>, sample: Sample): string {
   switch (sample.kind) {
     case 'object':
-      return objectCode(model, sample);
+      return objectCode(file, sample);
     case 'array':
-      return `[${sample.items.map((item) => sampleCode(model, item)).join(', ')}]`;
+      return `[${sample.items.map((item) => sampleCode(file, item)).join(', ')}]`;
     case 'string':
       return quote(sample.value);
     case 'number':
@@ -26,28 +28,29 @@ export function sampleCode(model: ContractModel, sample: Sample): string {
     case 'bytes':
       return `new Uint8Array(${sample.length})`;
     case 'lexical':
-      return simpleParse(model, sample.type, quote(sample.text));
+      return simpleParse(file, sample.type, quote(sample.text));
     case 'xml':
-      return sample.pieces.length === 0 ? quote('') : sample.pieces.map((piece) => pieceCode(model, piece)).join(' + ');
+      return sample.pieces.length === 0 ? quote('') : sample.pieces.map((piece) => pieceCode(file, piece)).join(' + ');
   }
 }
 
 /** `new X({ a: …, b: … })`. */
-function objectCode(model: ContractModel, sample: ObjectSample): string {
-  return `new ${sample.class}({ ${sample.members.map((m) => `${m.name}: ${sampleCode(model, m.value)}`).join(', ')} })`;
+function objectCode(file: EmitFile<ContractModel>, sample: ObjectSample): string {
+  return `new ${file.imports.local(TYPES, sample.class)}({ ${sample.members.map((m) => `${m.name}: ${sampleCode(file, m.value)}`).join(', ')} })`;
 }
 
 /**
  * A piece of XML as a string expression: markup as a literal; an element of a class, written by the class, its start
  * tag declaring every prefix (xmlns()) when the contract writes prefixes, else its namespace as the default one.
  */
-function pieceCode(model: ContractModel, piece: XmlPiece): string {
+function pieceCode(file: EmitFile<ContractModel>, piece: XmlPiece): string {
   if (piece.kind === 'markup') return quote(piece.xml);
+  const { model, imports } = file;
   const tag = model.prefixes ? tagOf(model, piece.name, piece.namespace) : piece.name;
   const open = model.prefixes
-    ? `${quote(`<${tag}`)} + xmlns(${quote(escapeXmlAttribute(model.authoredNamespace))})`
+    ? `${quote(`<${tag}`)} + ${imports.local(TYPES, 'xmlns')}(${quote(escapeXmlAttribute(model.authoredNamespace))})`
     : quote(`<${tag} xmlns="${escapeXmlAttribute(piece.namespace)}"`);
   const attributes = piece.attributes ? ' + v.xmlAttributes()' : '';
-  const value = objectCode(model, piece.value);
-  return `((v: ${piece.value.class}) => ${open}${attributes} + '>' + v.toXml() + ${quote(`</${tag}>`)})(${value})`;
+  const value = objectCode(file, piece.value);
+  return `((v: ${imports.local(TYPES, piece.value.class, 'type')}) => ${open}${attributes} + '>' + v.toXml() + ${quote(`</${tag}>`)})(${value})`;
 }

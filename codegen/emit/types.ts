@@ -9,28 +9,13 @@ import {
   type TypeRef,
 } from '../model/model';
 import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
-import { GENERATED, type Output, runtimeImport } from './header';
+import { type EmitFile, emitFile } from './file';
+import { GENERATED, type Output, TYPES } from './header';
 import { quote } from './ts';
-import { enumValues, helpersUsed, valueCode } from './values';
+import { enumValues, valueCode } from './values';
 
 /** The attributes one function writes: past this many, TypeScript's control flow analysis gives up on the function. */
 const ATTRIBUTES_A_FUNCTION = 100;
-
-/** What every types.ts imports from xml-codec; a contract with more types adds to it. */
-const XML_CODEC_IMPORTS = ['childElements', 'DecodeError', 'escapeXmlText', 'formatXsdBoolean', 'parseXsdBoolean'];
-const MORE_CODEC = [
-  'withXmlOrder',
-  'xmlOrderOf',
-  'escapeXmlAttribute',
-  'isXsiNil',
-  'XSI_NAMESPACE',
-  'xmlFragmentOf',
-  'mixedContentOf',
-  'xsiTypeOf',
-  'otherAttributesOf',
-  'writeOtherAttributes',
-  'type XmlFragment',
-];
 
 /**
  * Emits generated/types.ts: one class per complex type the operations reach
@@ -41,19 +26,20 @@ const MORE_CODEC = [
  */
 export function emitTypes(model: SchemaModel, output: Output = GENERATED): string {
   const project = new Project({ useInMemoryFileSystem: true });
-  const file = project.createSourceFile('types.ts', '', { overwrite: true });
+  const source = project.createSourceFile('types.ts', '', { overwrite: true });
+  const file = emitFile(model);
   if (model.prefixes) {
     const declarations = Object.entries(model.prefixes).map(([ns, prefix]) =>
       prefix === 'tns' ? `' xmlns:tns="' + namespace + '"'` : quote(` xmlns:${prefix}="${escapeXmlAttribute(ns)}"`),
     );
-    file.addStatements(
+    source.addStatements(
       [
         '/** The namespace declarations of a top-level element: every namespace of the contract, the target one at run time (escaped already). */',
         `export function xmlns(namespace: string): string {\n  return ${declarations.length ? declarations.join(' + ') : "''"};\n}`,
       ].join('\n'),
     );
   } else if (model.types.some((t) => t.message)) {
-    file.addStatements(
+    source.addStatements(
       [
         '/** The namespace declaration of a top-level element: the target namespace (escaped already) as the default one. */',
         `export function xmlns(namespace: string): string {\n  return ' xmlns="' + namespace + '"';\n}`,
@@ -61,31 +47,21 @@ export function emitTypes(model: SchemaModel, output: Output = GENERATED): strin
     );
   }
   for (const e of model.enums) {
-    file.addTypeAlias({
+    source.addTypeAlias({
       name: e.name,
       isExported: true,
       docs: [`Enumeration ${e.name}: its values, in schema order.`],
       type: e.values.map((v) => quote(v)).join(' | '),
     });
-    file.addStatements(`export const ${enumValues(e.name)}: readonly ${e.name}[] = [${e.values.map((v) => quote(v)).join(', ')}];`);
+    source.addStatements(`export const ${enumValues(e.name)}: readonly ${e.name}[] = [${e.values.map((v) => quote(v)).join(', ')}];`);
   }
   // One insertion for all the classes: ts-morph prints them once.
-  file.addStatements(model.types.flatMap((type) => classStatements(model, type)));
-  file.addStatements(faultClasses(model));
-  file.formatText({ indentSize: 2, convertTabsToSpaces: true });
-  const body = file.getFullText();
-  const xmlCodec = [
-    ...new Set([
-      ...XML_CODEC_IMPORTS,
-      ...MORE_CODEC.filter((n) => (n.startsWith('type ') ? body.includes(n.slice(5)) : new RegExp(`\\b${n}\\b`).test(body))),
-    ]),
-  ];
-  const values = helpersUsed(body, 'xsd-values');
-  const imports = runtimeImport(
-    [...(body.includes('extends DeclaredFault') ? ['DeclaredFault'] : []), 'type XmlElement', ...xmlCodec, ...values],
-    output.runtime,
-  );
-  return `${output.header}\n\n${imports}\n\n${body.trimStart()}`;
+  source.addStatements(model.types.flatMap((type) => classStatements(file, type)));
+  source.addStatements(faultClasses(file));
+  source.formatText({ indentSize: 2, convertTabsToSpaces: true });
+  const body = source.getFullText();
+  const imports = file.imports.runtimeDeclarations(output.runtime);
+  return [output.header, ...(imports ? [imports] : []), body.trimStart()].join('\n\n');
 }
 
 const required = (field: FieldModel | AttributeModel) => ('minOccurs' in field ? field.minOccurs > 0 : field.required);
@@ -108,7 +84,8 @@ const polymorphic = (model: SchemaModel, ref: TypeRef) =>
   ref.kind === 'complex' && (model.types.find((t) => t.name === ref.typeName)?.derived.length ?? 0) > 0;
 const inHierarchy = (type: ComplexTypeModel) => type.derived.length > 0 || type.base !== undefined;
 
-function classStatements(model: SchemaModel, type: ComplexTypeModel): StatementStructures[] {
+function classStatements(file: EmitFile, type: ComplexTypeModel): StatementStructures[] {
+  const { model, imports } = file;
   const fieldsInterface = type.fieldsInterface;
   const description = type.message
     ? `the parts of message ${type.xmlName}`
@@ -118,9 +95,9 @@ function classStatements(model: SchemaModel, type: ComplexTypeModel): StatementS
         ? `the type of element ${type.xmlName}`
         : `complex type ${type.xmlName}`;
   const properties = [
-    ...(type.text ? [{ name: 'value', type: type.text.tsType, hasQuestionToken: false }] : []),
-    ...type.fields.map((f) => ({ name: f.name, type: f.tsType, hasQuestionToken: !required(f) })),
-    ...type.attributes.map((a) => ({ name: a.name, type: a.type.tsType, hasQuestionToken: !required(a) })),
+    ...(type.text ? [{ name: 'value', type: typeText(file, type.text), hasQuestionToken: false }] : []),
+    ...type.fields.map((f) => ({ name: f.name, type: fieldType(file, f), hasQuestionToken: !required(f) })),
+    ...type.attributes.map((a) => ({ name: a.name, type: typeText(file, a.type), hasQuestionToken: !required(a) })),
     ...(type.anyAttribute ? [{ name: OTHER_ATTRIBUTES, type: 'Record<string, string>', hasQuestionToken: true }] : []),
   ];
   const statements: StatementStructures[] = [];
@@ -165,11 +142,11 @@ function classStatements(model: SchemaModel, type: ComplexTypeModel): StatementS
             ? 'Decodes the parts from the element that holds them (the SOAP Body), validated against the schema.'
             : 'Decodes an element of this type that has been validated against the schema.',
         ],
-        parameters: [{ name: 'element', type: 'XmlElement' }],
+        parameters: [{ name: 'element', type: imports.runtime('XmlElement') }],
         returnType: type.union ?? type.name,
         statements: (w) => {
           if (type.derived.length > 0) {
-            w.writeLine('const derived = xsiTypeOf(element);');
+            w.writeLine(`const derived = ${imports.runtime('xsiTypeOf')}(element);`);
             w.write(`if (derived !== undefined && derived !== ${quote(type.xmlName)})`).block(() => {
               w.write('switch (derived)').block(() => {
                 for (const name of type.derived) {
@@ -183,7 +160,7 @@ function classStatements(model: SchemaModel, type: ComplexTypeModel): StatementS
           if (type.abstract && type.union !== undefined) {
             // An abstract type is never made: its element names the derived type it holds with xsi:type.
             w.writeLine(
-              `throw new DecodeError(${quote(`${type.xmlName} is abstract: its element names a type derived from it with xsi:type`)});`,
+              `throw new ${imports.runtime('DecodeError')}(${quote(`${type.xmlName} is abstract: its element names a type derived from it with xsi:type`)});`,
             );
             return;
           }
@@ -199,7 +176,7 @@ function classStatements(model: SchemaModel, type: ComplexTypeModel): StatementS
                   w.indent(() => {
                     for (const a of same) {
                       const test = a.namespace ? `attribute.namespaceUri === ${quote(a.namespace)}` : '!attribute.namespaceUri';
-                      w.writeLine(`if (${test}) fields.${a.name} = ${simpleParse(model, a.type, 'attribute.value', 'element')};`);
+                      w.writeLine(`if (${test}) fields.${a.name} = ${simpleParse(file, a.type, 'attribute.value', 'element')};`);
                     }
                     w.writeLine('break;');
                   });
@@ -209,23 +186,25 @@ function classStatements(model: SchemaModel, type: ComplexTypeModel): StatementS
           }
           if (type.anyAttribute) {
             const declared = type.attributes.map((a) => quote(`{${a.namespace}}${a.xmlName}`));
-            w.writeLine(`const other = otherAttributesOf(element, [${declared.join(', ')}]);`);
+            w.writeLine(`const other = ${imports.runtime('otherAttributesOf')}(element, [${declared.join(', ')}]);`);
             w.writeLine(`if (other) fields.${OTHER_ATTRIBUTES} = other;`);
           }
-          if (type.text) w.writeLine(`fields.value = ${simpleParse(model, type.text, 'element.content', 'element')};`);
+          if (type.text) w.writeLine(`fields.value = ${simpleParse(file, type.text, 'element.content', 'element')};`);
           const mixed = type.fields.find((f) => f.type.kind === 'any' && type.mixed);
           if (mixed) {
-            w.writeLine(`fields.${mixed.name} = mixedContentOf(element);`);
+            w.writeLine(`fields.${mixed.name} = ${imports.runtime('mixedContentOf')}(element);`);
           } else if (type.fields.length > 0) {
-            readChildren(w, model, type);
+            readChildren(w, file, type);
           }
           for (const f of [...type.fields, ...type.attributes].filter(required)) {
             if ('xmlName' in f && f.xmlName === '' && 'minOccurs' in f) continue;
-            w.writeLine(`if (fields.${f.name} === undefined) throw new DecodeError(${quote(`${f.name} is required`)});`);
+            w.writeLine(
+              `if (fields.${f.name} === undefined) throw new ${imports.runtime('DecodeError')}(${quote(`${f.name} is required`)});`,
+            );
           }
           w.writeLine(
             type.allOrder
-              ? `return withXmlOrder(new ${type.name}(fields as ${fieldsInterface}), order);`
+              ? `return ${imports.runtime('withXmlOrder')}(new ${type.name}(fields as ${fieldsInterface}), order);`
               : `return new ${type.name}(fields as ${fieldsInterface});`,
           );
         },
@@ -243,7 +222,7 @@ function classStatements(model: SchemaModel, type: ComplexTypeModel): StatementS
                 w.write(`return new ${type.name}(`).inlineBlock(() => {
                   for (const f of type.fields) {
                     const value = `field(${quote(f.xmlName)})`;
-                    const parse = simpleParse(model, f.type, 'v');
+                    const parse = simpleParse(file, f.type, 'v');
                     const expr = parse === 'v' ? value : `((v) => (v === undefined ? undefined : ${parse}))(${value})`;
                     w.writeLine(`${f.name}: ${expr},`);
                   }
@@ -264,21 +243,23 @@ function classStatements(model: SchemaModel, type: ComplexTypeModel): StatementS
         returnType: 'string',
         statements: (w) => {
           w.writeLine("let xml = '';");
-          if (type.text) w.writeLine(`xml += ${simpleFormat(model, type.text, 'this.value')};`);
+          if (type.text) w.writeLine(`xml += ${simpleFormat(file, type.text, 'this.value')};`);
           if (type.allOrder) {
             // In the order the value was read in (any order is valid), else in the schema's.
-            w.write(`for (const name of xmlOrderOf(this, [${type.fields.map((f) => quote(f.name)).join(', ')}]))`).block(() => {
+            w.write(
+              `for (const name of ${imports.runtime('xmlOrderOf')}(this, [${type.fields.map((f) => quote(f.name)).join(', ')}]))`,
+            ).block(() => {
               w.write('switch (name)').block(() => {
                 for (const f of type.fields) {
                   w.writeLine(`case ${quote(f.name)}:`);
                   w.indent(() => {
-                    writeField(w, model, f, undefined);
+                    writeField(w, file, f, undefined);
                     w.writeLine('break;');
                   });
                 }
               });
             });
-          } else for (const f of type.fields) writeField(w, model, f, type.message ? 'namespace' : undefined);
+          } else for (const f of type.fields) writeField(w, file, f, type.message ? 'namespace' : undefined);
           w.writeLine('return xml;');
         },
       },
@@ -291,7 +272,7 @@ function classStatements(model: SchemaModel, type: ComplexTypeModel): StatementS
               returnType: 'string',
               statements: (w: CodeBlockWriter) => {
                 w.writeLine("let xml = '';");
-                const writeAttribute = (a: AttributeModel, i: number) => writeAttributeOf(w, model, a, i);
+                const writeAttribute = (a: AttributeModel, i: number) => writeAttributeOf(w, file, a, i);
                 if (type.attributes.length <= ATTRIBUTES_A_FUNCTION) for (const [i, a] of type.attributes.entries()) writeAttribute(a, i);
                 else {
                   // Hundreds of attributes: a method for each hundred, so that TypeScript's control flow analysis keeps up.
@@ -299,8 +280,8 @@ function classStatements(model: SchemaModel, type: ComplexTypeModel): StatementS
                     w.writeLine(`xml += this.xmlAttributes${start / ATTRIBUTES_A_FUNCTION}();`);
                   }
                 }
-                if (type.anyAttribute) w.writeLine(`xml += writeOtherAttributes(this.${OTHER_ATTRIBUTES});`);
-                const textDeclarations = type.text && valueDeclarations(model, type.text, 'this.value', 'q');
+                if (type.anyAttribute) w.writeLine(`xml += ${imports.runtime('writeOtherAttributes')}(this.${OTHER_ATTRIBUTES});`);
+                const textDeclarations = type.text && valueDeclarations(file, type.text, 'this.value', 'q');
                 if (textDeclarations) w.writeLine(`xml += ${textDeclarations};`);
                 w.writeLine('return xml;');
               },
@@ -316,7 +297,7 @@ function classStatements(model: SchemaModel, type: ComplexTypeModel): StatementS
                   w.writeLine("let xml = '';");
                   const start = k * ATTRIBUTES_A_FUNCTION;
                   for (const [i, a] of type.attributes.slice(start, start + ATTRIBUTES_A_FUNCTION).entries())
-                    writeAttributeOf(w, model, a, start + i);
+                    writeAttributeOf(w, file, a, start + i);
                   w.writeLine('return xml;');
                 },
               }),
@@ -340,11 +321,12 @@ function classStatements(model: SchemaModel, type: ComplexTypeModel): StatementS
 }
 
 /** One attribute of xmlAttributes: absent when undefined; a QName value declares its prefix (one of its own, `qaN`) beside it. */
-function writeAttributeOf(w: CodeBlockWriter, model: SchemaModel, a: AttributeModel, i: number): void {
+function writeAttributeOf(w: CodeBlockWriter, file: EmitFile, a: AttributeModel, i: number): void {
+  const { model, imports } = file;
   const name = a.namespace === 'http://www.w3.org/XML/1998/namespace' ? `xml:${a.xmlName}` : tagOf(model, a.xmlName, a.namespace);
   const prefix = `qa${i}`;
-  const declarations = valueDeclarations(model, a.type, `this.${a.name}`, prefix);
-  const write = `xml += ' ${name}="' + escapeXmlAttribute(${plainText(model, a.type, `this.${a.name}`, prefix)}) + '"'${declarations ? ` + ${declarations}` : ''};`;
+  const declarations = valueDeclarations(file, a.type, `this.${a.name}`, prefix);
+  const write = `xml += ' ${name}="' + ${imports.runtime('escapeXmlAttribute')}(${plainText(file, a.type, `this.${a.name}`, prefix)}) + '"'${declarations ? ` + ${declarations}` : ''};`;
   if (required(a)) w.writeLine(write);
   else w.write(`if (this.${a.name} !== undefined)`).block(() => w.writeLine(write));
 }
@@ -353,7 +335,7 @@ function writeAttributeOf(w: CodeBlockWriter, model: SchemaModel, a: AttributeMo
  * One field of toXml: absent when undefined, xsi:nil when null, each item of an array as an element of its own,
  * xsi:type when the value is of a type derived from the declared one. `top` (a message's parts) declares the namespaces.
  */
-function writeField(w: CodeBlockWriter, model: SchemaModel, f: FieldModel, top: string | undefined): void {
+function writeField(w: CodeBlockWriter, file: EmitFile, f: FieldModel, top: string | undefined): void {
   const target = `this.${f.name}`;
   if (f.inline) {
     // A group's items: each one's members in place, in order.
@@ -367,7 +349,7 @@ function writeField(w: CodeBlockWriter, model: SchemaModel, f: FieldModel, top: 
     return;
   }
   const declarations = top ? ` + xmlns(${top})` : '';
-  const element = (value: string) => `xml += ${elementExpression(model, f, value, declarations)};`;
+  const element = (value: string) => `xml += ${elementExpression(file, f, value, declarations)};`;
   if (repeated(f)) {
     w.write(`for (const item of ${target}${required(f) ? '' : ' ?? []'})`).block(() => w.writeLine(element('item')));
   } else if (required(f)) w.writeLine(element(target));
@@ -380,29 +362,31 @@ function writeField(w: CodeBlockWriter, model: SchemaModel, f: FieldModel, top: 
  * `declarations` (an expression, with its leading ` + `) adds namespace declarations to the start tag.
  */
 export function elementExpression(
-  model: SchemaModel,
+  file: EmitFile,
   f: { xmlName: string; namespace: string; type: TypeRef; nillable: boolean },
   value: string,
   declarations: string,
 ): string {
+  const { model, imports } = file;
   const tag = tagOf(model, f.xmlName, f.namespace);
   const attributes = hasAttributes(model, f.type) ? ` + ${value}.xmlAttributes()` : '';
   let start: string;
   if (polymorphic(model, f.type)) {
     const declared = model.types.find((t) => f.type.kind === 'complex' && t.name === f.type.typeName)!;
     const typeName = typeQName(model, declared);
-    start = `'<${tag}'${declarations} + (${value}.xsiType() === ${quote(typeName)} ? '' : ' xsi:type="' + ${value}.xsiType() + '" xmlns:xsi="' + XSI_NAMESPACE + '"')${attributes} + '>'`;
+    start = `'<${tag}'${declarations} + (${value}.xsiType() === ${quote(typeName)} ? '' : ' xsi:type="' + ${value}.xsiType() + '" xmlns:xsi="' + ${imports.runtime('XSI_NAMESPACE')} + '"')${attributes} + '>'`;
     if (!hasAttributes(model, f.type)) {
       // A derived type may have attributes its base lacks.
-      start = `'<${tag}'${declarations} + (${value}.xsiType() === ${quote(typeName)} ? '' : ' xsi:type="' + ${value}.xsiType() + '" xmlns:xsi="' + XSI_NAMESPACE + '"') + ('xmlAttributes' in ${value} ? (${value} as { xmlAttributes(): string }).xmlAttributes() : '') + '>'`;
+      start = `'<${tag}'${declarations} + (${value}.xsiType() === ${quote(typeName)} ? '' : ' xsi:type="' + ${value}.xsiType() + '" xmlns:xsi="' + ${imports.runtime('XSI_NAMESPACE')} + '"') + ('xmlAttributes' in ${value} ? (${value} as { xmlAttributes(): string }).xmlAttributes() : '') + '>'`;
     }
   } else {
-    const own = valueDeclarations(model, f.type, value, 'q');
+    const own = valueDeclarations(file, f.type, value, 'q');
     start = `'<${tag}'${declarations}${attributes}${own ? ` + ${own}` : ''} + '>'`;
   }
-  const written = joinLiterals(`${start} + ${encodeExpression(model, f.type, value)} + '</${tag}>'`);
-  const nil = joinLiterals(`'<${tag}'${declarations} + ' xsi:nil="true" xmlns:xsi="' + XSI_NAMESPACE + '" />'`);
-  return f.nillable ? `${value} === null ? ${nil} : ${written}` : written;
+  const written = joinLiterals(`${start} + ${encodeExpression(file, f.type, value)} + '</${tag}>'`);
+  if (!f.nillable) return written;
+  const nil = joinLiterals(`'<${tag}'${declarations} + ' xsi:nil="true" xmlns:xsi="' + ${imports.runtime('XSI_NAMESPACE')} + '" />'`);
+  return `${value} === null ? ${nil} : ${written}`;
 }
 
 /**
@@ -410,7 +394,8 @@ export function elementExpression(
  * namespace, or else to the wildcard; a group's item ends where its compositor starts again. An all group's
  * members are recorded in the order they came in.
  */
-function readChildren(w: CodeBlockWriter, model: SchemaModel, type: ComplexTypeModel): void {
+function readChildren(w: CodeBlockWriter, file: EmitFile, type: ComplexTypeModel): void {
+  const { model, imports } = file;
   const plainWildcard = type.fields.find((f) => f.xmlName === '' && !f.inline);
   const groups = type.fields.filter((f) => f.inline).map((f, i) => groupOf(model, f, i));
   const groupWildcard = groups.find((g) => g.members.some((m) => m.field.xmlName === ''));
@@ -437,21 +422,21 @@ function readChildren(w: CodeBlockWriter, model: SchemaModel, type: ComplexTypeM
       `${g.at} = ${member.position};`,
     ];
     if (g.members.some((m) => repeated(m.field))) lines.push(`${g.last} = ${quote(f.name)};`);
-    let value = f.xmlName === '' ? 'xmlFragmentOf(child)' : decodeExpression(model, f.type, 'child', f.default);
-    if (f.nillable) value = `isXsiNil(child) ? null : ${value}`;
+    let value = f.xmlName === '' ? `${imports.runtime('xmlFragmentOf')}(child)` : decodeExpression(file, f.type, 'child', f.default);
+    if (f.nillable) value = `${imports.runtime('isXsiNil')}(child) ? null : ${value}`;
     lines.push(repeated(f) ? `(${g.current}.${f.name} ??= []).push(${value});` : `${g.current}.${f.name} = ${value};`);
     return lines;
   };
   /** The statements that take `child` into a field of the type. */
   const intoField = (f: FieldModel) => {
-    let value = decodeExpression(model, f.type, 'child', f.default);
-    if (f.nillable) value = `isXsiNil(child) ? null : ${value}`;
+    let value = decodeExpression(file, f.type, 'child', f.default);
+    if (f.nillable) value = `${imports.runtime('isXsiNil')}(child) ? null : ${value}`;
     const lines = [repeated(f) ? `(fields.${f.name} ??= []).push(${value});` : `fields.${f.name} = ${value};`];
     if (type.allOrder) lines.push(`order.push(${quote(f.name)});`);
     return lines;
   };
   const wildcardLines = plainWildcard
-    ? [`fields.${plainWildcard.name} = (fields.${plainWildcard.name} ?? '') + xmlFragmentOf(child);`]
+    ? [`fields.${plainWildcard.name} = (fields.${plainWildcard.name} ?? '') + ${imports.runtime('xmlFragmentOf')}(child);`]
     : groupWildcard
       ? intoGroup(groupWildcard, groupWildcard.members.find((m) => m.field.xmlName === '')!)
       : [];
@@ -461,7 +446,7 @@ function readChildren(w: CodeBlockWriter, model: SchemaModel, type: ComplexTypeM
     slots.set(f.xmlName, [...(slots.get(f.xmlName) ?? []), { namespace: f.namespace, lines }]);
   for (const g of groups) for (const member of g.members) if (member.field.xmlName !== '') add(member.field, intoGroup(g, member));
   for (const f of type.fields.filter((f) => f.xmlName !== '' && !f.inline)) add(f, intoField(f));
-  w.write('for (const child of childElements(element))').block(() => {
+  w.write(`for (const child of ${imports.runtime('childElements')}(element))`).block(() => {
     w.write('switch (child.name)').block(() => {
       for (const [xmlName, same] of slots) {
         w.writeLine(`case ${quote(xmlName)}:`);
@@ -532,61 +517,82 @@ export function qnameValued(model: SchemaModel, ref: TypeRef): 'one' | 'list' | 
 }
 
 /** The namespace declarations a value needs in its element's start tag (a QName's, with `prefix`), as an expression. */
-export function valueDeclarations(model: SchemaModel, ref: TypeRef, value: string, prefix: string): string | undefined {
-  const qname = qnameValued(model, ref);
-  if (qname === 'one') return `xsdQNameDeclaration(${value}, ${quote(prefix)})`;
-  if (qname === 'list') return `xsdQNameListDeclarations(${value}, ${quote(prefix)})`;
+export function valueDeclarations(file: EmitFile, ref: TypeRef, value: string, prefix: string): string | undefined {
+  const qname = qnameValued(file.model, ref);
+  if (qname === 'one') return `${file.imports.runtime('xsdQNameDeclaration')}(${value}, ${quote(prefix)})`;
+  if (qname === 'list') return `${file.imports.runtime('xsdQNameListDeclarations')}(${value}, ${quote(prefix)})`;
   return undefined;
 }
 
-/** The first value of an enumeration (its sample). */
-export function firstValue(model: SchemaModel, ref: TypeRef): string | undefined {
-  return ref.kind === 'enum' ? model.enums.find((e) => e.name === ref.typeName)?.values[0] : undefined;
+/**
+ * A type's TypeScript (its tsType, or `written`, a type made of it: a field's, a result's), the names it holds
+ * recorded in the file's imports: the runtime's XmlFragment, the contract's enumerations and classes (each member of
+ * the union that stands for a class with derived ones).
+ */
+export function typeText(file: EmitFile, ref: TypeRef, written = ref.tsType): string {
+  const { model, imports } = file;
+  if (ref.kind === 'any') imports.runtime('XmlFragment');
+  else if (ref.kind === 'enum') imports.local(TYPES, ref.typeName, 'type');
+  else if (ref.kind === 'list') typeText(file, ref.item);
+  else if (ref.kind === 'complex') {
+    // The model writes the union as its members joined by ' | ' (model/polymorphism.ts).
+    const union = model.types.find((t) => t.name === ref.typeName)?.union;
+    for (const name of ref.tsType === union ? union.split(' | ') : [ref.typeName]) imports.local(TYPES, name, 'type');
+  }
+  return written;
+}
+
+/** A field's TypeScript (its type, `| null` when nillable, an array when repeated), its names recorded as typeText's. */
+export function fieldType(file: EmitFile, f: FieldModel): string {
+  return typeText(file, f.type, f.tsType);
 }
 
 /** Reads an element's value; `empty` (a simple type's default or fixed value) is the value of an empty element. */
-export function decodeExpression(model: SchemaModel, ref: TypeRef, element: string, empty?: string): string {
-  if (ref.kind === 'complex') return `${ref.typeName}.fromXml(${element})`;
-  if (ref.kind === 'any') return `xmlFragmentOf(${element})`;
+export function decodeExpression(file: EmitFile, ref: TypeRef, element: string, empty?: string): string {
+  if (ref.kind === 'complex') return `${file.imports.local(TYPES, ref.typeName)}.fromXml(${element})`;
+  if (ref.kind === 'any') return `${file.imports.runtime('xmlFragmentOf')}(${element})`;
   const text = empty === undefined ? `${element}.content` : `(${element}.content || ${quote(empty)})`;
-  return simpleParse(model, ref, text, element);
+  return simpleParse(file, ref, text, element);
 }
 
 /** Reads a simple value (a built-in, an enumeration, a list of either) from its text; `context` is its element, when there is one. */
-export function simpleParse(model: SchemaModel, ref: TypeRef, text: string, context?: string): string {
+export function simpleParse(file: EmitFile, ref: TypeRef, text: string, context?: string): string {
   if (ref.kind === 'list') {
-    const item = simpleParse(model, ref.item, 'item', context);
+    const item = simpleParse(file, ref.item, 'item', context);
     return `${text}.split(/[\\t\\n\\r ]+/).filter((item) => item !== '').map((item) => ${item})`;
   }
   if (ref.kind === 'complex' || ref.kind === 'any') throw new Error('codegen: a simple type was expected');
-  return valueCode(ref, model).parse(text, context);
+  return valueCode(file.imports, ref, file.model).parse(text, context);
 }
 
 /** Writes a simple value as escaped XML text (a QName with `prefix`, which valueDeclarations declares). */
-function simpleFormat(model: SchemaModel, ref: TypeRef, value: string, prefix = 'q'): string {
+function simpleFormat(file: EmitFile, ref: TypeRef, value: string, prefix = 'q'): string {
+  const { model, imports } = file;
   if (ref.kind === 'list') {
-    if (qnameValued(model, ref)) return `escapeXmlText(formatXsdQNameList(${value}, ${quote(prefix)}))`;
-    return `${value}.map((item) => ${valueCode(ref.item, model).format('item')}).join(' ')`;
+    if (qnameValued(model, ref))
+      return `${imports.runtime('escapeXmlText')}(${imports.runtime('formatXsdQNameList')}(${value}, ${quote(prefix)}))`;
+    return `${value}.map((item) => ${valueCode(imports, ref.item, model).format('item')}).join(' ')`;
   }
   if (ref.kind === 'complex' || ref.kind === 'any') throw new Error('codegen: a simple type was expected');
-  return valueCode(ref, model).format(value, prefix);
+  return valueCode(imports, ref, model).format(value, prefix);
 }
 
 /** The value as text before XML escaping: escapeXmlAttribute escapes it for an attribute. */
-export function plainText(model: SchemaModel, ref: TypeRef, value: string, prefix = 'q'): string {
+export function plainText(file: EmitFile, ref: TypeRef, value: string, prefix = 'q'): string {
+  const { model, imports } = file;
   if (ref.kind === 'list') {
-    if (qnameValued(model, ref)) return `formatXsdQNameList(${value}, ${quote(prefix)})`;
-    return `${value}.map((item) => ${valueCode(ref.item, model).text('item')}).join(' ')`;
+    if (qnameValued(model, ref)) return `${imports.runtime('formatXsdQNameList')}(${value}, ${quote(prefix)})`;
+    return `${value}.map((item) => ${valueCode(imports, ref.item, model).text('item')}).join(' ')`;
   }
   if (ref.kind === 'complex' || ref.kind === 'any') throw new Error('codegen: an attribute has a simple type');
-  if (qnameValued(model, ref)) return `formatXsdQName(${value}, ${quote(prefix)})`;
-  return valueCode(ref, model).text(value);
+  if (qnameValued(model, ref)) return `${imports.runtime('formatXsdQName')}(${value}, ${quote(prefix)})`;
+  return valueCode(imports, ref, model).text(value);
 }
 
-export function encodeExpression(model: SchemaModel, ref: TypeRef, value: string): string {
+export function encodeExpression(file: EmitFile, ref: TypeRef, value: string): string {
   if (ref.kind === 'complex') return `${value}.toXml()`;
   if (ref.kind === 'any') return value;
-  return simpleFormat(model, ref, value);
+  return simpleFormat(file, ref, value);
 }
 
 /** `'<a' + '>'` → `'<a>'`: adjacent string literals of generated code joined, so that nothing is concatenated at run time for them. */
@@ -599,7 +605,8 @@ export function joinLiterals(expression: string): string {
  * fault's element) written in the fault's detail, soap:Server unless the
  * handler says the caller is at fault.
  */
-function faultClasses(model: SchemaModel): string[] {
+function faultClasses(file: EmitFile): string[] {
+  const { model, imports } = file;
   const seen = new Set<string>();
   return model.operations.flatMap((op) =>
     (op.soap?.faults ?? []).flatMap((fault) => {
@@ -615,13 +622,13 @@ function faultClasses(model: SchemaModel): string[] {
           ? [quote(' xmlns="'), 'namespace', quote('"')]
           : [quote(` xmlns="${escapeXmlAttribute(namespace)}"`)];
       const attributes = hasAttributes(model, fault.type) ? ['detail.xmlAttributes()'] : [];
-      const content = encodeExpression(model, fault.type, 'detail');
+      const content = encodeExpression(file, fault.type, 'detail');
       const detail = [quote(`<${tag}`), ...declarations, ...attributes, quote('>'), content, quote(`</${tag}>`)].join(' + ');
       return [
         [
           `/** The declared fault ${fault.name}: its detail is element ${name}. */`,
-          `export class ${fault.className} extends DeclaredFault {`,
-          `  constructor(readonly detail: ${fault.type.tsType}, message = ${quote(`${fault.name}`)}, kind: 'client' | 'server' = 'server') {`,
+          `export class ${fault.className} extends ${imports.runtime('DeclaredFault')} {`,
+          `  constructor(readonly detail: ${typeText(file, fault.type)}, message = ${quote(`${fault.name}`)}, kind: 'client' | 'server' = 'server') {`,
           `    super(kind, message, (namespace) => ${joinLiterals(detail)});`,
           '  }',
           '}',

@@ -1,6 +1,8 @@
 /**
- * The runtime's front door: what a generated contract, a handler module and a
- * host import, and nothing else. generated/ and src/service/ import the
+ * The runtime's front door: what a handler module and a host import, and
+ * nothing else; generated code imports the doors made for it instead
+ * (codec.ts, and client/index.ts for the typed client), whose names this
+ * door exports too, for its other importers. src/service/ imports the
  * runtime through it by path; a team's project that installed the package
  * imports it by name (`pin-service/runtime`, package.json's `exports`). The
  * runtime's own modules import each other directly.

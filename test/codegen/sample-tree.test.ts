@@ -7,6 +7,7 @@
  */
 import test from 'ava';
 import { join } from 'node:path';
+import { emitFile } from '../../codegen/emit/file';
 import { sampleCode } from '../../codegen/emit/samples';
 import { buildContractModel } from '../../codegen/model/build';
 import type { ContractModel } from '../../codegen/model/model';
@@ -50,10 +51,13 @@ test("a fixed value is its text, read where the sample is built; a wildcard's el
   t.deepEqual(any, { kind: 'xml', pieces: [{ kind: 'markup', xml: '<Tag xmlns="urn:example:samples">AAA-0000</Tag>' }] });
 });
 
-test('the emitter writes a sample as the expression that builds it', (t) => {
-  t.is(sampleCode(model, request('Lookup')), "new Lookup({ code: 'AAA-0000', count: 10 })");
+test("the emitter writes a sample as the expression that builds it, and records the classes it names in the file's imports", (t) => {
+  const file = emitFile(model);
+  t.is(sampleCode(file, request('Lookup')), "new Lookup({ code: 'AAA-0000', count: 10 })");
+  t.deepEqual(file.imports.localOf('./types'), ['Lookup']);
+  t.is(file.imports.localUse('./types', 'Lookup'), 'value');
   t.is(
-    sampleCode(model, {
+    sampleCode(file, {
       kind: 'array',
       items: [
         { kind: 'bigint', value: -1n },
@@ -62,6 +66,11 @@ test('the emitter writes a sample as the expression that builds it', (t) => {
     }),
     '[-1n, new Uint8Array(2)]',
   );
-  t.is(sampleCode(model, { kind: 'xml', pieces: [] }), "''");
-  t.is(sampleCode(model, { kind: 'string', value: "it's" }), "'it\\'s'");
+  t.is(sampleCode(file, { kind: 'xml', pieces: [] }), "''");
+  t.is(sampleCode(file, { kind: 'string', value: "it's" }), "'it\\'s'");
+  t.is(
+    sampleCode(file, { kind: 'lexical', type: { kind: 'primitive', primitive: 'int', tsType: 'number' }, text: '5' }),
+    "parseXsdInteger('5', 'int')",
+  );
+  t.is(file.imports.runtimeDeclarations('../src/runtime'), "import { parseXsdInteger } from '../src/runtime/codec';");
 });
