@@ -1,4 +1,4 @@
-import { type CodeBlockWriter, Project, Scope, type StatementStructures, StructureKind } from 'ts-morph';
+import { type CodeBlockWriter, type MethodDeclarationStructure, Project, Scope, type StatementStructures, StructureKind } from 'ts-morph';
 import {
   type AttributeModel,
   type ComplexTypeModel,
@@ -84,240 +84,247 @@ const polymorphic = (model: SchemaModel, ref: TypeRef) =>
   ref.kind === 'complex' && (model.types.find((t) => t.name === ref.typeName)?.derived.length ?? 0) > 0;
 const inHierarchy = (type: ComplexTypeModel) => type.derived.length > 0 || type.base !== undefined;
 
+/**
+ * A class's statements: the interface of its fields, and the class, with its constructor, its decoding (fromXml,
+ * fromFields for HTTP fields) and its encoding (toXml, xmlAttributes, xsiType), each method a function below.
+ */
 function classStatements(file: EmitFile, type: ComplexTypeModel): StatementStructures[] {
-  const { model, imports } = file;
-  const fieldsInterface = type.fieldsInterface;
-  const description = type.message
-    ? `the parts of message ${type.xmlName}`
-    : type.group
-      ? `one item of a repeated group (its elements written in place, in order)`
-      : type.anonymous
-        ? `the type of element ${type.xmlName}`
-        : `complex type ${type.xmlName}`;
+  const description = classDescription(type);
   const properties = [
     ...(type.text ? [{ name: 'value', type: typeText(file, type.text), hasQuestionToken: false }] : []),
     ...type.fields.map((f) => ({ name: f.name, type: fieldType(file, f), hasQuestionToken: !required(f) })),
     ...type.attributes.map((a) => ({ name: a.name, type: typeText(file, a.type), hasQuestionToken: !required(a) })),
     ...(type.anyAttribute ? [{ name: OTHER_ATTRIBUTES, type: 'Record<string, string>', hasQuestionToken: true }] : []),
   ];
-  const statements: StatementStructures[] = [];
-  statements.push({
-    kind: StructureKind.Interface,
-    name: fieldsInterface,
-    isExported: true,
+  const fieldsDocs = `The fields of ${description}, in sequence order${type.attributes.length ? ', then its attributes' : ''}${type.anyAttribute ? ', then the attributes its anyAttribute admits (`{namespace}name` or `name`: text)' : ''}.`;
+  const members = [...(type.text ? ['value'] : []), ...[...type.fields, ...type.attributes].map((f) => f.name)];
+  const ctor = {
+    parameters: [{ name: 'fields', type: type.fieldsInterface, initializer: allOptional(type) ? '{}' : undefined }],
+    statements: [...members, ...(type.anyAttribute ? [OTHER_ATTRIBUTES] : [])].map((name) => `this.${name} = fields.${name};`),
+  };
+  return [
+    { kind: StructureKind.Interface, name: type.fieldsInterface, isExported: true, docs: [fieldsDocs], properties },
+    {
+      kind: StructureKind.Class,
+      name: type.name,
+      isExported: true,
+      implements: [type.fieldsInterface],
+      docs: [`${description[0].toUpperCase()}${description.slice(1)}.`],
+      properties,
+      ctors: [ctor],
+      methods: [
+        fromXmlMethod(file, type),
+        ...(readsFields(type) ? [fromFieldsMethod(file, type)] : []),
+        toXmlMethod(file, type),
+        ...(hasAttributes(file.model, { kind: 'complex', typeName: type.name, tsType: type.name }) ? attributesMethods(file, type) : []),
+        ...(inHierarchy(type) ? [xsiTypeMethod(file.model, type)] : []),
+      ],
+    },
+  ];
+}
+
+/** What a class is of, as its documentation says. */
+function classDescription(type: ComplexTypeModel): string {
+  if (type.message) return `the parts of message ${type.xmlName}`;
+  if (type.group) return 'one item of a repeated group (its elements written in place, in order)';
+  return type.anonymous ? `the type of element ${type.xmlName}` : `complex type ${type.xmlName}`;
+}
+
+/** A class none of whose members is required: its constructor's fields may be left out. */
+const allOptional = (type: ComplexTypeModel) => [...type.fields, ...type.attributes].every((f) => !required(f)) && !type.text;
+
+/** A class HTTP fields can fill (fromFields): elements only, each a simple value, once, never nil. */
+const readsFields = (type: ComplexTypeModel) =>
+  type.attributes.length === 0 &&
+  !type.text &&
+  type.fields.every((f) => (f.type.kind === 'primitive' || f.type.kind === 'enum') && f.maxOccurs === 1 && !f.nillable);
+
+/** fromXml: a derived type's class for its xsi:type, else the attributes, the text or children, and the required ones checked. */
+function fromXmlMethod(file: EmitFile, type: ComplexTypeModel): MethodDeclarationStructure {
+  const { imports } = file;
+  return {
+    kind: StructureKind.Method,
+    name: 'fromXml',
+    isStatic: true,
     docs: [
-      `The fields of ${description}, in sequence order${type.attributes.length ? ', then its attributes' : ''}${type.anyAttribute ? ', then the attributes its anyAttribute admits (`{namespace}name` or `name`: text)' : ''}.`,
+      type.message
+        ? 'Decodes the parts from the element that holds them (the SOAP Body), validated against the schema.'
+        : 'Decodes an element of this type that has been validated against the schema.',
     ],
-    properties,
+    parameters: [{ name: 'element', type: imports.runtime('XmlElement') }],
+    returnType: type.union ?? type.name,
+    statements: (w) => {
+      if (type.derived.length > 0) readDerived(w, file, type);
+      if (type.abstract && type.union !== undefined) {
+        // An abstract type is never made: its element names the derived type it holds with xsi:type.
+        const message = quote(`${type.xmlName} is abstract: its element names a type derived from it with xsi:type`);
+        w.writeLine(`throw new ${imports.runtime('DecodeError')}(${message});`);
+        return;
+      }
+      w.writeLine(`const fields: Partial<${type.fieldsInterface}> = {};`);
+      if (type.attributes.length > 0) readAttributes(w, file, type);
+      if (type.anyAttribute) {
+        const declared = type.attributes.map((a) => quote(`{${a.namespace}}${a.xmlName}`));
+        w.writeLine(`const other = ${imports.runtime('otherAttributesOf')}(element, [${declared.join(', ')}]);`);
+        w.writeLine(`if (other) fields.${OTHER_ATTRIBUTES} = other;`);
+      }
+      if (type.text) w.writeLine(`fields.value = ${simpleParse(file, type.text, 'element.content', 'element')};`);
+      const mixed = type.fields.find((f) => f.type.kind === 'any' && type.mixed);
+      if (mixed) w.writeLine(`fields.${mixed.name} = ${imports.runtime('mixedContentOf')}(element);`);
+      else if (type.fields.length > 0) readChildren(w, file, type);
+      for (const f of [...type.fields, ...type.attributes].filter(required)) {
+        if ('xmlName' in f && f.xmlName === '' && 'minOccurs' in f) continue;
+        w.writeLine(`if (fields.${f.name} === undefined) throw new ${imports.runtime('DecodeError')}(${quote(`${f.name} is required`)});`);
+      }
+      w.writeLine(
+        type.allOrder
+          ? `return ${imports.runtime('withXmlOrder')}(new ${type.name}(fields as ${type.fieldsInterface}), order);`
+          : `return new ${type.name}(fields as ${type.fieldsInterface});`,
+      );
+    },
+  };
+}
+
+/** The start of fromXml for a type with derived ones: an element whose xsi:type names one is read by its class. */
+function readDerived(w: CodeBlockWriter, { model, imports }: EmitFile, type: ComplexTypeModel): void {
+  w.writeLine(`const derived = ${imports.runtime('xsiTypeOf')}(element);`);
+  w.write(`if (derived !== undefined && derived !== ${quote(type.xmlName)})`).block(() => {
+    w.write('switch (derived)').block(() => {
+      for (const name of type.derived) {
+        const derived = model.types.find((t) => t.name === name)!;
+        w.writeLine(`case ${quote(derived.xmlName)}:`);
+        w.indent().write(`return ${derived.name}.fromXml(element);`).newLine();
+      }
+    });
   });
-  const allRequiredAbsent = [...type.fields, ...type.attributes].every((f) => !required(f)) && !type.text;
-  const fromFields =
-    type.attributes.length === 0 &&
-    !type.text &&
-    type.fields.every((f) => (f.type.kind === 'primitive' || f.type.kind === 'enum') && f.maxOccurs === 1 && !f.nillable);
-  const member = (name: string) => `this.${name}`;
-  statements.push({
-    kind: StructureKind.Class,
-    name: type.name,
-    isExported: true,
-    implements: [fieldsInterface],
-    docs: [`${description[0].toUpperCase()}${description.slice(1)}.`],
-    properties,
-    ctors: [
-      {
-        parameters: [{ name: 'fields', type: fieldsInterface, initializer: allRequiredAbsent ? '{}' : undefined }],
-        statements: [
-          ...(type.text ? ['value'] : []),
-          ...[...type.fields, ...type.attributes].map((f) => f.name),
-          ...(type.anyAttribute ? [OTHER_ATTRIBUTES] : []),
-        ].map((name) => `${member(name)} = fields.${name};`),
-      },
-    ],
-    methods: [
-      {
-        name: 'fromXml',
-        isStatic: true,
-        docs: [
-          type.message
-            ? 'Decodes the parts from the element that holds them (the SOAP Body), validated against the schema.'
-            : 'Decodes an element of this type that has been validated against the schema.',
-        ],
-        parameters: [{ name: 'element', type: imports.runtime('XmlElement') }],
-        returnType: type.union ?? type.name,
-        statements: (w) => {
-          if (type.derived.length > 0) {
-            w.writeLine(`const derived = ${imports.runtime('xsiTypeOf')}(element);`);
-            w.write(`if (derived !== undefined && derived !== ${quote(type.xmlName)})`).block(() => {
-              w.write('switch (derived)').block(() => {
-                for (const name of type.derived) {
-                  const derived = model.types.find((t) => t.name === name)!;
-                  w.writeLine(`case ${quote(derived.xmlName)}:`);
-                  w.indent().write(`return ${derived.name}.fromXml(element);`).newLine();
-                }
-              });
-            });
+}
+
+/** One pass of fromXml over the attributes the element has, each taken by its name and namespace. */
+function readAttributes(w: CodeBlockWriter, file: EmitFile, type: ComplexTypeModel): void {
+  w.write('for (const attribute of element.attrs)').block(() => {
+    w.write('switch (attribute.name)').block(() => {
+      const byName = new Map<string, AttributeModel[]>();
+      for (const a of type.attributes) byName.set(a.xmlName, [...(byName.get(a.xmlName) ?? []), a]);
+      for (const [xmlName, same] of byName) {
+        w.writeLine(`case ${quote(xmlName)}:`);
+        w.indent(() => {
+          for (const a of same) {
+            const test = a.namespace ? `attribute.namespaceUri === ${quote(a.namespace)}` : '!attribute.namespaceUri';
+            w.writeLine(`if (${test}) fields.${a.name} = ${simpleParse(file, a.type, 'attribute.value', 'element')};`);
           }
-          if (type.abstract && type.union !== undefined) {
-            // An abstract type is never made: its element names the derived type it holds with xsi:type.
-            w.writeLine(
-              `throw new ${imports.runtime('DecodeError')}(${quote(`${type.xmlName} is abstract: its element names a type derived from it with xsi:type`)});`,
-            );
-            return;
-          }
-          w.writeLine(`const fields: Partial<${fieldsInterface}> = {};`);
-          if (type.attributes.length > 0) {
-            // One pass over the attributes the element has, each taken by its name and namespace.
-            w.write('for (const attribute of element.attrs)').block(() => {
-              w.write('switch (attribute.name)').block(() => {
-                const byName = new Map<string, AttributeModel[]>();
-                for (const a of type.attributes) byName.set(a.xmlName, [...(byName.get(a.xmlName) ?? []), a]);
-                for (const [xmlName, same] of byName) {
-                  w.writeLine(`case ${quote(xmlName)}:`);
-                  w.indent(() => {
-                    for (const a of same) {
-                      const test = a.namespace ? `attribute.namespaceUri === ${quote(a.namespace)}` : '!attribute.namespaceUri';
-                      w.writeLine(`if (${test}) fields.${a.name} = ${simpleParse(file, a.type, 'attribute.value', 'element')};`);
-                    }
-                    w.writeLine('break;');
-                  });
-                }
-              });
-            });
-          }
-          if (type.anyAttribute) {
-            const declared = type.attributes.map((a) => quote(`{${a.namespace}}${a.xmlName}`));
-            w.writeLine(`const other = ${imports.runtime('otherAttributesOf')}(element, [${declared.join(', ')}]);`);
-            w.writeLine(`if (other) fields.${OTHER_ATTRIBUTES} = other;`);
-          }
-          if (type.text) w.writeLine(`fields.value = ${simpleParse(file, type.text, 'element.content', 'element')};`);
-          const mixed = type.fields.find((f) => f.type.kind === 'any' && type.mixed);
-          if (mixed) {
-            w.writeLine(`fields.${mixed.name} = ${imports.runtime('mixedContentOf')}(element);`);
-          } else if (type.fields.length > 0) {
-            readChildren(w, file, type);
-          }
-          for (const f of [...type.fields, ...type.attributes].filter(required)) {
-            if ('xmlName' in f && f.xmlName === '' && 'minOccurs' in f) continue;
-            w.writeLine(
-              `if (fields.${f.name} === undefined) throw new ${imports.runtime('DecodeError')}(${quote(`${f.name} is required`)});`,
-            );
-          }
-          w.writeLine(
-            type.allOrder
-              ? `return ${imports.runtime('withXmlOrder')}(new ${type.name}(fields as ${fieldsInterface}), order);`
-              : `return new ${type.name}(fields as ${fieldsInterface});`,
-          );
-        },
-      },
-      ...(fromFields
-        ? [
-            {
-              kind: StructureKind.Method as const,
-              name: 'fromFields',
-              isStatic: true,
-              docs: ['Decodes HTTP GET query or HTTP POST form fields; an absent field stays undefined.'],
-              parameters: [{ name: 'field', type: '(name: string) => string | undefined' }],
-              returnType: type.name,
-              statements: (w: CodeBlockWriter) => {
-                w.write(`return new ${type.name}(`).inlineBlock(() => {
-                  for (const f of type.fields) {
-                    const value = `field(${quote(f.xmlName)})`;
-                    const parse = simpleParse(file, f.type, 'v');
-                    const expr = parse === 'v' ? value : `((v) => (v === undefined ? undefined : ${parse}))(${value})`;
-                    w.writeLine(`${f.name}: ${expr},`);
-                  }
-                });
-                w.write(allRequiredAbsent ? ');' : ` as ${fieldsInterface});`);
-              },
-            },
-          ]
-        : []),
-      {
-        name: 'toXml',
-        docs: [
-          type.message
-            ? 'Encodes the parts, each a top-level element with its namespace declarations; `namespace` is the target namespace, escaped.'
-            : 'Encodes the content of an element of this type: its child elements, in sequence order.',
-        ],
-        parameters: type.message ? [{ name: 'namespace', type: 'string' }] : [],
-        returnType: 'string',
-        statements: (w) => {
-          w.writeLine("let xml = '';");
-          if (type.text) w.writeLine(`xml += ${simpleFormat(file, type.text, 'this.value')};`);
-          if (type.allOrder) {
-            // In the order the value was read in (any order is valid), else in the schema's.
-            w.write(
-              `for (const name of ${imports.runtime('xmlOrderOf')}(this, [${type.fields.map((f) => quote(f.name)).join(', ')}]))`,
-            ).block(() => {
-              w.write('switch (name)').block(() => {
-                for (const f of type.fields) {
-                  w.writeLine(`case ${quote(f.name)}:`);
-                  w.indent(() => {
-                    writeField(w, file, f, undefined);
-                    w.writeLine('break;');
-                  });
-                }
-              });
-            });
-          } else for (const f of type.fields) writeField(w, file, f, type.message ? 'namespace' : undefined);
-          w.writeLine('return xml;');
-        },
-      },
-      ...(hasAttributes(model, { kind: 'complex', typeName: type.name, tsType: type.name })
-        ? [
-            {
-              kind: StructureKind.Method as const,
-              name: 'xmlAttributes',
-              docs: ["Encodes this type's attributes, each with a space before it, for the start tag its user writes."],
-              returnType: 'string',
-              statements: (w: CodeBlockWriter) => {
-                w.writeLine("let xml = '';");
-                const writeAttribute = (a: AttributeModel, i: number) => writeAttributeOf(w, file, a, i);
-                if (type.attributes.length <= ATTRIBUTES_A_FUNCTION) for (const [i, a] of type.attributes.entries()) writeAttribute(a, i);
-                else {
-                  // Hundreds of attributes: a method for each hundred, so that TypeScript's control flow analysis keeps up.
-                  for (let start = 0; start < type.attributes.length; start += ATTRIBUTES_A_FUNCTION) {
-                    w.writeLine(`xml += this.xmlAttributes${start / ATTRIBUTES_A_FUNCTION}();`);
-                  }
-                }
-                if (type.anyAttribute) w.writeLine(`xml += ${imports.runtime('writeOtherAttributes')}(this.${OTHER_ATTRIBUTES});`);
-                const textDeclarations = type.text && valueDeclarations(file, type.text, 'this.value', 'q');
-                if (textDeclarations) w.writeLine(`xml += ${textDeclarations};`);
-                w.writeLine('return xml;');
-              },
-            },
-            ...Array.from(
-              { length: type.attributes.length > ATTRIBUTES_A_FUNCTION ? Math.ceil(type.attributes.length / ATTRIBUTES_A_FUNCTION) : 0 },
-              (_, k) => ({
-                kind: StructureKind.Method as const,
-                name: `xmlAttributes${k}`,
-                scope: Scope.Private,
-                returnType: 'string',
-                statements: (w: CodeBlockWriter) => {
-                  w.writeLine("let xml = '';");
-                  const start = k * ATTRIBUTES_A_FUNCTION;
-                  for (const [i, a] of type.attributes.slice(start, start + ATTRIBUTES_A_FUNCTION).entries())
-                    writeAttributeOf(w, file, a, start + i);
-                  w.writeLine('return xml;');
-                },
-              }),
-            ),
-          ]
-        : []),
-      ...(inHierarchy(type)
-        ? [
-            {
-              kind: StructureKind.Method as const,
-              name: 'xsiType',
-              docs: ["The type's name as xsi:type writes it, for an instance written where its base is declared."],
-              returnType: 'string',
-              statements: [`return ${quote(typeQName(model, type))};`],
-            },
-          ]
-        : []),
-    ],
+          w.writeLine('break;');
+        });
+      }
+    });
   });
-  return statements;
+}
+
+/** fromFields: the class read from HTTP GET query or HTTP POST form fields, each parsed when present. */
+function fromFieldsMethod(file: EmitFile, type: ComplexTypeModel): MethodDeclarationStructure {
+  return {
+    kind: StructureKind.Method,
+    name: 'fromFields',
+    isStatic: true,
+    docs: ['Decodes HTTP GET query or HTTP POST form fields; an absent field stays undefined.'],
+    parameters: [{ name: 'field', type: '(name: string) => string | undefined' }],
+    returnType: type.name,
+    statements: (w) => {
+      w.write(`return new ${type.name}(`).inlineBlock(() => {
+        for (const f of type.fields) {
+          const value = `field(${quote(f.xmlName)})`;
+          const parse = simpleParse(file, f.type, 'v');
+          const expr = parse === 'v' ? value : `((v) => (v === undefined ? undefined : ${parse}))(${value})`;
+          w.writeLine(`${f.name}: ${expr},`);
+        }
+      });
+      w.write(allOptional(type) ? ');' : ` as ${type.fieldsInterface});`);
+    },
+  };
+}
+
+/** toXml: the content of the type's element (a message's parts: each a top-level element), in order. */
+function toXmlMethod(file: EmitFile, type: ComplexTypeModel): MethodDeclarationStructure {
+  const { imports } = file;
+  return {
+    kind: StructureKind.Method,
+    name: 'toXml',
+    docs: [
+      type.message
+        ? 'Encodes the parts, each a top-level element with its namespace declarations; `namespace` is the target namespace, escaped.'
+        : 'Encodes the content of an element of this type: its child elements, in sequence order.',
+    ],
+    parameters: type.message ? [{ name: 'namespace', type: 'string' }] : [],
+    returnType: 'string',
+    statements: (w) => {
+      w.writeLine("let xml = '';");
+      if (type.text) w.writeLine(`xml += ${simpleFormat(file, type.text, 'this.value')};`);
+      if (type.allOrder) {
+        // In the order the value was read in (any order is valid), else in the schema's.
+        const names = type.fields.map((f) => quote(f.name)).join(', ');
+        w.write(`for (const name of ${imports.runtime('xmlOrderOf')}(this, [${names}]))`).block(() => {
+          w.write('switch (name)').block(() => {
+            for (const f of type.fields) {
+              w.writeLine(`case ${quote(f.name)}:`);
+              w.indent(() => {
+                writeField(w, file, f, undefined);
+                w.writeLine('break;');
+              });
+            }
+          });
+        });
+      } else for (const f of type.fields) writeField(w, file, f, type.message ? 'namespace' : undefined);
+      w.writeLine('return xml;');
+    },
+  };
+}
+
+/**
+ * xmlAttributes: what the type writes in its element's start tag (its attributes, an anyAttribute's, a QName's
+ * namespace); past ATTRIBUTES_A_FUNCTION attributes, a private method for each hundred, which it calls.
+ */
+function attributesMethods(file: EmitFile, type: ComplexTypeModel): MethodDeclarationStructure[] {
+  const { imports } = file;
+  const chunks = type.attributes.length > ATTRIBUTES_A_FUNCTION ? Math.ceil(type.attributes.length / ATTRIBUTES_A_FUNCTION) : 0;
+  const xmlAttributes: MethodDeclarationStructure = {
+    kind: StructureKind.Method,
+    name: 'xmlAttributes',
+    docs: ["Encodes this type's attributes, each with a space before it, for the start tag its user writes."],
+    returnType: 'string',
+    statements: (w) => {
+      w.writeLine("let xml = '';");
+      if (chunks === 0) for (const [i, a] of type.attributes.entries()) writeAttributeOf(w, file, a, i);
+      // Hundreds of attributes: a method for each hundred, so that TypeScript's control flow analysis keeps up.
+      else for (let k = 0; k < chunks; k++) w.writeLine(`xml += this.xmlAttributes${k}();`);
+      if (type.anyAttribute) w.writeLine(`xml += ${imports.runtime('writeOtherAttributes')}(this.${OTHER_ATTRIBUTES});`);
+      const textDeclarations = type.text && valueDeclarations(file, type.text, 'this.value', 'q');
+      if (textDeclarations) w.writeLine(`xml += ${textDeclarations};`);
+      w.writeLine('return xml;');
+    },
+  };
+  const chunk = (k: number): MethodDeclarationStructure => ({
+    kind: StructureKind.Method,
+    name: `xmlAttributes${k}`,
+    scope: Scope.Private,
+    returnType: 'string',
+    statements: (w) => {
+      w.writeLine("let xml = '';");
+      const start = k * ATTRIBUTES_A_FUNCTION;
+      for (const [i, a] of type.attributes.slice(start, start + ATTRIBUTES_A_FUNCTION).entries()) writeAttributeOf(w, file, a, start + i);
+      w.writeLine('return xml;');
+    },
+  });
+  return [xmlAttributes, ...Array.from({ length: chunks }, (_, k) => chunk(k))];
+}
+
+/** xsiType: the type's name as xsi:type writes it, for a class with a base or derived ones. */
+function xsiTypeMethod(model: SchemaModel, type: ComplexTypeModel): MethodDeclarationStructure {
+  return {
+    kind: StructureKind.Method,
+    name: 'xsiType',
+    docs: ["The type's name as xsi:type writes it, for an instance written where its base is declared."],
+    returnType: 'string',
+    statements: [`return ${quote(typeQName(model, type))};`],
+  };
 }
 
 /** One attribute of xmlAttributes: absent when undefined; a QName value declares its prefix (one of its own, `qaN`) beside it. */

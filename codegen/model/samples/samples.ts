@@ -1,16 +1,16 @@
 /**
- * Sample values, as plain data (a Sample tree: strings, numbers, objects of
- * the contract's classes, XML fragments), of a type that is valid against the
- * schema: the help pages' samples, the mock's answers and the requests `npm
- * run corpus` sends (sample-tree.ts), which emit/samples.ts writes as TypeScript. Every field
- * filled in content-model order, a choice's first branch that can be filled,
- * an array holding the items its minOccurs asks (one at least), an ordered
- * content's items as its content model lays them out, an abstract type its
- * first concrete derived type, simple values that keep to their facets
- * (simple-values.ts), and a wildcard's elements declared ones of a namespace
- * it takes (a lax or skip one may take an element of no declaration), none
- * where minOccurs allows. A type that holds itself stops where it may (an
- * optional member is left out once the type is already being filled).
+ * Samples of the contract's types, as plain data (sample-tree.ts) that is
+ * valid against the schema: the help pages' samples, the mock's answers and
+ * the requests `npm run corpus` sends, which emit/samples.ts writes as
+ * TypeScript. Every field filled in content-model order, a choice's first
+ * branch that can be filled, an array holding the items its minOccurs asks
+ * (one at least), an ordered content's items as its content model lays them
+ * out, an abstract type its first concrete derived type, simple values that
+ * keep to their facets (simple-values.ts), and a wildcard's elements
+ * declared ones of a namespace it takes (a lax or skip one may take an
+ * element of no declaration), none where minOccurs allows. A type that holds
+ * itself stops where it may (an optional member is left out once the type is
+ * already being filled).
  */
 import {
   type ComplexTypeModel,
