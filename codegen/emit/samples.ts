@@ -3,7 +3,6 @@
  * (model/samples/, plain data) in generated/routes.ts, where the help pages,
  * the mock and `npm run corpus` take it.
  */
-import type { ContractModel } from '../model/model';
 import type { ObjectSample, Sample, XmlPiece } from '../model/samples/sample-tree';
 import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
 import type { EmitFile } from './file';
@@ -12,7 +11,7 @@ import { quote } from './ts';
 import { simpleParse, tagOf } from './types';
 
 /** The expression building a sample's value. */
-export function sampleCode(file: EmitFile<ContractModel>, sample: Sample): string {
+export function sampleCode(file: EmitFile, sample: Sample): string {
   switch (sample.kind) {
     case 'object':
       return objectCode(file, sample);
@@ -35,7 +34,7 @@ export function sampleCode(file: EmitFile<ContractModel>, sample: Sample): strin
 }
 
 /** `new X({ a: …, b: … })`. */
-function objectCode(file: EmitFile<ContractModel>, sample: ObjectSample): string {
+function objectCode(file: EmitFile, sample: ObjectSample): string {
   return `new ${file.imports.local(TYPES, sample.class)}({ ${sample.members.map((m) => `${m.name}: ${sampleCode(file, m.value)}`).join(', ')} })`;
 }
 
@@ -43,7 +42,7 @@ function objectCode(file: EmitFile<ContractModel>, sample: ObjectSample): string
  * A piece of XML as a string expression: markup as a literal; an element of a class, written by the class, its start
  * tag declaring every prefix (xmlns()) when the contract writes prefixes, else its namespace as the default one.
  */
-function pieceCode(file: EmitFile<ContractModel>, piece: XmlPiece): string {
+function pieceCode(file: EmitFile, piece: XmlPiece): string {
   if (piece.kind === 'markup') return quote(piece.xml);
   const { model, imports } = file;
   const tag = model.prefixes ? tagOf(model, piece.name, piece.namespace) : piece.name;

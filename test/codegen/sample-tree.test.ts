@@ -10,14 +10,13 @@ import { join } from 'node:path';
 import { emitFile } from '../../codegen/emit/file';
 import { sampleCode } from '../../codegen/emit/samples';
 import { buildContractModel } from '../../codegen/model/build';
-import type { ContractModel } from '../../codegen/model/model';
 import type { ObjectSample, Sample } from '../../codegen/model/samples/sample-tree';
 import { objectSample } from '../../codegen/model/samples/samples';
 import { readContract } from '../../codegen/read/contract';
 import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
 
 const SAMPLES = join(__dirname, '..', 'fixtures', 'samples', 'Samples.wsdl');
-let model: ContractModel;
+let model: ReturnType<typeof buildContractModel>;
 
 test.before(async () => {
   await loadXmlEngine();

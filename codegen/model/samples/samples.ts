@@ -15,10 +15,10 @@
 import {
   type ComplexTypeModel,
   complexTypeOf,
-  type ContractModel,
   type ElementModel,
   type FieldModel,
   type ParticleModel,
+  type SchemaModel,
   type TypeRef,
 } from '../model';
 import { escapeXmlAttribute, escapeXmlText } from '../../../src/runtime/xml/xml-escape';
@@ -38,7 +38,7 @@ const declaration = (namespace: string) => ` xmlns="${escapeXmlAttribute(namespa
 const MADE_UP_NAMESPACE = 'urn:example:any';
 
 /** A sample of a type; `path`, the classes being filled around it. */
-export function sampleOf(model: ContractModel, type: TypeRef, path: string[] = []): Sample {
+export function sampleOf(model: SchemaModel, type: TypeRef, path: string[] = []): Sample {
   switch (type.kind) {
     case 'complex':
       return objectSample(model, complexTypeOf(model, type), path);
@@ -76,7 +76,7 @@ function identityKind(type: TypeRef): string | undefined {
 }
 
 /** A sample of a class (of its first concrete derived one, when it is abstract); `path`, the classes being filled around it. */
-export function objectSample(model: ContractModel, declared: ComplexTypeModel, path: string[] = []): ObjectSample {
+export function objectSample(model: SchemaModel, declared: ComplexTypeModel, path: string[] = []): ObjectSample {
   if (path.length === 0) {
     ids = 0; // each sample numbers its own
     incomplete = false;
@@ -108,7 +108,7 @@ export function objectSample(model: ContractModel, declared: ComplexTypeModel, p
 type Member = ObjectSample['members'][number];
 
 /** Mixed content's sample, when it is required: text, and the elements of its wildcards (an element of its own has none). */
-function mixedFields(model: ContractModel, type: ComplexTypeModel, inside: string[]): Member[] {
+function mixedFields(model: SchemaModel, type: ComplexTypeModel, inside: string[]): Member[] {
   const content = type.fields.find((f) => f.type.kind === 'any' && f.xmlName === '');
   if (!content || content.minOccurs === 0) return [];
   const pieces = [markup('string')];
@@ -119,7 +119,7 @@ function mixedFields(model: ContractModel, type: ComplexTypeModel, inside: strin
 }
 
 /** The members' samples, in content-model order: each filled once (as an array when it repeats), a choice's first branch that can be filled. */
-function elementFields(model: ContractModel, type: ComplexTypeModel, inside: string[]): Member[] {
+function elementFields(model: SchemaModel, type: ComplexTypeModel, inside: string[]): Member[] {
   const values = new Map<string, Sample>();
   const xml = new Map<string, XmlPiece[]>();
   const fieldOf = (name: string) => type.fields.find((f) => f.name === name)!;
@@ -164,7 +164,7 @@ function elementFields(model: ContractModel, type: ComplexTypeModel, inside: str
  * optional member deep down; a required one that would recur is an empty array when it repeats (a schema with no
  * finite instance is rare).
  */
-function fieldSample(model: ContractModel, f: FieldModel, inside: string[]): Sample | undefined {
+function fieldSample(model: SchemaModel, f: FieldModel, inside: string[]): Sample | undefined {
   if (f.maxOccurs === 0) return undefined;
   const recursive = f.type.kind === 'complex' && inside.includes(f.type.typeName);
   const repeated = f.maxOccurs === 'unbounded' || f.maxOccurs > 1;
@@ -194,7 +194,7 @@ function fieldSample(model: ContractModel, f: FieldModel, inside: string[]): Sam
  * The items of an ordered content (an `items` field's class), in the order its content model lays them out, one
  * member set in each.
  */
-function orderedItems(model: ContractModel, item: ComplexTypeModel, order: ParticleModel, inside: string[]): ObjectSample[] {
+function orderedItems(model: SchemaModel, item: ComplexTypeModel, order: ParticleModel, inside: string[]): ObjectSample[] {
   const within = [...inside, item.name];
   const items: ObjectSample[] = [];
   const itemOf = (name: string, value: Sample): ObjectSample => ({ kind: 'object', class: item.name, members: [{ name, value }] });
@@ -215,7 +215,7 @@ function orderedItems(model: ContractModel, item: ComplexTypeModel, order: Parti
  * least), a choice's first branch that can be filled, each place handed to `place` (which writes it as often as asked).
  */
 function layOut(
-  model: ContractModel,
+  model: SchemaModel,
   type: ComplexTypeModel,
   particle: ParticleModel,
   inside: string[],
@@ -235,12 +235,12 @@ function layOut(
 }
 
 /** A type a sample can hold a value of: not abstract, or with a derived type that is not. */
-function instantiable(model: ContractModel, type: ComplexTypeModel): boolean {
+function instantiable(model: SchemaModel, type: ComplexTypeModel): boolean {
   return !type.abstract || type.derived.some((name) => !model.types.find((t) => t.name === name)?.abstract);
 }
 
 /** A choice's first branch whose required members can be filled (no type being filled again, no wildcard without an element). */
-function fillable(model: ContractModel, type: ComplexTypeModel, choice: Compositor, inside: string[]): ParticleModel | undefined {
+function fillable(model: SchemaModel, type: ComplexTypeModel, choice: Compositor, inside: string[]): ParticleModel | undefined {
   const can = (particle: ParticleModel): boolean => {
     if (particle.kind === 'choice') return particle.particles.some(can);
     if (particle.kind !== 'field') return particle.particles.every(can);
@@ -259,7 +259,7 @@ function fillable(model: ContractModel, type: ComplexTypeModel, choice: Composit
  * asks (none when 0) of a global element of a namespace it takes, else (lax or skip) of an element no declaration
  * names; none for a strict one of a namespace that declares no element the sample can fill.
  */
-function wildcardSample(model: ContractModel, place: FieldParticle, inside: string[]): XmlPiece[] {
+function wildcardSample(model: SchemaModel, place: FieldParticle, inside: string[]): XmlPiece[] {
   const { wildcard } = place;
   const count = place.occurs?.min ?? 1;
   if (!wildcard || count === 0) return [];
@@ -288,7 +288,7 @@ function firstOf<T, R>(list: T[], make: (item: T) => R | undefined): R | undefin
 }
 
 /** A global element of a simple type (or anyType) as XML text: its sample value, or empty when it has a default (or fixed) value. */
-function elementText(model: ContractModel, e: ElementModel): XmlPiece | undefined {
+function elementText(model: SchemaModel, e: ElementModel): XmlPiece | undefined {
   const open = `<${e.name}${declaration(e.namespace)}`;
   if (e.default !== undefined && e.type.kind !== 'complex' && e.type.kind !== 'any') return markup(`${open}/>`);
   const content = e.type.kind === 'any' ? 'string' : sampleText(model, e.type);
@@ -296,7 +296,7 @@ function elementText(model: ContractModel, e: ElementModel): XmlPiece | undefine
 }
 
 /** A global element of a complex type (not one being filled, not abstract) as XML: its class's sample, written. */
-function elementObject(model: ContractModel, e: ElementModel, inside: string[]): XmlPiece | undefined {
+function elementObject(model: SchemaModel, e: ElementModel, inside: string[]): XmlPiece | undefined {
   if (e.type.kind !== 'complex' || inside.includes(e.type.typeName)) return undefined;
   const type = complexTypeOf(model, e.type);
   if (type.abstract) return undefined;
@@ -311,6 +311,6 @@ function elementObject(model: ContractModel, e: ElementModel, inside: string[]):
 }
 
 /** A fixed value, read from its text as a value of its type. */
-function fixedSample(model: ContractModel, type: TypeRef, fixed: string): Sample {
+function fixedSample(model: SchemaModel, type: TypeRef, fixed: string): Sample {
   return type.kind === 'complex' || type.kind === 'any' ? sampleOf(model, type) : { kind: 'lexical', type, text: fixed };
 }
