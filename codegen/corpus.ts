@@ -17,7 +17,7 @@ import type { ContractDefinition } from '../src/runtime/definition';
 import { createContractApp } from '../src/runtime/host';
 import { listen } from '../src/runtime/listener';
 import { SOAP11, SOAP12, soapEnvelope, type SoapVersion } from '../src/runtime/wire/soap-envelope';
-import { escapeXmlAttribute } from '../src/runtime/xml/xml-codec';
+import { escapeXmlAttribute } from '../src/runtime/xml/xml-escape';
 import { loadXmlEngine, safeParseOptions, xml, type XmlElement, type XsdValidator } from '../src/runtime/xml/xml-engine';
 import { compileSchemaSet, firstLibxmlMessage } from '../src/runtime/xml/xml-schema';
 import { type AnyOperations, requireGenerated, sampleHandlers } from './load-generated';

@@ -3,9 +3,9 @@
  * check: codegen writes the folder, TypeScript's transpileModule turns each
  * file into CommonJS beside it (no type check, no tsx: the built package runs
  * it on plain Node.js), and the folder's contract is required. The generated
- * files import the runtime's front door beside this module by path
- * (src/runtime/ in a checkout, dist/src/runtime/ in the built package, where
- * the package's name would not resolve from a temporary folder).
+ * files import the runtime's doors beside this module by path (src/runtime/
+ * in a checkout, dist/src/runtime/ in the built package, where the package's
+ * name would not resolve from a temporary folder).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -41,7 +41,7 @@ const ROOT = resolve(__dirname, '..');
 export const RUNTIME_FOLDER = resolve(__dirname, '..', 'src', 'runtime');
 
 /**
- * How generated files (and the handler skeleton) import the runtime's front door: `path`, by their path to
+ * How generated files (and the handler skeleton) import the runtime (its doors, its front door): `path`, by their path to
  * RUNTIME_FOLDER (generated/, and the folders codegen writes and loads for its own checks); `package`, by the
  * package's name (`pin-service/runtime`: a team's project that installed the package).
  */

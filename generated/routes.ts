@@ -2,7 +2,6 @@
 // change schema/ or codegen/ and run `make generate`.
 
 import {
-  escapeXmlText,
   formatXsdBoolean,
   type Handlers as ContractHandlers,
   type Port,
@@ -11,7 +10,7 @@ import {
   XML_DECLARATION,
   XSD_NAMESPACE,
   XSI_NAMESPACE,
-} from '../src/runtime';
+} from '../src/runtime/codec';
 import { Pair, PairResponse, PairingInfo, ValidatePin, ValidatePinResponse } from './types';
 
 /** The service name of the WSDL. */

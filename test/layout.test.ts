@@ -3,11 +3,12 @@
  * serves any contract, imports nothing of the PIN service, of generated/ or
  * of codegen/, and neither it nor codegen/ names the service's operations or
  * concepts; generated/ and codegen/ import only themselves and the runtime
- * (codegen/ packages too), generated/ through the runtime's front door
- * (src/runtime/index.ts) only; the service's rooms import the runtime through
- * its doors only (the handler's, src/runtime/handler.ts, and the host's,
- * src/runtime/host.ts; the package's entry also hands on the front door's
- * typed-client names), and nothing of codegen/. The
+ * (codegen/ packages too), generated/ through the doors made for it only
+ * (src/runtime/codec.ts, and src/runtime/client/ for the typed client's
+ * transport); the service's rooms import the runtime through its doors only
+ * (the handler's, src/runtime/handler.ts, and the host's, src/runtime/host.ts;
+ * the package's entry also hands on the front door's typed-client names), and
+ * nothing of codegen/. The
  * runtime's tests (test/runtime/) drive fixture contracts: they name nothing
  * of the PIN service and import nothing of it or of its generated contract.
  * No file imports itself back through others, and no room of src/ does
@@ -46,6 +47,8 @@ const inside = (target: string, dir: string) => target === dir || target.startsW
 
 /** The runtime's front door, src/runtime/index.ts, as an import names it (`../runtime`, `../runtime/index`). */
 const FRONT_DOOR = new Set(['src/runtime', 'src/runtime/index']);
+/** The doors of generated code: the codec's (src/runtime/codec.ts) and the typed client's (src/runtime/client/index.ts). */
+const GENERATED_DOORS = new Set(['src/runtime/codec', 'src/runtime/client', 'src/runtime/client/index']);
 
 /** The runtime's doors the service imports: what a handler module imports, and what a host does. */
 const SERVICE_DOORS = new Set(['src/runtime/handler', 'src/runtime/host']);
@@ -56,7 +59,8 @@ const PACKAGE_ENTRY = 'src/service/index.ts';
 test('the import reader sees relative imports, type-only ones and packages', (t) => {
   const imports = importsOf('generated/client.ts');
   t.true(imports.includes('generated/types'));
-  t.true(imports.includes('src/runtime'));
+  t.true(imports.includes('src/runtime/codec'));
+  t.true(imports.includes('src/runtime/client'));
   t.true(importsOf('src/runtime/host.ts').includes('src/runtime/xml/xml-engine'));
   t.true(importsOf('src/runtime/xml/xml-engine.ts').includes('package:libxml2-wasm'), 'the type-only import of the engine');
 });
@@ -94,10 +98,14 @@ test('the import check sees a runtime file that imports the service or generated
   t.deepEqual(leaving("import { loadContract } from '../contract';"), []);
 });
 
-test("generated/ imports only itself and the runtime's front door; codegen/ only itself, the runtime and packages", (t) => {
+/** Imports of generated/ that leave it for anything but the doors made for it. */
+const pastGeneratedDoors = (file: string, text?: string) =>
+  importsOf(file, text).filter((target) => !inside(target, 'generated') && !GENERATED_DOORS.has(target));
+
+test("generated/ imports only itself and the runtime's codec and client doors; codegen/ only itself, the runtime and packages", (t) => {
   t.true(sourceFiles('generated').length >= 6);
   t.deepEqual(
-    offending('generated', (target) => inside(target, 'generated') || FRONT_DOOR.has(target)),
+    sourceFiles('generated').flatMap((file) => pastGeneratedDoors(file).map((target) => `${file} imports ${target}`)),
     [],
   );
   t.deepEqual(
@@ -175,6 +183,20 @@ test("the service imports the runtime through its doors only (handler.ts, host.t
     sourceFiles('src/service').some((file) => importsOf(file).includes('src/runtime/handler')) &&
       sourceFiles('src/service').some((file) => importsOf(file).includes('src/runtime/host')),
     'both doors are used',
+  );
+});
+
+test("the generated doors' check sees an import of the front door or of a runtime module by path", (t) => {
+  t.deepEqual(pastGeneratedDoors('generated/routes.ts', "import type { Port } from '../src/runtime';"), ['src/runtime']);
+  t.deepEqual(pastGeneratedDoors('generated/types.ts', "import { DecodeError } from '../src/runtime/xml/xml-codec';"), [
+    'src/runtime/xml/xml-codec',
+  ]);
+  t.deepEqual(
+    pastGeneratedDoors(
+      'generated/client.ts',
+      "import { exchange } from '../src/runtime/client';\nimport { jsonString } from '../src/runtime/codec';",
+    ),
+    [],
   );
 });
 

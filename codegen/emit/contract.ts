@@ -1,7 +1,8 @@
-import { GENERATED, type Output, runtimeImport } from './header';
-import { render } from './render';
+import { GENERATED, type Output } from './header';
+import { renderFile } from './render';
+import { Imports } from './ts';
 
 /** generated/contract.ts: the routes, documents and JSON codecs gathered into the definition the runtime serves. */
 export function emitContract(output: Output = GENERATED): string {
-  return render('contract.ts.hbs', { header: output.header, runtimeImport: runtimeImport(['type ContractDefinition'], output.runtime) });
+  return renderFile('contract.ts.hbs', { header: output.header }, new Imports(), output.runtime);
 }

@@ -1,23 +1,28 @@
 import { ADDRESS_MARKER } from '../documents/wsdl';
 import type { ContractModel, Segment } from '../model/model';
-import { GENERATED, type Output, runtimeImport } from './header';
+import { GENERATED, type Output } from './header';
 import { scriptProxySegments } from './json';
-import { render } from './render';
+import { renderFile } from './render';
+import { doubleQuote, Imports } from './ts';
 
 /** generated/documents.ts: the WSDL and schema texts with their run-time holes. */
 export function emitDocuments(model: ContractModel, output: Output = GENERATED): string {
   const others = model.schemas.map((s) => s.namespace);
   const cut = (text: string) => expressions(segments(text, model.authoredNamespace, others));
-  return render('documents.ts.hbs', {
-    header: output.header,
-    runtimeImport: runtimeImport(['escapeXmlAttribute', 'jsonString'], output.runtime),
-    wsdl: cut(model.wsdl),
-    schema: cut(model.schema),
-    schemas: model.schemas.map((s) => ({ segments: cut(s.text) })),
-    importedWsdls: model.importedWsdls.map((text) => ({ segments: cut(text) })),
-    requestSchemas: Object.entries(model.requestSchemas).map(([name, text]) => ({ name, segments: cut(text) })),
-    scriptProxy: expressions(scriptProxySegments(model)),
-  });
+  return renderFile(
+    'documents.ts.hbs',
+    {
+      header: output.header,
+      wsdl: cut(model.wsdl),
+      schema: cut(model.schema),
+      schemas: model.schemas.map((s) => ({ segments: cut(s.text) })),
+      importedWsdls: model.importedWsdls.map((text) => ({ segments: cut(text) })),
+      requestSchemas: Object.entries(model.requestSchemas).map(([name, text]) => ({ name, segments: cut(text) })),
+      scriptProxy: expressions(scriptProxySegments(model)),
+    },
+    new Imports(),
+    output.runtime,
+  );
 }
 
 /** Cuts text at each occurrence of the namespace and the address marker. */
@@ -43,7 +48,7 @@ export function segments(text: string, namespace: string, others: readonly strin
 
 /** Each segment as a TypeScript expression: a string literal, or the variable that fills the hole. */
 function expressions(list: Segment[]): string[] {
-  return list.map((s) => ('text' in s ? JSON.stringify(s.text) : s.hole === 'namespace' ? 'ns' : 'location'));
+  return list.map((s) => ('text' in s ? doubleQuote(s.text) : s.hole === 'namespace' ? 'ns' : 'location'));
 }
 
 function escapeRegExp(s: string): string {

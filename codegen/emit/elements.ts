@@ -5,11 +5,16 @@
  */
 import type { ElementModel, SchemaModel } from '../model/model';
 import { identifier } from '../model/names';
-import { byLowerCase, helpersUsed } from './values';
-import { decodeExpression, elementExpression } from './types';
-import { GENERATED, type Output, runtimeImport } from './header';
+import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
+import { type EmitFile, emitFile } from './file';
+import { GENERATED, type Output, TYPES } from './header';
+import { byLowerCase, doubleQuote } from './ts';
+import { decodeExpression, elementExpression, typeText } from './types';
+import { enumValues } from './values';
 
 export function emitElements(model: SchemaModel, output: Output = GENERATED): string {
+  const file = emitFile(model);
+  const { imports } = file;
   const used = new Set<string>();
   const functionName = (element: ElementModel) => {
     const base = identifier(element.name).replace(/^./, (c) => c.toUpperCase());
@@ -18,82 +23,69 @@ export function emitElements(model: SchemaModel, output: Output = GENERATED): st
     used.add(name);
     return name;
   };
-  const declarations = model.prefixes ? ` + xmlns(${JSON.stringify(escapeAttribute(model.authoredNamespace))})` : '';
+  // The root declares every namespace the contract writes with a prefix (its descendants may be in any of them).
+  const declarations = () => ` + ${imports.local(TYPES, 'xmlns')}(${doubleQuote(escapeXmlAttribute(model.authoredNamespace))})`;
   const blocks: string[] = [];
   const entries: string[] = [];
-  const classes = new Set<string>();
   for (const element of model.elements) {
     const name = functionName(element);
     // An element of anyType is kept whole as XML, xsi:nil and all.
     const nillable = element.nillable && element.type.kind !== 'any';
-    const tsType = nillable ? `${element.type.tsType} | null` : element.type.tsType;
-    // A type with derived types: the classes of the union it holds.
-    if (element.type.kind === 'complex')
-      for (const member of [element.type.typeName, ...element.type.tsType.split(' | ')]) classes.add(member);
-    if (element.type.kind === 'enum') classes.add(element.type.typeName);
-    // The root declares every namespace the contract writes with a prefix (its descendants may be in any of them).
+    const type = typeText(file, element.type);
+    const tsType = nillable ? `${type} | null` : type;
     const own = model.prefixes
-      ? declarations
+      ? declarations()
       : element.namespace !== ''
-        ? ` + ' xmlns="' + ${JSON.stringify(escapeAttribute(element.namespace))} + '"'`
+        ? ` + ' xmlns="' + ${doubleQuote(escapeXmlAttribute(element.namespace))} + '"'`
         : '';
-    const decode = element.type.kind === 'any' ? 'xmlFragmentOf(root)' : decodeExpression(model, element.type, 'root', element.default);
+    const decode =
+      element.type.kind === 'any'
+        ? `${imports.runtime('xmlFragmentOf')}(root)`
+        : decodeExpression(file, element.type, 'root', element.default);
     const write =
       element.type.kind === 'any'
         ? 'value'
         : elementExpression(
-            model,
+            file,
             { xmlName: element.name, namespace: element.namespace, type: element.type, nillable: element.nillable },
             'value',
             own,
           );
     const qname = `{${element.namespace}}${element.name}`;
+    const read = `${imports.runtime('readDocument')}(text, ${doubleQuote(element.name)}, ${doubleQuote(element.namespace)}, (root) => ${nillable ? `${imports.runtime('isXsiNil')}(root) ? null : ${decode}` : decode})`;
     blocks.push(
       [
         `/** Reads a document whose root is element ${qname}. */`,
         `export function read${name}(text: string): ${tsType} {`,
-        `  return readDocument(text, ${JSON.stringify(element.name)}, ${JSON.stringify(element.namespace)}, (root) => ${nillable ? `isXsiNil(root) ? null : ${decode}` : decode});`,
+        `  return ${read};`,
         '}',
         '',
         `/** Writes a document whose root is element ${qname}. */`,
         `export function write${name}(value: ${tsType}): string {`,
-        `  return XML_DECLARATION + ${nillable ? `(${write})` : write};`,
+        `  return ${imports.runtime('XML_DECLARATION')} + ${nillable ? `(${write})` : write};`,
         '}',
       ].join('\n'),
     );
     entries.push(
-      `  ${JSON.stringify(qname)}: { name: ${JSON.stringify(element.name)}, namespace: ${JSON.stringify(element.namespace)}, read: read${name}, write: write${name} },`,
+      `  ${doubleQuote(qname)}: { name: ${doubleQuote(element.name)}, namespace: ${doubleQuote(element.namespace)}, read: read${name}, write: write${name} },`,
     );
   }
-  const body = `${blocks.join('\n\n')}\n\n/** Every global element's reader and writer, by \`{namespace}name\`. */\nexport const ELEMENTS = {\n${entries.join('\n')}\n} as const satisfies Record<string, ElementCodec<unknown>>;\n`;
-  const typeOnly = ['ElementCodec', 'XmlFragment'];
-  const codec = [
-    'ElementCodec',
-    'XmlFragment',
-    'XML_DECLARATION',
-    'readDocument',
-    'isXsiNil',
-    'XSI_NAMESPACE',
-    'xmlFragmentOf',
-    'escapeXmlText',
-    'formatXsdBoolean',
-    'parseXsdBoolean',
-  ]
-    .filter((n) => n === 'ElementCodec' || new RegExp(`\\b${n}\\b`).test(body))
-    .sort(byLowerCase)
-    .map((n) => (typeOnly.includes(n) ? `type ${n}` : n));
-  const fromTypes = [...classes, ...(declarations ? ['xmlns'] : [])].sort(byLowerCase);
-  const values = helpersUsed(body, 'xsd-values');
-  const enumValues = [...classes].map((c) => `${c}Values`).filter((n) => body.includes(n));
-  const imports = [
-    runtimeImport([...codec, ...values], output.runtime),
-    ...(fromTypes.length + enumValues.length
-      ? [
-          `import { ${[...fromTypes.map((c) => (model.enums.some((e) => e.name === c) ? `type ${c}` : c)), ...enumValues].join(', ')} } from "./types";`,
-        ]
-      : []),
-  ];
-  return `${output.header}\n\n${imports.join('\n')}\n\n${body}`;
+  const elements = `export const ELEMENTS = {\n${entries.join('\n')}\n} as const satisfies Record<string, ${imports.runtime('ElementCodec')}<unknown>>;\n`;
+  const body = `${blocks.join('\n\n')}\n\n/** Every global element's reader and writer, by \`{namespace}name\`. */\n${elements}`;
+  return `${output.header}\n\n${[imports.runtimeDeclarations(output.runtime), ...typesImport(file)].join('\n')}\n\n${body}`;
 }
 
-const escapeAttribute = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/**
+ * The import of ./types: the classes, enumerations (as types) and xmlns the readers and writers name, in lower-case
+ * order, then the enumerations' value arrays they read with.
+ */
+function typesImport({ model, imports }: EmitFile): string[] {
+  const isValues = (name: string) => model.enums.some((e) => enumValues(e.name) === name);
+  const names = imports.localOf(TYPES);
+  const declared = names
+    .filter((name) => !isValues(name))
+    .sort(byLowerCase)
+    .map((name) => (model.enums.some((e) => e.name === name) ? `type ${name}` : name));
+  const listed = [...declared, ...names.filter(isValues)];
+  return listed.length ? [`import { ${listed.join(', ')} } from "./types";`] : [];
+}

@@ -1,4 +1,4 @@
-import { byLowerCase } from './values';
+import { importDeclaration } from './ts';
 
 /** The first lines of every file of generated/ (another folder's name its WSDL or schema instead: codegen/main.ts). */
 export const GENERATED_HEADER = [
@@ -12,23 +12,19 @@ export interface Output {
   header: string;
   /**
    * The module the runtime's front door (src/runtime/index.ts) is imported by: its path from the folder
-   * (`../src/runtime` from generated/), or the package's name in a team's project (`pin-service/runtime`).
+   * (`../src/runtime` from generated/), or the package's name in a team's project (`pin-service/runtime`). The
+   * generated files import the doors below it (`/codec`, `/client`); the handler skeleton imports it.
    */
   runtime: string;
 }
 
+/** The module of a generated folder that holds the contract's classes and enumerations, as its other files import it. */
+export const TYPES = './types';
+
 /** generated/'s: the header above, and the runtime by its path from generated/. */
 export const GENERATED: Output = { header: GENERATED_HEADER, runtime: '../src/runtime' };
 
-/**
- * The one import of the runtime's front door: `names` (a type as `type X`), each once, sorted; `import type` when
- * all are types; a name a line when the line would be long.
- */
+/** The handler skeleton's import of the runtime's front door (`names`, a type as `type X`), as ts.ts writes it. */
 export function runtimeImport(names: readonly string[], runtime: string): string {
-  const unique = [...new Set(names)].sort((a, b) => byLowerCase(a.replace(/^type /, ''), b.replace(/^type /, '')));
-  const typesOnly = unique.every((name) => name.startsWith('type '));
-  const listed = typesOnly ? unique.map((name) => name.slice('type '.length)) : unique;
-  const keyword = typesOnly ? 'import type' : 'import';
-  const line = `${keyword} { ${listed.join(', ')} } from '${runtime}';`;
-  return line.length <= 140 ? line : `${keyword} {\n${listed.map((name) => `  ${name},`).join('\n')}\n} from '${runtime}';`;
+  return importDeclaration(names, runtime);
 }

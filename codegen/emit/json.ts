@@ -8,9 +8,12 @@ import {
   type Segment,
   type TypeRef,
 } from '../model/model';
-import { GENERATED, type Output, runtimeImport } from './header';
-import { render } from './render';
-import { helpersUsed, valueCode } from './values';
+import { type EmitFile, emitFile } from './file';
+import { GENERATED, type Output, TYPES } from './header';
+import { render, renderFile } from './render';
+import { doubleQuote } from './ts';
+import { typeText } from './types';
+import { enumValues, valueCode } from './values';
 
 /** An ASMX service class is `Service.Service` (TempConvert.TempConvert): the service name is its namespace too. */
 const scriptNamespace = (model: ContractModel) => model.service;
@@ -36,34 +39,35 @@ function complexTypesOf(model: ContractModel, type: TypeRef, into: Set<string>):
  * kept as XML a string. A complex type is written by a function of its own
  * (`writers`), which a type that holds itself calls again.
  */
-function jsonExpression(model: ContractModel, type: TypeRef, expr: string, optional: boolean, writers: Map<string, string>): string {
+function jsonExpression(file: Json, type: TypeRef, expr: string, optional: boolean, writers: Map<string, string>): string {
+  const { model, imports } = file;
   let encoded: string;
-  if (type.kind === 'any') encoded = `jsonString(${expr})`;
-  else if (type.kind === 'list') encoded = `('[' + ${expr}.map((item) => ${valueCode(type.item, model).toJson('item')}).join(',') + ']')`;
+  if (type.kind === 'any') encoded = `${imports.runtime('jsonString')}(${expr})`;
+  else if (type.kind === 'list')
+    encoded = `('[' + ${expr}.map((item) => ${valueCode(imports, type.item, model).toJson('item')}).join(',') + ']')`;
   else if (type.kind !== 'complex') {
-    encoded = valueCode(type, model).toJson(expr);
+    encoded = valueCode(imports, type, model).toJson(expr);
   } else {
-    encoded = `${writerOf(model, complexTypeOf(model, type), writers)}(${expr})`;
+    encoded = `${writerOf(file, complexTypeOf(model, type), writers)}(${expr})`;
   }
   return optional ? `(${expr} === undefined ? 'null' : ${encoded})` : encoded;
 }
 
 /** The name of the function writing a complex type (made once): a derived value is written by its own type's. */
-function writerOf(model: ContractModel, complex: ComplexTypeModel, writers: Map<string, string>): string {
+function writerOf(file: Json, complex: ComplexTypeModel, writers: Map<string, string>): string {
+  const { model, imports } = file;
   const name = `json${complex.name}`;
   if (writers.has(name)) return name;
   writers.set(name, ''); // claimed first: the members may name this type again
   let body: string;
-  if (complex.arrayWrapper) body = `return ${jsonField(model, complex.fields[0], `v.${complex.fields[0].name}`, true, writers)};`;
+  if (complex.arrayWrapper) body = `return ${jsonField(file, complex.fields[0], `v.${complex.fields[0].name}`, true, writers)};`;
   else {
-    const head = JSON.stringify(`{"__type":${JSON.stringify(`${scriptNamespace(model)}.${complex.xmlName}`)}`);
+    const head = doubleQuote(`{"__type":${JSON.stringify(`${scriptNamespace(model)}.${complex.xmlName}`)}`);
     const members = [
-      ...(complex.text ? [`${JSON.stringify(',"value":')} + ${jsonExpression(model, complex.text, 'v.value', false, writers)}`] : []),
-      ...complex.fields.map(
-        (f) => `${JSON.stringify(`,${JSON.stringify(f.name)}:`)} + ${jsonField(model, f, `v.${f.name}`, true, writers)}`,
-      ),
+      ...(complex.text ? [`${doubleQuote(',"value":')} + ${jsonExpression(file, complex.text, 'v.value', false, writers)}`] : []),
+      ...complex.fields.map((f) => `${doubleQuote(`,${JSON.stringify(f.name)}:`)} + ${jsonField(file, f, `v.${f.name}`, true, writers)}`),
       ...complex.attributes.map(
-        (a) => `${JSON.stringify(`,${JSON.stringify(a.name)}:`)} + ${jsonExpression(model, a.type, `v.${a.name}`, true, writers)}`,
+        (a) => `${doubleQuote(`,${JSON.stringify(a.name)}:`)} + ${jsonExpression(file, a.type, `v.${a.name}`, true, writers)}`,
       ),
     ];
     body = `return ${[head, ...members, `'}'`].join(' + ')};`;
@@ -77,16 +81,16 @@ function writerOf(model: ContractModel, complex: ComplexTypeModel, writers: Map<
     .map((d) => model.types.find((t) => t.name === d)!)
     .filter((d) => !d.abstract)
     .sort((a, b) => depth(b) - depth(a))
-    .map((d) => `if (${value} instanceof ${d.name}) return ${writerOf(model, d, writers)}(${value});`);
+    .map((d) => `if (${value} instanceof ${imports.local(TYPES, d.name)}) return ${writerOf(file, d, writers)}(${value});`);
   // A field of a type with derived types holds the union of their classes (a restriction's class is no subtype of its
   // base's, so TypeScript cannot narrow to it): the writer takes the union, and what no derived class took is the
   // type's own class.
   writers.set(
     name,
     [
-      `function ${name}(${value}: ${union ?? complex.name}): string {`,
+      `function ${name}(${value}: ${typeText(file, { kind: 'complex', typeName: complex.name, tsType: union ?? complex.name })}): string {`,
       ...derived.map((l) => `  ${l}`),
-      ...(union ? [`  const v = value as unknown as ${complex.name};`] : []),
+      ...(union ? [`  const v = value as unknown as ${imports.local(TYPES, complex.name, 'type')};`] : []),
       `  ${body}`,
       '}',
     ].join('\n'),
@@ -95,11 +99,11 @@ function writerOf(model: ContractModel, complex: ComplexTypeModel, writers: Map<
 }
 
 /** A member's value: null when null (nillable), an array of its items when repeated. */
-function jsonField(model: ContractModel, field: FieldModel, expr: string, optional: boolean, writers: Map<string, string>): string {
+function jsonField(file: Json, field: FieldModel, expr: string, optional: boolean, writers: Map<string, string>): string {
   const item = (x: string) =>
     field.nillable
-      ? `(${x} === null ? 'null' : ${jsonExpression(model, field.type, x, false, writers)})`
-      : jsonExpression(model, field.type, x, false, writers);
+      ? `(${x} === null ? 'null' : ${jsonExpression(file, field.type, x, false, writers)})`
+      : jsonExpression(file, field.type, x, false, writers);
   const repeated = field.maxOccurs === 'unbounded' || field.maxOccurs > 1;
   const encoded = repeated ? `('[' + ${expr}.map((item) => ${item('item')}).join(',') + ']')` : item(expr);
   return optional ? `(${expr} === undefined ? 'null' : ${encoded})` : encoded;
@@ -107,6 +111,8 @@ function jsonField(model: ContractModel, field: FieldModel, expr: string, option
 
 /** generated/json.ts: the parameters and the answer encoder of each operation for the JSON variant. */
 export function emitJson(model: ContractModel, output: Output = GENERATED): string {
+  const file = emitFile(model);
+  const { imports } = file;
   const writers = new Map<string, string>();
   const operations = model.operations.map((op) => ({
     name: op.name,
@@ -116,33 +122,27 @@ export function emitJson(model: ContractModel, output: Output = GENERATED): stri
     encodeResult: !op.result
       ? "'null'"
       : resultFieldOf(op)
-        ? jsonField(model, resultFieldOf(op)!, 'result', op.result.mayBeAbsent, writers)
-        : jsonExpression(model, op.result.type, 'result', op.result.mayBeAbsent, writers),
+        ? jsonField(file, resultFieldOf(op)!, 'result', op.result.mayBeAbsent, writers)
+        : jsonExpression(file, op.result.type, 'result', op.result.mayBeAbsent, writers),
   }));
-  const functions = [...writers.values()];
-  const code = [...operations.map((op) => op.encodeResult), ...functions].join('\n');
-  const signatures = new Set(
-    [...code.matchAll(/^function json[^(]+\((?:v|value): (.+)\): string \{$/gm)].flatMap((m) => m[1].split(' | ')),
-  );
-  const classes = model.types
-    .map((t) => t.name)
-    .filter((name) => signatures.has(name) || code.includes(`instanceof ${name})`) || code.includes(`as unknown as ${name};`));
-  return render('json.ts.hbs', {
+  const classes = model.types.map((t) => t.name).filter((name) => imports.usesLocal(TYPES, name));
+  const asValue = (name: string) => imports.localUse(TYPES, name) === 'value';
+  const view = {
     header: output.header,
-    runtimeImport: runtimeImport(
-      ['type JsonOperation', 'jsonString', ...helpersUsed(code, 'xsd-values'), ...helpersUsed(code, 'xsd-json')],
-      output.runtime,
-    ),
     scriptNamespace: scriptNamespace(model),
     operations,
-    functions,
+    functions: [...writers.values()],
     enumImports: [
-      ...model.enums.map((e) => `${e.name}Values`).filter((name) => code.includes(name)),
-      ...classes.filter((c) => !code.includes(`instanceof ${c}`)).map((c) => `type ${c}`),
+      ...model.enums.map((e) => enumValues(e.name)).filter((name) => imports.usesLocal(TYPES, name)),
+      ...classes.filter((c) => !asValue(c)).map((c) => `type ${c}`),
     ],
-    classImports: classes.filter((c) => code.includes(`instanceof ${c}`)),
-  });
+    classImports: classes.filter(asValue),
+  };
+  return renderFile('json.ts.hbs', view, imports, output.runtime);
 }
+
+/** What json.ts's writers are written into: the file, of a contract. */
+type Json = EmitFile<ContractModel>;
 
 const PATH_HOLE = '\u0000path\u0000';
 

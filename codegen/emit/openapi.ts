@@ -10,8 +10,9 @@ import {
 } from '../model/model';
 import { INTEGER_BOUNDS } from '../../src/runtime/xml/xsd-values';
 import { segments } from './documents';
-import { GENERATED, type Output, runtimeImport } from './header';
-import { render } from './render';
+import { GENERATED, type Output } from './header';
+import { renderFile } from './render';
+import { doubleQuote, Imports } from './ts';
 
 /**
  * generated/openapi.ts: the OpenAPI 3.1 description of the variants that are
@@ -21,14 +22,14 @@ import { render } from './render';
 export function emitOpenApi(model: ContractModel, output: Output = GENERATED): string {
   // Compact: generated/openapi.ts indents it when it fills the holes.
   const text = JSON.stringify(openApiDocument(model));
-  return render('openapi.ts.hbs', {
+  const view = {
     header: output.header,
-    runtimeImport: runtimeImport(['jsonString'], output.runtime),
-    paths: model.operations.map((op) => ({ name: op.name, path: JSON.stringify(pathOf(op)) })),
+    paths: model.operations.map((op) => ({ name: op.name, path: doubleQuote(pathOf(op)) })),
     document: segments(text, model.authoredNamespace).map((s) =>
-      'text' in s ? JSON.stringify(s.text) : s.hole === 'namespace' ? 'ns' : 'location',
+      'text' in s ? doubleQuote(s.text) : s.hole === 'namespace' ? 'ns' : 'location',
     ),
-  });
+  };
+  return renderFile('openapi.ts.hbs', view, new Imports(), output.runtime);
 }
 
 /** An operation's path below the endpoint: its HTTP location, which JSON calls too. */

@@ -1,4 +1,4 @@
-import { type CodeBlockWriter, Project, Scope, type StatementStructures, StructureKind } from 'ts-morph';
+import { type CodeBlockWriter, type MethodDeclarationStructure, Project, Scope, type StatementStructures, StructureKind } from 'ts-morph';
 import {
   type AttributeModel,
   type ComplexTypeModel,
@@ -8,27 +8,14 @@ import {
   type ParticleModel,
   type TypeRef,
 } from '../model/model';
-import { GENERATED, type Output, runtimeImport } from './header';
-import { enumValues, helpersUsed, valueCode } from './values';
+import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
+import { type EmitFile, emitFile } from './file';
+import { GENERATED, type Output, TYPES } from './header';
+import { quote } from './ts';
+import { enumValues, valueCode } from './values';
 
 /** The attributes one function writes: past this many, TypeScript's control flow analysis gives up on the function. */
 const ATTRIBUTES_A_FUNCTION = 100;
-
-/** What every types.ts imports from xml-codec; a contract with more types adds to it. */
-const XML_CODEC_IMPORTS = ['childElements', 'DecodeError', 'escapeXmlText', 'formatXsdBoolean', 'parseXsdBoolean'];
-const MORE_CODEC = [
-  'withXmlOrder',
-  'xmlOrderOf',
-  'escapeXmlAttribute',
-  'isXsiNil',
-  'XSI_NAMESPACE',
-  'xmlFragmentOf',
-  'mixedContentOf',
-  'xsiTypeOf',
-  'otherAttributesOf',
-  'writeOtherAttributes',
-  'type XmlFragment',
-];
 
 /**
  * Emits generated/types.ts: one class per complex type the operations reach
@@ -39,19 +26,20 @@ const MORE_CODEC = [
  */
 export function emitTypes(model: SchemaModel, output: Output = GENERATED): string {
   const project = new Project({ useInMemoryFileSystem: true });
-  const file = project.createSourceFile('types.ts', '', { overwrite: true });
+  const source = project.createSourceFile('types.ts', '', { overwrite: true });
+  const file = emitFile(model);
   if (model.prefixes) {
     const declarations = Object.entries(model.prefixes).map(([ns, prefix]) =>
-      prefix === 'tns' ? `' xmlns:tns="' + namespace + '"'` : `' xmlns:${prefix}="${escapeForString(attributeEscape(ns))}"'`,
+      prefix === 'tns' ? `' xmlns:tns="' + namespace + '"'` : quote(` xmlns:${prefix}="${escapeXmlAttribute(ns)}"`),
     );
-    file.addStatements(
+    source.addStatements(
       [
         '/** The namespace declarations of a top-level element: every namespace of the contract, the target one at run time (escaped already). */',
         `export function xmlns(namespace: string): string {\n  return ${declarations.length ? declarations.join(' + ') : "''"};\n}`,
       ].join('\n'),
     );
   } else if (model.types.some((t) => t.message)) {
-    file.addStatements(
+    source.addStatements(
       [
         '/** The namespace declaration of a top-level element: the target namespace (escaped already) as the default one. */',
         `export function xmlns(namespace: string): string {\n  return ' xmlns="' + namespace + '"';\n}`,
@@ -59,37 +47,22 @@ export function emitTypes(model: SchemaModel, output: Output = GENERATED): strin
     );
   }
   for (const e of model.enums) {
-    file.addTypeAlias({
+    source.addTypeAlias({
       name: e.name,
       isExported: true,
       docs: [`Enumeration ${e.name}: its values, in schema order.`],
       type: e.values.map((v) => quote(v)).join(' | '),
     });
-    file.addStatements(`export const ${enumValues(e.name)}: readonly ${e.name}[] = [${e.values.map((v) => quote(v)).join(', ')}];`);
+    source.addStatements(`export const ${enumValues(e.name)}: readonly ${e.name}[] = [${e.values.map((v) => quote(v)).join(', ')}];`);
   }
   // One insertion for all the classes: ts-morph prints them once.
-  file.addStatements(model.types.flatMap((type) => classStatements(model, type)));
-  file.addStatements(faultClasses(model));
-  file.formatText({ indentSize: 2, convertTabsToSpaces: true });
-  const body = file.getFullText();
-  const xmlCodec = [
-    ...new Set([
-      ...XML_CODEC_IMPORTS,
-      ...MORE_CODEC.filter((n) => (n.startsWith('type ') ? body.includes(n.slice(5)) : new RegExp(`\\b${n}\\b`).test(body))),
-    ]),
-  ];
-  const values = helpersUsed(body, 'xsd-values');
-  const imports = runtimeImport(
-    [...(body.includes('extends DeclaredFault') ? ['DeclaredFault'] : []), 'type XmlElement', ...xmlCodec, ...values],
-    output.runtime,
-  );
-  return `${output.header}\n\n${imports}\n\n${body.trimStart()}`;
+  source.addStatements(model.types.flatMap((type) => classStatements(file, type)));
+  source.addStatements(faultClasses(file));
+  source.formatText({ indentSize: 2, convertTabsToSpaces: true });
+  const body = source.getFullText();
+  const imports = file.imports.runtimeDeclarations(output.runtime);
+  return [output.header, ...(imports ? [imports] : []), body.trimStart()].join('\n\n');
 }
-
-const quote = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r')}'`;
-const attributeEscape = (v: string) =>
-  v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
-const escapeForString = (v: string) => v.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
 
 const required = (field: FieldModel | AttributeModel) => ('minOccurs' in field ? field.minOccurs > 0 : field.required);
 const repeated = (field: FieldModel) => field.maxOccurs === 'unbounded' || field.maxOccurs > 1;
@@ -111,243 +84,256 @@ const polymorphic = (model: SchemaModel, ref: TypeRef) =>
   ref.kind === 'complex' && (model.types.find((t) => t.name === ref.typeName)?.derived.length ?? 0) > 0;
 const inHierarchy = (type: ComplexTypeModel) => type.derived.length > 0 || type.base !== undefined;
 
-function classStatements(model: SchemaModel, type: ComplexTypeModel): StatementStructures[] {
-  const fieldsInterface = type.fieldsInterface;
-  const description = type.message
-    ? `the parts of message ${type.xmlName}`
-    : type.group
-      ? `one item of a repeated group (its elements written in place, in order)`
-      : type.anonymous
-        ? `the type of element ${type.xmlName}`
-        : `complex type ${type.xmlName}`;
+/**
+ * A class's statements: the interface of its fields, and the class, with its constructor, its decoding (fromXml,
+ * fromFields for HTTP fields) and its encoding (toXml, xmlAttributes, xsiType), each method a function below.
+ */
+function classStatements(file: EmitFile, type: ComplexTypeModel): StatementStructures[] {
+  const description = classDescription(type);
   const properties = [
-    ...(type.text ? [{ name: 'value', type: type.text.tsType, hasQuestionToken: false }] : []),
-    ...type.fields.map((f) => ({ name: f.name, type: f.tsType, hasQuestionToken: !required(f) })),
-    ...type.attributes.map((a) => ({ name: a.name, type: a.type.tsType, hasQuestionToken: !required(a) })),
+    ...(type.text ? [{ name: 'value', type: typeText(file, type.text), hasQuestionToken: false }] : []),
+    ...type.fields.map((f) => ({ name: f.name, type: fieldType(file, f), hasQuestionToken: !required(f) })),
+    ...type.attributes.map((a) => ({ name: a.name, type: typeText(file, a.type), hasQuestionToken: !required(a) })),
     ...(type.anyAttribute ? [{ name: OTHER_ATTRIBUTES, type: 'Record<string, string>', hasQuestionToken: true }] : []),
   ];
-  const statements: StatementStructures[] = [];
-  statements.push({
-    kind: StructureKind.Interface,
-    name: fieldsInterface,
-    isExported: true,
+  const fieldsDocs = `The fields of ${description}, in sequence order${type.attributes.length ? ', then its attributes' : ''}${type.anyAttribute ? ', then the attributes its anyAttribute admits (`{namespace}name` or `name`: text)' : ''}.`;
+  const members = [...(type.text ? ['value'] : []), ...[...type.fields, ...type.attributes].map((f) => f.name)];
+  const ctor = {
+    parameters: [{ name: 'fields', type: type.fieldsInterface, initializer: allOptional(type) ? '{}' : undefined }],
+    statements: [...members, ...(type.anyAttribute ? [OTHER_ATTRIBUTES] : [])].map((name) => `this.${name} = fields.${name};`),
+  };
+  return [
+    { kind: StructureKind.Interface, name: type.fieldsInterface, isExported: true, docs: [fieldsDocs], properties },
+    {
+      kind: StructureKind.Class,
+      name: type.name,
+      isExported: true,
+      implements: [type.fieldsInterface],
+      docs: [`${description[0].toUpperCase()}${description.slice(1)}.`],
+      properties,
+      ctors: [ctor],
+      methods: [
+        fromXmlMethod(file, type),
+        ...(readsFields(type) ? [fromFieldsMethod(file, type)] : []),
+        toXmlMethod(file, type),
+        ...(hasAttributes(file.model, { kind: 'complex', typeName: type.name, tsType: type.name }) ? attributesMethods(file, type) : []),
+        ...(inHierarchy(type) ? [xsiTypeMethod(file.model, type)] : []),
+      ],
+    },
+  ];
+}
+
+/** What a class is of, as its documentation says. */
+function classDescription(type: ComplexTypeModel): string {
+  if (type.message) return `the parts of message ${type.xmlName}`;
+  if (type.group) return 'one item of a repeated group (its elements written in place, in order)';
+  return type.anonymous ? `the type of element ${type.xmlName}` : `complex type ${type.xmlName}`;
+}
+
+/** A class none of whose members is required: its constructor's fields may be left out. */
+const allOptional = (type: ComplexTypeModel) => [...type.fields, ...type.attributes].every((f) => !required(f)) && !type.text;
+
+/** A class HTTP fields can fill (fromFields): elements only, each a simple value, once, never nil. */
+const readsFields = (type: ComplexTypeModel) =>
+  type.attributes.length === 0 &&
+  !type.text &&
+  type.fields.every((f) => (f.type.kind === 'primitive' || f.type.kind === 'enum') && f.maxOccurs === 1 && !f.nillable);
+
+/** fromXml: a derived type's class for its xsi:type, else the attributes, the text or children, and the required ones checked. */
+function fromXmlMethod(file: EmitFile, type: ComplexTypeModel): MethodDeclarationStructure {
+  const { imports } = file;
+  return {
+    kind: StructureKind.Method,
+    name: 'fromXml',
+    isStatic: true,
     docs: [
-      `The fields of ${description}, in sequence order${type.attributes.length ? ', then its attributes' : ''}${type.anyAttribute ? ', then the attributes its anyAttribute admits (`{namespace}name` or `name`: text)' : ''}.`,
+      type.message
+        ? 'Decodes the parts from the element that holds them (the SOAP Body), validated against the schema.'
+        : 'Decodes an element of this type that has been validated against the schema.',
     ],
-    properties,
+    parameters: [{ name: 'element', type: imports.runtime('XmlElement') }],
+    returnType: type.union ?? type.name,
+    statements: (w) => {
+      if (type.derived.length > 0) readDerived(w, file, type);
+      if (type.abstract && type.union !== undefined) {
+        // An abstract type is never made: its element names the derived type it holds with xsi:type.
+        const message = quote(`${type.xmlName} is abstract: its element names a type derived from it with xsi:type`);
+        w.writeLine(`throw new ${imports.runtime('DecodeError')}(${message});`);
+        return;
+      }
+      w.writeLine(`const fields: Partial<${type.fieldsInterface}> = {};`);
+      if (type.attributes.length > 0) readAttributes(w, file, type);
+      if (type.anyAttribute) {
+        const declared = type.attributes.map((a) => quote(`{${a.namespace}}${a.xmlName}`));
+        w.writeLine(`const other = ${imports.runtime('otherAttributesOf')}(element, [${declared.join(', ')}]);`);
+        w.writeLine(`if (other) fields.${OTHER_ATTRIBUTES} = other;`);
+      }
+      if (type.text) w.writeLine(`fields.value = ${simpleParse(file, type.text, 'element.content', 'element')};`);
+      const mixed = type.fields.find((f) => f.type.kind === 'any' && type.mixed);
+      if (mixed) w.writeLine(`fields.${mixed.name} = ${imports.runtime('mixedContentOf')}(element);`);
+      else if (type.fields.length > 0) readChildren(w, file, type);
+      for (const f of [...type.fields, ...type.attributes].filter(required)) {
+        if ('xmlName' in f && f.xmlName === '' && 'minOccurs' in f) continue;
+        w.writeLine(`if (fields.${f.name} === undefined) throw new ${imports.runtime('DecodeError')}(${quote(`${f.name} is required`)});`);
+      }
+      w.writeLine(
+        type.allOrder
+          ? `return ${imports.runtime('withXmlOrder')}(new ${type.name}(fields as ${type.fieldsInterface}), order);`
+          : `return new ${type.name}(fields as ${type.fieldsInterface});`,
+      );
+    },
+  };
+}
+
+/** The start of fromXml for a type with derived ones: an element whose xsi:type names one is read by its class. */
+function readDerived(w: CodeBlockWriter, { model, imports }: EmitFile, type: ComplexTypeModel): void {
+  w.writeLine(`const derived = ${imports.runtime('xsiTypeOf')}(element);`);
+  w.write(`if (derived !== undefined && derived !== ${quote(type.xmlName)})`).block(() => {
+    w.write('switch (derived)').block(() => {
+      for (const name of type.derived) {
+        const derived = model.types.find((t) => t.name === name)!;
+        w.writeLine(`case ${quote(derived.xmlName)}:`);
+        w.indent().write(`return ${derived.name}.fromXml(element);`).newLine();
+      }
+    });
   });
-  const allRequiredAbsent = [...type.fields, ...type.attributes].every((f) => !required(f)) && !type.text;
-  const fromFields =
-    type.attributes.length === 0 &&
-    !type.text &&
-    type.fields.every((f) => (f.type.kind === 'primitive' || f.type.kind === 'enum') && f.maxOccurs === 1 && !f.nillable);
-  const member = (name: string) => `this.${name}`;
-  statements.push({
-    kind: StructureKind.Class,
-    name: type.name,
-    isExported: true,
-    implements: [fieldsInterface],
-    docs: [`${description[0].toUpperCase()}${description.slice(1)}.`],
-    properties,
-    ctors: [
-      {
-        parameters: [{ name: 'fields', type: fieldsInterface, initializer: allRequiredAbsent ? '{}' : undefined }],
-        statements: [
-          ...(type.text ? ['value'] : []),
-          ...[...type.fields, ...type.attributes].map((f) => f.name),
-          ...(type.anyAttribute ? [OTHER_ATTRIBUTES] : []),
-        ].map((name) => `${member(name)} = fields.${name};`),
-      },
-    ],
-    methods: [
-      {
-        name: 'fromXml',
-        isStatic: true,
-        docs: [
-          type.message
-            ? 'Decodes the parts from the element that holds them (the SOAP Body), validated against the schema.'
-            : 'Decodes an element of this type that has been validated against the schema.',
-        ],
-        parameters: [{ name: 'element', type: 'XmlElement' }],
-        returnType: type.union ?? type.name,
-        statements: (w) => {
-          if (type.derived.length > 0) {
-            w.writeLine('const derived = xsiTypeOf(element);');
-            w.write(`if (derived !== undefined && derived !== ${quote(type.xmlName)})`).block(() => {
-              w.write('switch (derived)').block(() => {
-                for (const name of type.derived) {
-                  const derived = model.types.find((t) => t.name === name)!;
-                  w.writeLine(`case ${quote(derived.xmlName)}:`);
-                  w.indent().write(`return ${derived.name}.fromXml(element);`).newLine();
-                }
-              });
-            });
+}
+
+/** One pass of fromXml over the attributes the element has, each taken by its name and namespace. */
+function readAttributes(w: CodeBlockWriter, file: EmitFile, type: ComplexTypeModel): void {
+  w.write('for (const attribute of element.attrs)').block(() => {
+    w.write('switch (attribute.name)').block(() => {
+      const byName = new Map<string, AttributeModel[]>();
+      for (const a of type.attributes) byName.set(a.xmlName, [...(byName.get(a.xmlName) ?? []), a]);
+      for (const [xmlName, same] of byName) {
+        w.writeLine(`case ${quote(xmlName)}:`);
+        w.indent(() => {
+          for (const a of same) {
+            const test = a.namespace ? `attribute.namespaceUri === ${quote(a.namespace)}` : '!attribute.namespaceUri';
+            w.writeLine(`if (${test}) fields.${a.name} = ${simpleParse(file, a.type, 'attribute.value', 'element')};`);
           }
-          if (type.abstract && type.union !== undefined) {
-            // An abstract type is never made: its element names the derived type it holds with xsi:type.
-            w.writeLine(
-              `throw new DecodeError(${quote(`${type.xmlName} is abstract: its element names a type derived from it with xsi:type`)});`,
-            );
-            return;
-          }
-          w.writeLine(`const fields: Partial<${fieldsInterface}> = {};`);
-          if (type.attributes.length > 0) {
-            // One pass over the attributes the element has, each taken by its name and namespace.
-            w.write('for (const attribute of element.attrs)').block(() => {
-              w.write('switch (attribute.name)').block(() => {
-                const byName = new Map<string, AttributeModel[]>();
-                for (const a of type.attributes) byName.set(a.xmlName, [...(byName.get(a.xmlName) ?? []), a]);
-                for (const [xmlName, same] of byName) {
-                  w.writeLine(`case ${quote(xmlName)}:`);
-                  w.indent(() => {
-                    for (const a of same) {
-                      const test = a.namespace ? `attribute.namespaceUri === ${quote(a.namespace)}` : '!attribute.namespaceUri';
-                      w.writeLine(`if (${test}) fields.${a.name} = ${simpleParse(model, a.type, 'attribute.value', 'element')};`);
-                    }
-                    w.writeLine('break;');
-                  });
-                }
-              });
-            });
-          }
-          if (type.anyAttribute) {
-            const declared = type.attributes.map((a) => quote(`{${a.namespace}}${a.xmlName}`));
-            w.writeLine(`const other = otherAttributesOf(element, [${declared.join(', ')}]);`);
-            w.writeLine(`if (other) fields.${OTHER_ATTRIBUTES} = other;`);
-          }
-          if (type.text) w.writeLine(`fields.value = ${simpleParse(model, type.text, 'element.content', 'element')};`);
-          const mixed = type.fields.find((f) => f.type.kind === 'any' && type.mixed);
-          if (mixed) {
-            w.writeLine(`fields.${mixed.name} = mixedContentOf(element);`);
-          } else if (type.fields.length > 0) {
-            readChildren(w, model, type);
-          }
-          for (const f of [...type.fields, ...type.attributes].filter(required)) {
-            if ('xmlName' in f && f.xmlName === '' && 'minOccurs' in f) continue;
-            w.writeLine(`if (fields.${f.name} === undefined) throw new DecodeError(${quote(`${f.name} is required`)});`);
-          }
-          w.writeLine(
-            type.allOrder
-              ? `return withXmlOrder(new ${type.name}(fields as ${fieldsInterface}), order);`
-              : `return new ${type.name}(fields as ${fieldsInterface});`,
-          );
-        },
-      },
-      ...(fromFields
-        ? [
-            {
-              kind: StructureKind.Method as const,
-              name: 'fromFields',
-              isStatic: true,
-              docs: ['Decodes HTTP GET query or HTTP POST form fields; an absent field stays undefined.'],
-              parameters: [{ name: 'field', type: '(name: string) => string | undefined' }],
-              returnType: type.name,
-              statements: (w: CodeBlockWriter) => {
-                w.write(`return new ${type.name}(`).inlineBlock(() => {
-                  for (const f of type.fields) {
-                    const value = `field(${quote(f.xmlName)})`;
-                    const parse = simpleParse(model, f.type, 'v');
-                    const expr = parse === 'v' ? value : `((v) => (v === undefined ? undefined : ${parse}))(${value})`;
-                    w.writeLine(`${f.name}: ${expr},`);
-                  }
-                });
-                w.write(allRequiredAbsent ? ');' : ` as ${fieldsInterface});`);
-              },
-            },
-          ]
-        : []),
-      {
-        name: 'toXml',
-        docs: [
-          type.message
-            ? 'Encodes the parts, each a top-level element with its namespace declarations; `namespace` is the target namespace, escaped.'
-            : 'Encodes the content of an element of this type: its child elements, in sequence order.',
-        ],
-        parameters: type.message ? [{ name: 'namespace', type: 'string' }] : [],
-        returnType: 'string',
-        statements: (w) => {
-          w.writeLine("let xml = '';");
-          if (type.text) w.writeLine(`xml += ${simpleFormat(model, type.text, 'this.value')};`);
-          if (type.allOrder) {
-            // In the order the value was read in (any order is valid), else in the schema's.
-            w.write(`for (const name of xmlOrderOf(this, [${type.fields.map((f) => quote(f.name)).join(', ')}]))`).block(() => {
-              w.write('switch (name)').block(() => {
-                for (const f of type.fields) {
-                  w.writeLine(`case ${quote(f.name)}:`);
-                  w.indent(() => {
-                    writeField(w, model, f, undefined);
-                    w.writeLine('break;');
-                  });
-                }
-              });
-            });
-          } else for (const f of type.fields) writeField(w, model, f, type.message ? 'namespace' : undefined);
-          w.writeLine('return xml;');
-        },
-      },
-      ...(hasAttributes(model, { kind: 'complex', typeName: type.name, tsType: type.name })
-        ? [
-            {
-              kind: StructureKind.Method as const,
-              name: 'xmlAttributes',
-              docs: ["Encodes this type's attributes, each with a space before it, for the start tag its user writes."],
-              returnType: 'string',
-              statements: (w: CodeBlockWriter) => {
-                w.writeLine("let xml = '';");
-                const writeAttribute = (a: AttributeModel, i: number) => writeAttributeOf(w, model, a, i);
-                if (type.attributes.length <= ATTRIBUTES_A_FUNCTION) for (const [i, a] of type.attributes.entries()) writeAttribute(a, i);
-                else {
-                  // Hundreds of attributes: a method for each hundred, so that TypeScript's control flow analysis keeps up.
-                  for (let start = 0; start < type.attributes.length; start += ATTRIBUTES_A_FUNCTION) {
-                    w.writeLine(`xml += this.xmlAttributes${start / ATTRIBUTES_A_FUNCTION}();`);
-                  }
-                }
-                if (type.anyAttribute) w.writeLine(`xml += writeOtherAttributes(this.${OTHER_ATTRIBUTES});`);
-                const textDeclarations = type.text && valueDeclarations(model, type.text, 'this.value', 'q');
-                if (textDeclarations) w.writeLine(`xml += ${textDeclarations};`);
-                w.writeLine('return xml;');
-              },
-            },
-            ...Array.from(
-              { length: type.attributes.length > ATTRIBUTES_A_FUNCTION ? Math.ceil(type.attributes.length / ATTRIBUTES_A_FUNCTION) : 0 },
-              (_, k) => ({
-                kind: StructureKind.Method as const,
-                name: `xmlAttributes${k}`,
-                scope: Scope.Private,
-                returnType: 'string',
-                statements: (w: CodeBlockWriter) => {
-                  w.writeLine("let xml = '';");
-                  const start = k * ATTRIBUTES_A_FUNCTION;
-                  for (const [i, a] of type.attributes.slice(start, start + ATTRIBUTES_A_FUNCTION).entries())
-                    writeAttributeOf(w, model, a, start + i);
-                  w.writeLine('return xml;');
-                },
-              }),
-            ),
-          ]
-        : []),
-      ...(inHierarchy(type)
-        ? [
-            {
-              kind: StructureKind.Method as const,
-              name: 'xsiType',
-              docs: ["The type's name as xsi:type writes it, for an instance written where its base is declared."],
-              returnType: 'string',
-              statements: [`return ${quote(typeQName(model, type))};`],
-            },
-          ]
-        : []),
-    ],
+          w.writeLine('break;');
+        });
+      }
+    });
   });
-  return statements;
+}
+
+/** fromFields: the class read from HTTP GET query or HTTP POST form fields, each parsed when present. */
+function fromFieldsMethod(file: EmitFile, type: ComplexTypeModel): MethodDeclarationStructure {
+  return {
+    kind: StructureKind.Method,
+    name: 'fromFields',
+    isStatic: true,
+    docs: ['Decodes HTTP GET query or HTTP POST form fields; an absent field stays undefined.'],
+    parameters: [{ name: 'field', type: '(name: string) => string | undefined' }],
+    returnType: type.name,
+    statements: (w) => {
+      w.write(`return new ${type.name}(`).inlineBlock(() => {
+        for (const f of type.fields) {
+          const value = `field(${quote(f.xmlName)})`;
+          const parse = simpleParse(file, f.type, 'v');
+          const expr = parse === 'v' ? value : `((v) => (v === undefined ? undefined : ${parse}))(${value})`;
+          w.writeLine(`${f.name}: ${expr},`);
+        }
+      });
+      w.write(allOptional(type) ? ');' : ` as ${type.fieldsInterface});`);
+    },
+  };
+}
+
+/** toXml: the content of the type's element (a message's parts: each a top-level element), in order. */
+function toXmlMethod(file: EmitFile, type: ComplexTypeModel): MethodDeclarationStructure {
+  const { imports } = file;
+  return {
+    kind: StructureKind.Method,
+    name: 'toXml',
+    docs: [
+      type.message
+        ? 'Encodes the parts, each a top-level element with its namespace declarations; `namespace` is the target namespace, escaped.'
+        : 'Encodes the content of an element of this type: its child elements, in sequence order.',
+    ],
+    parameters: type.message ? [{ name: 'namespace', type: 'string' }] : [],
+    returnType: 'string',
+    statements: (w) => {
+      w.writeLine("let xml = '';");
+      if (type.text) w.writeLine(`xml += ${simpleFormat(file, type.text, 'this.value')};`);
+      if (type.allOrder) {
+        // In the order the value was read in (any order is valid), else in the schema's.
+        const names = type.fields.map((f) => quote(f.name)).join(', ');
+        w.write(`for (const name of ${imports.runtime('xmlOrderOf')}(this, [${names}]))`).block(() => {
+          w.write('switch (name)').block(() => {
+            for (const f of type.fields) {
+              w.writeLine(`case ${quote(f.name)}:`);
+              w.indent(() => {
+                writeField(w, file, f, undefined);
+                w.writeLine('break;');
+              });
+            }
+          });
+        });
+      } else for (const f of type.fields) writeField(w, file, f, type.message ? 'namespace' : undefined);
+      w.writeLine('return xml;');
+    },
+  };
+}
+
+/**
+ * xmlAttributes: what the type writes in its element's start tag (its attributes, an anyAttribute's, a QName's
+ * namespace); past ATTRIBUTES_A_FUNCTION attributes, a private method for each hundred, which it calls.
+ */
+function attributesMethods(file: EmitFile, type: ComplexTypeModel): MethodDeclarationStructure[] {
+  const { imports } = file;
+  const chunks = type.attributes.length > ATTRIBUTES_A_FUNCTION ? Math.ceil(type.attributes.length / ATTRIBUTES_A_FUNCTION) : 0;
+  const xmlAttributes: MethodDeclarationStructure = {
+    kind: StructureKind.Method,
+    name: 'xmlAttributes',
+    docs: ["Encodes this type's attributes, each with a space before it, for the start tag its user writes."],
+    returnType: 'string',
+    statements: (w) => {
+      w.writeLine("let xml = '';");
+      if (chunks === 0) for (const [i, a] of type.attributes.entries()) writeAttributeOf(w, file, a, i);
+      // Hundreds of attributes: a method for each hundred, so that TypeScript's control flow analysis keeps up.
+      else for (let k = 0; k < chunks; k++) w.writeLine(`xml += this.xmlAttributes${k}();`);
+      if (type.anyAttribute) w.writeLine(`xml += ${imports.runtime('writeOtherAttributes')}(this.${OTHER_ATTRIBUTES});`);
+      const textDeclarations = type.text && valueDeclarations(file, type.text, 'this.value', 'q');
+      if (textDeclarations) w.writeLine(`xml += ${textDeclarations};`);
+      w.writeLine('return xml;');
+    },
+  };
+  const chunk = (k: number): MethodDeclarationStructure => ({
+    kind: StructureKind.Method,
+    name: `xmlAttributes${k}`,
+    scope: Scope.Private,
+    returnType: 'string',
+    statements: (w) => {
+      w.writeLine("let xml = '';");
+      const start = k * ATTRIBUTES_A_FUNCTION;
+      for (const [i, a] of type.attributes.slice(start, start + ATTRIBUTES_A_FUNCTION).entries()) writeAttributeOf(w, file, a, start + i);
+      w.writeLine('return xml;');
+    },
+  });
+  return [xmlAttributes, ...Array.from({ length: chunks }, (_, k) => chunk(k))];
+}
+
+/** xsiType: the type's name as xsi:type writes it, for a class with a base or derived ones. */
+function xsiTypeMethod(model: SchemaModel, type: ComplexTypeModel): MethodDeclarationStructure {
+  return {
+    kind: StructureKind.Method,
+    name: 'xsiType',
+    docs: ["The type's name as xsi:type writes it, for an instance written where its base is declared."],
+    returnType: 'string',
+    statements: [`return ${quote(typeQName(model, type))};`],
+  };
 }
 
 /** One attribute of xmlAttributes: absent when undefined; a QName value declares its prefix (one of its own, `qaN`) beside it. */
-function writeAttributeOf(w: CodeBlockWriter, model: SchemaModel, a: AttributeModel, i: number): void {
+function writeAttributeOf(w: CodeBlockWriter, file: EmitFile, a: AttributeModel, i: number): void {
+  const { model, imports } = file;
   const name = a.namespace === 'http://www.w3.org/XML/1998/namespace' ? `xml:${a.xmlName}` : tagOf(model, a.xmlName, a.namespace);
   const prefix = `qa${i}`;
-  const declarations = valueDeclarations(model, a.type, `this.${a.name}`, prefix);
-  const write = `xml += ' ${name}="' + escapeXmlAttribute(${plainText(model, a.type, `this.${a.name}`, prefix)}) + '"'${declarations ? ` + ${declarations}` : ''};`;
+  const declarations = valueDeclarations(file, a.type, `this.${a.name}`, prefix);
+  const write = `xml += ' ${name}="' + ${imports.runtime('escapeXmlAttribute')}(${plainText(file, a.type, `this.${a.name}`, prefix)}) + '"'${declarations ? ` + ${declarations}` : ''};`;
   if (required(a)) w.writeLine(write);
   else w.write(`if (this.${a.name} !== undefined)`).block(() => w.writeLine(write));
 }
@@ -356,7 +342,7 @@ function writeAttributeOf(w: CodeBlockWriter, model: SchemaModel, a: AttributeMo
  * One field of toXml: absent when undefined, xsi:nil when null, each item of an array as an element of its own,
  * xsi:type when the value is of a type derived from the declared one. `top` (a message's parts) declares the namespaces.
  */
-function writeField(w: CodeBlockWriter, model: SchemaModel, f: FieldModel, top: string | undefined): void {
+function writeField(w: CodeBlockWriter, file: EmitFile, f: FieldModel, top: string | undefined): void {
   const target = `this.${f.name}`;
   if (f.inline) {
     // A group's items: each one's members in place, in order.
@@ -370,7 +356,7 @@ function writeField(w: CodeBlockWriter, model: SchemaModel, f: FieldModel, top: 
     return;
   }
   const declarations = top ? ` + xmlns(${top})` : '';
-  const element = (value: string) => `xml += ${elementExpression(model, f, value, declarations)};`;
+  const element = (value: string) => `xml += ${elementExpression(file, f, value, declarations)};`;
   if (repeated(f)) {
     w.write(`for (const item of ${target}${required(f) ? '' : ' ?? []'})`).block(() => w.writeLine(element('item')));
   } else if (required(f)) w.writeLine(element(target));
@@ -383,29 +369,31 @@ function writeField(w: CodeBlockWriter, model: SchemaModel, f: FieldModel, top: 
  * `declarations` (an expression, with its leading ` + `) adds namespace declarations to the start tag.
  */
 export function elementExpression(
-  model: SchemaModel,
+  file: EmitFile,
   f: { xmlName: string; namespace: string; type: TypeRef; nillable: boolean },
   value: string,
   declarations: string,
 ): string {
+  const { model, imports } = file;
   const tag = tagOf(model, f.xmlName, f.namespace);
   const attributes = hasAttributes(model, f.type) ? ` + ${value}.xmlAttributes()` : '';
   let start: string;
   if (polymorphic(model, f.type)) {
     const declared = model.types.find((t) => f.type.kind === 'complex' && t.name === f.type.typeName)!;
     const typeName = typeQName(model, declared);
-    start = `'<${tag}'${declarations} + (${value}.xsiType() === ${quote(typeName)} ? '' : ' xsi:type="' + ${value}.xsiType() + '" xmlns:xsi="' + XSI_NAMESPACE + '"')${attributes} + '>'`;
+    start = `'<${tag}'${declarations} + (${value}.xsiType() === ${quote(typeName)} ? '' : ' xsi:type="' + ${value}.xsiType() + '" xmlns:xsi="' + ${imports.runtime('XSI_NAMESPACE')} + '"')${attributes} + '>'`;
     if (!hasAttributes(model, f.type)) {
       // A derived type may have attributes its base lacks.
-      start = `'<${tag}'${declarations} + (${value}.xsiType() === ${quote(typeName)} ? '' : ' xsi:type="' + ${value}.xsiType() + '" xmlns:xsi="' + XSI_NAMESPACE + '"') + ('xmlAttributes' in ${value} ? (${value} as { xmlAttributes(): string }).xmlAttributes() : '') + '>'`;
+      start = `'<${tag}'${declarations} + (${value}.xsiType() === ${quote(typeName)} ? '' : ' xsi:type="' + ${value}.xsiType() + '" xmlns:xsi="' + ${imports.runtime('XSI_NAMESPACE')} + '"') + ('xmlAttributes' in ${value} ? (${value} as { xmlAttributes(): string }).xmlAttributes() : '') + '>'`;
     }
   } else {
-    const own = valueDeclarations(model, f.type, value, 'q');
+    const own = valueDeclarations(file, f.type, value, 'q');
     start = `'<${tag}'${declarations}${attributes}${own ? ` + ${own}` : ''} + '>'`;
   }
-  const written = joinLiterals(`${start} + ${encodeExpression(model, f.type, value)} + '</${tag}>'`);
-  const nil = joinLiterals(`'<${tag}'${declarations} + ' xsi:nil="true" xmlns:xsi="' + XSI_NAMESPACE + '" />'`);
-  return f.nillable ? `${value} === null ? ${nil} : ${written}` : written;
+  const written = joinLiterals(`${start} + ${encodeExpression(file, f.type, value)} + '</${tag}>'`);
+  if (!f.nillable) return written;
+  const nil = joinLiterals(`'<${tag}'${declarations} + ' xsi:nil="true" xmlns:xsi="' + ${imports.runtime('XSI_NAMESPACE')} + '" />'`);
+  return `${value} === null ? ${nil} : ${written}`;
 }
 
 /**
@@ -413,7 +401,8 @@ export function elementExpression(
  * namespace, or else to the wildcard; a group's item ends where its compositor starts again. An all group's
  * members are recorded in the order they came in.
  */
-function readChildren(w: CodeBlockWriter, model: SchemaModel, type: ComplexTypeModel): void {
+function readChildren(w: CodeBlockWriter, file: EmitFile, type: ComplexTypeModel): void {
+  const { model, imports } = file;
   const plainWildcard = type.fields.find((f) => f.xmlName === '' && !f.inline);
   const groups = type.fields.filter((f) => f.inline).map((f, i) => groupOf(model, f, i));
   const groupWildcard = groups.find((g) => g.members.some((m) => m.field.xmlName === ''));
@@ -440,21 +429,21 @@ function readChildren(w: CodeBlockWriter, model: SchemaModel, type: ComplexTypeM
       `${g.at} = ${member.position};`,
     ];
     if (g.members.some((m) => repeated(m.field))) lines.push(`${g.last} = ${quote(f.name)};`);
-    let value = f.xmlName === '' ? 'xmlFragmentOf(child)' : decodeExpression(model, f.type, 'child', f.default);
-    if (f.nillable) value = `isXsiNil(child) ? null : ${value}`;
+    let value = f.xmlName === '' ? `${imports.runtime('xmlFragmentOf')}(child)` : decodeExpression(file, f.type, 'child', f.default);
+    if (f.nillable) value = `${imports.runtime('isXsiNil')}(child) ? null : ${value}`;
     lines.push(repeated(f) ? `(${g.current}.${f.name} ??= []).push(${value});` : `${g.current}.${f.name} = ${value};`);
     return lines;
   };
   /** The statements that take `child` into a field of the type. */
   const intoField = (f: FieldModel) => {
-    let value = decodeExpression(model, f.type, 'child', f.default);
-    if (f.nillable) value = `isXsiNil(child) ? null : ${value}`;
+    let value = decodeExpression(file, f.type, 'child', f.default);
+    if (f.nillable) value = `${imports.runtime('isXsiNil')}(child) ? null : ${value}`;
     const lines = [repeated(f) ? `(fields.${f.name} ??= []).push(${value});` : `fields.${f.name} = ${value};`];
     if (type.allOrder) lines.push(`order.push(${quote(f.name)});`);
     return lines;
   };
   const wildcardLines = plainWildcard
-    ? [`fields.${plainWildcard.name} = (fields.${plainWildcard.name} ?? '') + xmlFragmentOf(child);`]
+    ? [`fields.${plainWildcard.name} = (fields.${plainWildcard.name} ?? '') + ${imports.runtime('xmlFragmentOf')}(child);`]
     : groupWildcard
       ? intoGroup(groupWildcard, groupWildcard.members.find((m) => m.field.xmlName === '')!)
       : [];
@@ -464,7 +453,7 @@ function readChildren(w: CodeBlockWriter, model: SchemaModel, type: ComplexTypeM
     slots.set(f.xmlName, [...(slots.get(f.xmlName) ?? []), { namespace: f.namespace, lines }]);
   for (const g of groups) for (const member of g.members) if (member.field.xmlName !== '') add(member.field, intoGroup(g, member));
   for (const f of type.fields.filter((f) => f.xmlName !== '' && !f.inline)) add(f, intoField(f));
-  w.write('for (const child of childElements(element))').block(() => {
+  w.write(`for (const child of ${imports.runtime('childElements')}(element))`).block(() => {
     w.write('switch (child.name)').block(() => {
       for (const [xmlName, same] of slots) {
         w.writeLine(`case ${quote(xmlName)}:`);
@@ -535,61 +524,82 @@ export function qnameValued(model: SchemaModel, ref: TypeRef): 'one' | 'list' | 
 }
 
 /** The namespace declarations a value needs in its element's start tag (a QName's, with `prefix`), as an expression. */
-export function valueDeclarations(model: SchemaModel, ref: TypeRef, value: string, prefix: string): string | undefined {
-  const qname = qnameValued(model, ref);
-  if (qname === 'one') return `xsdQNameDeclaration(${value}, '${prefix}')`;
-  if (qname === 'list') return `xsdQNameListDeclarations(${value}, '${prefix}')`;
+export function valueDeclarations(file: EmitFile, ref: TypeRef, value: string, prefix: string): string | undefined {
+  const qname = qnameValued(file.model, ref);
+  if (qname === 'one') return `${file.imports.runtime('xsdQNameDeclaration')}(${value}, ${quote(prefix)})`;
+  if (qname === 'list') return `${file.imports.runtime('xsdQNameListDeclarations')}(${value}, ${quote(prefix)})`;
   return undefined;
 }
 
-/** The first value of an enumeration (its sample). */
-export function firstValue(model: SchemaModel, ref: TypeRef): string | undefined {
-  return ref.kind === 'enum' ? model.enums.find((e) => e.name === ref.typeName)?.values[0] : undefined;
+/**
+ * A type's TypeScript (its tsType, or `written`, a type made of it: a field's, a result's), the names it holds
+ * recorded in the file's imports: the runtime's XmlFragment, the contract's enumerations and classes (each member of
+ * the union that stands for a class with derived ones).
+ */
+export function typeText(file: EmitFile, ref: TypeRef, written = ref.tsType): string {
+  const { model, imports } = file;
+  if (ref.kind === 'any') imports.runtime('XmlFragment');
+  else if (ref.kind === 'enum') imports.local(TYPES, ref.typeName, 'type');
+  else if (ref.kind === 'list') typeText(file, ref.item);
+  else if (ref.kind === 'complex') {
+    // The model writes the union as its members joined by ' | ' (model/polymorphism.ts).
+    const union = model.types.find((t) => t.name === ref.typeName)?.union;
+    for (const name of ref.tsType === union ? union.split(' | ') : [ref.typeName]) imports.local(TYPES, name, 'type');
+  }
+  return written;
+}
+
+/** A field's TypeScript (its type, `| null` when nillable, an array when repeated), its names recorded as typeText's. */
+export function fieldType(file: EmitFile, f: FieldModel): string {
+  return typeText(file, f.type, f.tsType);
 }
 
 /** Reads an element's value; `empty` (a simple type's default or fixed value) is the value of an empty element. */
-export function decodeExpression(model: SchemaModel, ref: TypeRef, element: string, empty?: string): string {
-  if (ref.kind === 'complex') return `${ref.typeName}.fromXml(${element})`;
-  if (ref.kind === 'any') return `xmlFragmentOf(${element})`;
+export function decodeExpression(file: EmitFile, ref: TypeRef, element: string, empty?: string): string {
+  if (ref.kind === 'complex') return `${file.imports.local(TYPES, ref.typeName)}.fromXml(${element})`;
+  if (ref.kind === 'any') return `${file.imports.runtime('xmlFragmentOf')}(${element})`;
   const text = empty === undefined ? `${element}.content` : `(${element}.content || ${quote(empty)})`;
-  return simpleParse(model, ref, text, element);
+  return simpleParse(file, ref, text, element);
 }
 
 /** Reads a simple value (a built-in, an enumeration, a list of either) from its text; `context` is its element, when there is one. */
-export function simpleParse(model: SchemaModel, ref: TypeRef, text: string, context?: string): string {
+export function simpleParse(file: EmitFile, ref: TypeRef, text: string, context?: string): string {
   if (ref.kind === 'list') {
-    const item = simpleParse(model, ref.item, 'item', context);
+    const item = simpleParse(file, ref.item, 'item', context);
     return `${text}.split(/[\\t\\n\\r ]+/).filter((item) => item !== '').map((item) => ${item})`;
   }
   if (ref.kind === 'complex' || ref.kind === 'any') throw new Error('codegen: a simple type was expected');
-  return valueCode(ref, model).parse(text, context);
+  return valueCode(file.imports, ref, file.model).parse(text, context);
 }
 
 /** Writes a simple value as escaped XML text (a QName with `prefix`, which valueDeclarations declares). */
-function simpleFormat(model: SchemaModel, ref: TypeRef, value: string, prefix = 'q'): string {
+function simpleFormat(file: EmitFile, ref: TypeRef, value: string, prefix = 'q'): string {
+  const { model, imports } = file;
   if (ref.kind === 'list') {
-    if (qnameValued(model, ref)) return `escapeXmlText(formatXsdQNameList(${value}, '${prefix}'))`;
-    return `${value}.map((item) => ${valueCode(ref.item, model).format('item')}).join(' ')`;
+    if (qnameValued(model, ref))
+      return `${imports.runtime('escapeXmlText')}(${imports.runtime('formatXsdQNameList')}(${value}, ${quote(prefix)}))`;
+    return `${value}.map((item) => ${valueCode(imports, ref.item, model).format('item')}).join(' ')`;
   }
   if (ref.kind === 'complex' || ref.kind === 'any') throw new Error('codegen: a simple type was expected');
-  return valueCode(ref, model).format(value, prefix);
+  return valueCode(imports, ref, model).format(value, prefix);
 }
 
 /** The value as text before XML escaping: escapeXmlAttribute escapes it for an attribute. */
-export function plainText(model: SchemaModel, ref: TypeRef, value: string, prefix = 'q'): string {
+export function plainText(file: EmitFile, ref: TypeRef, value: string, prefix = 'q'): string {
+  const { model, imports } = file;
   if (ref.kind === 'list') {
-    if (qnameValued(model, ref)) return `formatXsdQNameList(${value}, '${prefix}')`;
-    return `${value}.map((item) => ${valueCode(ref.item, model).text('item')}).join(' ')`;
+    if (qnameValued(model, ref)) return `${imports.runtime('formatXsdQNameList')}(${value}, ${quote(prefix)})`;
+    return `${value}.map((item) => ${valueCode(imports, ref.item, model).text('item')}).join(' ')`;
   }
   if (ref.kind === 'complex' || ref.kind === 'any') throw new Error('codegen: an attribute has a simple type');
-  if (qnameValued(model, ref)) return `formatXsdQName(${value}, '${prefix}')`;
-  return valueCode(ref, model).text(value);
+  if (qnameValued(model, ref)) return `${imports.runtime('formatXsdQName')}(${value}, ${quote(prefix)})`;
+  return valueCode(imports, ref, model).text(value);
 }
 
-export function encodeExpression(model: SchemaModel, ref: TypeRef, value: string): string {
+export function encodeExpression(file: EmitFile, ref: TypeRef, value: string): string {
   if (ref.kind === 'complex') return `${value}.toXml()`;
   if (ref.kind === 'any') return value;
-  return simpleFormat(model, ref, value);
+  return simpleFormat(file, ref, value);
 }
 
 /** `'<a' + '>'` → `'<a>'`: adjacent string literals of generated code joined, so that nothing is concatenated at run time for them. */
@@ -602,7 +612,8 @@ export function joinLiterals(expression: string): string {
  * fault's element) written in the fault's detail, soap:Server unless the
  * handler says the caller is at fault.
  */
-function faultClasses(model: SchemaModel): string[] {
+function faultClasses(file: EmitFile): string[] {
+  const { model, imports } = file;
   const seen = new Set<string>();
   return model.operations.flatMap((op) =>
     (op.soap?.faults ?? []).flatMap((fault) => {
@@ -611,19 +622,21 @@ function faultClasses(model: SchemaModel): string[] {
       const { name, namespace } = fault.element;
       const tag = tagOf(model, name, namespace);
       const target = namespace === model.authoredNamespace;
+      // After xmlns(), an empty literal that joinLiterals folds into the tag's next one.
       const declarations = model.prefixes
-        ? `' + xmlns(namespace) + '`
+        ? ['xmlns(namespace)', quote('')]
         : target
-          ? `' xmlns="' + namespace + '"'`.slice(1, -1)
-          : ` xmlns="${escapeForString(attributeEscape(namespace))}"`;
-      const attributes = hasAttributes(model, fault.type) ? `' + detail.xmlAttributes() + '` : '';
-      const content = encodeExpression(model, fault.type, 'detail');
+          ? [quote(' xmlns="'), 'namespace', quote('"')]
+          : [quote(` xmlns="${escapeXmlAttribute(namespace)}"`)];
+      const attributes = hasAttributes(model, fault.type) ? ['detail.xmlAttributes()'] : [];
+      const content = encodeExpression(file, fault.type, 'detail');
+      const detail = [quote(`<${tag}`), ...declarations, ...attributes, quote('>'), content, quote(`</${tag}>`)].join(' + ');
       return [
         [
           `/** The declared fault ${fault.name}: its detail is element ${name}. */`,
-          `export class ${fault.className} extends DeclaredFault {`,
-          `  constructor(readonly detail: ${fault.type.tsType}, message = ${quote(`${fault.name}`)}, kind: 'client' | 'server' = 'server') {`,
-          `    super(kind, message, (namespace) => ${joinLiterals(`'<${tag}${declarations}${attributes}>' + ${content} + '</${tag}>'`)});`,
+          `export class ${fault.className} extends ${imports.runtime('DeclaredFault')} {`,
+          `  constructor(readonly detail: ${typeText(file, fault.type)}, message = ${quote(`${fault.name}`)}, kind: 'client' | 'server' = 'server') {`,
+          `    super(kind, message, (namespace) => ${joinLiterals(detail)});`,
           '  }',
           '}',
         ].join('\n'),

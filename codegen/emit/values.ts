@@ -1,12 +1,15 @@
 import type { Primitive, SchemaModel, SimpleTypeRef, TypeRef } from '../model/model';
+import { TYPES } from './header';
+import { type Imports, quote, type RuntimeName } from './ts';
 
 export type { SimpleTypeRef };
 
 /**
  * How generated code handles a value of one simple type: TypeScript
  * expressions (over `x`) reading its XML text, writing it as XML text and as
- * ASP.NET AJAX's JSON, reading it from JSON, and a sample valid for the
- * schema. The helpers are src/runtime/xml/xsd-values.ts's and src/runtime/xml/xsd-json.ts's.
+ * ASP.NET AJAX's JSON, and reading it from JSON. The helpers are
+ * src/runtime/xml/xsd-values.ts's and src/runtime/xml/xsd-json.ts's, each
+ * recorded in the file's imports when an expression calling it is written.
  */
 export interface ValueCode {
   /** `context`: the element the text was read from (a QName's prefix is resolved there), when there is one. */
@@ -19,118 +22,100 @@ export interface ValueCode {
   text(value: string): string;
   toJson(value: string): string;
   fromJson(d: string): string;
-  sample: string;
 }
 
-const integer = (type: string, sample = '0'): ValueCode => ({
-  parse: (x) => `parseXsdInteger(${x}, '${type}')`,
-  format: (x) => `formatXsdInteger(${x}, '${type}')`,
-  text: (x) => `formatXsdInteger(${x}, '${type}')`,
-  toJson: (x) => `formatXsdInteger(${x}, '${type}')`,
-  fromJson: (d) => `fromJsonInteger(${d}, '${type}')`,
-  sample,
+/** A call of a runtime helper, the helper recorded in the file's imports. */
+type Call = (helper: RuntimeName, ...args: string[]) => string;
+
+const integer = (call: Call, type: string): ValueCode => ({
+  parse: (x) => call('parseXsdInteger', x, quote(type)),
+  format: (x) => call('formatXsdInteger', x, quote(type)),
+  text: (x) => call('formatXsdInteger', x, quote(type)),
+  toJson: (x) => call('formatXsdInteger', x, quote(type)),
+  fromJson: (d) => call('fromJsonInteger', d, quote(type)),
 });
-const bigInteger = (type: string): ValueCode => ({
-  parse: (x) => `parseXsdBigInteger(${x}, '${type}')`,
-  format: (x) => `formatXsdBigInteger(${x}, '${type}')`,
-  text: (x) => `formatXsdBigInteger(${x}, '${type}')`,
-  toJson: (x) => `formatXsdBigInteger(${x}, '${type}')`,
-  fromJson: (d) => `fromJsonBigInteger(${d}, '${type}')`,
-  sample: '0n',
+const bigInteger = (call: Call, type: string): ValueCode => ({
+  parse: (x) => call('parseXsdBigInteger', x, quote(type)),
+  format: (x) => call('formatXsdBigInteger', x, quote(type)),
+  text: (x) => call('formatXsdBigInteger', x, quote(type)),
+  toJson: (x) => call('formatXsdBigInteger', x, quote(type)),
+  fromJson: (d) => call('fromJsonBigInteger', d, quote(type)),
 });
-const float = (type: string): ValueCode => ({
-  parse: (x) => `parseXsdFloat(${x}, '${type}')`,
-  format: (x) => (type === 'float' ? `formatXsdFloat(${x}, 'float')` : `formatXsdFloat(${x})`),
-  text: (x) => (type === 'float' ? `formatXsdFloat(${x}, 'float')` : `formatXsdFloat(${x})`),
-  toJson: (x) => `toJsonFloat(${x})`,
-  fromJson: (d) => `fromJsonFloat(${d})`,
-  sample: '0',
+const float = (call: Call, type: string): ValueCode => ({
+  parse: (x) => call('parseXsdFloat', x, quote(type)),
+  format: (x) => (type === 'float' ? call('formatXsdFloat', x, quote('float')) : call('formatXsdFloat', x)),
+  text: (x) => (type === 'float' ? call('formatXsdFloat', x, quote('float')) : call('formatXsdFloat', x)),
+  toJson: (x) => call('toJsonFloat', x),
+  fromJson: (d) => call('fromJsonFloat', d),
 });
-const lexical = (type: string, sample: string): ValueCode => ({
-  parse: (x) => `parseXsdLexical(${x}, '${type}')`,
-  format: (x) => `formatXsdLexical(${x}, '${type}')`,
-  text: (x) => `formatXsdLexical(${x}, '${type}')`,
-  toJson: (x) => `jsonString(formatXsdLexical(${x}, '${type}'))`,
-  fromJson: (d) => `fromJsonLexical(${d}, '${type}')`,
-  sample: `'${sample}'`,
+const lexical = (call: Call, type: string): ValueCode => ({
+  parse: (x) => call('parseXsdLexical', x, quote(type)),
+  format: (x) => call('formatXsdLexical', x, quote(type)),
+  text: (x) => call('formatXsdLexical', x, quote(type)),
+  toJson: (x) => call('jsonString', call('formatXsdLexical', x, quote(type))),
+  fromJson: (d) => call('fromJsonLexical', d, quote(type)),
+});
+const bytes = (call: Call, type: 'Base64Binary' | 'HexBinary'): ValueCode => ({
+  parse: (x) => call(`parseXsd${type}`, x),
+  format: (x) => call(`formatXsd${type}`, x),
+  text: (x) => call(`formatXsd${type}`, x),
+  toJson: (x) => call('toJsonBytes', x),
+  fromJson: (d) => call('fromJsonBytes', d),
+});
+/** A string's: its text as it is. */
+const text = (call: Call): ValueCode => ({
+  parse: (x) => x,
+  format: (x) => call('escapeXmlText', x),
+  text: (x) => x,
+  toJson: (x) => call('jsonString', x),
+  fromJson: (d) => call('fromJsonString', d),
 });
 
-const PRIMITIVE_CODE: Record<Primitive, ValueCode> = {
-  string: {
-    parse: (x) => x,
-    format: (x) => `escapeXmlText(${x})`,
-    text: (x) => x,
-    toJson: (x) => `jsonString(${x})`,
-    fromJson: (d) => `fromJsonString(${d})`,
-    sample: "'string'",
-  },
-  boolean: {
-    parse: (x) => `parseXsdBoolean(${x})`,
-    format: (x) => `formatXsdBoolean(${x})`,
-    text: (x) => `formatXsdBoolean(${x})`,
-    toJson: (x) => `(${x} ? 'true' : 'false')`,
-    fromJson: (d) => `fromJsonBoolean(${d})`,
-    sample: 'true',
-  },
-  int: integer('int'),
-  short: integer('short'),
-  byte: integer('byte'),
-  unsignedInt: integer('unsignedInt'),
-  unsignedShort: integer('unsignedShort'),
-  unsignedByte: integer('unsignedByte'),
-  long: bigInteger('long'),
-  unsignedLong: bigInteger('unsignedLong'),
-  integer: bigInteger('integer'),
-  nonNegativeInteger: bigInteger('nonNegativeInteger'),
-  positiveInteger: { ...bigInteger('positiveInteger'), sample: '1n' },
-  nonPositiveInteger: bigInteger('nonPositiveInteger'),
-  negativeInteger: { ...bigInteger('negativeInteger'), sample: '-1n' },
-  float: float('float'),
-  double: float('double'),
-  decimal: {
-    ...lexical('decimal', '0'),
-    toJson: (x) => `toJsonDecimal(${x})`,
-    fromJson: (d) => `fromJsonDecimal(${d})`,
-  },
-  dateTime: {
-    ...lexical('dateTime', '1970-01-01T00:00:00Z'),
-    toJson: (x) => `toJsonDate(${x})`,
-    fromJson: (d) => `fromJsonDate(${d})`,
-  },
-  date: lexical('date', '1970-01-01'),
-  time: lexical('time', '00:00:00'),
-  duration: lexical('duration', 'PT0S'),
-  gYear: lexical('gYear', '1970'),
-  gYearMonth: lexical('gYearMonth', '1970-01'),
-  gMonth: lexical('gMonth', '--01'),
-  gMonthDay: lexical('gMonthDay', '--01-01'),
-  gDay: lexical('gDay', '---01'),
-  text: {
-    parse: (x) => `parseXsdText(${x}, 'token')`,
-    format: (x) => `escapeXmlText(${x})`,
-    text: (x) => x,
-    toJson: (x) => `jsonString(${x})`,
-    fromJson: (d) => `fromJsonString(${d})`,
-    sample: "'string'",
-  },
-  guid: lexical('guid', '00000000-0000-0000-0000-000000000000'),
-  base64Binary: {
-    parse: (x) => `parseXsdBase64Binary(${x})`,
-    format: (x) => `formatXsdBase64Binary(${x})`,
-    text: (x) => `formatXsdBase64Binary(${x})`,
-    toJson: (x) => `toJsonBytes(${x})`,
-    fromJson: (d) => `fromJsonBytes(${d})`,
-    sample: 'new Uint8Array(0)',
-  },
-  hexBinary: {
-    parse: (x) => `parseXsdHexBinary(${x})`,
-    format: (x) => `formatXsdHexBinary(${x})`,
-    text: (x) => `formatXsdHexBinary(${x})`,
-    toJson: (x) => `toJsonBytes(${x})`,
-    fromJson: (d) => `fromJsonBytes(${d})`,
-    sample: 'new Uint8Array(0)',
-  },
-};
+function primitiveCode(call: Call, primitive: Primitive): ValueCode {
+  switch (primitive) {
+    case 'string':
+      return text(call);
+    case 'boolean':
+      return {
+        parse: (x) => call('parseXsdBoolean', x),
+        format: (x) => call('formatXsdBoolean', x),
+        text: (x) => call('formatXsdBoolean', x),
+        toJson: (x) => `(${x} ? 'true' : 'false')`,
+        fromJson: (d) => call('fromJsonBoolean', d),
+      };
+    case 'int':
+    case 'short':
+    case 'byte':
+    case 'unsignedInt':
+    case 'unsignedShort':
+    case 'unsignedByte':
+      return integer(call, primitive);
+    case 'long':
+    case 'unsignedLong':
+    case 'integer':
+    case 'nonNegativeInteger':
+    case 'positiveInteger':
+    case 'nonPositiveInteger':
+    case 'negativeInteger':
+      return bigInteger(call, primitive);
+    case 'float':
+    case 'double':
+      return float(call, primitive);
+    case 'decimal':
+      return { ...lexical(call, 'decimal'), toJson: (x) => call('toJsonDecimal', x), fromJson: (d) => call('fromJsonDecimal', d) };
+    case 'dateTime':
+      return { ...lexical(call, 'dateTime'), toJson: (x) => call('toJsonDate', x), fromJson: (d) => call('fromJsonDate', d) };
+    case 'text':
+      return { ...text(call), parse: (x) => call('parseXsdText', x, quote('token')) };
+    case 'base64Binary':
+      return bytes(call, 'Base64Binary');
+    case 'hexBinary':
+      return bytes(call, 'HexBinary');
+    default:
+      // date, time, duration, the g* types, guid: kept as their lexical form.
+      return lexical(call, primitive);
+  }
+}
 
 /** The array of an enumeration's values, which generated/types.ts exports beside its type. */
 export const enumValues = (name: string) => `${name}Values`;
@@ -149,66 +134,49 @@ const builtinOf = (type: SimpleTypeRef | TypeRef) => {
 const isQName = (builtin: string | undefined) => builtin === 'QName' || builtin === 'NOTATION';
 
 /** A QName's code: read with its element's namespaces, written with a prefix its element declares. */
-const QNAME_CODE: ValueCode = {
-  parse: (x, context) => (context ? `parseXsdQName(${x}, ${context})` : `parseXsdText(${x}, 'QName')`),
-  format: (x, prefix = 'q') => `escapeXmlText(formatXsdQName(${x}, '${prefix}'))`,
-  declarations: (x, prefix) => `xsdQNameDeclaration(${x}, '${prefix}')`,
-  text: (x) => `formatXsdQName(${x}, 'q')`,
-  toJson: (x) => `jsonString(${x})`,
-  fromJson: (d) => `fromJsonString(${d})`,
-  sample: "'string'",
-};
+const qnameCode = (call: Call): ValueCode => ({
+  parse: (x, context) => (context ? call('parseXsdQName', x, context) : call('parseXsdText', x, quote('QName'))),
+  format: (x, prefix = 'q') => call('escapeXmlText', call('formatXsdQName', x, quote(prefix))),
+  declarations: (x, prefix) => call('xsdQNameDeclaration', x, quote(prefix)),
+  text: (x) => call('formatXsdQName', x, quote('q')),
+  toJson: (x) => call('jsonString', x),
+  fromJson: (d) => call('fromJsonString', d),
+});
 
-export function valueCode(type: SimpleTypeRef, model?: SchemaModel): ValueCode {
+/** The code of a simple type's values, for a file whose imports record the helpers it calls (and an enumeration's values). */
+export function valueCode(imports: Imports, type: SimpleTypeRef, model?: SchemaModel): ValueCode {
+  const call: Call = (helper, ...args) => `${imports.runtime(helper)}(${args.join(', ')})`;
   if (type.kind === 'primitive') {
-    const builtin = builtinOf(type);
+    const builtin = builtinOf(type)!;
     if (type.primitive === 'string' && builtin !== 'string')
-      return { ...PRIMITIVE_CODE.string, parse: (x) => `parseXsdText(${x}, '${builtin}')` };
-    if (type.primitive !== 'text' || builtin === 'token') return PRIMITIVE_CODE[type.primitive];
-    if (isQName(builtin)) return QNAME_CODE;
+      return { ...text(call), parse: (x) => call('parseXsdText', x, quote(builtin)) };
+    if (type.primitive !== 'text' || builtin === 'token') return primitiveCode(call, type.primitive);
+    if (isQName(builtin)) return qnameCode(call);
     // A union's text is kept as it is; any other string type's, with its white space facet applied.
     return builtin === 'union'
-      ? { ...PRIMITIVE_CODE.text, parse: (x) => x }
-      : { ...PRIMITIVE_CODE.text, parse: (x) => `parseXsdText(${x}, '${builtin}')` };
+      ? { ...primitiveCode(call, 'text'), parse: (x) => x }
+      : { ...primitiveCode(call, 'text'), parse: (x) => call('parseXsdText', x, quote(builtin)) };
   }
-  const values = enumValues(type.typeName);
+  const values = () => imports.local(TYPES, enumValues(type.typeName));
   const enumeration = model?.enums.find((e) => e.name === type.typeName);
   const base = enumeration ? builtinOf(enumeration.base) : undefined;
-  const sample = JSON.stringify(enumeration?.values[0] ?? '').replaceAll('"', "'");
+  const toJson = (x: string) => call('toJsonEnum', x, values());
+  const fromJson = (d: string) => call('fromJsonEnum', d, values(), quote(type.typeName));
   if (isQName(base)) {
+    const qname = qnameCode(call);
     return {
-      ...QNAME_CODE,
-      parse: (x, context) => `parseXsdEnumeration(${QNAME_CODE.parse(x, context)}, ${values}, '${type.typeName}')`,
-      toJson: (x) => `toJsonEnum(${x}, ${values})`,
-      fromJson: (d) => `fromJsonEnum(${d}, ${values}, '${type.typeName}')`,
-      sample,
+      ...qname,
+      parse: (x, context) => call('parseXsdEnumeration', qname.parse(x, context), values(), quote(type.typeName)),
+      toJson,
+      fromJson,
     };
   }
-  const baseArgument = base === undefined || base === 'string' ? '' : `, '${base}'`;
+  const baseArgument = base === undefined || base === 'string' ? [] : [quote(base)];
   return {
-    parse: (x) => `parseXsdEnumeration(${x}, ${values}, '${type.typeName}'${baseArgument})`,
-    format: (x) => `escapeXmlText(${x})`,
+    parse: (x) => call('parseXsdEnumeration', x, values(), quote(type.typeName), ...baseArgument),
+    format: (x) => call('escapeXmlText', x),
     text: (x) => x,
-    toJson: (x) => `toJsonEnum(${x}, ${values})`,
-    fromJson: (d) => `fromJsonEnum(${d}, ${values}, '${type.typeName}')`,
-    sample,
+    toJson,
+    fromJson,
   };
-}
-
-/** The helpers of src/runtime/xml/ that `code` (generated text) calls, found by name. */
-export function helpersUsed(code: string, module: 'xsd-values' | 'xsd-json'): string[] {
-  const names =
-    module === 'xsd-values'
-      ? ['parseXsdInteger', 'formatXsdInteger', 'parseXsdBigInteger', 'formatXsdBigInteger', 'parseXsdFloat', 'formatXsdFloat']
-          .concat(['parseXsdLexical', 'formatXsdLexical', 'parseXsdDateTime', 'formatXsdDateTime', 'parseXsdText', 'parseXsdQName'])
-          .concat(['parseXsdBase64Binary', 'formatXsdBase64Binary', 'parseXsdEnumeration', 'parseXsdHexBinary', 'formatXsdHexBinary'])
-          .concat(['formatXsdQName', 'xsdQNameDeclaration', 'formatXsdQNameList', 'xsdQNameListDeclarations'])
-      : ['toJsonFloat', 'toJsonDecimal', 'toJsonDate', 'toJsonBytes', 'toJsonEnum', 'fromJsonString', 'fromJsonBoolean']
-          .concat(['fromJsonInteger', 'fromJsonBigInteger', 'fromJsonFloat', 'fromJsonDecimal', 'fromJsonLexical', 'fromJsonDate'])
-          .concat(['fromJsonBytes', 'fromJsonEnum', 'fromJsonArray', 'fromJsonObject']);
-  return names.filter((name) => code.includes(`${name}(`)).sort(byLowerCase);
-}
-
-export function byLowerCase(a: string, b: string): number {
-  return a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0;
 }

@@ -9,7 +9,8 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, wri
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ts } from 'ts-morph';
-import { type ElementCodec, escapeXmlAttribute } from '../../src/runtime/xml/xml-codec';
+import type { ElementCodec } from '../../src/runtime/xml/xml-codec';
+import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
 import { safeParseOptions, xml, type XmlDocument, type XsdValidator } from '../../src/runtime/xml/xml-engine';
 import { firstLibxmlMessage } from '../../src/runtime/xml/xml-schema';
 import { GENERATED } from '../emit/header';
@@ -277,12 +278,13 @@ function oneLine(error: unknown): string {
 
 /**
  * The generated files, turned into CommonJS by TypeScript's transpileModule and run from memory: `./x` is the
- * generated file x.ts, `runtime` (the module they import the runtime's front door by) this checkout's runtime.
+ * generated file x.ts, `runtime` (the module of the runtime's front door, below which they import its doors) this
+ * checkout's runtime.
  */
 export function loadModules(files: Record<string, string>, runtime = GENERATED.runtime): (name: string) => unknown {
   const modules = new Map<string, { exports: object }>();
   const load = (name: string): unknown => {
-    if (name === runtime) return require(RUNTIME_FOLDER);
+    if (name === runtime || name.startsWith(`${runtime}/`)) return require(RUNTIME_FOLDER + name.slice(runtime.length));
     if (!name.startsWith('./')) throw new Error(`a generated file imports ${name}`);
     const file = `${name.slice(2)}.ts`;
     const known = modules.get(file);

@@ -6,7 +6,8 @@
  */
 import type { ContractDefinition, OperationName, OperationsOf, Route, Variant } from './definition';
 import { ServiceError } from './errors';
-import { XML_DECLARATION, escapeXmlAttribute } from './xml/xml-codec';
+import { XML_DECLARATION } from './xml/xml-codec';
+import { escapeXmlAttribute } from './xml/xml-escape';
 import type { XsdValidator } from './xml/xml-engine';
 import { compileSchema, compileSchemaSet } from './xml/xml-schema';
 

@@ -1,11 +1,10 @@
 /**
- * The runtime's front door: what a generated contract, a handler module and a
- * host import, and nothing else. generated/ imports the runtime through it
- * by path; a team's project that installed the package imports it by name
- * (`pin-service/runtime`, package.json's `exports`). A handler module's part
- * and a host's part are each a door of its own as well (handler.ts, host.ts),
- * which src/service/ imports; this file hands them on. The runtime's own
- * modules import each other directly.
+ * The runtime's front door, which hands on every door: generated code imports
+ * the doors made for it (codec.ts, and client/index.ts for the typed client),
+ * a handler module handler.ts, a host host.ts; src/service/ imports the
+ * handler and host doors. A team's project that installed the package imports
+ * them by name (`pin-service/runtime`, `…/runtime/codec`, …: package.json's
+ * `exports`). The runtime's own modules import each other directly.
  */
 
 // A contract as codegen writes it (generated/contract.ts, routes.ts, json.ts), and the call a handler answers.
@@ -45,8 +44,6 @@ export {
   childElements,
   DecodeError,
   type ElementCodec,
-  escapeXmlAttribute,
-  escapeXmlText,
   formatXsdBoolean,
   isXsiNil,
   mixedContentOf,
@@ -63,6 +60,7 @@ export {
   XSI_NAMESPACE,
   xsiTypeOf,
 } from './xml/xml-codec';
+export { escapeXmlAttribute, escapeXmlText } from './xml/xml-escape';
 export {
   formatXsdBase64Binary,
   formatXsdBigInteger,

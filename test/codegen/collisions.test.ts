@@ -7,7 +7,8 @@
  * classes' methods, and a header and a fault after the client's types. It is
  * generated with its handler skeleton and type-checked, served and called
  * over every SOAP port (`npm run corpus`'s check). The list of names generated
- * code reserves is held to the front door's exports and to what the
+ * code reserves is held to the exports of the front door and of the doors
+ * generated files import (the codec's, the client's), and to what the
  * generated files declare.
  */
 import test from 'ava';
@@ -16,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { checkCorpus } from '../../codegen/corpus';
+import { RUNTIME_NAMES } from '../../codegen/emit/ts';
 import { generate } from '../../codegen/main';
 import { clientBase, GENERATED_FILE_NAMES, LOCAL_NAMES, NUMBERED_LOCALS } from '../../codegen/model/names';
 import { handlerModules } from '../../src/runtime/handler-modules';
@@ -61,6 +63,12 @@ function frontDoorExports(): string[] {
 
 test('every name the runtime front door exports is one no contract class takes', (t) => {
   const missing = frontDoorExports().filter((name) => !GENERATED_FILE_NAMES.has(name));
+  t.deepEqual(missing, [], 'add them to GENERATED_FILE_NAMES in codegen/model/names.ts');
+});
+
+test('every name the codec and client doors export, which generated files import, is one no contract class takes', (t) => {
+  t.true(RUNTIME_NAMES.has('parseXsdInteger') && RUNTIME_NAMES.has('exchange'), 'both doors were read');
+  const missing = [...RUNTIME_NAMES].filter((name) => !GENERATED_FILE_NAMES.has(name));
   t.deepEqual(missing, [], 'add them to GENERATED_FILE_NAMES in codegen/model/names.ts');
 });
 

@@ -16,7 +16,7 @@ import type { AnyOperations } from '../../codegen/load-generated';
 import type { ContractDefinition } from '../../src/runtime/definition';
 import { handlerModuleName } from '../../src/runtime/handler-modules';
 import { SOAP11, SOAP12, soapEnvelope } from '../../src/runtime/wire/soap-envelope';
-import { escapeXmlAttribute } from '../../src/runtime/xml/xml-codec';
+import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
 import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
 
 const ROOT = join(__dirname, '..', '..');

@@ -17,7 +17,7 @@ import { type AnyOperations, loadContract } from '../../codegen/load-generated';
 import { generate } from '../../codegen/main';
 import type { ContractDefinition } from '../../src/runtime/definition';
 import { SOAP11, SOAP12, soapEnvelope } from '../../src/runtime/wire/soap-envelope';
-import { escapeXmlAttribute } from '../../src/runtime/xml/xml-codec';
+import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
 import { loadXmlEngine, safeParseOptions, xml, type XsdValidator } from '../../src/runtime/xml/xml-engine';
 import { compileSchemaSet, firstLibxmlMessage } from '../../src/runtime/xml/xml-schema';
 

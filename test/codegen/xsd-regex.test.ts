@@ -1,10 +1,10 @@
 /**
- * XML Schema's regular expressions as samples read them (codegen/emit/xsd-regex.ts): a text made from a pattern,
+ * XML Schema's regular expressions as samples read them (codegen/model/samples/xsd-regex.ts): a text made from a pattern,
  * of the lengths asked, is one libxml2 accepts under that pattern and those length facets, and the matcher agrees
  * with libxml2 on texts either side. The patterns are published contracts' (the corpus's) and XML Schema's classes.
  */
 import test from 'ava';
-import { generateXsdRegex, matchesXsdRegex, parseXsdRegex } from '../../codegen/emit/xsd-regex';
+import { generateXsdRegex, matchesXsdRegex, parseXsdRegex } from '../../codegen/model/samples/xsd-regex';
 import { loadXmlEngine, safeParseOptions, xml } from '../../src/runtime/xml/xml-engine';
 import { compileSchema } from '../../src/runtime/xml/xml-schema';
 

@@ -11,7 +11,7 @@ import test from 'ava';
 import type { AnyOperations } from '../../codegen/load-generated';
 import type { Call, ContractDefinition } from '../../src/runtime/definition';
 import { SOAP11, SOAP12, soapEnvelope } from '../../src/runtime/wire/soap-envelope';
-import { escapeXmlAttribute } from '../../src/runtime/xml/xml-codec';
+import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
 import { type FixtureContract, generateFixture, type ServedFixture, serveFixture } from '../support/fixture-contract';
 
 const OPERATION = 'CelsiusToFahrenheit';

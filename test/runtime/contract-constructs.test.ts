@@ -15,7 +15,7 @@ import { type AnyOperations, loadContract } from '../../codegen/load-generated';
 import type { Call, ContractDefinition, Handlers } from '../../src/runtime/definition';
 import { HOST_SETTINGS, serveContract } from '../../src/runtime/host';
 import { SOAP11, soapEnvelope } from '../../src/runtime/wire/soap-envelope';
-import { escapeXmlAttribute } from '../../src/runtime/xml/xml-codec';
+import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
 import { loadXmlEngine, xml } from '../../src/runtime/xml/xml-engine';
 
 const CORPUS = join(__dirname, '..', 'fixtures', 'corpus');

@@ -1,10 +1,10 @@
 /**
- * The XML escapes of the runtime's codec (src/runtime/xml/xml-codec.ts): the
+ * The runtime's XML escapes (src/runtime/xml/xml-escape.ts): the
  * same output as a plain character-by-character escape, and XML that parses
  * back to the very text (end-of-line and attribute white space included).
  */
 import test from 'ava';
-import { escapeXmlAttribute, escapeXmlText } from '../../src/runtime/xml/xml-codec';
+import { escapeXmlAttribute, escapeXmlText } from '../../src/runtime/xml/xml-escape';
 import { escapeTexts as texts } from '../support/escape-texts';
 import { attributeOf, loadReaders, readXml, textOf } from '../support/readers';
 

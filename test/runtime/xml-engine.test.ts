@@ -9,7 +9,7 @@ import test from 'ava';
 import { join } from 'node:path';
 import { type Contract, loadContract } from '../../src/runtime/contract';
 import { SOAP11, SOAP12, soapEnvelope } from '../../src/runtime/wire/soap-envelope';
-import { escapeXmlAttribute } from '../../src/runtime/xml/xml-codec';
+import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
 import { xml } from '../../src/runtime/xml/xml-engine';
 import { compileSchemaSet } from '../../src/runtime/xml/xml-schema';
 import type { AnyOperations } from '../../codegen/load-generated';

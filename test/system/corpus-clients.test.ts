@@ -21,7 +21,7 @@ import { loadContract, sampleHandlers } from '../../codegen/load-generated';
 import { createContractApp } from '../../src/runtime/host';
 import { listen } from '../../src/runtime/listener';
 import { SOAP11, SOAP12, soapEnvelope } from '../../src/runtime/wire/soap-envelope';
-import { escapeXmlAttribute } from '../../src/runtime/xml/xml-codec';
+import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
 import { loadXmlEngine, safeParseOptions, xml, type XmlElement } from '../../src/runtime/xml/xml-engine';
 import { CLIENTS_DIR, PYTHON, bounded, haveTool, runJsonClient } from './clients/harness';
 

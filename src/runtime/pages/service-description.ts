@@ -9,7 +9,8 @@ import type { Contract } from '../contract';
 import type { OperationName, OperationsOf } from '../definition';
 import { ServiceError, clientError } from '../errors';
 import { createHelpPages, type HelpOptions, type HelpSite } from '../help/pages';
-import { XML_DECLARATION, XSD_NAMESPACE, XSI_NAMESPACE, escapeXmlAttribute } from '../xml/xml-codec';
+import { XML_DECLARATION, XSD_NAMESPACE, XSI_NAMESPACE } from '../xml/xml-codec';
+import { escapeXmlAttribute } from '../xml/xml-escape';
 import { parseUrlEncoded } from '../bindings/form';
 
 /** Where the endpoint is served: its path, and the deployment's public URL when one is configured. */

@@ -1,6 +1,7 @@
 /** The two SOAP versions: what tells them apart on the wire, and how each writes envelopes and faults. */
 import type { ErrorKind } from '../errors';
-import { XML_DECLARATION, XSD_NAMESPACE, XSI_NAMESPACE, escapeXmlText } from '../xml/xml-codec';
+import { XML_DECLARATION, XSD_NAMESPACE, XSI_NAMESPACE } from '../xml/xml-codec';
+import { escapeXmlText } from '../xml/xml-escape';
 
 export interface SoapVersion {
   variant: 'soap11' | 'soap12';

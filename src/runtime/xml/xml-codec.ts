@@ -1,38 +1,14 @@
 /**
  * The small run-time the generated classes and routes encode and decode with:
- * XML escaping for writing, XML Schema value spaces for reading. Parsing
+ * XML Schema value spaces for reading (XML escaping is xml-escape.ts's). Parsing
  * itself is libxml2's (libxml2-wasm); nothing here reads XML syntax.
  */
-import { escapeEach, type Escapes } from '../escape';
 import { safeParseOptions, xml, type XmlElement, type XmlXPath } from './xml-engine';
+import { escapeXmlAttribute, escapeXmlText } from './xml-escape';
 
 export const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
 export const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
 export const XSD_NAMESPACE = 'http://www.w3.org/2001/XMLSchema';
-
-/** `&` first, so that the entities written by the others stay as they are. */
-const TEXT_ESCAPES: Escapes = [
-  ['&', /&/g, '&amp;'],
-  ['<', /</g, '&lt;'],
-  ['>', />/g, '&gt;'],
-  ['\r', /\r/g, '&#xD;'],
-];
-const ATTRIBUTE_ESCAPES: Escapes = [
-  ...TEXT_ESCAPES,
-  ['"', /"/g, '&quot;'],
-  ["'", /'/g, '&apos;'],
-  ['\n', /\n/g, '&#xA;'],
-  ['\t', /\t/g, '&#x9;'],
-];
-
-/** Escapes character data; `\r` too, so that it survives end-of-line normalisation. */
-export function escapeXmlText(value: string): string {
-  return escapeEach(value, TEXT_ESCAPES);
-}
-
-export function escapeXmlAttribute(value: string): string {
-  return escapeEach(value, ATTRIBUTE_ESCAPES);
-}
 
 /** XML Schema boolean: `true`/`1` and `false`/`0`, surrounding white space collapsed. */
 export function parseXsdBoolean(text: string): boolean {

@@ -1,4 +1,5 @@
 import { safeParseOptions, xml, type XmlDocument, type XsdValidator } from './xml-engine';
+import { escapeXmlAttribute } from './xml-escape';
 
 /** Compiles a schema we wrote ourselves, once at start-up; throws libxml2's first message, in one line. */
 export function compileSchema(text: string): XsdValidator {
@@ -66,13 +67,13 @@ export function compileSchemaSet(texts: readonly string[]): XsdValidator {
   }
 }
 
-/** The targetNamespace attribute of a schema we wrote (escaped as it is in the text), '' when it has none. */
+/** The targetNamespace attribute of a schema we wrote, escaped for an attribute; '' when it has none. */
 function targetNamespaceOf(text: string): string {
   const { XmlDocument } = xml();
   const doc = XmlDocument.fromString(text, { option: safeParseOptions() });
   try {
     const ns = doc.root.attr('targetNamespace')?.value ?? '';
-    return ns.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+    return escapeXmlAttribute(ns);
   } finally {
     doc.dispose();
   }

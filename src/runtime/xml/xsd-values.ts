@@ -5,6 +5,7 @@
  * DecodeError), since HTTP fields reach it without schema validation.
  */
 import { DecodeError } from './xml-codec';
+import { escapeXmlAttribute } from './xml-escape';
 import type { XmlElement } from './xml-engine';
 
 /** XML Schema's white space "collapse", which every type below applies before reading. */
@@ -317,7 +318,7 @@ const CLARK = /^\{([^}]*)\}(.+)$/;
 /** The namespace declaration a QName value needs where it is written with `prefix` (none for a name in no namespace). */
 export function xsdQNameDeclaration(value: string, prefix: string): string {
   const match = CLARK.exec(value);
-  return match && match[1] !== '' ? ` xmlns:${prefix}="${escapeNamespace(match[1])}"` : '';
+  return match && match[1] !== '' ? ` xmlns:${prefix}="${escapeXmlAttribute(match[1])}"` : '';
 }
 
 /** A QName value as text, written with `prefix` (which xsdQNameDeclaration declares). */
@@ -328,7 +329,7 @@ export function formatXsdQName(value: string, prefix: string): string {
 
 /** The declarations a list of QNames needs: one prefix (`prefix` and a number) per namespace. */
 export function xsdQNameListDeclarations(values: readonly string[], prefix: string): string {
-  return [...qnamePrefixes(values, prefix)].map(([namespace, p]) => ` xmlns:${p}="${escapeNamespace(namespace)}"`).join('');
+  return [...qnamePrefixes(values, prefix)].map(([namespace, p]) => ` xmlns:${p}="${escapeXmlAttribute(namespace)}"`).join('');
 }
 
 export function formatXsdQNameList(values: readonly string[], prefix: string): string {
@@ -349,8 +350,6 @@ function qnamePrefixes(values: readonly string[], prefix: string): Map<string, s
   }
   return prefixes;
 }
-
-const escapeNamespace = (uri: string) => uri.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 
 const HEX = /^([0-9a-fA-F]{2})*$/;
 

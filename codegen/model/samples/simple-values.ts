@@ -4,40 +4,80 @@
  * minLength and maxLength (of strings, binary values and lists), bounds and
  * digits of numbers, bounds of dates and times, an enumeration's first
  * value, a union's first member that has a sample. Each is the lexical form
- * (an element's text in XML samples) and the TypeScript value generated
- * code holds; a type without facets keeps its usual placeholder
- * (values.ts).
+ * (an element's text in XML samples) and the value generated code holds (a
+ * Sample, sample-tree.ts); a type without facets keeps its usual
+ * placeholder (USUAL).
  */
-import type { Facets, SchemaModel, TypeRef } from '../model/model';
-import { valueCode } from './values';
+import type { Facets, Primitive, SchemaModel, TypeRef } from '../model';
+import type { Sample, SimpleValueRef } from './sample-tree';
 import { generateXsdRegex, matchesXsdRegex, parseXsdRegex, type RegexNode } from './xsd-regex';
 
-type SimpleRef = Extract<TypeRef, { kind: 'primitive' | 'enum' | 'list' }>;
+const zero: Sample = { kind: 'number', value: 0 };
+const bigZero: Sample = { kind: 'bigint', value: 0n };
+const text = (value: string): Sample => ({ kind: 'string', value });
 
-const quote = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r')}'`;
+/** The placeholder of each built-in, as its value: a type without facets has it as its sample. */
+const USUAL: Record<Primitive, Sample> = {
+  string: text('string'),
+  boolean: { kind: 'boolean', value: true },
+  int: zero,
+  short: zero,
+  byte: zero,
+  unsignedInt: zero,
+  unsignedShort: zero,
+  unsignedByte: zero,
+  long: bigZero,
+  unsignedLong: bigZero,
+  integer: bigZero,
+  nonNegativeInteger: bigZero,
+  positiveInteger: { kind: 'bigint', value: 1n },
+  nonPositiveInteger: bigZero,
+  negativeInteger: { kind: 'bigint', value: -1n },
+  float: zero,
+  double: zero,
+  decimal: text('0'),
+  dateTime: text('1970-01-01T00:00:00Z'),
+  date: text('1970-01-01'),
+  time: text('00:00:00'),
+  duration: text('PT0S'),
+  gYear: text('1970'),
+  gYearMonth: text('1970-01'),
+  gMonth: text('--01'),
+  gMonthDay: text('--01-01'),
+  gDay: text('---01'),
+  text: text('string'),
+  guid: text('00000000-0000-0000-0000-000000000000'),
+  base64Binary: { kind: 'bytes', length: 0 },
+  hexBinary: { kind: 'bytes', length: 0 },
+};
 
-/** A simple type's sample, as a TypeScript expression of the type generated code holds its values in. */
-export function simpleSample(model: SchemaModel, ref: SimpleRef): string {
-  if (ref.kind === 'enum') return valueCode(ref, model).sample;
+/** A built-in's placeholder as its lexical form (a number's digits). */
+function usualText(primitive: Primitive): string {
+  const usual = USUAL[primitive];
+  return usual.kind === 'string' || usual.kind === 'number' || usual.kind === 'bigint' || usual.kind === 'boolean'
+    ? String(usual.value)
+    : '';
+}
+
+/** A simple type's sample, as the value generated code holds. */
+export function simpleSample(model: SchemaModel, ref: SimpleValueRef): Sample {
+  if (ref.kind === 'enum')
+    return { kind: 'string', value: model.enums.find((e) => e.name === ref.typeName)?.values[0] ?? '', enumeration: ref.typeName };
   if (ref.kind === 'list' && ref.facets?.sample !== undefined && ref.item.kind === 'primitive' && ref.item.tsType === 'string')
-    return `[${ref.facets.sample
-      .split(/\s+/)
-      .filter(Boolean)
-      .map((v) => quote(v))
-      .join(', ')}]`;
-  if (ref.kind === 'list') return `[${Array(listCount(ref.facets)).fill(simpleSample(model, ref.item)).join(', ')}]`;
-  if (!ref.facets && !ref.members) return valueCode(ref).sample;
-  if (ref.tsType === 'Uint8Array') return `new Uint8Array(${octets(ref.facets)})`;
-  const text = primitiveText(model, ref);
+    return { kind: 'array', items: ref.facets.sample.split(/\s+/).filter(Boolean).map(text) };
+  if (ref.kind === 'list') return { kind: 'array', items: Array<Sample>(listCount(ref.facets)).fill(simpleSample(model, ref.item)) };
+  if (!ref.facets && !ref.members) return USUAL[ref.primitive];
+  if (ref.tsType === 'Uint8Array') return { kind: 'bytes', length: octets(ref.facets) };
+  const lexical = primitiveText(model, ref);
   switch (ref.tsType) {
     case 'number':
-      return String(Number(text));
+      return { kind: 'number', value: Number(lexical) };
     case 'bigint':
-      return `${BigInt(text)}n`;
+      return { kind: 'bigint', value: BigInt(lexical) };
     case 'boolean':
-      return text === 'true' || text === '1' ? 'true' : 'false';
+      return { kind: 'boolean', value: lexical === 'true' || lexical === '1' };
     default:
-      return quote(text);
+      return text(lexical);
   }
 }
 
@@ -103,26 +143,15 @@ function primitiveText(model: SchemaModel, ref: Extract<TypeRef, { kind: 'primit
   const facets = ref.facets ?? {};
   // A type kept as its text for its pattern (an int with a pattern) has its built-in's values.
   const space = ref.primitive === 'text' && ref.builtin !== undefined ? ref.builtin : ref.primitive;
-  const usual = ref.primitive === 'text' ? 'string' : valueCode(ref).sample.replace(/^'|'$/g, '').replace(/n$/, '');
+  const usual = usualText(ref.primitive);
   const pattern = patternOf(facets);
   if (space in INTEGER_BOUNDS || space === 'decimal' || space === 'float' || space === 'double')
     return numberText(space, facets, pattern) ?? usual;
-  if (DATES.includes(space)) return keepTo(pattern, dateText(space, facets) ?? DATE_USUAL[space]);
+  if (DATES.includes(space)) return keepTo(pattern, dateText(space, facets) ?? usualText(space as Primitive));
   if (space === 'duration') return keepTo(pattern, durationText(facets));
   if (space === 'boolean') return ['true', 'false', '1', '0'].find((b) => !pattern || matchesXsdRegex(pattern, b)) ?? 'true';
   return stringText(facets, pattern, space === 'guid' ? '00000000-0000-0000-0000-000000000000' : 'string');
 }
-
-const DATE_USUAL: Record<string, string> = {
-  dateTime: '1970-01-01T00:00:00Z',
-  date: '1970-01-01',
-  time: '00:00:00',
-  gYear: '1970',
-  gYearMonth: '1970-01',
-  gMonth: '--01',
-  gMonthDay: '--01-01',
-  gDay: '---01',
-};
 
 /** The pattern of a facet set, parsed; undefined when there is none or it cannot be read (its sample is then unchecked). */
 function patternOf(facets: Facets): RegexNode | undefined {

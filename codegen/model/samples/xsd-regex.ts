@@ -75,36 +75,59 @@ const USUAL = [
 const set = (has: (c: number) => boolean, firsts: number[] = []): CharSet => ({ has, firsts });
 const negate = (s: CharSet): CharSet => set((c) => !s.has(c));
 
+/** A set of one character, written as one (it may start or end a range). */
+const single = (c: number): CharSet => ({ has: (x) => x === c, firsts: [c], single: c });
+
 /** Parses a pattern; throws on syntax it does not know (the caller then has no sample from it). */
 export function parseXsdRegex(pattern: string): RegexNode {
-  const chars = [...pattern];
-  let i = 0;
-  function fail(what: string): never {
-    throw new Error(`pattern ${pattern}: ${what} at ${i}`);
-  }
-  const peek = () => chars[i];
+  return new PatternReader(pattern).read();
+}
 
-  const category = (negated: boolean): CharSet => {
-    if (chars[i] !== '{') fail('\\p without {');
-    const end = chars.indexOf('}', i);
-    if (end < 0) fail('\\p{ without }');
-    const name = chars.slice(i + 1, end).join('');
-    i = end + 1;
+/** A pattern read from its start, by recursive descent: alternatives of branches of pieces (an atom, quantified). */
+class PatternReader {
+  private readonly chars: string[];
+  private i = 0;
+
+  constructor(private readonly pattern: string) {
+    this.chars = [...pattern];
+  }
+
+  read(): RegexNode {
+    const root = this.alternatives();
+    if (this.i < this.chars.length) this.fail(`${this.peek()} unexpected`);
+    return root;
+  }
+
+  private fail(what: string): never {
+    throw new Error(`pattern ${this.pattern}: ${what} at ${this.i}`);
+  }
+
+  private peek(): string | undefined {
+    return this.chars[this.i];
+  }
+
+  /** After `\p` or `\P`: a Unicode category (`{Lu}`) or block (`{IsBasicLatin}`), or its complement. */
+  private category(negated: boolean): CharSet {
+    if (this.chars[this.i] !== '{') this.fail('\\p without {');
+    const end = this.chars.indexOf('}', this.i);
+    if (end < 0) this.fail('\\p{ without }');
+    const name = this.chars.slice(this.i + 1, end).join('');
+    this.i = end + 1;
     let made: CharSet;
     if (name.startsWith('Is')) {
       const block = BLOCKS[name.slice(2)];
-      if (!block) fail(`unknown block ${name}`);
+      if (!block) this.fail(`unknown block ${name}`);
       made = set((c) => c >= block[0] && c <= block[1], [block[0] === 0 ? cp('a') : block[0]]);
     } else {
-      if (!/^[LMNPZSC][a-z]?$/.test(name)) fail(`unknown category ${name}`);
+      if (!/^[LMNPZSC][a-z]?$/.test(name)) this.fail(`unknown category ${name}`);
       made = set(unicode(name));
     }
     return negated ? negate(made) : made;
-  };
+  }
 
   /** After a backslash: a character class escape, or a single character. */
-  const classEscape = (): CharSet => {
-    const c = chars[i++];
+  private classEscape(): CharSet {
+    const c = this.chars[this.i++];
     switch (c) {
       case 'd':
         return set(digit, [cp('0')]);
@@ -127,9 +150,9 @@ export function parseXsdRegex(pattern: string): RegexNode {
       case 'W':
         return set(notWord);
       case 'p':
-        return category(false);
+        return this.category(false);
       case 'P':
-        return category(true);
+        return this.category(true);
       case 'n':
         return single(0xa);
       case 'r':
@@ -137,57 +160,31 @@ export function parseXsdRegex(pattern: string): RegexNode {
       case 't':
         return single(0x9);
       case undefined:
-        return fail('a pattern ending in \\');
+        return this.fail('a pattern ending in \\');
       default:
         // XML Schema escapes \|.-^?*+{}()[]; libxml2 takes any other sign escaped as itself (`\$`), so this does.
-        if (/[\p{L}\p{N}]/u.test(c)) fail(`unknown escape \\${c}`);
+        if (/[\p{L}\p{N}]/u.test(c)) this.fail(`unknown escape \\${c}`);
         return single(cp(c));
     }
-  };
-  const single = (c: number): CharSet => ({ has: (x) => x === c, firsts: [c], single: c });
+  }
 
   /** A character class expression, after its `[`: members, a range, escapes, negation, subtraction. */
-  const classExpression = (): CharSet => {
-    const negated = peek() === '^';
-    if (negated) i++;
+  private classExpression(): CharSet {
+    const negated = this.peek() === '^';
+    if (negated) this.i++;
     const members: CharSet[] = [];
     let subtracted: CharSet | undefined;
-    let first = true;
-    while (i < chars.length && peek() !== ']') {
-      if (peek() === '-' && chars[i + 1] === '[') {
-        i += 2;
-        subtracted = classExpression();
+    while (this.i < this.chars.length && this.peek() !== ']') {
+      if (this.peek() === '-' && this.chars[this.i + 1] === '[') {
+        this.i += 2;
+        subtracted = this.classExpression();
         break;
       }
-      let from: number;
-      if (peek() === '\\') {
-        i++;
-        const escaped = classEscape();
-        if (escaped.single === undefined) {
-          members.push(escaped);
-          first = false;
-          continue;
-        }
-        from = escaped.single;
-      } else if (peek() === '[') fail('[ inside a class');
-      else from = cp(chars[i++]);
-      if (peek() === '-' && chars[i + 1] !== ']' && chars[i + 1] !== '[' && chars[i + 1] !== undefined) {
-        i++;
-        let to: number;
-        if (peek() === '\\') {
-          i++;
-          const escaped = classEscape();
-          if (escaped.single === undefined) fail('a range ending in a class escape');
-          to = escaped.single;
-        } else to = cp(chars[i++]);
-        if (to < from) fail('a range that ends before it starts');
-        members.push(set((x) => x >= from && x <= to, [from]));
-      } else members.push(single(from));
-      first = false;
+      members.push(this.classMember());
     }
-    if (first && subtracted === undefined) fail('an empty class');
-    if (peek() !== ']') fail('a class without ]');
-    i++;
+    if (members.length === 0 && subtracted === undefined) this.fail('an empty class');
+    if (this.peek() !== ']') this.fail('a class without ]');
+    this.i++;
     const union = set(
       (x) => members.some((m) => m.has(x)),
       members.flatMap((m) => m.firsts),
@@ -196,67 +193,87 @@ export function parseXsdRegex(pattern: string): RegexNode {
     if (!subtracted) return positive;
     const minus = subtracted;
     return set((x) => positive.has(x) && !minus.has(x), positive.firsts);
-  };
+  }
 
-  const atom = (): RegexNode => {
-    const c = peek();
+  /** One member of a class: a character, a range of them (`a-z`, `\--/`), or a class escape (`\d`). */
+  private classMember(): CharSet {
+    let from: number;
+    if (this.peek() === '\\') {
+      this.i++;
+      const escaped = this.classEscape();
+      if (escaped.single === undefined) return escaped;
+      from = escaped.single;
+    } else if (this.peek() === '[') this.fail('[ inside a class');
+    else from = cp(this.chars[this.i++]);
+    const next = this.chars[this.i + 1];
+    if (this.peek() !== '-' || next === ']' || next === '[' || next === undefined) return single(from);
+    this.i++;
+    let to: number;
+    if (this.peek() === '\\') {
+      this.i++;
+      const escaped = this.classEscape();
+      if (escaped.single === undefined) this.fail('a range ending in a class escape');
+      to = escaped.single;
+    } else to = cp(this.chars[this.i++]);
+    if (to < from) this.fail('a range that ends before it starts');
+    return set((x) => x >= from && x <= to, [from]);
+  }
+
+  private atom(): RegexNode {
+    const c = this.peek();
     if (c === '(') {
-      i++;
+      this.i++;
       // XML Schema has no (?:…); a (? is refused rather than read as something else.
-      if (peek() === '?') fail('(? is not XML Schema');
-      const inner = alternatives();
-      if (peek() !== ')') fail('( without )');
-      i++;
+      if (this.peek() === '?') this.fail('(? is not XML Schema');
+      const inner = this.alternatives();
+      if (this.peek() !== ')') this.fail('( without )');
+      this.i++;
       return inner;
     }
-    i++;
-    if (c === '[') return { kind: 'chars', set: classExpression() };
-    if (c === '\\') return { kind: 'chars', set: classEscape() };
+    this.i++;
+    if (c === '[') return { kind: 'chars', set: this.classExpression() };
+    if (c === '\\') return { kind: 'chars', set: this.classEscape() };
     if (c === '.') return { kind: 'chars', set: set((x) => x !== 0xa && x !== 0xd) };
-    if ('?*+{}|)]'.includes(c)) fail(`${c} where a character is expected`);
+    if (c === undefined || '?*+{}|)]'.includes(c)) this.fail(`${c} where a character is expected`);
     return { kind: 'chars', set: single(cp(c)) };
-  };
+  }
 
-  const piece = (): RegexNode => {
-    const node = atom();
-    const q = peek();
+  private piece(): RegexNode {
+    const node = this.atom();
+    const q = this.peek();
     const unbounded = Number.POSITIVE_INFINITY;
     const short: Record<string, [number, number]> = { '?': [0, 1], '*': [0, unbounded], '+': [1, unbounded] };
-    if (q in short) {
-      i++;
+    if (q !== undefined && q in short) {
+      this.i++;
       return { kind: 'repeat', node, min: short[q][0], max: short[q][1] };
     }
     if (q === '{') {
-      const end = chars.indexOf('}', i);
-      const quantity = /^(\d+)(,(\d*))?$/.exec(chars.slice(i + 1, end).join(''));
-      if (end < 0 || !quantity) fail('a quantity that is no {n}, {n,} or {n,m}');
-      i = end + 1;
+      const end = this.chars.indexOf('}', this.i);
+      const quantity = /^(\d+)(,(\d*))?$/.exec(this.chars.slice(this.i + 1, end).join(''));
+      if (end < 0 || !quantity) this.fail('a quantity that is no {n}, {n,} or {n,m}');
+      this.i = end + 1;
       const min = Number(quantity[1]);
       const max = quantity[2] === undefined ? min : quantity[3] === '' ? Number.POSITIVE_INFINITY : Number(quantity[3]);
-      if (max < min) fail('a quantity whose maximum is below its minimum');
+      if (max < min) this.fail('a quantity whose maximum is below its minimum');
       return { kind: 'repeat', node, min, max };
     }
     return node;
-  };
+  }
 
-  const branch = (): RegexNode => {
+  private branch(): RegexNode {
     const items: RegexNode[] = [];
-    while (i < chars.length && peek() !== '|' && peek() !== ')') items.push(piece());
+    while (this.i < this.chars.length && this.peek() !== '|' && this.peek() !== ')') items.push(this.piece());
     return { kind: 'sequence', items };
-  };
+  }
 
-  const alternatives = (): RegexNode => {
-    const options = [branch()];
-    while (peek() === '|') {
-      i++;
-      options.push(branch());
+  private alternatives(): RegexNode {
+    const options = [this.branch()];
+    while (this.peek() === '|') {
+      this.i++;
+      options.push(this.branch());
     }
     return options.length === 1 ? options[0] : { kind: 'alternatives', options };
-  };
-
-  const root = alternatives();
-  if (i < chars.length) fail(`${peek()} unexpected`);
-  return root;
+  }
 }
 
 /** The character a set gives a sample: its own first members, then usual ones, then any it has. */

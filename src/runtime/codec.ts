@@ -1,0 +1,115 @@
+/**
+ * The codec door: exactly what generated code imports (generated/types.ts,
+ * routes.ts, json.ts, documents.ts, openapi.ts, contract.ts, elements.ts;
+ * the typed client its codecs too): the types a contract is written against,
+ * and the helpers its classes read and write XML and JSON with. Nothing of a
+ * host or of the handler seam. A team's project imports it by name
+ * (`pin-service/runtime/codec`, package.json's `exports`).
+ */
+
+// A contract as codegen writes it (generated/contract.ts, routes.ts, json.ts).
+export type { ContractDefinition, Handlers, JsonOperation, Port, Route, Variant } from './definition';
+
+// A declared fault's class (generated/types.ts) extends it.
+export { DeclaredFault } from './errors';
+
+// The generated classes' reading and writing of XML, and their JSON.
+export {
+  childElements,
+  DecodeError,
+  type ElementCodec,
+  formatXsdBoolean,
+  isXsiNil,
+  mixedContentOf,
+  otherAttributesOf,
+  parseXsdBoolean,
+  readDocument,
+  withXmlOrder,
+  writeOtherAttributes,
+  XML_DECLARATION,
+  type XmlFragment,
+  xmlFragmentOf,
+  xmlOrderOf,
+  XSD_NAMESPACE,
+  XSI_NAMESPACE,
+  xsiTypeOf,
+} from './xml/xml-codec';
+export type { XmlElement } from './xml/xml-engine';
+export { escapeXmlAttribute, escapeXmlText } from './xml/xml-escape';
+export {
+  formatXsdBase64Binary,
+  formatXsdBigInteger,
+  formatXsdFloat,
+  formatXsdHexBinary,
+  formatXsdInteger,
+  formatXsdLexical,
+  formatXsdQName,
+  formatXsdQNameList,
+  parseXsdBase64Binary,
+  parseXsdBigInteger,
+  parseXsdEnumeration,
+  parseXsdFloat,
+  parseXsdHexBinary,
+  parseXsdInteger,
+  parseXsdLexical,
+  parseXsdQName,
+  parseXsdText,
+  xsdQNameDeclaration,
+  xsdQNameListDeclarations,
+} from './xml/xsd-values';
+export { toJsonBytes, toJsonDate, toJsonDecimal, toJsonEnum, toJsonFloat } from './xml/xsd-json';
+export { jsonString } from './wire/json-text';
+
+/**
+ * The names above, for codegen (codegen/emit/ts.ts): what a generated file may import from this door, each type as
+ * a type, and what no contract class may be named. test/codegen/doors.test.ts holds it to the exports.
+ */
+export const CODEC_EXPORTS = {
+  values: [
+    'DeclaredFault',
+    'childElements',
+    'DecodeError',
+    'formatXsdBoolean',
+    'isXsiNil',
+    'mixedContentOf',
+    'otherAttributesOf',
+    'parseXsdBoolean',
+    'readDocument',
+    'withXmlOrder',
+    'writeOtherAttributes',
+    'XML_DECLARATION',
+    'xmlFragmentOf',
+    'xmlOrderOf',
+    'XSD_NAMESPACE',
+    'XSI_NAMESPACE',
+    'xsiTypeOf',
+    'escapeXmlAttribute',
+    'escapeXmlText',
+    'formatXsdBase64Binary',
+    'formatXsdBigInteger',
+    'formatXsdFloat',
+    'formatXsdHexBinary',
+    'formatXsdInteger',
+    'formatXsdLexical',
+    'formatXsdQName',
+    'formatXsdQNameList',
+    'parseXsdBase64Binary',
+    'parseXsdBigInteger',
+    'parseXsdEnumeration',
+    'parseXsdFloat',
+    'parseXsdHexBinary',
+    'parseXsdInteger',
+    'parseXsdLexical',
+    'parseXsdQName',
+    'parseXsdText',
+    'xsdQNameDeclaration',
+    'xsdQNameListDeclarations',
+    'toJsonBytes',
+    'toJsonDate',
+    'toJsonDecimal',
+    'toJsonEnum',
+    'toJsonFloat',
+    'jsonString',
+  ],
+  types: ['ContractDefinition', 'Handlers', 'JsonOperation', 'Port', 'Route', 'Variant', 'ElementCodec', 'XmlFragment', 'XmlElement'],
+} as const;
