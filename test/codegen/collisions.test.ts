@@ -16,7 +16,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { checkCorpus } from '../../codegen/corpus';
+import { checkCorpus } from '../../codegen/harness/corpus';
 import { RUNTIME_NAMES } from '../../codegen/emit/ts';
 import { generate } from '../../codegen/main';
 import { clientBase, GENERATED_FILE_NAMES, LOCAL_NAMES, NUMBERED_LOCALS } from '../../codegen/model/names';

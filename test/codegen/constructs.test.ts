@@ -12,7 +12,7 @@ import test, { type ExecutionContext } from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AnyOperations, loadContract } from '../../codegen/load-generated';
+import { type AnyOperations, loadContract } from '../../codegen/harness/load-generated';
 import type { ContractDefinition, Handlers } from '../../src/runtime/definition';
 import { HOST_SETTINGS, serveContract } from '../../src/runtime/host';
 import { SOAP11, SOAP12, type SoapVersion, soapEnvelope } from '../../src/runtime/wire/soap-envelope';

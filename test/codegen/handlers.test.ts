@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AnyOperations } from '../../codegen/load-generated';
+import type { AnyOperations } from '../../codegen/harness/load-generated';
 import type { ContractDefinition } from '../../src/runtime/definition';
 import { handlerModuleName } from '../../src/runtime/handler-modules';
 import { SOAP11, SOAP12, soapEnvelope } from '../../src/runtime/wire/soap-envelope';

@@ -11,7 +11,7 @@ import test from 'ava';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkCorpus } from '../../codegen/corpus';
+import { checkCorpus } from '../../codegen/harness/corpus';
 import { contractModel } from '../../codegen/main';
 import { readContract } from '../../codegen/read/contract';
 import { parseXmlText, withDocument } from '../../codegen/read/documents';

@@ -11,7 +11,7 @@ import test from 'ava';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkCorpus, contractsOf } from '../../codegen/corpus';
+import { checkCorpus, contractsOf } from '../../codegen/harness/corpus';
 import { contractModel, generate } from '../../codegen/main';
 import { readCatalog, standardCatalog, STANDARD_FOLDER } from '../../codegen/read/catalog';
 import { readContract } from '../../codegen/read/contract';

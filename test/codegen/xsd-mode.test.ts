@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateSchemaTexts } from '../../codegen/main';
 import { readCatalog } from '../../codegen/read/catalog';
-import { loadModules } from '../../codegen/xsts/run-set';
+import { loadModules } from '../../codegen/harness/xsts/run-set';
 import type { ElementCodec } from '../../src/runtime/xml/xml-codec';
 import { loadXmlEngine, safeParseOptions, xml } from '../../src/runtime/xml/xml-engine';
 

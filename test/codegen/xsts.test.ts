@@ -1,8 +1,8 @@
 /**
  * Codegen measured on the W3C XML Schema Test Suite, as `npm run xsts` runs it
- * (codegen/xsts/): a fixed sample of its cases, spread over every test set
+ * (codegen/harness/xsts/): a fixed sample of its cases, spread over every test set
  * (test/fixtures/xsts/, copied from the suite with its notice; made by
- * codegen/xsts/sample.ts), each read into the generated class of its root
+ * codegen/harness/xsts/sample.ts), each read into the generated class of its root
  * element, written back, validated with libxml2 and compared by value; and the
  * suite's rules for which cases count for XML Schema 1.0, on a suite made here.
  */
@@ -11,8 +11,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
-import { type XstsCase, xstsCases } from '../../codegen/xsts/cases';
-import { runXsts, tableBySet } from '../../codegen/xsts/main';
+import { type XstsCase, xstsCases } from '../../codegen/harness/xsts/cases';
+import { runXsts, tableBySet } from '../../codegen/harness/xsts/main';
 
 const SAMPLE = join(__dirname, '..', 'fixtures', 'xsts');
 

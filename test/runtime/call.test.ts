@@ -8,7 +8,7 @@
  * host.
  */
 import test from 'ava';
-import type { AnyOperations } from '../../codegen/load-generated';
+import type { AnyOperations } from '../../codegen/harness/load-generated';
 import type { Call, ContractDefinition } from '../../src/runtime/definition';
 import { SOAP11, SOAP12, soapEnvelope } from '../../src/runtime/wire/soap-envelope';
 import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';

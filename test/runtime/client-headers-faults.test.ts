@@ -13,7 +13,7 @@ import test, { type ExecutionContext } from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AnyOperations, loadContract } from '../../codegen/load-generated';
+import { type AnyOperations, loadContract } from '../../codegen/harness/load-generated';
 import type { Call, ContractDefinition, Handlers } from '../../src/runtime/definition';
 import { DeclaredFault, ServiceError } from '../../src/runtime/errors';
 import { HOST_SETTINGS, serveContract } from '../../src/runtime/host';

@@ -11,7 +11,7 @@ import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AnyOperations, loadContract } from '../../codegen/load-generated';
+import { type AnyOperations, loadContract } from '../../codegen/harness/load-generated';
 import type { Call, ContractDefinition, Handlers } from '../../src/runtime/definition';
 import { HOST_SETTINGS, serveContract } from '../../src/runtime/host';
 import { SOAP11, soapEnvelope } from '../../src/runtime/wire/soap-envelope';

@@ -9,7 +9,7 @@
  */
 import test from 'ava';
 import { isUtf8 } from 'node:buffer';
-import type { AnyOperations } from '../../codegen/load-generated';
+import type { AnyOperations } from '../../codegen/harness/load-generated';
 import { readCallInDetail, readUsualCall } from '../../src/runtime/bindings/soap';
 import { withUntrustedXml } from '../../src/runtime/bindings/untrusted-xml';
 import type { CallContext } from '../../src/runtime/call-state';

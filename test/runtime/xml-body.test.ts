@@ -10,7 +10,7 @@
  */
 import test from 'ava';
 import { join } from 'node:path';
-import type { AnyOperations } from '../../codegen/load-generated';
+import type { AnyOperations } from '../../codegen/harness/load-generated';
 import type { ContractDefinition } from '../../src/runtime/definition';
 import { compileSchemaSet, firstLibxmlMessage } from '../../src/runtime/xml/xml-schema';
 import type { XsdValidator } from '../../src/runtime/xml/xml-engine';

@@ -12,7 +12,7 @@ import { SOAP11, SOAP12, soapEnvelope } from '../../src/runtime/wire/soap-envelo
 import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
 import { xml } from '../../src/runtime/xml/xml-engine';
 import { compileSchemaSet } from '../../src/runtime/xml/xml-schema';
-import type { AnyOperations } from '../../codegen/load-generated';
+import type { AnyOperations } from '../../codegen/harness/load-generated';
 import { type FixtureContract, generateFixture, type ServedFixture, serveFixture } from '../support/fixture-contract';
 
 const NS = 'https://temperature.example.com/';

@@ -1,7 +1,7 @@
 /**
  * A fixture contract of test/fixtures/contracts/ for the runtime's own tests:
  * generated into a temporary folder and loaded as the mock loads a contract
- * (codegen/load-generated.ts), then served by the runtime's host
+ * (codegen/harness/load-generated.ts), then served by the runtime's host
  * (src/runtime/host.ts) on a free loopback port with handlers of the test's
  * own, every log line kept. Nothing of the PIN service is involved.
  */
@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { type AnyOperations, loadContract } from '../../codegen/load-generated';
+import { type AnyOperations, loadContract } from '../../codegen/harness/load-generated';
 import type { ContractDefinition, Handlers } from '../../src/runtime/definition';
 import { HOST_SETTINGS, type HostSettings, serveContract } from '../../src/runtime/host';
 import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';

@@ -9,7 +9,7 @@
  */
 import type { Context } from 'koa';
 import { rmSync } from 'node:fs';
-import { type AnyOperations, loadContract as generateContract } from '../../codegen/load-generated';
+import { type AnyOperations, loadContract as generateContract } from '../../codegen/harness/load-generated';
 import { soapBinding } from '../../src/runtime/bindings/soap';
 import { loadContract } from '../../src/runtime/contract';
 import type { Handlers } from '../../src/runtime/definition';

@@ -16,8 +16,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import pino from 'pino';
-import { contractNames, contractsOf } from '../../codegen/corpus';
-import { loadContract, sampleHandlers } from '../../codegen/load-generated';
+import { contractNames, contractsOf } from '../../codegen/harness/corpus';
+import { loadContract, sampleHandlers } from '../../codegen/harness/load-generated';
 import { createContractApp } from '../../src/runtime/host';
 import { listen } from '../../src/runtime/listener';
 import { SOAP11, SOAP12, soapEnvelope } from '../../src/runtime/wire/soap-envelope';

@@ -24,7 +24,7 @@ import test, { type ExecutionContext } from 'ava';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadContract } from '../../codegen/load-generated';
+import { loadContract } from '../../codegen/harness/load-generated';
 import { SOAP11, SOAP12 } from '../../src/runtime/wire/soap-envelope';
 import { loadReaders, readXml } from '../support/readers';
 import { importsIn, makeProject, packRepository, projectBin, type Served, serve, succeed } from '../support/installed-package';

@@ -12,9 +12,9 @@ import { typeCheckFolders } from '../corpus';
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
+import { loadXmlEngine } from '../../../src/runtime/xml/xml-engine';
 import { schemasWithHints, type XstsCase, xstsCases } from './cases';
-import { type Catalog, readCatalog } from '../read/catalog';
+import { type Catalog, readCatalog } from '../../read/catalog';
 import type { CaseResult } from './run-set';
 
 /** The catalog that maps the W3C schemas the suite's own schema imports by URL to local copies. */

@@ -13,15 +13,15 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import pino from 'pino';
-import type { ContractDefinition } from '../src/runtime/definition';
-import { createContractApp } from '../src/runtime/host';
-import { listen } from '../src/runtime/listener';
-import { SOAP11, SOAP12, soapEnvelope, type SoapVersion } from '../src/runtime/wire/soap-envelope';
-import { escapeXmlAttribute } from '../src/runtime/xml/xml-escape';
-import { loadXmlEngine, safeParseOptions, xml, type XmlElement, type XsdValidator } from '../src/runtime/xml/xml-engine';
-import { compileSchemaSet, firstLibxmlMessage } from '../src/runtime/xml/xml-schema';
+import type { ContractDefinition } from '../../src/runtime/definition';
+import { createContractApp } from '../../src/runtime/host';
+import { listen } from '../../src/runtime/listener';
+import { SOAP11, SOAP12, soapEnvelope, type SoapVersion } from '../../src/runtime/wire/soap-envelope';
+import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
+import { loadXmlEngine, safeParseOptions, xml, type XmlElement, type XsdValidator } from '../../src/runtime/xml/xml-engine';
+import { compileSchemaSet, firstLibxmlMessage } from '../../src/runtime/xml/xml-schema';
 import { type AnyOperations, requireGenerated, sampleHandlers } from './load-generated';
-import { generate } from './main';
+import { generate } from '../main';
 
 /**
  * The contracts of a folder, by name: each top-level WSDL, and for each sub-folder the WSDL that contract's tree
@@ -134,7 +134,7 @@ export function typeCheckFolders(folders: string[], work: string): Map<string, s
   const config = JSON.parse(readFileSync(join(folders[0], 'tsconfig.json'), 'utf8')) as {
     compilerOptions: Record<string, unknown>;
   };
-  const typeRoots = resolve(__dirname, '..', 'node_modules', '@types');
+  const typeRoots = resolve(__dirname, '..', '..', 'node_modules', '@types');
   writeFileSync(
     join(work, 'tsconfig.json'),
     JSON.stringify({ compilerOptions: { ...config.compilerOptions, typeRoots: [typeRoots] }, files }, null, 2),

@@ -9,9 +9,9 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { generate, generateSchemaTexts, outputFor } from './main';
+import { generate, generateSchemaTexts, outputFor } from '../main';
 
-const ROOT = resolve(__dirname, '..');
+const ROOT = resolve(__dirname, '..', '..');
 
 function wsdlsUnder(folder: string): string[] {
   return readdirSync(folder)

@@ -8,11 +8,11 @@
  * sample holds what codegen keeps (a set none of whose cases pass is not in
  * it). The introspection set is left out: its schema imports W3C schemas the
  * suite does not hold.
- *   node --import=tsx codegen/xsts/sample.ts SUITE OUT [SIZE]
+ *   node --import=tsx codegen/harness/xsts/sample.ts SUITE OUT [SIZE]
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { loadXmlEngine, safeParseOptions, xml } from '../../src/runtime/xml/xml-engine';
+import { loadXmlEngine, safeParseOptions, xml } from '../../../src/runtime/xml/xml-engine';
 import { schemasWithHints, type XstsCase, xstsCases } from './cases';
 import { runXsts } from './main';
 
@@ -45,7 +45,7 @@ function spread<T>(list: T[], count: number): T[] {
 
 async function main(): Promise<void> {
   const [suiteArg, outArg, sizeArg] = process.argv.slice(2);
-  if (!suiteArg || !outArg) throw new Error('usage: node --import=tsx codegen/xsts/sample.ts SUITE OUT [SIZE]');
+  if (!suiteArg || !outArg) throw new Error('usage: node --import=tsx codegen/harness/xsts/sample.ts SUITE OUT [SIZE]');
   const suite = resolve(suiteArg);
   const out = resolve(outArg);
   const size = Number(sizeArg ?? 420);
