@@ -209,9 +209,11 @@ test('the diagram check sees an arrow that is not an import, and an import that 
   t.true(imported.has('codegen --> runtime') && !arrows.has('codegen --> runtime'));
 });
 
-test("docs/architecture.md's handler of Adding an operation is the GenerateSecret fixture's, which test/system/add-operation.test.ts serves", (t) => {
-  const page = read('docs/architecture.md');
-  const section = page.slice(page.indexOf('\n### Adding an operation\n'), page.indexOf('\n### Serving another contract\n'));
+test("docs/runtime.md's handler of Adding an operation is the GenerateSecret fixture's, which test/system/add-operation.test.ts serves", (t) => {
+  const page = read('docs/runtime.md');
+  const start = page.indexOf('\n## Adding an operation\n');
+  t.true(start >= 0, 'docs/runtime.md has the section');
+  const section = page.slice(start, page.indexOf('\n## ', start + 1));
   const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
   t.truthy(block, 'the section shows the handler');
   const code = (block ?? '').replace(/^ {3}/gm, '');
