@@ -2,11 +2,12 @@
  * The README and docs/ as a reader meets them: a README short enough to read
  * in five minutes that shows the two commands and leads to every page of
  * docs/, links that all arrive, a settings table that is the one
- * src/service/config.ts describes (make generate writes it), and a diagram of the
- * rooms that is the one the imports make.
+ * src/service/config.ts describes (make generate writes it), a diagram of the
+ * rooms that is the one the imports make, and no repository path named in a
+ * comment or a page that the repository does not hold.
  */
 import test from 'ava';
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { SETTINGS } from '../src/service/config';
@@ -209,9 +210,11 @@ test('the diagram check sees an arrow that is not an import, and an import that 
   t.true(imported.has('codegen --> runtime') && !arrows.has('codegen --> runtime'));
 });
 
-test("docs/architecture.md's handler of Adding an operation is the GenerateSecret fixture's, which test/system/add-operation.test.ts serves", (t) => {
-  const page = read('docs/architecture.md');
-  const section = page.slice(page.indexOf('\n### Adding an operation\n'), page.indexOf('\n### Serving another contract\n'));
+test("docs/runtime.md's handler of Adding an operation is the GenerateSecret fixture's, which test/system/add-operation.test.ts serves", (t) => {
+  const page = read('docs/runtime.md');
+  const start = page.indexOf('\n## Adding an operation\n');
+  t.true(start >= 0, 'docs/runtime.md has the section');
+  const section = page.slice(start, page.indexOf('\n## ', start + 1));
   const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
   t.truthy(block, 'the section shows the handler');
   const code = (block ?? '').replace(/^ {3}/gm, '');
@@ -219,5 +222,168 @@ test("docs/architecture.md's handler of Adding an operation is the GenerateSecre
   t.true(
     read('test/fixtures/add-operation/src/service/handlers/generate-secret.ts').includes(code),
     'the fixture holds the example as shown',
+  );
+});
+
+/**
+ * The folders a repository path is rooted at: the top-level folders of the checkout that .gitignore does not
+ * ignore (node_modules/, dist/, test-output/, .node/ are a run's, not the repository's).
+ */
+const IGNORED = read('.gitignore')
+  .split('\n')
+  .map((line) => line.trim())
+  .filter((line) => line !== '' && !line.startsWith('#'))
+  .map((line) => line.replace(/^\/|\/$/g, ''));
+const ROOTS = readdirSync(ROOT, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && entry.name !== '.git' && !IGNORED.includes(entry.name))
+  .map((entry) => entry.name);
+
+/** The comments of a TypeScript (or JavaScript) file, as the compiler finds them. */
+function tsComments(text: string): string[] {
+  const file = ts.createSourceFile('file.ts', text, ts.ScriptTarget.Latest, true);
+  const found = new Map<number, string>();
+  const collect = (ranges: ts.CommentRange[] | undefined) => {
+    for (const range of ranges ?? []) found.set(range.pos, text.slice(range.pos, range.end));
+  };
+  const visit = (node: ts.Node) => {
+    collect(ts.getLeadingCommentRanges(text, node.pos));
+    collect(ts.getTrailingCommentRanges(text, node.end));
+    node.forEachChild(visit);
+  };
+  visit(file);
+  return [...found.values()];
+}
+
+/** The comments of a template or of a client of another language: `//`, `/* … *\/`, `{{!-- … --}}`, and `#` in Python and shell. */
+function otherComments(file: string, text: string): string[] {
+  const hash = /\.(py|sh)$/.test(file) ? '|#.*' : '';
+  return [...text.matchAll(new RegExp(`\\/\\*[\\s\\S]*?\\*\\/|\\/\\/.*|\\{\\{!--[\\s\\S]*?--\\}\\}|\\{\\{![^}]*\\}\\}${hash}`, 'g'))].map(
+    (m) => m[0],
+  );
+}
+
+/** The source files under `dir` whose comments are read: TypeScript and JavaScript, templates, the clients of other languages. */
+function commentedFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? commentedFiles(join(dir, entry.name))
+      : /\.([cm]?[jt]s|hbs|py|php|cs|sh)$/.test(entry.name)
+        ? [join(dir, entry.name)]
+        : [],
+  );
+}
+
+/** The texts whose repository paths must exist: the comments of codegen/, src/, test/ and bench/, and README.md, docs/, .ci/run and the Makefile whole. */
+function textsNamingPaths(): [string, string][] {
+  const comments = ['codegen', 'src', 'test', 'bench'].flatMap(commentedFiles).map((file): [string, string] => {
+    const text = read(file);
+    return [file, (/\.[cm]?[jt]s$/.test(file) ? tsComments(text) : otherComments(file, text)).join('\n')];
+  });
+  return [...comments, ...['README.md', ...PAGES, '.ci/run', 'Makefile'].map((file): [string, string] => [file, read(file)])];
+}
+
+/** A path as written (without its anchor and the punctuation after it), the path, and the line it names. */
+type NamedPath = { written: string; path: string; line?: number };
+
+/**
+ * The repository paths a text names: a run of path characters that starts with a top-level folder and a slash
+ * (`src/runtime/host.ts`, `codegen/read/xsd/`, `test/fixtures/...`, `docs/codegen.md#codegens-stages`, `bench/run.ts:12`), not inside
+ * a URL or another path (nothing of a path, a word or `:` before it). Markdown's `**` around it, an anchor, an ellipsis
+ * and the sentence's punctuation after it are not the path's; `:N` is a line of the file.
+ */
+function namedPaths(text: string, roots = ROOTS): NamedPath[] {
+  const escaped = roots.map((root) => root.replace(/[.]/g, '\\.')).join('|');
+  const pattern = new RegExp(`(?<![\\w./@:~*\\\\-])(\\*\\*)?((?:${escaped})/[^\\s\`'"()\\[\\],;|]*)`, 'g');
+  return [...text.matchAll(pattern)].map((m) => {
+    let written = m[2];
+    if (m[1] && written.endsWith('**')) written = written.slice(0, -2);
+    written = written.replace(/#.*$/, '').replace(/[.,:…]+$/, '');
+    const line = /:(\d+)$/.exec(written);
+    return { written, path: line ? written.slice(0, line.index) : written, line: line ? Number(line[1]) : undefined };
+  });
+}
+
+/**
+ * Why a named path need not exist in the repository, if it need not:
+ * - a pattern or placeholder: a glob (`test/system/redis-*.test.ts`), `<name>`, `{a,b}`, `$(VAR)`, or a segment of
+ *   one capital letter (`src/X.ts`);
+ * - a run's output that .gitignore names (bench/results.json);
+ * - a team's project: test/layout.test.ts holds src/ to runtime/ and service/, so any other folder under src/ is
+ *   the src/ of a project that installed the package, as the docs' and tests' examples write it
+ *   (`--out src/generated --handlers src/handlers`, src/temperature/handlers/);
+ * - what the GenerateSecret fixture adds to a copy of the repository (test/fixtures/add-operation/ holds it at that
+ *   path: src/service/handlers/generate-secret.ts).
+ */
+function exemption({ path }: NamedPath): string | undefined {
+  if (/[*?<>{}$]/.test(path) || path.split('/').some((segment) => /^[A-Z](\.\w+)?$/.test(segment))) return 'a pattern';
+  if (IGNORED.some((ignored) => ignored.includes('/') && (path === ignored || path.startsWith(`${ignored}/`)))) return 'an output';
+  const [top, second] = path.split('/');
+  if (top === 'src' && second && !readdirSync(join(ROOT, 'src')).includes(second)) return "a team's project";
+  if (existsSync(join(ROOT, 'test/fixtures/add-operation', path))) return "the added operation's";
+  return undefined;
+}
+
+/** What is wrong with a named path: nothing (undefined), no such path, or no such line. */
+function missing(named: NamedPath): string | undefined {
+  if (exemption(named)) return undefined;
+  const full = join(ROOT, named.path);
+  if (!existsSync(full)) return 'no such path';
+  if (named.line !== undefined) {
+    const lines = statSync(full).isFile() ? read(named.path).split('\n').length : 0;
+    if (named.line < 1 || named.line > lines) return `no line ${named.line} (${lines} lines)`;
+  }
+  return undefined;
+}
+
+test('every repository path a comment of codegen/, src/, test/ or bench/, the README, docs/, .ci/run or the Makefile names exists', (t) => {
+  let checked = 0;
+  const wrong: string[] = [];
+  for (const [file, text] of textsNamingPaths()) {
+    for (const named of namedPaths(text)) {
+      const problem = missing(named);
+      if (problem) wrong.push(`${file}: ${named.written}: ${problem}`);
+      if (!exemption(named)) checked++;
+    }
+  }
+  t.deepEqual(wrong, []);
+  t.true(checked > 500, `${checked} paths checked`);
+});
+
+test('the path check sees a path that does not exist, and tells paths from URLs, patterns and a team’s project', (t) => {
+  const text = [
+    'See `src/runtime/host.ts:1` and (**generated/types.ts**), codegen/read/xsd/ and test/fixtures/...; then docs/runtime.md#the-handlers-door.',
+    'Stale: src/runtime/no-such-door.ts, and src/runtime/host.ts:99999.',
+    'Not paths of the repository: https://example.com/src/runtime/gone.ts, node_modules/x/src/gone.ts, test/system/redis-*.test.ts,',
+    'src/service/handlers/<kebab-name>.ts, src/X.ts, bench/results.json, src/handlers/celsius-to-fahrenheit.ts, src/service/handlers/generate-secret.ts.',
+  ].join('\n');
+  const named = namedPaths(text);
+  t.deepEqual(
+    named.map((n) => n.path),
+    [
+      'src/runtime/host.ts',
+      'generated/types.ts',
+      'codegen/read/xsd/',
+      'test/fixtures/',
+      'docs/runtime.md',
+      'src/runtime/no-such-door.ts',
+      'src/runtime/host.ts',
+      'test/system/redis-*.test.ts',
+      'src/service/handlers/<kebab-name>.ts',
+      'src/X.ts',
+      'bench/results.json',
+      'src/handlers/celsius-to-fahrenheit.ts',
+      'src/service/handlers/generate-secret.ts',
+    ],
+  );
+  t.deepEqual(
+    named.filter((n) => missing(n)).map((n) => `${n.written}: ${missing(n)}`),
+    [
+      'src/runtime/no-such-door.ts: no such path',
+      `src/runtime/host.ts:99999: no line 99999 (${read('src/runtime/host.ts').split('\n').length} lines)`,
+    ],
+  );
+  t.deepEqual(
+    named.slice(7).map((n) => exemption(n)),
+    ['a pattern', 'a pattern', 'a pattern', 'an output', "a team's project", "the added operation's"],
   );
 });

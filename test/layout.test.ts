@@ -243,7 +243,7 @@ test("only the XML engine, src/runtime/xml/xml-engine.ts, imports libxml2-wasm's
   t.regex(
     pinned,
     /^\d+\.\d+\.\d+$/,
-    'libxml2-wasm is pinned to an exact release, not a range: a new one is taken as docs/architecture.md, "Taking a libxml2 fix", says',
+    'libxml2-wasm is pinned to an exact release, not a range: a new one is taken as docs/runtime.md, "Taking a libxml2 fix", says',
   );
 });
 

@@ -333,7 +333,7 @@ function xmlPrimitive(primitive: Primitive): Schema {
   }
 }
 
-/** A built-in type's value as ASP.NET AJAX's JSON writes it (docs/architecture.md, the supported subset). */
+/** A built-in type's value as ASP.NET AJAX's JSON writes it (docs/codegen.md, the supported subset). */
 function jsonPrimitive(primitive: Primitive): Schema {
   switch (primitive) {
     case 'float':

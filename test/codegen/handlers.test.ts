@@ -136,16 +136,16 @@ for (const [name, wsdl] of [
   });
 }
 
-/** The ```ts block of docs/architecture.md's section headed `#### The handler's door`. */
+/** The ```ts block of docs/runtime.md's section headed `## The handler's door`. */
 function handlerDoorExample(): string {
-  const page = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8');
-  const section = page.slice(page.indexOf("\n#### The handler's door\n"));
+  const page = readFileSync(join(ROOT, 'docs', 'runtime.md'), 'utf8');
+  const section = page.slice(page.indexOf("\n## The handler's door\n"));
   const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
-  if (!block) throw new Error("docs/architecture.md: no ts block under #### The handler's door");
+  if (!block) throw new Error("docs/runtime.md: no ts block under ## The handler's door");
   return block;
 }
 
-test("docs/architecture.md's handler example, written into the skeleton of its contract, type-checks, reads the call's header block and sets the answer's", async (t) => {
+test("docs/runtime.md's handler example, written into the skeleton of its contract, type-checks, reads the call's header block and sets the answer's", async (t) => {
   t.timeout(300_000, 'generate, type-check and serve a published contract');
   const dir = mkdtempSync(join(tmpdir(), 'handlers-example-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));

@@ -3,7 +3,7 @@
  * functions and struct readers of its internal module, and the compiled
  * schema's pointer on an XsdValidator — is there, in the release it was
  * checked against. A new release (a libxml2 fix) fails here first, with the
- * way to take it: docs/architecture.md, *Taking a libxml2 fix*.
+ * way to take it: docs/runtime.md, *Taking a libxml2 fix*.
  */
 import test from 'ava';
 import { readFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { INTERNALS_CHECKED_FOR, loadXmlEngine, xml, xmlInternals } from '../../src/runtime/xml/xml-engine';
 
 const ROOT = join(__dirname, '..', '..');
-const PROCEDURE = 'follow docs/architecture.md, "Taking a libxml2 fix"';
+const PROCEDURE = 'follow docs/runtime.md, "Taking a libxml2 fix"';
 
 /** The internal module's functions xml-tree.ts calls. */
 const FUNCTIONS = [

@@ -10,7 +10,7 @@
  * validation context created and freed per call) cost more than the parse.
  * It stands on libxml2-wasm's internal module (lib/libxml2.mjs, loaded by
  * xml/xml-engine.ts), so package.json pins that package's exact version; a
- * new one is taken as docs/architecture.md, *Taking a libxml2 fix*, says.
+ * new one is taken as docs/runtime.md, *Taking a libxml2 fix*, says.
  */
 import { xmlInternals as internals, type XsdValidator } from '../xml/xml-engine';
 

@@ -6,7 +6,7 @@
  * of one secret within a batch are written once. Rows are appended to a log
  * (a rowid table, no index, up to 64 rows an INSERT), because an upsert into
  * a keyed table costs several times as much a row, more than a call can
- * spare (the measurements: docs/architecture.md, *The embedded store's state
+ * spare (the measurements: docs/state-file.md, *The embedded store's state
  * file*); the log is folded into a snapshot of the live entries a chunk per
  * flush once it has grown past twice the entries, so the file stays bounded
  * by the store's bound.
