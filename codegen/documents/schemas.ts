@@ -3,10 +3,11 @@
  * namespace), and per request element of a one-namespace contract a small schema holding only what it needs.
  */
 import type { XmlDocument, XmlElement } from '../../src/runtime/xml/xml-engine';
+import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
 import { attr, findAll, localName, NS, namespaceOfQName, optionalAttr, parseXmlText, setPlainAttr, withDocument } from '../read/documents';
 import { STRAY_TYPE_ATTRIBUTES } from '../read/xsd/complex-type';
 import type { LoadedSchema } from '../read/xsd';
-import { editedText, escapeAttribute, serializeText, standaloneText } from './text';
+import { editedText, serializeText, standaloneText } from './text';
 
 /** An rpc operation's wrapper element, which no schema declares: its accessors are the message parts. */
 export interface RpcWrapper {
@@ -79,7 +80,7 @@ export function mergedSchemas(
           for (const child of findAll(copy, 's:include | s:import')) child.remove();
           if (namespace !== '') setPlainAttr(copy, 'targetNamespace', namespace);
         })
-      : `<xs:schema xmlns:xs="${NS.s}" targetNamespace="${escapeAttribute(namespace)}"></xs:schema>`;
+      : `<xs:schema xmlns:xs="${NS.s}" targetNamespace="${escapeXmlAttribute(namespace)}"></xs:schema>`;
     const close = shell.lastIndexOf('</');
     const joined = shell.slice(0, close) + declarations.join('') + shell.slice(close);
     // Every other namespace a declaration here names is imported from its document of the set.
@@ -101,7 +102,7 @@ export function mergedSchemas(
         .filter((ns) => namespaces.includes(ns))
         .map(
           (ns) =>
-            `<xs:import xmlns:xs="${NS.s}"${ns ? ` namespace="${escapeAttribute(ns)}"` : ''} schemaLocation="${namespaces.indexOf(ns)}.xsd"/>`,
+            `<xs:import xmlns:xs="${NS.s}"${ns ? ` namespace="${escapeXmlAttribute(ns)}"` : ''} schemaLocation="${namespaces.indexOf(ns)}.xsd"/>`,
         )
         .join('');
       const whole = standaloneText(doc.root);
@@ -124,11 +125,11 @@ function wrapperDeclaration(wrapper: RpcWrapper): string {
     .map((part) =>
       part.element
         ? `<xs:element ref="${prefixOf(part.element.namespace)}:${part.element.name}"/>`
-        : `<xs:element name="${escapeAttribute(part.name)}" form="unqualified" type="${prefixOf(part.type!.namespace)}:${part.type!.name}"/>`,
+        : `<xs:element name="${escapeXmlAttribute(part.name)}" form="unqualified" type="${prefixOf(part.type!.namespace)}:${part.type!.name}"/>`,
     )
     .join('');
-  const declarations = [...prefixes].map(([ns, p]) => ` xmlns:${p}="${escapeAttribute(ns)}"`).join('');
-  return `<xs:element xmlns:xs="${NS.s}"${declarations} name="${escapeAttribute(wrapper.name)}"><xs:complexType><xs:sequence>${members}</xs:sequence></xs:complexType></xs:element>`;
+  const declarations = [...prefixes].map(([ns, p]) => ` xmlns:${p}="${escapeXmlAttribute(ns)}"`).join('');
+  return `<xs:element xmlns:xs="${NS.s}"${declarations} name="${escapeXmlAttribute(wrapper.name)}"><xs:complexType><xs:sequence>${members}</xs:sequence></xs:complexType></xs:element>`;
 }
 
 const DECLARATIONS = ['element', 'complexType', 'simpleType', 'group', 'attributeGroup', 'attribute'];

@@ -4,6 +4,7 @@
  * and the one way a served text is written (indented, without comments).
  */
 import type { XmlDocument, XmlElement } from '../../src/runtime/xml/xml-engine';
+import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
 import { copyDocument, parseXmlText, withDocument } from '../read/documents';
 
 /**
@@ -20,7 +21,7 @@ export function standaloneText(element: XmlElement, inScope: Record<string, stri
   if (inherited.length === 0) return text;
   const tag = `<${element.prefix ? `${element.prefix}:` : ''}${element.name}`;
   if (!text.startsWith(tag)) throw new Error(`codegen: <${element.name}> serialised unexpectedly`);
-  const declarations = inherited.map(([prefix, uri]) => ` xmlns${prefix ? `:${prefix}` : ''}="${escapeAttribute(uri)}"`).join('');
+  const declarations = inherited.map(([prefix, uri]) => ` xmlns${prefix ? `:${prefix}` : ''}="${escapeXmlAttribute(uri)}"`).join('');
   return tag + declarations + text.slice(tag.length);
 }
 
@@ -30,10 +31,6 @@ export function editedText(element: XmlElement, edit: (copy: XmlElement) => void
     edit(doc.root);
     return standaloneText(doc.root);
   });
-}
-
-export function escapeAttribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }
 
 /** Text we assembled, indented, without comments and blank-only text. */

@@ -1,3 +1,4 @@
+import { escapeRegExp } from '../../src/runtime/escape';
 import { ADDRESS_MARKER } from '../documents/wsdl';
 import type { ContractModel, Segment } from '../model/model';
 import { GENERATED, type Output } from './header';
@@ -49,8 +50,4 @@ export function segments(text: string, namespace: string, others: readonly strin
 /** Each segment as a TypeScript expression: a string literal, or the variable that fills the hole. */
 function expressions(list: Segment[]): string[] {
   return list.map((s) => ('text' in s ? doubleQuote(s.text) : s.hole === 'namespace' ? 'ns' : 'location'));
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -3,6 +3,8 @@
  * each claimed once with its companions (`XFields`, `XValues`), and members
  * made identifiers, unique in their class.
  */
+import { CLIENT_EXPORTS } from '../../src/runtime/client';
+import { CODEC_EXPORTS } from '../../src/runtime/codec';
 import { type AttributeModel, type FieldModel, OTHER_ATTRIBUTES } from './model';
 
 /** Names generated code uses beside the contract's classes: a contract type of one of these names is renamed. */
@@ -14,37 +16,34 @@ const RESERVED_TYPE_NAMES = new Set(
   ).split(' '),
 );
 /**
- * What generated files import from the runtime's front door (src/runtime/index.ts) and declare at their top level
- * (generated/*.ts): a class or enumeration of one of these names would clash with it, in whatever file names both.
+ * What generated files import from the runtime's doors made for them (src/runtime/codec.ts, src/runtime/client/index.ts):
+ * their export lists, read as they are, so that a name a door gains is reserved with it.
+ */
+const DOOR_NAMES: readonly string[] = [CODEC_EXPORTS, CLIENT_EXPORTS].flatMap((door) => [...door.values, ...door.types]);
+/**
+ * What generated files import from the runtime (its doors' exports, DOOR_NAMES, and the rest of its front door,
+ * src/runtime/index.ts, which a team's code imports beside them) and declare at their top level (generated/*.ts): a
+ * class or enumeration of one of these names would clash with it, in whatever file names both.
  * test/codegen/collisions.test.ts holds the list to the front door's exports and to what the generated files declare.
  */
-export const GENERATED_FILE_NAMES: ReadonlySet<string> = new Set(
-  // The front door's exports.
+export const GENERATED_FILE_NAMES: ReadonlySet<string> = new Set([
+  ...DOOR_NAMES,
+  ...// The front door's exports beside the doors': the handler's door, the host's door and the runtime's other parts.
   (
-    'Call CallVariant ContractDefinition Handlers HeaderRoute HeadersOf JsonOperation OperationName OperationsOf ' +
-    'OperationTypes Port RequestMessage Route SoapHeaders Variant clientError DeclaredFault ErrorKind ServiceError ' +
-    'bindHandlers EveryOperationHandled loadHandlerModules OperationHandler childElements DecodeError ElementCodec ' +
-    'escapeXmlAttribute escapeXmlText formatXsdBoolean isXsiNil mixedContentOf otherAttributesOf parseXsdBoolean readDocument ' +
-    'withXmlOrder writeOtherAttributes XML_DECLARATION XmlFragment xmlFragmentOf xmlOrderOf XSD_NAMESPACE XSI_NAMESPACE ' +
-    'xsiTypeOf formatXsdBase64Binary formatXsdBigInteger formatXsdDateTime formatXsdFloat formatXsdHexBinary formatXsdInteger ' +
-    'formatXsdLexical formatXsdQName formatXsdQNameList parseXsdBase64Binary parseXsdBigInteger parseXsdDateTime ' +
-    'parseXsdEnumeration parseXsdFloat parseXsdHexBinary parseXsdInteger parseXsdLexical parseXsdQName parseXsdText ' +
-    'xsdQNameDeclaration xsdQNameListDeclarations fromJsonArray fromJsonBigInteger fromJsonBoolean fromJsonBytes fromJsonDate ' +
-    'fromJsonDecimal fromJsonEnum fromJsonFloat fromJsonInteger fromJsonLexical fromJsonObject fromJsonString toJsonBytes ' +
-    'toJsonDate toJsonDecimal toJsonEnum toJsonFloat loadXmlEngine XmlElement XsdValidator compileSchemaSet jsonString ' +
-    'DEFAULT_TIMEOUT_MS CLIENT_VARIANTS ClientVariant Decode exchange Fault isNil OperationSpec exchangeJson jsonBoolean ' +
-    'JsonShapeError jsonStringMembers jsonText createContractApp HOST_SETTINGS HostSettings runContractServer ServedContract ' +
-    'serveContract AppParts buildApp CallContext CallState callOf Contract loadContract addContractRoutes ' +
-    'ContractRouteOptions RouteHandler RouteTable liveness requestLog RequestLogFields CloseOptions connectionLimits Listener ' +
-    'ListenOptions listen ConfigError digits integer listenHost namespaceUri oneOf optional publicUrl setting SettingSpec ' +
-    'SettingsTable settingsTable SettingValues ValueType yesNo HOST_HEADER HelpExtension escapeEach parseUrlEncoded ' +
+    'Call CallVariant HeadersOf OperationName OperationsOf OperationTypes RequestMessage SoapHeaders clientError ErrorKind ' +
+    'ServiceError bindHandlers EveryOperationHandled loadHandlerModules OperationHandler formatXsdDateTime parseXsdDateTime ' +
+    'loadXmlEngine createContractApp HOST_SETTINGS HostSettings runContractServer ServedContract serveContract AppParts buildApp ' +
+    'CallContext CallState callOf Contract loadContract addContractRoutes ContractRouteOptions RouteHandler RouteTable liveness ' +
+    'requestLog RequestLogFields CloseOptions connectionLimits Listener ListenOptions listen ConfigError digits integer listenHost ' +
+    'namespaceUri oneOf optional publicUrl setting SettingSpec SettingsTable settingsTable SettingValues ValueType yesNo ' +
+    'HOST_HEADER HelpExtension escapeEach escapeHtml parseUrlEncoded ' +
     // What the generated files declare, and the names they import from one another under another name.
     'CONTRACT CallOptions HeaderCallOptions ENDPOINT_PATH ENDPOINT_PATHS JSON_OPERATIONS OPENAPI_PATHS OPERATION_NAMES ' +
     'OPERATIONS Operations PORTS REQUEST_SCHEMAS ROUTES SCRIPT_NAMESPACE SERVICE_NAME TARGET_NAMESPACE VARIANTS ContractHandlers ' +
     'ContractRoute renderImportedWsdls renderOpenApi renderSchema renderSchemas renderScriptProxy renderWsdl xmlns contractSchema ' +
     'faultKind refuseHeaders HeaderRoutes Decoder SCHEMAS baseOf'
   ).split(' '),
-);
+]);
 
 /** `TempConvertAPI` → `TempConvertApi`: the service's name as the client's classes start, a run of capitals one word. */
 export function clientBase(service: string): string {

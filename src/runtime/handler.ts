@@ -15,5 +15,5 @@ export { clientError, DeclaredFault, type ErrorKind, ServiceError } from './erro
 // Handler modules found by convention, one per operation, and bound to what a service makes them from.
 export { bindHandlers, type EveryOperationHandled, loadHandlerModules } from './handler-modules';
 
-// Markup a handler writes into a text of its result (an HTML fragment), escaped.
-export { escapeEach } from './escape';
+// Markup a handler writes into a text of its result (an HTML fragment), escaped: HTML, or by a table of its own.
+export { escapeEach, escapeHtml } from './escape';

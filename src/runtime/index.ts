@@ -34,6 +34,7 @@ export {
   type ErrorKind,
   type EveryOperationHandled,
   escapeEach,
+  escapeHtml,
   loadHandlerModules,
   type OperationHandler,
   ServiceError,

@@ -16,6 +16,7 @@
  * such as `PIN_HTTPS_PORT=8443` is still refused.
  */
 import { isIP } from 'node:net';
+import { escapeRegExp } from './escape';
 
 const PROTOCOL = '(?:TCP|UDP|SCTP)';
 const PORT_NUMBER = /^(?:[1-9]\d{0,3}|[1-5]\d{4}|6[0-4]\d{3}|65[0-4]\d{2}|655[0-2]\d|6553[0-5])$/;
@@ -41,8 +42,6 @@ const SHAPES: ReadonlyArray<readonly [suffix: string, value: (text: string) => b
   [`PORT_\\d+_${PROTOCOL}_PORT`, isPort],
   [`PORT_\\d+_${PROTOCOL}_ADDR`, isAddress],
 ];
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Tells whether `name=value` is a variable kubelet injects for a Service whose

@@ -1,9 +1,9 @@
 /**
- * Pair's HTML escape (src/service/handlers/pair.ts, on the runtime's
- * escapeEach): the same output as a plain character-by-character escape.
+ * The runtime's HTML escape (src/runtime/escape.ts, which Pair's fragment
+ * uses, on escapeEach): the same output as a plain character-by-character escape.
  */
 import test from 'ava';
-import { escapeHtml } from '../../src/service/handlers/pair';
+import { escapeHtml } from '../../src/runtime/escape';
 import { escapeTexts } from '../support/escape-texts';
 
 const HTML: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

@@ -1,5 +1,5 @@
 import type { Config } from '../config';
-import { clientError, escapeEach } from '../../runtime/handler';
+import { clientError, escapeHtml } from '../../runtime/handler';
 import { encodeBase32 } from '../otp/base32';
 import { otpauthUri } from '../otp/uri';
 import { QrCapacityError, qrSvgDataUri, qrSymbol } from '../qr/svg';
@@ -62,18 +62,6 @@ function qrSource(uri: string, settings: PairSettings): string {
     if (error instanceof QrCapacityError) throw clientError('appName and appInfo are too long together to fit in a QR code.');
     throw error;
   }
-}
-
-const HTML_ESCAPES = [
-  ['&', /&/g, '&amp;'],
-  ['<', /</g, '&lt;'],
-  ['>', />/g, '&gt;'],
-  ['"', /"/g, '&quot;'],
-  ["'", /'/g, '&#39;'],
-] as const;
-
-export function escapeHtml(text: string): string {
-  return escapeEach(text, HTML_ESCAPES);
 }
 
 /** What Pair's handler is made from: the settings it reads, and the state whose keyed hash names the secret to the audit trail. */
