@@ -16,7 +16,7 @@ const RESERVED_TYPE_NAMES = new Set(
 /**
  * What generated files import from the runtime's front door (src/runtime/index.ts) and declare at their top level
  * (generated/*.ts): a class or enumeration of one of these names would clash with it, in whatever file names both.
- * test/codegen/collisions.test.ts holds the list to the front door's exports and to what the generated files declare.
+ * test/codegen/emit/collisions.test.ts holds the list to the front door's exports and to what the generated files declare.
  */
 export const GENERATED_FILE_NAMES: ReadonlySet<string> = new Set(
   // The front door's exports.

@@ -13,16 +13,16 @@ import test, { type ExecutionContext } from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AnyOperations, loadContract } from '../../codegen/harness/load-generated';
-import type { Call, ContractDefinition, Handlers } from '../../src/runtime/definition';
-import { DeclaredFault, ServiceError } from '../../src/runtime/errors';
-import { HOST_SETTINGS, serveContract } from '../../src/runtime/host';
-import { loadXmlEngine, type XmlElement, type XsdValidator } from '../../src/runtime/xml/xml-engine';
-import { compileSchemaSet, firstLibxmlMessage } from '../../src/runtime/xml/xml-schema';
-import { childElements, namespaceOf } from '../support/readers';
-import { SOAP_ENVELOPE_NAMESPACES, type SoapVersionName, assertSoapEnvelope } from '../support/xml-assertions';
+import { type AnyOperations, loadContract } from '../../../codegen/harness/load-generated';
+import type { Call, ContractDefinition, Handlers } from '../../../src/runtime/definition';
+import { DeclaredFault, ServiceError } from '../../../src/runtime/errors';
+import { HOST_SETTINGS, serveContract } from '../../../src/runtime/host';
+import { loadXmlEngine, type XmlElement, type XsdValidator } from '../../../src/runtime/xml/xml-engine';
+import { compileSchemaSet, firstLibxmlMessage } from '../../../src/runtime/xml/xml-schema';
+import { childElements, namespaceOf } from '../../support/readers';
+import { SOAP_ENVELOPE_NAMESPACES, type SoapVersionName, assertSoapEnvelope } from '../../support/xml-assertions';
 
-const CORPUS = join(__dirname, '..', 'fixtures', 'corpus');
+const CORPUS = join(__dirname, '..', '..', 'fixtures', 'corpus');
 const work = mkdtempSync(join(tmpdir(), 'client-headers-faults-'));
 const closers: (() => Promise<void>)[] = [];
 test.after.always(async () => {

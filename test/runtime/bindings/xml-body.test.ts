@@ -10,12 +10,12 @@
  */
 import test from 'ava';
 import { join } from 'node:path';
-import type { AnyOperations } from '../../codegen/harness/load-generated';
-import type { ContractDefinition } from '../../src/runtime/definition';
-import { compileSchemaSet, firstLibxmlMessage } from '../../src/runtime/xml/xml-schema';
-import type { XsdValidator } from '../../src/runtime/xml/xml-engine';
-import { type FixtureContract, generateFixture, type ServedFixture, serveFixture } from '../support/fixture-contract';
-import { childElements, loadReaders, readXml } from '../support/readers';
+import type { AnyOperations } from '../../../codegen/harness/load-generated';
+import type { ContractDefinition } from '../../../src/runtime/definition';
+import { compileSchemaSet, firstLibxmlMessage } from '../../../src/runtime/xml/xml-schema';
+import type { XsdValidator } from '../../../src/runtime/xml/xml-engine';
+import { type FixtureContract, generateFixture, type ServedFixture, serveFixture } from '../../support/fixture-contract';
+import { childElements, loadReaders, readXml } from '../../support/readers';
 
 const fixtures: FixtureContract[] = [];
 const served: ServedFixture[] = [];

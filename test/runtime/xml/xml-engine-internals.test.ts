@@ -8,9 +8,9 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { INTERNALS_CHECKED_FOR, loadXmlEngine, xml, xmlInternals } from '../../src/runtime/xml/xml-engine';
+import { INTERNALS_CHECKED_FOR, loadXmlEngine, xml, xmlInternals } from '../../../src/runtime/xml/xml-engine';
 
-const ROOT = join(__dirname, '..', '..');
+const ROOT = join(__dirname, '..', '..', '..');
 const PROCEDURE = 'follow docs/architecture.md, "Taking a libxml2 fix"';
 
 /** The internal module's functions xml-tree.ts calls. */

@@ -4,9 +4,9 @@
  * with libxml2 on texts either side. The patterns are published contracts' (the corpus's) and XML Schema's classes.
  */
 import test from 'ava';
-import { generateXsdRegex, matchesXsdRegex, parseXsdRegex } from '../../codegen/model/samples/xsd-regex';
-import { loadXmlEngine, safeParseOptions, xml } from '../../src/runtime/xml/xml-engine';
-import { compileSchema } from '../../src/runtime/xml/xml-schema';
+import { generateXsdRegex, matchesXsdRegex, parseXsdRegex } from '../../../../codegen/model/samples/xsd-regex';
+import { loadXmlEngine, safeParseOptions, xml } from '../../../../src/runtime/xml/xml-engine';
+import { compileSchema } from '../../../../src/runtime/xml/xml-schema';
 
 test.before(async () => {
   await loadXmlEngine();

@@ -4,7 +4,7 @@
  * (src/runtime/xml/xsd-json.ts): the lexical spaces, the bounds, and what is refused.
  */
 import test from 'ava';
-import { DecodeError } from '../../src/runtime/xml/xml-codec';
+import { DecodeError } from '../../../src/runtime/xml/xml-codec';
 import {
   fromJsonBigInteger,
   fromJsonBytes,
@@ -18,7 +18,7 @@ import {
   toJsonDecimal,
   toJsonEnum,
   toJsonFloat,
-} from '../../src/runtime/xml/xsd-json';
+} from '../../../src/runtime/xml/xsd-json';
 import {
   formatXsdBase64Binary,
   formatXsdBigInteger,
@@ -33,7 +33,7 @@ import {
   parseXsdFloat,
   parseXsdInteger,
   parseXsdLexical,
-} from '../../src/runtime/xml/xsd-values';
+} from '../../../src/runtime/xml/xsd-values';
 
 test("integers are read within their type's bounds, white space collapsed, and nothing else", (t) => {
   t.is(parseXsdInteger(' +42\n', 'int'), 42);

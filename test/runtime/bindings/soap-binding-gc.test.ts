@@ -8,7 +8,7 @@ import { join } from 'node:path';
 // A use-after-free shows as SIGSEGV once the binding is optimized and collections fall inside its libxml2
 // work, which 50 000 calls back to back make happen.
 test('the SOAP binding survives 50 000 SOAP 1.1 and 1.2 calls back to back (garbage collections in its libxml2 work), with no libxml2 memory report', (t) => {
-  const child = spawnSync(process.execPath, ['--import=tsx', join(__dirname, '..', 'support', 'soap-binding-gc-child.ts'), '50000'], {
+  const child = spawnSync(process.execPath, ['--import=tsx', join(__dirname, '..', '..', 'support', 'soap-binding-gc-child.ts'), '50000'], {
     encoding: 'utf8',
     timeout: 120_000,
   });

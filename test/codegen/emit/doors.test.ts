@@ -10,10 +10,10 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
-import * as client from '../../src/runtime/client';
-import * as codec from '../../src/runtime/codec';
+import * as client from '../../../src/runtime/client';
+import * as codec from '../../../src/runtime/codec';
 
-const ROOT = join(__dirname, '..', '..');
+const ROOT = join(__dirname, '..', '..', '..');
 
 /** The names a module exports by name, values and types apart (a type is one exported with `type`). */
 function exportsOf(file: string): { values: string[]; types: string[] } {

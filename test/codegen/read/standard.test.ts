@@ -9,11 +9,11 @@
 import test from 'ava';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { generateSchemaTexts } from '../../codegen/main';
-import { readCatalog } from '../../codegen/read/catalog';
-import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
+import { generateSchemaTexts } from '../../../codegen/main';
+import { readCatalog } from '../../../codegen/read/catalog';
+import { loadXmlEngine } from '../../../src/runtime/xml/xml-engine';
 
-const FOLDER = join(__dirname, '..', '..', 'codegen', 'standard');
+const FOLDER = join(__dirname, '..', '..', '..', 'codegen', 'standard');
 const CATALOG = join(FOLDER, 'catalog.xml');
 
 test.before(async () => {

@@ -10,11 +10,11 @@ import test from 'ava';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
-import { type XstsCase, xstsCases } from '../../codegen/harness/xsts/cases';
-import { runXsts, tableBySet } from '../../codegen/harness/xsts/main';
+import { loadXmlEngine } from '../../../src/runtime/xml/xml-engine';
+import { type XstsCase, xstsCases } from '../../../codegen/harness/xsts/cases';
+import { runXsts, tableBySet } from '../../../codegen/harness/xsts/main';
 
-const SAMPLE = join(__dirname, '..', 'fixtures', 'xsts');
+const SAMPLE = join(__dirname, '..', '..', 'fixtures', 'xsts');
 
 function sampleCases(): XstsCase[] {
   const [, ...lines] = readFileSync(join(SAMPLE, 'cases.tsv'), 'utf8').trim().split('\n');

@@ -12,16 +12,16 @@ import test from 'ava';
 import { join } from 'node:path';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { checkEnvelope, contractNames, contractsOf, typeCheckFolders } from '../../codegen/harness/corpus';
-import { type AnyOperations, loadContract } from '../../codegen/harness/load-generated';
-import { generate } from '../../codegen/main';
-import type { ContractDefinition } from '../../src/runtime/definition';
-import { SOAP11, SOAP12, soapEnvelope } from '../../src/runtime/wire/soap-envelope';
-import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
-import { loadXmlEngine, safeParseOptions, xml, type XsdValidator } from '../../src/runtime/xml/xml-engine';
-import { compileSchemaSet, firstLibxmlMessage } from '../../src/runtime/xml/xml-schema';
+import { checkEnvelope, contractNames, contractsOf, typeCheckFolders } from '../../../../codegen/harness/corpus';
+import { type AnyOperations, loadContract } from '../../../../codegen/harness/load-generated';
+import { generate } from '../../../../codegen/main';
+import type { ContractDefinition } from '../../../../src/runtime/definition';
+import { SOAP11, SOAP12, soapEnvelope } from '../../../../src/runtime/wire/soap-envelope';
+import { escapeXmlAttribute } from '../../../../src/runtime/xml/xml-escape';
+import { loadXmlEngine, safeParseOptions, xml, type XsdValidator } from '../../../../src/runtime/xml/xml-engine';
+import { compileSchemaSet, firstLibxmlMessage } from '../../../../src/runtime/xml/xml-schema';
 
-const FIXTURES = join(__dirname, '..', 'fixtures');
+const FIXTURES = join(__dirname, '..', '..', '..', 'fixtures');
 const FOLDERS = ['contracts', 'corpus', 'outside', 'public-wsdls', 'published', 'samples'];
 
 /** The fixture contracts codegen refuses, with the line it refuses each with: they have no samples. */

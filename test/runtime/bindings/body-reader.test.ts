@@ -11,9 +11,9 @@ import { connect, type AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import Koa from 'koa';
 import pino from 'pino';
-import type { CallState } from '../../src/runtime/call-state';
-import { bodyReader } from '../../src/runtime/bindings/body';
-import { errorResponse } from '../../src/runtime/bindings/error-response';
+import type { CallState } from '../../../src/runtime/call-state';
+import { bodyReader } from '../../../src/runtime/bindings/body';
+import { errorResponse } from '../../../src/runtime/bindings/error-response';
 
 const LIMIT = 1000;
 let server: Server;

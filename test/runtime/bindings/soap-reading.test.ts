@@ -9,15 +9,15 @@
  */
 import test from 'ava';
 import { isUtf8 } from 'node:buffer';
-import type { AnyOperations } from '../../codegen/harness/load-generated';
-import { readCallInDetail, readUsualCall } from '../../src/runtime/bindings/soap';
-import { withUntrustedXml } from '../../src/runtime/bindings/untrusted-xml';
-import type { CallContext } from '../../src/runtime/call-state';
-import { type Contract, loadContract } from '../../src/runtime/contract';
-import { ServiceError } from '../../src/runtime/errors';
-import { SOAP11, SOAP12, type SoapVersion, soapEnvelope } from '../../src/runtime/wire/soap-envelope';
-import { type CallShape, Rng, mutatedEnvelope } from '../support/envelope-mutations';
-import { type FixtureContract, generateFixture } from '../support/fixture-contract';
+import type { AnyOperations } from '../../../codegen/harness/load-generated';
+import { readCallInDetail, readUsualCall } from '../../../src/runtime/bindings/soap';
+import { withUntrustedXml } from '../../../src/runtime/bindings/untrusted-xml';
+import type { CallContext } from '../../../src/runtime/call-state';
+import { type Contract, loadContract } from '../../../src/runtime/contract';
+import { ServiceError } from '../../../src/runtime/errors';
+import { SOAP11, SOAP12, type SoapVersion, soapEnvelope } from '../../../src/runtime/wire/soap-envelope';
+import { type CallShape, Rng, mutatedEnvelope } from '../../support/envelope-mutations';
+import { type FixtureContract, generateFixture } from '../../support/fixture-contract';
 
 const fixtures: FixtureContract[] = [];
 let calculator: Contract<AnyOperations>;

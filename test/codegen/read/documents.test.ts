@@ -9,8 +9,8 @@
  * "Reaching into a library").
  */
 import test from 'ava';
-import { parseXmlText, setPlainAttr, withDocument } from '../../codegen/read/documents';
-import { loadXmlEngine, xmlInternals } from '../../src/runtime/xml/xml-engine';
+import { parseXmlText, setPlainAttr, withDocument } from '../../../codegen/read/documents';
+import { loadXmlEngine, xmlInternals } from '../../../src/runtime/xml/xml-engine';
 
 const SCHEMA = '<schema xmlns="http://www.w3.org/2001/XMLSchema"><element name="e"/></schema>';
 

@@ -4,9 +4,9 @@
  * back to the very text (end-of-line and attribute white space included).
  */
 import test from 'ava';
-import { escapeXmlAttribute, escapeXmlText } from '../../src/runtime/xml/xml-escape';
-import { escapeTexts as texts } from '../support/escape-texts';
-import { attributeOf, loadReaders, readXml, textOf } from '../support/readers';
+import { escapeXmlAttribute, escapeXmlText } from '../../../src/runtime/xml/xml-escape';
+import { escapeTexts as texts } from '../../support/escape-texts';
+import { attributeOf, loadReaders, readXml, textOf } from '../../support/readers';
 
 test.before(loadReaders);
 

@@ -18,10 +18,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
-import { generate, generateFromXsd, packageName } from '../../codegen/main';
-import { typeCheck } from '../support/type-check';
+import { generate, generateFromXsd, packageName } from '../../../codegen/main';
+import { typeCheck } from '../../support/type-check';
 
-const ROOT = join(__dirname, '..', '..');
+const ROOT = join(__dirname, '..', '..', '..');
 const CONTRACTS = join(ROOT, 'test', 'fixtures', 'contracts');
 const CORPUS = join(ROOT, 'test', 'fixtures', 'corpus');
 const FRONT_DOOR = join(ROOT, 'src', 'runtime', 'index.ts');

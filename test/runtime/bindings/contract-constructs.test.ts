@@ -11,14 +11,14 @@ import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AnyOperations, loadContract } from '../../codegen/harness/load-generated';
-import type { Call, ContractDefinition, Handlers } from '../../src/runtime/definition';
-import { HOST_SETTINGS, serveContract } from '../../src/runtime/host';
-import { SOAP11, soapEnvelope } from '../../src/runtime/wire/soap-envelope';
-import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
-import { loadXmlEngine, xml } from '../../src/runtime/xml/xml-engine';
+import { type AnyOperations, loadContract } from '../../../codegen/harness/load-generated';
+import type { Call, ContractDefinition, Handlers } from '../../../src/runtime/definition';
+import { HOST_SETTINGS, serveContract } from '../../../src/runtime/host';
+import { SOAP11, soapEnvelope } from '../../../src/runtime/wire/soap-envelope';
+import { escapeXmlAttribute } from '../../../src/runtime/xml/xml-escape';
+import { loadXmlEngine, xml } from '../../../src/runtime/xml/xml-engine';
 
-const CORPUS = join(__dirname, '..', 'fixtures', 'corpus');
+const CORPUS = join(__dirname, '..', '..', 'fixtures', 'corpus');
 const work = mkdtempSync(join(tmpdir(), 'contract-constructs-'));
 const closers: (() => Promise<void>)[] = [];
 test.after.always(async () => {

@@ -12,15 +12,15 @@ import { promisify } from 'node:util';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AnyOperations } from '../../codegen/harness/load-generated';
-import type { ContractDefinition } from '../../src/runtime/definition';
-import { handlerModuleName } from '../../src/runtime/handler-modules';
-import { SOAP11, SOAP12, soapEnvelope } from '../../src/runtime/wire/soap-envelope';
-import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
-import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
+import type { AnyOperations } from '../../../codegen/harness/load-generated';
+import type { ContractDefinition } from '../../../src/runtime/definition';
+import { handlerModuleName } from '../../../src/runtime/handler-modules';
+import { SOAP11, SOAP12, soapEnvelope } from '../../../src/runtime/wire/soap-envelope';
+import { escapeXmlAttribute } from '../../../src/runtime/xml/xml-escape';
+import { loadXmlEngine } from '../../../src/runtime/xml/xml-engine';
 
-const ROOT = join(__dirname, '..', '..');
-const CORPUS = join(__dirname, '..', 'fixtures', 'corpus');
+const ROOT = join(__dirname, '..', '..', '..');
+const CORPUS = join(__dirname, '..', '..', 'fixtures', 'corpus');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 
 const run = promisify(execFile);

@@ -2,20 +2,19 @@
  * Samples are model work: model/samples/ makes each as plain data (a tree of
  * strings, numbers, objects of the contract's classes and XML fragments, each
  * naming its class or enumeration), printable and testable without writing
- * a file; emit/samples.ts writes that tree as the TypeScript generated/routes.ts
- * holds. test/codegen/samples.test.ts checks every sample against its schemas.
+ * a file (test/codegen/emit/samples.test.ts: emit/samples.ts writes that tree as
+ * the TypeScript generated/routes.ts holds; test/codegen/model/samples/samples.test.ts
+ * checks every sample against its schemas).
  */
 import test from 'ava';
 import { join } from 'node:path';
-import { emitFile } from '../../codegen/emit/file';
-import { sampleCode } from '../../codegen/emit/samples';
-import { buildContractModel } from '../../codegen/model/build';
-import type { ObjectSample, Sample } from '../../codegen/model/samples/sample-tree';
-import { objectSample } from '../../codegen/model/samples/samples';
-import { readContract } from '../../codegen/read/contract';
-import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
+import { buildContractModel } from '../../../../codegen/model/build';
+import type { ObjectSample, Sample } from '../../../../codegen/model/samples/sample-tree';
+import { objectSample } from '../../../../codegen/model/samples/samples';
+import { readContract } from '../../../../codegen/read/contract';
+import { loadXmlEngine } from '../../../../src/runtime/xml/xml-engine';
 
-const SAMPLES = join(__dirname, '..', 'fixtures', 'samples', 'Samples.wsdl');
+const SAMPLES = join(__dirname, '..', '..', '..', 'fixtures', 'samples', 'Samples.wsdl');
 let model: ReturnType<typeof buildContractModel>;
 
 test.before(async () => {
@@ -48,28 +47,4 @@ test("a fixed value is its text, read where the sample is built; a wildcard's el
   t.like(member(member(request('EchoValues'), 'item'), 'always'), { kind: 'lexical', text: 'constant' });
   const any = member(member(member(request('EchoWildcards'), 'item'), 'strictAny'), 'any');
   t.deepEqual(any, { kind: 'xml', pieces: [{ kind: 'markup', xml: '<Tag xmlns="urn:example:samples">AAA-0000</Tag>' }] });
-});
-
-test("the emitter writes a sample as the expression that builds it, and records the classes it names in the file's imports", (t) => {
-  const file = emitFile(model);
-  t.is(sampleCode(file, request('Lookup')), "new Lookup({ code: 'AAA-0000', count: 10 })");
-  t.deepEqual(file.imports.localOf('./types'), ['Lookup']);
-  t.is(file.imports.localUse('./types', 'Lookup'), 'value');
-  t.is(
-    sampleCode(file, {
-      kind: 'array',
-      items: [
-        { kind: 'bigint', value: -1n },
-        { kind: 'bytes', length: 2 },
-      ],
-    }),
-    '[-1n, new Uint8Array(2)]',
-  );
-  t.is(sampleCode(file, { kind: 'xml', pieces: [] }), "''");
-  t.is(sampleCode(file, { kind: 'string', value: "it's" }), "'it\\'s'");
-  t.is(
-    sampleCode(file, { kind: 'lexical', type: { kind: 'primitive', primitive: 'int', tsType: 'number' }, text: '5' }),
-    "parseXsdInteger('5', 'int')",
-  );
-  t.is(file.imports.runtimeDeclarations('../src/runtime'), "import { parseXsdInteger } from '../src/runtime/codec';");
 });

@@ -11,13 +11,13 @@ import test from 'ava';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkCorpus, contractsOf } from '../../codegen/harness/corpus';
-import { contractModel, generate } from '../../codegen/main';
-import { readCatalog, standardCatalog, STANDARD_FOLDER } from '../../codegen/read/catalog';
-import { readContract } from '../../codegen/read/contract';
-import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
+import { checkCorpus, contractsOf } from '../../../codegen/harness/corpus';
+import { contractModel, generate } from '../../../codegen/main';
+import { readCatalog, standardCatalog, STANDARD_FOLDER } from '../../../codegen/read/catalog';
+import { readContract } from '../../../codegen/read/contract';
+import { loadXmlEngine } from '../../../src/runtime/xml/xml-engine';
 
-const PUBLISHED = join(__dirname, '..', 'fixtures', 'published');
+const PUBLISHED = join(__dirname, '..', '..', 'fixtures', 'published');
 const work = mkdtempSync(join(tmpdir(), 'codegen-published-'));
 
 test.before(async () => {

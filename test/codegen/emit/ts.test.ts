@@ -6,7 +6,7 @@
  */
 import test from 'ava';
 import ts from 'typescript';
-import { importDeclaration, propertyAccess, propertyKey, quote } from '../../codegen/emit/ts';
+import { importDeclaration, propertyAccess, propertyKey, quote } from '../../../codegen/emit/ts';
 
 /** The value of a TypeScript expression, compiled as generated code is (transpileModule) and run. */
 function evaluate(expression: string): unknown {

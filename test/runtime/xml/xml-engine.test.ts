@@ -7,13 +7,13 @@
  */
 import test from 'ava';
 import { join } from 'node:path';
-import { type Contract, loadContract } from '../../src/runtime/contract';
-import { SOAP11, SOAP12, soapEnvelope } from '../../src/runtime/wire/soap-envelope';
-import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
-import { xml } from '../../src/runtime/xml/xml-engine';
-import { compileSchemaSet } from '../../src/runtime/xml/xml-schema';
-import type { AnyOperations } from '../../codegen/harness/load-generated';
-import { type FixtureContract, generateFixture, type ServedFixture, serveFixture } from '../support/fixture-contract';
+import { type Contract, loadContract } from '../../../src/runtime/contract';
+import { SOAP11, SOAP12, soapEnvelope } from '../../../src/runtime/wire/soap-envelope';
+import { escapeXmlAttribute } from '../../../src/runtime/xml/xml-escape';
+import { xml } from '../../../src/runtime/xml/xml-engine';
+import { compileSchemaSet } from '../../../src/runtime/xml/xml-schema';
+import type { AnyOperations } from '../../../codegen/harness/load-generated';
+import { type FixtureContract, generateFixture, type ServedFixture, serveFixture } from '../../support/fixture-contract';
 
 const NS = 'https://temperature.example.com/';
 const VARIANTS = ['soap11', 'soap12', 'httpGet', 'httpPost', 'json'] as const;

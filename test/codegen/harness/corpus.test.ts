@@ -14,13 +14,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { checkCorpus, contractsOf, typeCheckFolders } from '../../codegen/harness/corpus';
-import { loadContract, sampleHandlers } from '../../codegen/harness/load-generated';
-import { generate } from '../../codegen/main';
-import { createContractApp } from '../../src/runtime/host';
-import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
+import { checkCorpus, contractsOf, typeCheckFolders } from '../../../codegen/harness/corpus';
+import { loadContract, sampleHandlers } from '../../../codegen/harness/load-generated';
+import { generate } from '../../../codegen/main';
+import { createContractApp } from '../../../src/runtime/host';
+import { loadXmlEngine } from '../../../src/runtime/xml/xml-engine';
 
-const CORPUS = join(__dirname, '..', 'fixtures', 'corpus');
+const CORPUS = join(__dirname, '..', '..', 'fixtures', 'corpus');
 
 test.before(async () => {
   await loadXmlEngine();
