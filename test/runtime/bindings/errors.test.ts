@@ -9,7 +9,7 @@
  * VersionMismatch, MustUnderstand, one line of reason) or its plain HTTP
  * error, and the service keeps answering. Every SOAP answer is validated
  * against the SOAP envelope schema of its version, and every payload against
- * the contract's schemas, with libxml2. (The PIN service's own contract tests,
+ * the contract's schemas, with libxml2. (The service's own contract tests,
  * test/service/errors.test.ts, check the same on its contract.)
  */
 import test, { type ExecutionContext } from 'ava';
