@@ -83,6 +83,27 @@ test('test/ has a folder for each house (runtime, codegen, service), each holdin
   for (const house of ['runtime', 'codegen', 'service']) t.true(sourceFiles(`test/${house}`).length > 0, `test/${house}/ holds tests`);
 });
 
+/** The folders under `dir`, at any depth, as paths below it. */
+function foldersUnder(dir: string, below = ''): string[] {
+  return readdirSync(join(ROOT, dir, below), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap((entry) => [join(below, entry.name), ...foldersUnder(dir, join(below, entry.name))]);
+}
+
+test('the tests of codegen/ and of the runtime mirror their rooms: each folder of test/codegen/ and test/runtime/ is a room of codegen/ or src/runtime/, and holds tests', (t) => {
+  for (const [tests, house] of [
+    ['test/codegen', 'codegen'],
+    ['test/runtime', 'src/runtime'],
+  ]) {
+    const folders = foldersUnder(tests);
+    t.true(folders.length >= 3, `${tests}/ has rooms`);
+    for (const folder of folders) {
+      t.true(existsSync(join(ROOT, house, folder)), `${tests}/${folder}/ mirrors ${house}/${folder}/, which is not there`);
+      t.true(sourceFiles(join(tests, folder)).length > 0, `${tests}/${folder}/ holds tests`);
+    }
+  }
+});
+
 /** Imports that leave the runtime for anything but a package or the runtime itself. */
 const leavingRuntime = (dir: string) => offending(dir, (target) => target.startsWith('package:') || inside(target, 'src/runtime'));
 

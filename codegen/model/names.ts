@@ -24,7 +24,7 @@ const DOOR_NAMES: readonly string[] = [CODEC_EXPORTS, CLIENT_EXPORTS].flatMap((d
  * What generated files import from the runtime (its doors' exports, DOOR_NAMES, and the rest of its front door,
  * src/runtime/index.ts, which a team's code imports beside them) and declare at their top level (generated/*.ts): a
  * class or enumeration of one of these names would clash with it, in whatever file names both.
- * test/codegen/collisions.test.ts holds the list to the front door's exports and to what the generated files declare.
+ * test/codegen/emit/collisions.test.ts holds the list to the front door's exports and to what the generated files declare.
  */
 export const GENERATED_FILE_NAMES: ReadonlySet<string> = new Set([
   ...DOOR_NAMES,

@@ -62,7 +62,7 @@ export { jsonString } from './wire/json-text';
 
 /**
  * The names above, for codegen (codegen/emit/ts.ts): what a generated file may import from this door, each type as
- * a type, and what no contract class may be named. test/codegen/doors.test.ts holds it to the exports.
+ * a type, and what no contract class may be named. test/codegen/emit/doors.test.ts holds it to the exports.
  */
 export const CODEC_EXPORTS = {
   values: [

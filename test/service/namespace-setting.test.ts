@@ -1,7 +1,7 @@
 /**
  * --namespace: a namespace libxml2 refuses as a schema target stops the
  * service's start with one line naming it (the runtime's own check of the
- * namespace, test/runtime/xml-engine.test.ts, reaches the start-up message).
+ * namespace, test/runtime/xml/xml-engine.test.ts, reaches the start-up message).
  */
 import test from 'ava';
 import { defaultConfig } from '../../src/service/config';

@@ -1,4 +1,6 @@
+import type { OperationName, OperationsOf, Route } from '../definition';
 import { clientError } from '../errors';
+import { DecodeError } from '../xml/xml-codec';
 
 /**
  * Parses application/x-www-form-urlencoded text (a query string or a form
@@ -26,5 +28,21 @@ function decode(component: string): string {
     return decodeURIComponent(component.includes('+') ? component.replace(/\+/g, ' ') : component);
   } catch {
     throw clientError('The query or form is not valid percent-encoded UTF-8.');
+  }
+}
+
+/**
+ * The request of `route` read from fields (HTTP GET and POST, JSON): a value that does not fit its type is
+ * the caller's mistake, a client error saying which, not a failure of the service.
+ */
+export function requestOfFields<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
+  route: Route<Ops, K>,
+  field: (name: string) => string | undefined,
+): Ops[K]['request'] {
+  try {
+    return route.decodeFields(field);
+  } catch (error) {
+    if (error instanceof DecodeError) throw clientError(`The request does not fit the contract: ${error.message}.`);
+    throw error;
   }
 }

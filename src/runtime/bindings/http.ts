@@ -12,7 +12,7 @@ import { ServiceError, clientError } from '../errors';
 import { requestBody, requestBytes } from './body';
 import { decodeValidated } from './soap';
 import { withUntrustedXml } from './untrusted-xml';
-import { parseUrlEncoded } from './form';
+import { parseUrlEncoded, requestOfFields } from './form';
 import { HTTP_CONTENT_TYPE } from '../wire/content-types';
 
 export function httpBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Ops>, handlers: Handlers<Ops>, verb: 'GET' | 'POST') {
@@ -62,7 +62,7 @@ async function httpCall<Ops extends OperationsOf<Ops>, K extends OperationName<O
   handlers: Handlers<Ops>,
   namespaceAttribute: string,
 ): Promise<string> {
-  return route.encodeHttp(await handlers[route.operation](route.decodeFields(field), call), namespaceAttribute);
+  return route.encodeHttp(await handlers[route.operation](requestOfFields(route, field), call), namespaceAttribute);
 }
 
 /** The hop into the handler of an XML body: the request element read and validated, the handler run, its answer encoded. */
@@ -76,7 +76,7 @@ async function xmlBodyCall<Ops extends OperationsOf<Ops>, K extends OperationNam
   if (route.requestElement === '') {
     // A request of no part: an empty body, as its SOAP body is.
     if (!isEmptyBody(ctx)) throw clientError('The operation takes an empty body.');
-    return route.encodeHttp(await handlers[route.operation](route.decodeFields(noField), call), contract.namespaceAttribute);
+    return route.encodeHttp(await handlers[route.operation](requestOfFields(route, noField), call), contract.namespaceAttribute);
   }
   if (!XML_TYPES.has(ctx.request.type) && ctx.request.type !== route.httpXml) {
     throw new ServiceError('unsupported-media-type', `POST the ${route.requestElement} element as ${route.httpXml}.`);

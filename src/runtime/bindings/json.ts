@@ -12,6 +12,7 @@ import type { Call, Handlers, HeadersOf, OperationName, OperationsOf } from '../
 import { ServiceError, clientError, type ErrorKind } from '../errors';
 import { requestBody } from './body';
 import { byContentType } from './content-type';
+import { requestOfFields } from './form';
 import { routeOfPath } from './http';
 import { JSON_CONTENT_TYPE } from '../wire/content-types';
 import { jsonString } from '../wire/json-text';
@@ -43,7 +44,7 @@ async function jsonCall<Ops extends OperationsOf<Ops>, K extends OperationName<O
   handlers: Handlers<Ops>,
 ): Promise<string> {
   const { json, routes } = contract.definition;
-  return json[operation].encodeAnswer(await handlers[operation](routes[operation].decodeFields(field), call));
+  return json[operation].encodeAnswer(await handlers[operation](requestOfFields(routes[operation], field), call));
 }
 
 /** GET with application/json (isJsonRequest) is refused as .NET refuses it: these methods do not allow GET. */

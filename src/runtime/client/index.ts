@@ -28,7 +28,7 @@ export { exchangeJson, jsonBoolean, JsonShapeError, jsonStringMembers, jsonText 
 
 /**
  * The names above, for codegen (codegen/emit/ts.ts): what a generated client may import from this door, each type
- * as a type, and what no contract class may be named. test/codegen/doors.test.ts holds it to the exports.
+ * as a type, and what no contract class may be named. test/codegen/emit/doors.test.ts holds it to the exports.
  */
 export const CLIENT_EXPORTS = {
   values: [

@@ -23,7 +23,7 @@ export type XmlEngineInternals = typeof import('libxml2-wasm/lib/libxml2.mjs', {
 
 /**
  * The libxml2-wasm release whose internal module bindings/xml-tree.ts was
- * checked against: package.json pins it, and test/runtime/xml-engine-internals.test.ts
+ * checked against: package.json pins it, and test/runtime/xml/xml-engine-internals.test.ts
  * fails on any other until the steps of docs/runtime.md, *Taking a
  * libxml2 fix*, have been followed and this is set to the new release.
  */
