@@ -138,6 +138,19 @@ test('a wsp:PolicyAttachment applying to something else, and a reference to a po
   ]);
 });
 
+test('a policy that references itself is read once, and said', (t) => {
+  const facts = read({
+    top: '<wsp:Policy wsu:Id="loop"><x:A/><wsp:PolicyReference URI="#loop"/></wsp:Policy>',
+    binding: '<wsp:PolicyReference URI="#loop"/>',
+  });
+  t.deepEqual(facts.operations[0].policies?.soap11?.endpoint.map(names), [[['A']]]);
+  t.deepEqual(facts.unreadPolicies, ['wsp:PolicyReference URI="#loop" (the policy references itself)']);
+});
+
+test('wsam:Action attributes alone (no policy) are no policy: the facts hold none', (t) => {
+  t.is(read({ portTypeInput: 'wsam:Action="urn:in"' }).operations[0].policies, undefined);
+});
+
 test('policies attach to the service, the port, the binding, the bound operation, its input and its output', (t) => {
   const policies = policiesOf({
     service: '<wsp:Policy><x:S/></wsp:Policy>',

@@ -47,6 +47,7 @@ export class PolicyReader {
   private readonly byId = new Map<string, XmlElement>();
   private readonly byName = new Map<string, XmlElement>();
   private readonly attachments: { kind: string; target: string; expression: XmlElement }[] = [];
+  private readonly resolving = new Set<string>();
   /** What could not be read (a reference to a policy no document holds, an attachment not to a WSDL 1.1 element): by name. */
   readonly unread: string[] = [];
 
@@ -93,12 +94,26 @@ export class PolicyReader {
     return expressions;
   }
 
-  /** A policy named by its URI: `#id` (wsu:Id, xml:id) or its Name; one no document holds asks for what cannot be known. */
+  /**
+   * A policy named by its URI: `#id` (wsu:Id, xml:id) or its Name; one no document holds asks for what cannot be
+   * known, and one that references itself (through others) is read once.
+   */
   private reference(uri: string): PolicyFacts {
     const policy = uri.startsWith('#') ? this.byId.get(uri.slice(1)) : this.byName.get(uri);
-    if (policy) return this.normalise(policy);
-    this.unread.push(`wsp:PolicyReference URI="${uri}" (no document of the contract holds it)`);
-    return [[]];
+    if (!policy) {
+      this.unread.push(`wsp:PolicyReference URI="${uri}" (no document of the contract holds it)`);
+      return [[]];
+    }
+    if (this.resolving.has(uri)) {
+      this.unread.push(`wsp:PolicyReference URI="${uri}" (the policy references itself)`);
+      return [[]];
+    }
+    this.resolving.add(uri);
+    try {
+      return this.normalise(policy);
+    } finally {
+      this.resolving.delete(uri);
+    }
   }
 
   /** wsp:PolicyAttachment whose wsp:AppliesTo is a WSDL 1.1 element identifier (`…#wsdl11.binding(Name)`, `…#wsdl11.bindingOperation.input(Binding/Op)`); another is named. */
@@ -168,10 +183,14 @@ function assertionOf(element: XmlElement, parameters: PolicyAssertion[]): Policy
   };
 }
 
-/** Whether a document holds any policy markup: WS-Policy's elements or attributes, or a UsingAddressing element. */
+/** Whether a document holds any policy markup: WS-Policy's elements or attributes (wsp:PolicyURIs), or a UsingAddressing element. */
 function hasPolicyMarkup(root: XmlElement): boolean {
-  const namespaces = [...WSP, ...USING_ADDRESSING].map((ns) => `namespace-uri() = '${ns}'`).join(' or ');
-  return findAll(root, `//*[${namespaces}]`).length > 0 || root.find(`//@*[${namespaces}]`).length > 0;
+  const policy = WSP.map((ns) => `namespace-uri() = '${ns}'`).join(' or ');
+  const using = USING_ADDRESSING.map((ns) => `namespace-uri() = '${ns}'`).join(' or ');
+  return (
+    findAll(root, `//*[${policy} or (local-name() = 'UsingAddressing' and (${using}))]`).length > 0 ||
+    root.find(`//@*[${policy}]`).length > 0
+  );
 }
 
 /**
