@@ -102,6 +102,8 @@ export function readAlternative(alternative: PolicyAlternative): PolicyReading {
     } else if (a.namespace === WSOMA && a.name === 'OptimizedMimeSerialization') {
       policy.mtom = true;
     } else {
+      // A binding the runtime does not speak (sp:SymmetricBinding): named; its timestamp is still checked.
+      if (isSp(a, 'SymmetricBinding') && nested(a).some((inner) => isSp(inner, 'IncludeTimestamp'))) policy.timestamp = true;
       unsupported(a);
     }
   }

@@ -99,6 +99,11 @@ test('each assertion the runtime does not enforce is named, nested ones by their
   ]);
 });
 
+test('a binding the runtime does not speak (sp:SymmetricBinding) is named, its timestamp still asked', (t) => {
+  const reading = readAlternative([sp('SymmetricBinding', { inner: [sp('IncludeTimestamp'), sp('ProtectionToken')] })]);
+  t.deepEqual([reading.policy, reading.unsupported], [{ timestamp: true }, ['sp:SymmetricBinding']]);
+});
+
 test('an optional assertion other than addressing is not asked of calls, and said so', (t) => {
   const reading = readAlternative([{ ...USERNAME, optional: true }]);
   t.deepEqual([reading.policy, reading.optional], [{}, ['sp:SupportingTokens']]);
