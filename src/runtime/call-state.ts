@@ -6,8 +6,9 @@
  * The request log and the metrics read it back; it holds nothing from the
  * request itself.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type { ParameterizedContext } from 'koa';
-import type { Call, CallVariant, HeadersOf, OperationName, OperationsOf, Route, SoapHeaders } from './definition';
+import type { AddressingHeaders, Call, CallVariant, HeadersOf, OperationName, OperationsOf, Route, SoapHeaders } from './definition';
 import type { ErrorKind } from './errors';
 
 export interface CallState {
@@ -29,6 +30,9 @@ export type CallContext = ParameterizedContext<CallState>;
 /** The Call of the call `ctx` is: its fields copied once, and `answered` writing into the call's state (kept private). */
 class BoundCall<Headers extends SoapHeaders> implements Call<Headers> {
   readonly #state: CallState;
+  readonly #httpHeaders: IncomingHttpHeaders;
+  addressing?: AddressingHeaders;
+  principal?: unknown;
 
   constructor(
     readonly address: string,
@@ -37,12 +41,19 @@ class BoundCall<Headers extends SoapHeaders> implements Call<Headers> {
     readonly variant: CallVariant | 'page',
     readonly headers: Headers,
     state: CallState,
+    httpHeaders: IncomingHttpHeaders,
   ) {
     this.#state = state;
+    this.#httpHeaders = httpHeaders;
   }
 
   answered(outcome: string): void {
     this.#state.answered = outcome;
+  }
+
+  header(name: string): string | undefined {
+    const value = this.#httpHeaders[name.toLowerCase()];
+    return Array.isArray(value) ? value.join(', ') : value;
   }
 }
 
@@ -65,5 +76,5 @@ export function callOf<Headers extends SoapHeaders = SoapHeaders>(
   variant: CallVariant | 'page',
   headers: Headers = NONE as Headers,
 ): Call<Headers> {
-  return new BoundCall(ctx.ip, ctx.state.requestId, operation, variant, headers, ctx.state);
+  return new BoundCall(ctx.ip, ctx.state.requestId, operation, variant, headers, ctx.state, ctx.req.headers);
 }
