@@ -36,8 +36,9 @@ export type CallContext = ParameterizedContext<CallState>;
 class BoundCall<Headers extends SoapHeaders> implements Call<Headers> {
   readonly #state: CallState;
   readonly #httpHeaders: IncomingHttpHeaders;
-  addressing?: AddressingHeaders;
-  principal?: unknown;
+  // Own properties only of a call the SOAP header stack read: a plain call's Call is the plain data it was.
+  declare addressing?: AddressingHeaders;
+  declare principal?: unknown;
 
   constructor(
     readonly address: string,
@@ -52,8 +53,8 @@ class BoundCall<Headers extends SoapHeaders> implements Call<Headers> {
     this.#state = state;
     this.#httpHeaders = httpHeaders;
     if (soap !== undefined) {
-      this.addressing = soap.addressing;
-      this.principal = soap.principal;
+      if (soap.addressing !== undefined) this.addressing = soap.addressing;
+      if (soap.principal !== undefined) this.principal = soap.principal;
     }
   }
 
