@@ -13,7 +13,7 @@ import { clientError } from '../../src/runtime/errors';
 import { createContractApp } from '../../src/runtime/host';
 import { NonceCache } from '../../src/runtime/soap-stack/nonce-cache';
 import { type FixtureContract, type ServedFixture, generateFixture, serveFixture } from '../support/fixture-contract';
-import { childElements, elementAt, elementsAt, loadReaders, namespaceOf, readXml, textOf } from '../support/readers';
+import { childElements, elementAt, elementsAt, loadReaders, readXml, textOf } from '../support/readers';
 import { type Answer, readFault, send, soapEnvelope } from '../support/requests';
 import { SOAP_CONTENT_TYPES, SOAP_ENVELOPE_NAMESPACES, type SoapVersionName, assertSoapEnvelope } from '../support/xml-assertions';
 import { HOST_SETTINGS } from '../../src/runtime/listener-settings';
@@ -371,7 +371,7 @@ for (const version of VERSIONS) {
     t.is(refused[0].msg, FAILED);
     t.is(refused[0].cause, 'WS-Security: the authenticate hook refused the token');
     const logged = JSON.stringify(lines);
-    for (const secret of ['wrong guess', nonce.toString('base64'), 'alice']) t.false(logged.includes(secret), `the log holds no ${secret}`);
+    for (const leak of ['wrong guess', nonce.toString('base64'), 'alice']) t.false(logged.includes(leak), `the log holds no ${leak}`);
   });
 
   test(`SOAP ${version}: PasswordDigest right is accepted, wrong refused; a digest where the policy asks for text is refused`, async (t) => {

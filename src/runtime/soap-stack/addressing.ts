@@ -12,7 +12,7 @@ import { DeclaredFault, type FaultCode, HeaderFault, type ServiceError } from '.
 import { childElements } from '../xml/xml-codec';
 import type { XmlElement } from '../xml/xml-engine';
 import { escapeXmlAttribute, escapeXmlText } from '../xml/xml-escape';
-import type { Exchange, HeaderStep } from './stack';
+import type { HeaderStep } from './step';
 
 export interface AddressingWire {
   id: AddressingVersion;
@@ -84,7 +84,7 @@ export function addressingStep(policy: 'required' | 'optional', actions: Address
       const version = VERSIONS.find((v) => blocks.some((block) => block.namespaceUri === v.namespace));
       if (!version) {
         if (policy === 'optional') return;
-        exchange.addressingWire = WSA10;
+        exchange.addressingWire = WSA10.id;
         throw addressingFault(
           WSA10,
           [WSA10.required],
@@ -92,7 +92,7 @@ export function addressingStep(policy: 'required' | 'optional', actions: Address
           problemHeader('Action'),
         );
       }
-      exchange.addressingWire = version;
+      exchange.addressingWire = version.id;
       const found = new Map<HeaderName, XmlElement>();
       for (const block of blocks) {
         if (block.namespaceUri !== version.namespace) continue;
@@ -154,7 +154,8 @@ export function addressingStep(policy: 'required' | 'optional', actions: Address
       }
     },
     answer(exchange, fault) {
-      const version = exchange.addressing ? VERSIONS.find((v) => v.id === exchange.addressing!.version)! : exchange.addressingWire;
+      const id = exchange.addressing?.version ?? exchange.addressingWire;
+      const version = VERSIONS.find((v) => v.id === id);
       if (!version) return '';
       const action = fault === undefined ? actions.output : faultAction(version, actions, fault);
       const ns = escapeXmlAttribute(version.namespace);

@@ -13,7 +13,7 @@ import { childElements } from '../xml/xml-codec';
 import type { XmlElement } from '../xml/xml-engine';
 import { escapeXmlAttribute } from '../xml/xml-escape';
 import type { NonceCache } from './nonce-cache';
-import type { Exchange, HeaderStep } from './stack';
+import type { HeaderStep, ReadToken } from './step';
 
 export const WSSE = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd';
 export const WSU = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd';
@@ -32,17 +32,6 @@ const fault = (local: string, reason: string, cause: string) =>
 const failed = (cause: string) => fault('FailedAuthentication', FAILED_AUTHENTICATION, `WS-Security: ${cause}`);
 const invalid = (cause: string) => fault('InvalidSecurity', INVALID_SECURITY, `WS-Security: ${cause}`);
 const expired = (cause: string) => fault('MessageExpired', MESSAGE_EXPIRED, `WS-Security: ${cause}`);
-
-/** A UsernameToken as read from the header, before the hook judged it. */
-export interface ReadToken {
-  username: string;
-  passwordType: 'text' | 'digest' | 'none';
-  password?: string;
-  nonce?: Buffer;
-  /** The nonce as sent (Base64), the cache's key. */
-  nonceText?: string;
-  created?: string;
-}
 
 export interface SecuritySettings {
   skewMs: number;

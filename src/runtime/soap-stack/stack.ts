@@ -6,15 +6,18 @@
  * freed, fills the call's addressing and principal, and writes header blocks into the answer, a fault answer too.
  * An operation with no policy has no stack: its calls take no step, and the binding does nothing more for them.
  */
-import type { CallContext, CallIdentity } from '../call-state';
+import type { CallContext } from '../call-state';
 import type { Contract } from '../contract';
-import type { AddressingHeaders, Authenticate, OperationName, OperationsOf, Route, SoapPolicy } from '../definition';
+import type { Authenticate, OperationName, OperationsOf, Route, SoapPolicy } from '../definition';
 import type { ServiceError } from '../errors';
-import type { XmlElement } from '../xml/xml-engine';
 import type { SoapVersion } from '../wire/soap-envelope';
-import { type AddressingWire, addressingStep } from './addressing';
+import type { XmlElement } from '../xml/xml-engine';
+import { addressingStep } from './addressing';
 import { NonceCache } from './nonce-cache';
-import { type ReadToken, securityStep } from './security';
+import { securityStep } from './security';
+import { Exchange, type HeaderStep } from './step';
+
+export type { Exchange, HeaderStep } from './step';
 
 /** The settings of WS-Security's checks (docs/soap-security.md). */
 export interface SoapSecuritySettings {
@@ -33,32 +36,6 @@ export interface HeaderStackOptions {
   /** Judges the WS-Security token of a call whose policy asks for one; required where a policy does. */
   authenticate?: Authenticate;
   soapSecurity?: SoapSecuritySettings;
-}
-
-/** One call's passage through the stack: what its steps read, for the handler's Call and the answer. */
-export class Exchange implements CallIdentity {
-  addressing?: AddressingHeaders;
-  principal?: unknown;
-  /** The WS-Addressing version the answer speaks (the request's, or 1.0 for a call that spoke none and had to). */
-  addressingWire?: AddressingWire;
-  /** The UsernameToken read, until authenticate judged it. */
-  token?: ReadToken;
-  constructor(
-    readonly ctx: CallContext,
-    readonly version: SoapVersion,
-    readonly operation: string,
-  ) {}
-}
-
-export interface HeaderStep {
-  /** The header blocks it understands, as `{namespace}local`. */
-  readonly understands: readonly string[];
-  /** Reads the blocks of the request's Header (none: it had no Header) while its document is alive; throws a fault to refuse. */
-  read(header: readonly XmlElement[], exchange: Exchange): void;
-  /** What needs the host or the clock once the document is freed, before the handler runs; throws a fault to refuse. */
-  admit?(exchange: Exchange): Promise<void> | void;
-  /** Header blocks for the answer (escaped XML); `fault` is set when the answer is a fault. */
-  answer?(exchange: Exchange, fault: ServiceError | undefined): string;
 }
 
 /** The steps of one operation over one SOAP version, in order. */
