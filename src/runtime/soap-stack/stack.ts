@@ -129,8 +129,12 @@ function refuseUnsupported(policy: SoapPolicy, operation: string): void {
   }
 }
 
-/** An operation with addressing but no actions named: its SOAPAction in, the default pattern's `…Response` out. */
+/**
+ * An operation with addressing but no actions named: its SOAPAction in (none: any action is taken), that followed by
+ * `Response` out (none: the contract's namespace and the operation's name, followed by `Response`).
+ */
 function defaultActions<Ops extends OperationsOf<Ops>>(contract: Contract<Ops>, name: OperationName<Ops>, variant: 'soap11' | 'soap12') {
   const input = contract.soapAction(name, variant);
-  return { input, output: input === '' ? '' : `${input}Response` };
+  const base = input !== '' ? input : `${contract.namespace}${contract.namespace.endsWith('/') ? '' : '/'}${name}`;
+  return { input, output: `${base}Response` };
 }

@@ -60,7 +60,7 @@ export type FaultKind = Extract<ErrorKind, keyof SoapVersion['codes']>;
 export interface FaultExtras {
   /** Header blocks for the fault's Header (WS-Addressing's); none: no Header, as before. */
   header?: string;
-  /** SOAP 1.2: nested under the code, most general first; SOAP 1.1: the first is the faultcode. */
+  /** SOAP 1.2: nested under the code, most general first; SOAP 1.1: the first is the faultcode (a header's fault: no detail element). */
   subcodes?: readonly FaultCode[];
 }
 
@@ -79,8 +79,9 @@ export function soapFault(version: SoapVersion, kind: FaultKind, message: string
   const header = extras?.header;
   const subcodes = extras?.subcodes ?? [];
   if (version === SOAP11) {
-    const details = detail === '' ? '<detail />' : `<detail>${detail}</detail>`;
     const first = subcodes[0];
+    // A header's fault carries no detail element (SOAP 1.1 §4.4: detail is the Body's); any other has one, empty or not.
+    const details = first !== undefined ? '' : detail === '' ? '<detail />' : `<detail>${detail}</detail>`;
     const faultcode =
       first === undefined
         ? `<faultcode>${code}</faultcode>`
