@@ -18,6 +18,10 @@ import { type Answer, readFault, send, soapEnvelope } from '../support/requests'
 import { SOAP_CONTENT_TYPES, SOAP_ENVELOPE_NAMESPACES, type SoapVersionName, assertSoapEnvelope } from '../support/xml-assertions';
 import { HOST_SETTINGS } from '../../src/runtime/listener-settings';
 import pino from 'pino';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { XsdValidator } from '../../src/runtime/xml/xml-engine';
+import { compileSchemaSet, firstLibxmlMessage } from '../../src/runtime/xml/xml-schema';
 
 const NS = 'http://calculator.example.org/';
 const WSA = 'http://www.w3.org/2005/08/addressing';
@@ -30,11 +34,28 @@ const ADD_IN = `${NS}Add`;
 const ADD_OUT = `${NS}CalculatorSoap/AddResponse`;
 const VERSIONS: readonly SoapVersionName[] = ['1.1', '1.2'];
 
+/**
+ * The SOAP 1.1 and 1.2 envelope schemas with WS-Addressing 1.0's, wsse's and wsu's (codegen/standard/'s copies): the
+ * envelopes' lax wildcards validate every header block and fault whose element these declare.
+ */
+const STANDARD_SCHEMAS = [
+  'www.w3.org/2001/xml.xsd',
+  'schemas.xmlsoap.org/soap/envelope.xsd',
+  'www.w3.org/2003/05/soap-envelope.xsd',
+  'www.w3.org/TR/2002/REC-xmldsig-core-20020212/xmldsig-core-schema.xsd',
+  'www.w3.org/2005/08/addressing/ws-addr.xsd',
+  'docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd',
+  'docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd',
+];
+let envelopeSchemas: XsdValidator;
+
 let fixture: FixtureContract;
 const served: ServedFixture[] = [];
 test.before(async () => {
   await loadReaders();
   fixture = await generateFixture('calculator');
+  const standard = join(__dirname, '..', '..', 'codegen', 'standard');
+  envelopeSchemas = compileSchemaSet(STANDARD_SCHEMAS.map((file) => readFileSync(join(standard, file), 'utf8')));
 });
 test.after.always(async () => {
   for (const server of served) await server.close();
@@ -134,6 +155,12 @@ function readAnswer(t: ExecutionContext, answer: Answer, version: SoapVersionNam
   const name = (e: { namespaceUri: string; name: string }) => `{${e.namespaceUri}}${e.name}`;
   const content = assertSoapEnvelope(t, answer.body, version, (element) => name(element));
   return readXml(answer.body, (doc) => {
+    try {
+      envelopeSchemas.validate(doc);
+      t.pass();
+    } catch (error) {
+      t.fail(`the answer does not match the SOAP, WS-Addressing and WS-Security schemas: ${firstLibxmlMessage(error)}`);
+    }
     const headers = new Map<string, string>();
     for (const block of elementsAt(doc, '/env:Envelope/env:Header/*', env)) headers.set(name(block), textOf(block));
     const subcodes = elementsAt(doc, '//env:Subcode/env:Value', env).map((value) => {
