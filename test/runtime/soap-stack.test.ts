@@ -557,7 +557,7 @@ for (const version of VERSIONS) {
 
 // --- Start-up, the nonce cache, call.header ------------------------------------------------------------------------
 
-test('a policy that asks for a token without an authenticate hook, or for X.509 signatures, stops the start', (t) => {
+test('a policy that asks for a token without an authenticate hook, or for X.509 signatures without a trust store, stops the start', (t) => {
   const logger = pino({ level: 'silent' });
   const settings = HOST_SETTINGS.defaults();
   t.throws(() => createContractApp(withPolicy({ usernameToken: { password: 'any' } }), handlers as never, settings, logger), {

@@ -200,7 +200,7 @@ export function readCallInDetail<Ops extends OperationsOf<Ops>>(
   const notUnderstood = flagged.find((block) => !stack?.understood.has(`{${block.namespaceUri}}${block.name}`));
   if (notUnderstood) throw new ServiceError('must-understand', `The header block ${notUnderstood.name} is not understood by this service.`);
   // The stack reads before the body is decoded: a fault from here on carries its header blocks (wsa:RelatesTo).
-  const exchange = stack?.read(ctx, version, route.operation, header ? childElements(header) : []);
+  const exchange = stack?.read(ctx, version, route.operation, header ? childElements(header) : [], body);
   checkAction(ctx, version, contract.soapAction(route.operation, version.variant));
   let call: SoapCall<Ops, OperationName<Ops>>;
   if (route.requestParts || route.requestElement === '') {

@@ -27,10 +27,10 @@ export const FAILED_AUTHENTICATION = 'The security token could not be authentica
 export const INVALID_SECURITY = 'An error was discovered processing the <wsse:Security> header';
 export const MESSAGE_EXPIRED = 'The message has expired';
 
-const fault = (local: string, reason: string, cause: string) =>
+export const fault = (local: string, reason: string, cause: string) =>
   new HeaderFault([{ namespace: WSSE, prefix: 'wsse', local } satisfies FaultCode], reason, cause);
-const failed = (cause: string) => fault('FailedAuthentication', FAILED_AUTHENTICATION, `WS-Security: ${cause}`);
-const invalid = (cause: string) => fault('InvalidSecurity', INVALID_SECURITY, `WS-Security: ${cause}`);
+export const failed = (cause: string) => fault('FailedAuthentication', FAILED_AUTHENTICATION, `WS-Security: ${cause}`);
+export const invalid = (cause: string) => fault('InvalidSecurity', INVALID_SECURITY, `WS-Security: ${cause}`);
 const expired = (cause: string) => fault('MessageExpired', MESSAGE_EXPIRED, `WS-Security: ${cause}`);
 
 export interface SecuritySettings {
@@ -107,7 +107,7 @@ export function securityStep(policy: SoapPolicy, settings: SecuritySettings): He
 }
 
 /** The one child of `parent` named {namespace}name (undefined: none); two are a malformed header. */
-function only(children: readonly XmlElement[], namespace: string, name: string): XmlElement | undefined {
+export function only(children: readonly XmlElement[], namespace: string, name: string): XmlElement | undefined {
   const found = children.filter((c) => c.name === name && c.namespaceUri === namespace);
   if (found.length > 1) throw invalid(`more than one ${name}`);
   return found[0];

@@ -6,6 +6,7 @@
  * freed, fills the call's addressing and principal, and writes header blocks into the answer, a fault answer too.
  * An operation with no policy has no stack: its calls take no step, and the binding does nothing more for them.
  */
+import { X509Certificate } from 'node:crypto';
 import type { CallContext } from '../call-state';
 import type { Contract } from '../contract';
 import type { Authenticate, OperationName, OperationsOf, Route, SoapPolicy } from '../definition';
@@ -15,6 +16,7 @@ import type { XmlElement } from '../xml/xml-engine';
 import { addressingStep } from './addressing';
 import { NonceCache } from './nonce-cache';
 import { securityStep } from './security';
+import { type SignatureSettings, signatureStep } from './signature';
 import { Exchange, type HeaderStep } from './step';
 
 export type { Exchange, HeaderStep } from './step';
@@ -29,6 +31,8 @@ export interface SoapSecuritySettings {
   answerTimestampSeconds?: number;
   /** The clock, in milliseconds since the epoch (default Date.now). */
   now?: () => number;
+  /** The certificates (PEM, or parsed) a signed request's may be, or be issued by; required where a policy asks for signatures. */
+  trustedCertificates?: readonly (string | X509Certificate)[];
 }
 
 /** What a host gives the header stack: the authenticate hook, and WS-Security's settings. */
@@ -48,10 +52,10 @@ export class HeaderStack {
   }
 
   /** Reads a call's header blocks (none: the envelope had no Header); from now on a fault answer carries the steps' blocks. */
-  read(ctx: CallContext, version: SoapVersion, operation: string, blocks: readonly XmlElement[]): Exchange {
+  read(ctx: CallContext, version: SoapVersion, operation: string, blocks: readonly XmlElement[], body?: XmlElement): Exchange {
     const exchange = new Exchange(ctx, version, operation);
     ctx.state.faultHeaders = (error) => this.answer(exchange, error);
-    for (const step of this.steps) step.read(blocks, exchange);
+    for (const step of this.steps) step.read(blocks, exchange, body);
     return exchange;
   }
 
@@ -115,6 +119,7 @@ export function headerStacks<Ops extends OperationsOf<Ops>>(
         nonces ??= new NonceCache(options.soapSecurity?.nonceCacheSize ?? 10_000);
         steps.push(securityStep(policy, { ...settings, nonces, authenticate: options.authenticate }));
       }
+      if (policy.signature) steps.push(signatureStep(policy.signature, signatureSettings(name, options, settings.now)));
       if (steps.length === 0) continue;
       stacks.set(name, { ...stacks.get(name), [variant]: new HeaderStack(steps) });
     }
@@ -124,9 +129,18 @@ export function headerStacks<Ops extends OperationsOf<Ops>>(
 
 /** A policy this runtime cannot enforce stops the start: a call it asks to be signed is never taken unsigned. */
 function refuseUnsupported(policy: SoapPolicy, operation: string): void {
-  if (policy.signature) {
-    throw new Error(`The policy of ${operation} asks for X.509 signatures, which this runtime does not check (docs/soap-security.md).`);
+  if (policy.signature?.signAnswer) {
+    throw new Error(`The policy of ${operation} asks for signed answers, which this runtime does not write (docs/soap-security.md).`);
   }
+}
+
+/** What the signature step needs of the host: the trust store and the hook, both required. */
+function signatureSettings(operation: string, options: HeaderStackOptions, now: () => number): SignatureSettings {
+  const trusted = (options.soapSecurity?.trustedCertificates ?? []).map((c) => (typeof c === 'string' ? new X509Certificate(c) : c));
+  if (trusted.length === 0 || !options.authenticate) {
+    throw new Error(`The policy of ${operation} asks for X.509 signatures: the host needs trustedCertificates and an authenticate hook.`);
+  }
+  return { trusted, authenticate: options.authenticate, now };
 }
 
 /**

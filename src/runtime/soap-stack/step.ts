@@ -1,4 +1,5 @@
 /** What a step of the SOAP header stack is, and the call it reads into (src/runtime/soap-stack/stack.ts orders them). */
+import type { X509Certificate } from 'node:crypto';
 import type { CallContext, CallIdentity } from '../call-state';
 import type { AddressingHeaders, AddressingVersion } from '../definition';
 import type { ServiceError } from '../errors';
@@ -24,6 +25,8 @@ export class Exchange implements CallIdentity {
   addressingWire?: AddressingVersion;
   /** The UsernameToken read, until authenticate judged it. */
   token?: ReadToken;
+  /** The certificate whose key signed the request, checked against the trust store, until authenticate judged it. */
+  certificate?: X509Certificate;
   constructor(
     readonly ctx: CallContext,
     readonly version: SoapVersion,
@@ -34,8 +37,11 @@ export class Exchange implements CallIdentity {
 export interface HeaderStep {
   /** The header blocks it understands, as `{namespace}local`. */
   readonly understands: readonly string[];
-  /** Reads the blocks of the request's Header (none: it had no Header) while its document is alive; throws a fault to refuse. */
-  read(header: readonly XmlElement[], exchange: Exchange): void;
+  /**
+   * Reads the blocks of the request's Header (none: it had no Header) while its document is alive, and its Body
+   * (undefined for the usual envelope, which has no Header); throws a fault to refuse.
+   */
+  read(header: readonly XmlElement[], exchange: Exchange, body: XmlElement | undefined): void;
   /** What needs the host or the clock once the document is freed, before the handler runs; throws a fault to refuse. */
   admit?(exchange: Exchange): Promise<void> | void;
   /** Header blocks for the answer (escaped XML); `fault` is set when the answer is a fault. */
