@@ -41,7 +41,9 @@ export function signatureStep(policy: NonNullable<SoapPolicy['signature']>, sett
   return {
     understands: [`{${WSSE}}Security`],
     read(blocks, exchange, body) {
-      const security = blocks.find((block) => block.namespaceUri === WSSE && block.name === 'Security');
+      const headers = blocks.filter((block) => block.namespaceUri === WSSE && block.name === 'Security');
+      if (headers.length > 1) throw invalid('more than one Security header');
+      const security = headers[0];
       if (!security || !body) throw invalid('no Security header where a signature is asked for');
       const children = childElements(security);
       const token = only(children, WSSE, 'BinarySecurityToken');
