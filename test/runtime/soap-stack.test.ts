@@ -309,6 +309,11 @@ for (const version of VERSIONS) {
     t.is(version === '1.1' ? faultOf(old, version).code : answer.subcodes[0], `{${WSA04}}ActionNotSupported`);
     t.is(answer.headers.get(`{${WSA04}}Action`), `${WSA04}/fault`);
     t.is(answer.headers.get(`{${WSA04}}To`), `${WSA04}/role/anonymous`);
+    t.deepEqual(answer.detail, [], 'the submission defines no ProblemAction');
+    if (version === '1.2') t.deepEqual(answer.subcodes, [`{${WSA04}}ActionNotSupported`]);
+    const reply = await post(server, version, addressing(version, { ns: WSA04, replyTo: 'http://client.example/replies' }));
+    const refused = readAnswer(t, reply, version);
+    t.is(version === '1.1' ? faultOf(reply, version).code : refused.subcodes.join(' '), `{${WSA04}}InvalidMessageInformationHeader`);
   });
 
   test(`SOAP ${version}: a fault of the handler carries the SOAP fault action and RelatesTo`, async (t) => {

@@ -58,16 +58,20 @@ type HeaderName = (typeof HEADERS)[number];
 /** A detail element: written with `declaration` (the wsa prefix's, where nothing around it declares it). */
 type Detail = (declaration: string) => string;
 
-/** A fault of WS-Addressing's own, in `version`; SOAP 1.1 carries its detail in a wsa:FaultDetail header. */
+/**
+ * A fault of WS-Addressing's own, in `version`; SOAP 1.1 carries its detail in a wsa:FaultDetail header. The 2004/08
+ * submission has neither the more specific subcodes nor the detail elements of 1.0: its faults have only the first.
+ */
 function addressingFault(version: AddressingWire, subcodes: readonly string[], reason: string, detail: Detail): HeaderFault {
-  const codes = subcodes.map((local): FaultCode => ({ namespace: version.namespace, prefix: 'wsa', local }));
+  const w3c = version.id === WSA10.id;
+  const codes = (w3c ? subcodes : subcodes.slice(0, 1)).map((local): FaultCode => ({ namespace: version.namespace, prefix: 'wsa', local }));
   const declaration = ` xmlns:wsa="${escapeXmlAttribute(version.namespace)}"`;
   return new HeaderFault(
     codes as [FaultCode, ...FaultCode[]],
     reason,
     `WS-Addressing ${codes[codes.length - 1].local}`,
-    detail(declaration),
-    `<wsa:FaultDetail${declaration}>${detail('')}</wsa:FaultDetail>`,
+    w3c ? detail(declaration) : '',
+    w3c ? `<wsa:FaultDetail${declaration}>${detail('')}</wsa:FaultDetail>` : '',
   );
 }
 
