@@ -6,7 +6,7 @@
  * The request log and the metrics read it back; it holds nothing from the
  * request itself.
  */
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { ParameterizedContext } from 'koa';
 import type { AddressingHeaders, Call, CallVariant, HeadersOf, OperationName, OperationsOf, Route, SoapHeaders } from './definition';
 import type { ErrorKind, ServiceError } from './errors';
@@ -35,7 +35,8 @@ export type CallContext = ParameterizedContext<CallState>;
 /** The Call of the call `ctx` is: its fields copied once, and `answered` writing into the call's state (kept private). */
 class BoundCall<Headers extends SoapHeaders> implements Call<Headers> {
   readonly #state: CallState;
-  readonly #httpHeaders: IncomingHttpHeaders;
+  /** The HTTP request, whose headers header(name) reads when asked (a call that asks none reads nothing). */
+  readonly #request: IncomingMessage | undefined;
   // Own properties only of a call the SOAP header stack read: a plain call's Call is the plain data it was.
   declare addressing?: AddressingHeaders;
   declare principal?: unknown;
@@ -47,11 +48,11 @@ class BoundCall<Headers extends SoapHeaders> implements Call<Headers> {
     readonly variant: CallVariant | 'page',
     readonly headers: Headers,
     state: CallState,
-    httpHeaders: IncomingHttpHeaders,
+    request: IncomingMessage | undefined,
     soap: CallIdentity | undefined,
   ) {
     this.#state = state;
-    this.#httpHeaders = httpHeaders;
+    this.#request = request;
     if (soap !== undefined) {
       if (soap.addressing !== undefined) this.addressing = soap.addressing;
       if (soap.principal !== undefined) this.principal = soap.principal;
@@ -63,7 +64,7 @@ class BoundCall<Headers extends SoapHeaders> implements Call<Headers> {
   }
 
   header(name: string): string | undefined {
-    const value = this.#httpHeaders[name.toLowerCase()];
+    const value = this.#request?.headers[name.toLowerCase()];
     return Array.isArray(value) ? value.join(', ') : value;
   }
 }
@@ -94,5 +95,5 @@ export function callOf<Headers extends SoapHeaders = SoapHeaders>(
   headers: Headers = NONE as Headers,
   soap?: CallIdentity,
 ): Call<Headers> {
-  return new BoundCall(ctx.ip, ctx.state.requestId, operation, variant, headers, ctx.state, ctx.req.headers, soap);
+  return new BoundCall(ctx.ip, ctx.state.requestId, operation, variant, headers, ctx.state, ctx.req, soap);
 }
