@@ -9,7 +9,9 @@
  */
 
 // A contract served on its own.
-export { createContractApp, runContractServer, type ServedContract, serveContract } from './contract-server';
+export { type ContractAppOptions, createContractApp, runContractServer, type ServedContract, serveContract } from './contract-server';
+export type { HeaderStackOptions, SoapSecuritySettings } from './soap-stack/stack';
+export type { Authenticate, Credential } from './definition';
 export { HOST_SETTINGS, type HostSettings, type ListenerSettingChoices, listenerSettings, type LogLevel } from './listener-settings';
 
 // The parts of a host that composes its own app.
