@@ -7,21 +7,21 @@
  */
 import test, { type ExecutionContext } from 'ava';
 import { createHash, randomBytes } from 'node:crypto';
-import type { AnyOperations } from '../../codegen/harness/load-generated';
-import type { AddressingHeaders, Authenticate, Call, ContractDefinition, Credential, SoapPolicy } from '../../src/runtime/definition';
-import { clientError } from '../../src/runtime/errors';
-import { createContractApp } from '../../src/runtime/host';
-import { NonceCache } from '../../src/runtime/soap-stack/nonce-cache';
-import { type FixtureContract, type ServedFixture, generateFixture, serveFixture } from '../support/fixture-contract';
-import { childElements, elementAt, elementsAt, loadReaders, readXml, textOf } from '../support/readers';
-import { type Answer, readFault, send, soapEnvelope } from '../support/requests';
-import { SOAP_CONTENT_TYPES, SOAP_ENVELOPE_NAMESPACES, type SoapVersionName, assertSoapEnvelope } from '../support/xml-assertions';
-import { HOST_SETTINGS } from '../../src/runtime/listener-settings';
+import type { AnyOperations } from '../../../codegen/harness/load-generated';
+import type { AddressingHeaders, Authenticate, Call, ContractDefinition, Credential, SoapPolicy } from '../../../src/runtime/definition';
+import { clientError } from '../../../src/runtime/errors';
+import { createContractApp } from '../../../src/runtime/host';
+import { NonceCache } from '../../../src/runtime/soap-stack/nonce-cache';
+import { type FixtureContract, type ServedFixture, generateFixture, serveFixture } from '../../support/fixture-contract';
+import { childElements, elementAt, elementsAt, loadReaders, readXml, textOf } from '../../support/readers';
+import { type Answer, readFault, send, soapEnvelope } from '../../support/requests';
+import { SOAP_CONTENT_TYPES, SOAP_ENVELOPE_NAMESPACES, type SoapVersionName, assertSoapEnvelope } from '../../support/xml-assertions';
+import { HOST_SETTINGS } from '../../../src/runtime/listener-settings';
 import pino from 'pino';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { XsdValidator } from '../../src/runtime/xml/xml-engine';
-import { compileSchemaSet, firstLibxmlMessage } from '../../src/runtime/xml/xml-schema';
+import type { XsdValidator } from '../../../src/runtime/xml/xml-engine';
+import { compileSchemaSet, firstLibxmlMessage } from '../../../src/runtime/xml/xml-schema';
 
 const NS = 'http://calculator.example.org/';
 const WSA = 'http://www.w3.org/2005/08/addressing';
@@ -54,7 +54,7 @@ const served: ServedFixture[] = [];
 test.before(async () => {
   await loadReaders();
   fixture = await generateFixture('calculator');
-  const standard = join(__dirname, '..', '..', 'codegen', 'standard');
+  const standard = join(__dirname, '..', '..', '..', 'codegen', 'standard');
   envelopeSchemas = compileSchemaSet(STANDARD_SCHEMAS.map((file) => readFileSync(join(standard, file), 'utf8')));
 });
 test.after.always(async () => {
