@@ -14,11 +14,11 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { loadXmlEngine } from '../src/runtime/xml/xml-engine';
+import { compileSchemaSet, loadXmlEngine } from '../src/runtime/xml';
+import { handlerModules } from '../src/runtime/handler';
 import { buildContractModel, buildSchemaModel } from './model/build';
 import type { ContractModel, SchemaModel } from './model/model';
 import { serveDocuments } from './documents/serve';
-import { compileSchemaSet } from '../src/runtime/xml/xml-schema';
 import { emitElements } from './emit/elements';
 import { type Catalog, readCatalog } from './read/catalog';
 import { readSchemaSet } from './read/schemas';
@@ -29,7 +29,6 @@ import { emitContract } from './emit/contract';
 import { emitJson } from './emit/json';
 import { emitDocuments } from './emit/documents';
 import { emitHandlerSkeleton } from './emit/handlers';
-import { handlerModules } from '../src/runtime/handler-modules';
 import { GENERATED, type Output } from './emit/header';
 import { emitOpenApi } from './emit/openapi';
 import { emitRoutes } from './emit/routes';

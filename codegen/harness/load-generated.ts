@@ -11,7 +11,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ts } from 'ts-morph';
-import type { ContractDefinition, Handlers, SoapHeaders } from '../../src/runtime/definition';
+import type { ContractDefinition } from '../../src/runtime/codec';
+import type { Handlers, SoapHeaders } from '../../src/runtime/handler';
 import { generate } from '../main';
 
 // biome-ignore lint/suspicious/noExplicitAny: a contract loaded at run time has no static types

@@ -8,7 +8,7 @@
  * The built package runs the same as `contract-mock` (dist/codegen/harness/mock.js).
  */
 import { runContractServer } from '../../src/runtime/host';
-import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
+import { loadXmlEngine } from '../../src/runtime/xml';
 import { loadContract, sampleHandlers } from './load-generated';
 
 /** Takes `--name VALUE` out of argv; undefined when absent. */
