@@ -161,14 +161,25 @@ function drawnRooms(markdown: string): { rooms: Map<string, string[]>; arrows: S
   return { rooms, arrows };
 }
 
-/** The project's own source files under `dir`. */
+/** The project's own source files under `dir` (not a package's build output, dist/). */
 function tsFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? tsFiles(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? entry.name === 'dist'
+        ? []
+        : tsFiles(join(dir, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [join(dir, entry.name)]
+        : [],
   );
 }
 
-/** The arrows between rooms that the imports of src/, codegen/ and generated/ make. */
+/** The project's packages imported by name (the runtime's doors, `contract-runtime/xml`): tsconfig.json's `paths`. */
+const PATHS = (
+  ts.readConfigFile(join(ROOT, 'tsconfig.json'), ts.sys.readFile).config as { compilerOptions: { paths: Record<string, string[]> } }
+).compilerOptions.paths;
+
+/** The arrows between rooms that the imports of src/, codegen/ and generated/ make (by path, or by a workspace's name). */
 function importedArrows(rooms: Map<string, string[]>): Set<string> {
   const roomOf = (file: string) =>
     [...rooms].find(([, paths]) => paths.some((p) => (p.endsWith('/') ? file.startsWith(p) : file === p)))?.[0];
@@ -176,8 +187,9 @@ function importedArrows(rooms: Map<string, string[]>): Set<string> {
   for (const file of [...tsFiles('src'), ...tsFiles('codegen'), ...tsFiles('generated')]) {
     const from = roomOf(file);
     for (const { fileName } of ts.preProcessFile(read(file), true, true).importedFiles) {
-      if (!fileName.startsWith('.')) continue;
-      const target = relative(ROOT, resolve(ROOT, dirname(file), fileName));
+      const named = PATHS[fileName]?.[0];
+      if (!fileName.startsWith('.') && !named) continue;
+      const target = named ? named.replace(/^\.\//, '').replace(/\.ts$/, '') : relative(ROOT, resolve(ROOT, dirname(file), fileName));
       const to = roomOf([`${target}.ts`, `${target}/index.ts`].find((f) => existsSync(join(ROOT, f))) ?? '');
       if (from && to && from !== to) arrows.add(`${from} --> ${to}`);
     }

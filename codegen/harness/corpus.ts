@@ -13,8 +13,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import pino from 'pino';
-import type { ContractDefinition } from '../../src/runtime/codec';
-import { createContractApp, listen, SOAP11, SOAP12, soapEnvelope, type SoapVersion } from '../../src/runtime/host';
+import type { ContractDefinition } from 'contract-runtime/codec';
+import { createContractApp, listen, SOAP11, SOAP12, soapEnvelope, type SoapVersion } from 'contract-runtime/host';
 import {
   compileSchemaSet,
   escapeXmlAttribute,
@@ -24,7 +24,7 @@ import {
   xml,
   type XmlElement,
   type XsdValidator,
-} from '../../src/runtime/xml';
+} from 'contract-runtime/xml';
 import { type AnyOperations, requireGenerated, sampleHandlers } from './load-generated';
 import { generate } from '../main';
 

@@ -7,7 +7,7 @@ import {
   type XmlElement,
   type XmlEngine,
   xmlInternals,
-} from '../../src/runtime/xml';
+} from 'contract-runtime/xml';
 
 export type XmlNode = InstanceType<XmlEngine['XmlNode']>;
 

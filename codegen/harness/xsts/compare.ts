@@ -8,7 +8,7 @@
  * xsi:noNamespaceSchemaLocation are hints to a validator, not content, and
  * namespace declarations and prefixes are not compared (names are).
  */
-import { parseXsdQName, xml, type XmlElement } from '../../../src/runtime/xml';
+import { parseXsdQName, xml, type XmlElement } from 'contract-runtime/xml';
 import type { ComplexTypeModel, EnumModel, FieldModel, SchemaModel, TypeRef } from '../../model/model';
 import { builtinRef } from '../../model/type-refs';
 import { equalValues } from './values';
