@@ -18,8 +18,9 @@ test.after.always(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-/** Files of a package that belong to the service (its folder, its QR code, its Redis store, its contract), sources or maps. */
-const foreign = (files: string[]) => files.filter((file) => /(^|\/)(src|service|qr|generated)\/|redis|\.map$|(?<!\.d)\.ts$/i.test(file));
+/** Files of a package that belong to the service (its folder, its QR code, its Redis store, its contract), sources, maps, build state. */
+const foreign = (files: string[]) =>
+  files.filter((file) => /(^|\/)(src|service|qr|generated)\/|redis|\.map$|\.tsbuildinfo$|(?<!\.d)\.ts$/i.test(file));
 
 /** The files a package.json's `bin` and `exports` name (`./dist/x.js` as `dist/x.js`). */
 function named(folder: string): string[] {
@@ -77,11 +78,12 @@ test.serial(
 
 test("the foreign-file check sees the service's files, a source and a map, and lets a declaration and the runtime's service links through", (t) => {
   const files = ['dist/index.js', 'dist/index.d.ts', 'dist/service-links.js', 'dist/qr/png.js', 'dist/state/redis-store.js'];
-  t.deepEqual(foreign([...files, 'src/service/main.ts', 'dist/a.js.map', 'dist/x.ts']), [
+  t.deepEqual(foreign([...files, 'src/service/main.ts', 'dist/a.js.map', 'dist/build.tsbuildinfo', 'dist/x.ts']), [
     'dist/qr/png.js',
     'dist/state/redis-store.js',
     'src/service/main.ts',
     'dist/a.js.map',
+    'dist/build.tsbuildinfo',
     'dist/x.ts',
   ]);
 });
