@@ -174,6 +174,12 @@ test("codegen/'s door check sees an import of the runtime by path, a door's path
   );
 });
 
+test('the runtime package names its files by `exports` only: no `main` or `types`, which would turn an import of src/runtime by path (the front door, index.ts) into its dist/', (t) => {
+  const manifest = RUNTIME_PACKAGE as { main?: string; types?: string };
+  t.deepEqual([manifest.main, manifest.types], [undefined, undefined]);
+  t.is(require.resolve('../src/runtime'), join(ROOT, 'src', 'runtime', 'index.ts'));
+});
+
 test("tsconfig.json's `paths` resolve the runtime package's doors, each to the TypeScript of the file its `exports` names", (t) => {
   const config = ts.readConfigFile(join(ROOT, 'tsconfig.json'), ts.sys.readFile).config as {
     compilerOptions: { paths: Record<string, string[]> };
