@@ -13,13 +13,18 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import pino from 'pino';
-import type { ContractDefinition } from '../../src/runtime/definition';
-import { createContractApp } from '../../src/runtime/host';
-import { listen } from '../../src/runtime/listener';
-import { SOAP11, SOAP12, soapEnvelope, type SoapVersion } from '../../src/runtime/wire/soap-envelope';
-import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
-import { loadXmlEngine, safeParseOptions, xml, type XmlElement, type XsdValidator } from '../../src/runtime/xml/xml-engine';
-import { compileSchemaSet, firstLibxmlMessage } from '../../src/runtime/xml/xml-schema';
+import type { ContractDefinition } from 'contract-runtime/codec';
+import { createContractApp, listen, SOAP11, SOAP12, soapEnvelope, type SoapVersion } from 'contract-runtime/host';
+import {
+  compileSchemaSet,
+  escapeXmlAttribute,
+  firstLibxmlMessage,
+  loadXmlEngine,
+  safeParseOptions,
+  xml,
+  type XmlElement,
+  type XsdValidator,
+} from 'contract-runtime/xml';
 import { type AnyOperations, requireGenerated, sampleHandlers } from './load-generated';
 import { generate } from '../main';
 

@@ -5,10 +5,10 @@
  * schema-valid sample (the help pages' samples), so that a client can be
  * pointed at a contract whose service does not exist yet.
  *   npm run mock -- --wsdl FILE [--service NAME] [--schemas DIR] [--port N] [the host's other settings]
- * The built package runs the same as `contract-mock` (dist/codegen/harness/mock.js).
+ * The contract-codegen package runs the same as `contract-mock` (its dist/harness/mock.js).
  */
-import { runContractServer } from '../../src/runtime/host';
-import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
+import { runContractServer } from 'contract-runtime/host';
+import { loadXmlEngine } from 'contract-runtime/xml';
 import { loadContract, sampleHandlers } from './load-generated';
 
 /** Takes `--name VALUE` out of argv; undefined when absent. */

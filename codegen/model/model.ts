@@ -210,7 +210,7 @@ export interface ElementModel {
   default?: string;
 }
 
-import type { Variant } from '../../src/runtime/definition';
+import type { Variant } from 'contract-runtime/codec';
 
 export type { Variant };
 

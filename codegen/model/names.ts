@@ -3,8 +3,8 @@
  * each claimed once with its companions (`XFields`, `XValues`), and members
  * made identifiers, unique in their class.
  */
-import { CLIENT_EXPORTS } from '../../src/runtime/client';
-import { CODEC_EXPORTS } from '../../src/runtime/codec';
+import { CLIENT_EXPORTS } from 'contract-runtime/client';
+import { CODEC_EXPORTS } from 'contract-runtime/codec';
 import { type AttributeModel, type FieldModel, OTHER_ATTRIBUTES } from './model';
 
 /** Names generated code uses beside the contract's classes: a contract type of one of these names is renamed. */

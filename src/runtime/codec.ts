@@ -4,7 +4,7 @@
  * the typed client its codecs too): the types a contract is written against,
  * and the helpers its classes read and write XML and JSON with. Nothing of a
  * host or of the handler seam. A team's project imports it by name
- * (`pin-service/runtime/codec`, package.json's `exports`).
+ * (`contract-runtime/codec`, the runtime package's `exports`).
  */
 
 // A contract as codegen writes it (generated/contract.ts, routes.ts, json.ts).
