@@ -45,6 +45,7 @@ const BASE64 = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-soap-mes
 const TOKEN_PROFILE = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-username-token-profile-1.0';
 const EXC_C14N = 'http://www.w3.org/2001/10/xml-exc-c14n#';
 const VERSIONS: readonly SoapVersionName[] = ['1.1', '1.2'];
+const VARIANT = { '1.1': 'soap11', '1.2': 'soap12' } as const;
 const JAXWS_CLASSPATH = [
   'jaxws-rt',
   'jaxws-api',
@@ -73,7 +74,7 @@ let notes: FixtureContract;
 let ordersServer: ServedFixture;
 let notesServer: ServedFixture;
 /** What each handler saw, by the answer it gave. */
-const seen = new Map<string, Pick<Call, 'principal' | 'addressing'>>();
+const seen = new Map<string, Pick<Call, 'principal' | 'addressing' | 'variant'>>();
 let caller: { key: string; cert: string; base64: string };
 let stranger: { key: string; cert: string; base64: string };
 let jaxwsClasses: string;
@@ -88,7 +89,7 @@ const authenticate: Authenticate = (credential) => {
 let orderNumber = 0;
 /** A handler's answer, naming what it saw (the principal, or the addressing version and MessageID). */
 function remember(answer: string, call: Call): string {
-  seen.set(answer, { principal: call.principal, addressing: call.addressing });
+  seen.set(answer, { principal: call.principal, addressing: call.addressing, variant: call.variant });
   return answer;
 }
 
@@ -169,9 +170,13 @@ test.before(async () => {
     mkdirSync(generated);
     mkdirSync(jaxwsClasses);
     // -extension: wsimport keeps a SOAP 1.2 port only with it.
-    await run('wsimport', ['-extension', '-Xnocompile', '-keep', '-quiet', '-d', generated, '-p', 'orders', `${ordersServer.endpoint}?wsdl`], {
-      timeout: MINUTES,
-    });
+    await run(
+      'wsimport',
+      ['-extension', '-Xnocompile', '-keep', '-quiet', '-d', generated, '-p', 'orders', `${ordersServer.endpoint}?wsdl`],
+      {
+        timeout: MINUTES,
+      },
+    );
     const { stdout } = await run('find', [generated, '-name', '*.java']);
     const sources = [...stdout.trim().split('\n'), join(CLIENTS_DIR, 'JaxwsOrders.java')];
     await run('javac', ['-nowarn', '-d', jaxwsClasses, '-cp', JAXWS_CLASSPATH, ...sources], { timeout: MINUTES });
@@ -187,7 +192,10 @@ test.before(async () => {
     );
     // What wsdl2h's reminders ask for the policies it read: the WS-Addressing and WS-Security plugins' headers.
     await run('sh', ['-c', `printf '#import "wsa5.h"\\n#import "wsse.h"\\n' >> services.h`], { cwd: folder });
-    await run('soapcpp2', ['-c', '-C', '-L', '-x', '-I/usr/share/gsoap/import:/usr/share/gsoap', 'services.h'], { cwd: folder, timeout: MINUTES });
+    await run('soapcpp2', ['-c', '-C', '-L', '-x', '-I/usr/share/gsoap/import:/usr/share/gsoap', 'services.h'], {
+      cwd: folder,
+      timeout: MINUTES,
+    });
     gsoapClient = join(folder, 'gsoap_ws_client');
     const plugins = ['wsaapi.c', 'wsseapi.c', 'smdevp.c', 'mecevp.c', 'threads.c'].map((file) => join(GSOAP_PLUGIN, file));
     // wsse.h brings in SAML, whose xsd__dateTime is a struct timeval: gSOAP's custom serializer for it is linked.
@@ -215,6 +223,20 @@ test.after.always(async () => {
 /** The principal the handler that gave `answer` saw. */
 const principalOf = (answer: string) => seen.get(answer)?.principal;
 
+test.serial("the served contracts ask what the clients are tried against (the fixtures' generated policies)", (t) => {
+  const policies = (contract: FixtureContract) =>
+    Object.fromEntries(Object.entries(contract.definition.routes).map(([name, route]) => [name, route.policies]));
+  const username = (password: 'text' | 'digest') => ({ usernameToken: { password } });
+  const signature = { signature: { body: true, headers: [], digest: 'sha256', signAnswer: false } };
+  t.deepEqual(policies(notes), {
+    NoteText: { soap11: username('text'), soap12: username('text') },
+    NoteDigest: { soap11: username('digest'), soap12: username('digest') },
+    NoteSigned: { soap11: signature, soap12: signature },
+  });
+  const addressing = { soap11: { addressing: 'required' }, soap12: { addressing: 'optional' } };
+  t.deepEqual(policies(orders), { placeOrder: addressing, cancel: addressing });
+});
+
 // --- WS-Addressing ---------------------------------------------------------------------------------------------------
 
 interface JaxwsResult {
@@ -224,31 +246,35 @@ interface JaxwsResult {
   error?: { type: string; message: string };
 }
 
-test.serial('JAX-WS RI: the proxy wsimport made of the served WSDL switches addressing on by itself and takes every answer and declared fault', async (t) => {
-  const { stdout } = await run(
-    'java',
-    ['-cp', `${jaxwsClasses}:${JAXWS_CLASSPATH}`, 'orders.client.JaxwsOrders', `${ordersServer.endpoint}?wsdl`, ordersServer.endpoint],
-    { timeout: MINUTES },
-  );
-  const results = JSON.parse(stdout) as JaxwsResult[];
-  const by = (name: string) => results.find((r) => r.name === name)!;
-  for (const port of ['OrderPort', 'OrderPortSoap12']) {
-    // An answer without wsa:Action and wsa:RelatesTo would be MessageAddressingHeaderRequired here.
-    const placed = by(`${port} placeOrder`);
-    t.regex(placed.ok ?? JSON.stringify(placed), /^order-\d+-bookx2-wsa10$/, port);
-    const addressing = seen.get(placed.ok!)?.addressing;
-    t.is(addressing?.action, `${ORDERS}/OrderPort/placeOrderRequest`);
-    t.regex(addressing?.messageId ?? '', /^uuid:[0-9a-f-]{36}$/, 'JAX-WS RI sends uuid:, not urn:uuid:');
-    t.is(addressing?.replyTo, `${WSA}/anonymous`);
-    // A declared fault: its wsa:Action and RelatesTo make JAX-WS map it to the wsimport exception, its detail read.
-    t.deepEqual(by(`${port} placeOrder fault`).fault, { declared: true, orderId: 'unknown', message: 'No such order' }, port);
-    t.is(by(`${port} cancel`).ok, 'true', JSON.stringify(by(`${port} cancel`)));
-    // cancel's actions follow WS-Addressing's default pattern (no wsam:Action): JAX-WS sends the same the service expects.
-    const cancelled = [...seen].filter(([answer]) => answer.startsWith('cancel-order-7-wsa10-')).at(-1)?.[1];
-    t.is(cancelled?.addressing?.action, `${ORDERS}/OrderPort/cancelRequest`);
-    t.deepEqual(by(`${port} cancel fault`).fault, { declared: true, orderId: 'unknown', message: 'No such order' }, port);
-  }
-});
+test.serial(
+  'JAX-WS RI: the proxy wsimport made of the served WSDL switches addressing on by itself and takes every answer and declared fault',
+  async (t) => {
+    const { stdout } = await run(
+      'java',
+      ['-cp', `${jaxwsClasses}:${JAXWS_CLASSPATH}`, 'orders.client.JaxwsOrders', `${ordersServer.endpoint}?wsdl`, ordersServer.endpoint],
+      { timeout: MINUTES },
+    );
+    const results = JSON.parse(stdout) as JaxwsResult[];
+    const by = (name: string) => results.find((r) => r.name === name)!;
+    for (const port of ['OrderPort', 'OrderPortSoap12']) {
+      // An answer without wsa:Action and wsa:RelatesTo would be MessageAddressingHeaderRequired here.
+      const placed = by(`${port} placeOrder`);
+      t.regex(placed.ok ?? JSON.stringify(placed), /^order-\d+-bookx2-wsa10$/, port);
+      t.is(seen.get(placed.ok!)?.variant, port === 'OrderPort' ? 'soap11' : 'soap12');
+      const addressing = seen.get(placed.ok!)?.addressing;
+      t.is(addressing?.action, `${ORDERS}/OrderPort/placeOrderRequest`);
+      t.regex(addressing?.messageId ?? '', /^uuid:[0-9a-f-]{36}$/, 'JAX-WS RI sends uuid:, not urn:uuid:');
+      t.is(addressing?.replyTo, `${WSA}/anonymous`);
+      // A declared fault: its wsa:Action and RelatesTo make JAX-WS map it to the wsimport exception, its detail read.
+      t.deepEqual(by(`${port} placeOrder fault`).fault, { declared: true, orderId: 'unknown', message: 'No such order' }, port);
+      t.is(by(`${port} cancel`).ok, 'true', JSON.stringify(by(`${port} cancel`)));
+      // cancel's actions follow WS-Addressing's default pattern (no wsam:Action): JAX-WS sends the same the service expects.
+      const cancelled = [...seen].filter(([answer]) => answer.startsWith('cancel-order-7-wsa10-')).at(-1)?.[1];
+      t.is(cancelled?.addressing?.action, `${ORDERS}/OrderPort/cancelRequest`);
+      t.deepEqual(by(`${port} cancel fault`).fault, { declared: true, orderId: 'unknown', message: 'No such order' }, port);
+    }
+  },
+);
 
 interface ZeepResult {
   name: string;
@@ -260,49 +286,73 @@ interface ZeepResult {
 }
 
 async function zeep(wsdl: string, calls: object[]): Promise<Map<string, ZeepResult>> {
-  const { results } = await runJsonClient<{ results: ZeepResult[] }>(PYTHON, [join(CLIENTS_DIR, 'zeep_ws_client.py')], { wsdl, calls }, MINUTES);
+  const { results } = await runJsonClient<{ results: ZeepResult[] }>(
+    PYTHON,
+    [join(CLIENTS_DIR, 'zeep_ws_client.py')],
+    { wsdl, calls },
+    MINUTES,
+  );
   return new Map(results.map((r) => [r.name, r]));
 }
 
-test.serial('zeep: addressing where the port type names the wsam:Action, whatever the binding and its policy say; none for the default action pattern', async (t) => {
-  const endpoint = ordersServer.endpoint;
-  const soap11 = `{${ORDERS}}OrderPortBinding`;
-  const soap12 = `{${ORDERS}}OrderPortSoap12Binding`;
-  const place = (name: string, binding: string, quantity: number, wsa = false) =>
-    ({ name, binding, address: endpoint, op: 'placeOrder', args: { item: 'tea', quantity }, wsa });
-  const cancel = (name: string, binding: string, wsa = false) => ({ name, binding, address: endpoint, op: 'cancel', args: { orderId: 'order-3' }, wsa });
-  const results = await zeep(`${endpoint}?wsdl`, [
-    place('place11', soap11, 4),
-    { name: 'fault11', binding: soap11, address: endpoint, op: 'placeOrder', args: { item: 'unknown', quantity: 1 } },
-    place('place12', soap12, 5),
-    cancel('cancel11', soap11),
-    cancel('cancel12', soap12),
-    cancel('cancel11-plugin', soap11, true),
-    place('place11-plugin', soap11, 6, true),
-  ]);
-  const get = (name: string) => results.get(name)!;
-  // zeep adds wsa:Action, MessageID and To for an operation whose port type input has wsam:Action (or wsaw:Action):
-  // on SOAP 1.1 (wsaw:UsingAddressing) and on SOAP 1.2 (wsam:Addressing in a policy, which zeep does not read) alike.
-  for (const [name, quantity] of [['place11', 4], ['place12', 5]] as const) {
-    t.regex(String(get(name).ok), new RegExp(`^order-\\d+-teax${quantity}-wsa10$`), JSON.stringify(get(name)));
-    t.regex(get(name).sent ?? '', /<wsa:Action>http:\/\/orders\.example\.org\/ws\/OrderPort\/placeOrderRequest</);
-    t.regex(seen.get(String(get(name).ok))?.addressing?.messageId ?? '', /^urn:uuid:/);
-  }
-  t.is(get('fault11').fault?.message, 'No such order', JSON.stringify(get('fault11')));
-  t.regex(get('fault11').fault?.detail ?? '', /<orderId>unknown<\/orderId>/);
-  // cancel has no wsam:Action (WS-Addressing's default action pattern): zeep sends no addressing header. SOAP 1.2's
-  // policy makes addressing optional: answered; SOAP 1.1 requires it: refused.
-  t.is(get('cancel12').ok, true, JSON.stringify(get('cancel12')));
-  t.notRegex(get('cancel12').sent ?? '', /addressing/);
-  t.is(get('cancel11').fault?.code, 'wsa:MessageAddressingHeaderRequired', JSON.stringify(get('cancel11')));
-  t.notRegex(get('cancel11').sent ?? '', /addressing/);
-  // zeep's WsAddressingPlugin added by hand: cancel's Action is then its soapAction, "" (ActionNotSupported), and on
-  // placeOrder every header goes twice (zeep's own plus the plugin's), which is InvalidAddressingHeader.
-  t.is(get('cancel11-plugin').fault?.code, 'wsa:ActionNotSupported', JSON.stringify(get('cancel11-plugin')));
-  t.regex(get('cancel11-plugin').sent ?? '', /<wsa:Action><\/wsa:Action>|<wsa:Action\/>/);
-  t.is(get('place11-plugin').fault?.code, 'wsa:InvalidAddressingHeader', JSON.stringify(get('place11-plugin')));
-  t.is(get('place11-plugin').sent?.match(/<wsa:MessageID>/g)?.length, 2);
-});
+test.serial(
+  'zeep: addressing where the port type names the wsam:Action, whatever the binding and its policy say; none for the default action pattern',
+  async (t) => {
+    const endpoint = ordersServer.endpoint;
+    const soap11 = `{${ORDERS}}OrderPortBinding`;
+    const soap12 = `{${ORDERS}}OrderPortSoap12Binding`;
+    const place = (name: string, binding: string, quantity: number, wsa = false) => ({
+      name,
+      binding,
+      address: endpoint,
+      op: 'placeOrder',
+      args: { item: 'tea', quantity },
+      wsa,
+    });
+    const cancel = (name: string, binding: string, wsa = false) => ({
+      name,
+      binding,
+      address: endpoint,
+      op: 'cancel',
+      args: { orderId: 'order-3' },
+      wsa,
+    });
+    const results = await zeep(`${endpoint}?wsdl`, [
+      place('place11', soap11, 4),
+      { name: 'fault11', binding: soap11, address: endpoint, op: 'placeOrder', args: { item: 'unknown', quantity: 1 } },
+      place('place12', soap12, 5),
+      cancel('cancel11', soap11),
+      cancel('cancel12', soap12),
+      cancel('cancel11-plugin', soap11, true),
+      place('place11-plugin', soap11, 6, true),
+    ]);
+    const get = (name: string) => results.get(name)!;
+    // zeep adds wsa:Action, MessageID and To for an operation whose port type input has wsam:Action (or wsaw:Action):
+    // on SOAP 1.1 (wsaw:UsingAddressing) and on SOAP 1.2 (wsam:Addressing in a policy, which zeep does not read) alike.
+    for (const [name, quantity] of [
+      ['place11', 4],
+      ['place12', 5],
+    ] as const) {
+      t.regex(String(get(name).ok), new RegExp(`^order-\\d+-teax${quantity}-wsa10$`), JSON.stringify(get(name)));
+      t.regex(get(name).sent ?? '', /<wsa:Action>http:\/\/orders\.example\.org\/ws\/OrderPort\/placeOrderRequest</);
+      t.regex(seen.get(String(get(name).ok))?.addressing?.messageId ?? '', /^urn:uuid:/);
+    }
+    t.is(get('fault11').fault?.message, 'No such order', JSON.stringify(get('fault11')));
+    t.regex(get('fault11').fault?.detail ?? '', /<orderId>unknown<\/orderId>/);
+    // cancel has no wsam:Action (WS-Addressing's default action pattern): zeep sends no addressing header. SOAP 1.2's
+    // policy makes addressing optional: answered; SOAP 1.1 requires it: refused.
+    t.is(get('cancel12').ok, true, JSON.stringify(get('cancel12')));
+    t.notRegex(get('cancel12').sent ?? '', /addressing/);
+    t.is(get('cancel11').fault?.code, 'wsa:MessageAddressingHeaderRequired', JSON.stringify(get('cancel11')));
+    t.notRegex(get('cancel11').sent ?? '', /addressing/);
+    // zeep's WsAddressingPlugin added by hand: cancel's Action is then its soapAction, "" (ActionNotSupported), and on
+    // placeOrder every header goes twice (zeep's own plus the plugin's), which is InvalidAddressingHeader.
+    t.is(get('cancel11-plugin').fault?.code, 'wsa:ActionNotSupported', JSON.stringify(get('cancel11-plugin')));
+    t.regex(get('cancel11-plugin').sent ?? '', /<wsa:Action><\/wsa:Action>|<wsa:Action\/>/);
+    t.is(get('place11-plugin').fault?.code, 'wsa:InvalidAddressingHeader', JSON.stringify(get('place11-plugin')));
+    t.is(get('place11-plugin').sent?.match(/<wsa:MessageID>/g)?.length, 2);
+  },
+);
 
 interface GsoapResult {
   ok?: string;
@@ -319,6 +369,8 @@ for (const version of VERSIONS) {
     const options = version === '1.2' ? ['--soap12'] : [];
     const placed = await gsoap('place-order', ordersServer.endpoint, ...options);
     t.regex(placed.ok ?? JSON.stringify(placed), /^order-\d+-penx3-wsa10$/);
+    // The SOAP version asked for, not the SOAP 1.2 wsdl2h's namespace table makes the default.
+    t.is(seen.get(placed.ok!)?.variant, VARIANT[version]);
     const addressing = seen.get(placed.ok!)?.addressing;
     t.is(addressing?.action, `${ORDERS}/OrderPort/placeOrderRequest`);
     t.is(addressing?.to, ordersServer.endpoint);
@@ -336,10 +388,11 @@ for (const version of VERSIONS) {
 
 const NOTES_BINDING: Record<SoapVersionName, string> = { '1.1': `{${NOTES}}NotesSoap`, '1.2': `{${NOTES}}NotesSoap12` };
 
-/** The answer names the principal the handler saw, and the handler saw it on call.principal. */
-function assertNoted(t: ExecutionContext, answer: unknown, text: string, name: string, context: unknown): void {
+/** The answer names the principal the handler saw, and the handler saw it on call.principal, called by `version`. */
+function assertNoted(t: ExecutionContext, version: SoapVersionName, answer: unknown, text: string, name: string, context: unknown): void {
   t.regex(String(answer), new RegExp(`^${text} noted for ${name} #\\d+$`), JSON.stringify(context));
   t.deepEqual(principalOf(String(answer)), { name });
+  t.is(seen.get(String(answer))?.variant, VARIANT[version], `the call came by SOAP ${version}`);
 }
 
 test.serial('zeep: UsernameToken text and digest in both SOAP versions; BinarySignature fails on the unsigned answer only', async (t) => {
@@ -348,8 +401,22 @@ test.serial('zeep: UsernameToken text and digest in both SOAP versions; BinarySi
   for (const version of VERSIONS) {
     const binding = NOTES_BINDING[version];
     calls.push(
-      { name: `text${version}`, binding, address: endpoint, op: 'NoteText', args: { text: 'bread' }, wsse: { kind: 'text', username: 'alice', password: USERS.alice } },
-      { name: `digest${version}`, binding, address: endpoint, op: 'NoteDigest', args: { text: 'eggs' }, wsse: { kind: 'digest', username: 'bob', password: USERS.bob } },
+      {
+        name: `text${version}`,
+        binding,
+        address: endpoint,
+        op: 'NoteText',
+        args: { text: 'bread' },
+        wsse: { kind: 'text', username: 'alice', password: USERS.alice },
+      },
+      {
+        name: `digest${version}`,
+        binding,
+        address: endpoint,
+        op: 'NoteDigest',
+        args: { text: 'eggs' },
+        wsse: { kind: 'digest', username: 'bob', password: USERS.bob },
+      },
       {
         name: `signed${version}`,
         binding,
@@ -363,18 +430,22 @@ test.serial('zeep: UsernameToken text and digest in both SOAP versions; BinarySi
   const before = notesServer.lines().length;
   const results = await zeep(`${endpoint}?wsdl`, calls);
   for (const version of VERSIONS) {
-    assertNoted(t, results.get(`text${version}`)?.ok, 'bread', 'alice', results.get(`text${version}`));
-    assertNoted(t, results.get(`digest${version}`)?.ok, 'eggs', 'bob', results.get(`digest${version}`));
+    assertNoted(t, version, results.get(`text${version}`)?.ok, 'bread', 'alice', results.get(`text${version}`));
+    assertNoted(t, version, results.get(`digest${version}`)?.ok, 'eggs', 'bob', results.get(`digest${version}`));
     // The request was signed well: the service answered it, its handler saw the certificate's principal...
     const signed = results.get(`signed${version}`)!;
     const answered = /jam noted for notes client #\d+/.exec(signed.received ?? '')?.[0];
     t.truthy(answered, JSON.stringify(signed));
     t.deepEqual(principalOf(answered ?? ''), { name: 'notes client' });
+    t.is(seen.get(answered ?? '')?.variant, VARIANT[version]);
     // ...and zeep refused the answer, which carries no signature: zeep verifies every answer, with its own key.
     t.deepEqual(signed.error, { type: 'zeep.exceptions.SignatureVerificationFailed', message: '' }, JSON.stringify(signed));
   }
-  const refused = notesServer.lines().slice(before).filter((line) => line.event === 'refused');
-  t.deepEqual(refused, [], 'the service refused none of zeep\'s calls');
+  const refused = notesServer
+    .lines()
+    .slice(before)
+    .filter((line) => line.event === 'refused');
+  t.deepEqual(refused, [], "the service refused none of zeep's calls");
 });
 
 test.serial('node-soap: WSSecurity text and digest, WSSecurityCert signing the body, in both SOAP versions', async (t) => {
@@ -389,9 +460,9 @@ test.serial('node-soap: WSSecurity text and digest, WSSecurityCert signing the b
         ports[port][operation]({ text }, (error, answer) => (error ? reject(error) : resolve(answer.receipt))),
       );
     client.setSecurity(new soap.WSSecurity('alice', USERS.alice, { passwordType: 'PasswordText', hasNonce: true, hasTimeStamp: true }));
-    assertNoted(t, await call('NoteText', 'salt'), 'salt', 'alice', version);
+    assertNoted(t, version, await call('NoteText', 'salt'), 'salt', 'alice', version);
     client.setSecurity(new soap.WSSecurity('bob', USERS.bob, { passwordType: 'PasswordDigest', hasNonce: true, hasTimeStamp: true }));
-    assertNoted(t, await call('NoteDigest', 'flour'), 'flour', 'bob', version);
+    assertNoted(t, version, await call('NoteDigest', 'flour'), 'flour', 'bob', version);
     // wsu:Id on the Body (signerOptions.idMode 'wssecurity'), as WS-Security has it; node-soap's default is an unqualified Id.
     client.setSecurity(
       new soap.WSSecurityCert(caller.key, caller.cert, '', {
@@ -400,7 +471,28 @@ test.serial('node-soap: WSSecurity text and digest, WSSecurityCert signing the b
         signerOptions: { idMode: 'wssecurity' },
       } as never),
     );
-    assertNoted(t, await call('NoteSigned', 'oil'), 'oil', 'notes client', version);
+    assertNoted(t, version, await call('NoteSigned', 'oil'), 'oil', 'notes client', version);
+    // node-soap's default marks the Body with an unqualified Id="_0", which is not WS-Security's wsu:Id: refused.
+    client.setSecurity(
+      new soap.WSSecurityCert(caller.key, caller.cert, '', {
+        signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+        digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
+      } as never),
+    );
+    const before = notesServer.lines().length;
+    const refusal = await call('NoteSigned', 'vinegar').then(
+      () => undefined,
+      (error: { root?: unknown }) => JSON.stringify(error.root ?? error),
+    );
+    t.regex(refusal ?? 'answered', /wsse:FailedCheck/, version);
+    t.deepEqual(
+      notesServer
+        .lines()
+        .slice(before)
+        .filter((line) => line.event === 'refused')
+        .map((line) => line.cause),
+      ['WS-Security: a part to be signed (Body) without its wsu:Id'],
+    );
   }
 });
 
@@ -412,31 +504,58 @@ test.serial('suds: UsernameToken text (its own hex nonce) and digest (computed a
     {
       wsdl: `${endpoint}?wsdl`,
       calls: [
-        { name: 'text', port: 'NotesSoap', address: endpoint, op: 'NoteText', args: { text: 'rice' }, token: { kind: 'text', username: 'alice', password: USERS.alice } },
-        { name: 'digest', port: 'NotesSoap', address: endpoint, op: 'NoteDigest', args: { text: 'corn' }, token: { kind: 'digest', username: 'bob', password: USERS.bob } },
+        {
+          name: 'text',
+          port: 'NotesSoap',
+          address: endpoint,
+          op: 'NoteText',
+          args: { text: 'rice' },
+          token: { kind: 'text', username: 'alice', password: USERS.alice },
+        },
+        {
+          name: 'digest',
+          port: 'NotesSoap',
+          address: endpoint,
+          op: 'NoteDigest',
+          args: { text: 'corn' },
+          token: { kind: 'digest', username: 'bob', password: USERS.bob },
+        },
+        {
+          name: 'port12',
+          port: 'NotesSoap12',
+          address: endpoint,
+          op: 'NoteText',
+          args: { text: 'oats' },
+          token: { kind: 'text', username: 'alice', password: USERS.alice },
+        },
       ],
     },
     MINUTES,
   );
-  const [text, digest] = results;
-  assertNoted(t, text.ok, 'rice', 'alice', text);
+  const [text, digest, port12] = results;
+  assertNoted(t, '1.1', text.ok, 'rice', 'alice', text);
   // suds's quirks, taken: an unqualified mustUnderstand, a hex nonce with no EncodingType.
   t.regex(text.sent ?? '', /<wsse:Security mustUnderstand="true">/);
   t.regex(text.sent ?? '', /<wsse:Nonce>[0-9a-f]{32}<\/wsse:Nonce>/);
-  assertNoted(t, digest.ok, 'corn', 'bob', digest);
+  assertNoted(t, '1.1', digest.ok, 'corn', 'bob', digest);
+  // The SOAP 1.2 port chosen, suds still sends a SOAP 1.1 envelope (text/xml): answered as SOAP 1.1.
+  assertNoted(t, '1.1', port12.ok, 'oats', 'alice', port12);
 });
 
 for (const version of VERSIONS) {
-  test.serial(`gSOAP, SOAP ${version}: the wsse plugin's UsernameToken text and digest, and its signature of the body and Timestamp`, async (t) => {
-    const options = version === '1.2' ? ['--soap12'] : [];
-    const endpoint = notesServer.endpoint;
-    const text = await gsoap('note-text', endpoint, ...options, '--user', 'alice', '--password', USERS.alice);
-    assertNoted(t, text.ok, 'milk', 'alice', text);
-    const digest = await gsoap('note-digest', endpoint, ...options, '--user', 'bob', '--password', USERS.bob);
-    assertNoted(t, digest.ok, 'milk', 'bob', digest);
-    const signed = await gsoap('note-signed', endpoint, ...options, '--key', join(pki, 'client.key'), '--cert', join(pki, 'client.crt'));
-    assertNoted(t, signed.ok, 'milk', 'notes client', signed);
-  });
+  test.serial(
+    `gSOAP, SOAP ${version}: the wsse plugin's UsernameToken text and digest, and its signature of the body and Timestamp`,
+    async (t) => {
+      const options = version === '1.2' ? ['--soap12'] : [];
+      const endpoint = notesServer.endpoint;
+      const text = await gsoap('note-text', endpoint, ...options, '--user', 'alice', '--password', USERS.alice);
+      assertNoted(t, version, text.ok, 'milk', 'alice', text);
+      const digest = await gsoap('note-digest', endpoint, ...options, '--user', 'bob', '--password', USERS.bob);
+      assertNoted(t, version, digest.ok, 'milk', 'bob', digest);
+      const signed = await gsoap('note-signed', endpoint, ...options, '--key', join(pki, 'client.key'), '--cert', join(pki, 'client.crt'));
+      assertNoted(t, version, signed.ok, 'milk', 'notes client', signed);
+    },
+  );
 }
 
 // --- Bad requests, raw ------------------------------------------------------------------------------------------------
@@ -466,9 +585,7 @@ interface TokenOptions {
 function tokenEnvelope(version: SoapVersionName, operation: string, options: TokenOptions): string {
   const { username = 'alice', password = USERS.alice, nonce = randomBytes(16), created = Date.now() } = options;
   const createdText = iso(created);
-  const value = options.digest
-    ? createHash('sha1').update(nonce).update(createdText).update(password).digest('base64')
-    : password;
+  const value = options.digest ? createHash('sha1').update(nonce).update(createdText).update(password).digest('base64') : password;
   const type = options.digest ? 'PasswordDigest' : 'PasswordText';
   const timestamp = options.timestamp
     ? `<wsu:Timestamp><wsu:Created>${iso(options.timestamp.created)}</wsu:Created><wsu:Expires>${iso(options.timestamp.expires)}</wsu:Expires></wsu:Timestamp>`
@@ -495,7 +612,8 @@ function signedEnvelope(version: SoapVersionName, signer: { key: string; base64:
     signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
     canonicalizationAlgorithm: EXC_C14N,
     idMode: 'wssecurity',
-    getKeyInfoContent: () => `<wsse:SecurityTokenReference><wsse:Reference URI="#X509-1" ValueType="${X509V3}"/></wsse:SecurityTokenReference>`,
+    getKeyInfoContent: () =>
+      `<wsse:SecurityTokenReference><wsse:Reference URI="#X509-1" ValueType="${X509V3}"/></wsse:SecurityTokenReference>`,
   });
   signature.addReference({ xpath: target, transforms: [EXC_C14N], digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256' });
   signature.computeSignature(unsigned, { location: { reference: "//*[local-name(.)='Security']", action: 'append' } });
@@ -524,7 +642,8 @@ interface BadCase {
   cause: RegExp;
 }
 
-const notesPost = (version: SoapVersionName, operation: string, envelope: string) => post(notesServer.endpoint, version, `${NOTES}/${operation}`, envelope);
+const notesPost = (version: SoapVersionName, operation: string, envelope: string) =>
+  post(notesServer.endpoint, version, `${NOTES}/${operation}`, envelope);
 
 const BAD: readonly BadCase[] = [
   {
@@ -564,7 +683,11 @@ const BAD: readonly BadCase[] = [
     name: 'an expired Timestamp',
     server: () => notesServer,
     send: (v) =>
-      notesPost(v, 'NoteText', tokenEnvelope(v, 'NoteText', { timestamp: { created: Date.now() - 3_600_000, expires: Date.now() - 3_000_000 } })),
+      notesPost(
+        v,
+        'NoteText',
+        tokenEnvelope(v, 'NoteText', { timestamp: { created: Date.now() - 3_600_000, expires: Date.now() - 3_000_000 } }),
+      ),
     code: `{${WSSE}}MessageExpired`,
     cause: /an expired Timestamp/,
   },
@@ -585,14 +708,24 @@ const BAD: readonly BadCase[] = [
   {
     name: 'no Security header where the policy asks for a UsernameToken',
     server: () => notesServer,
-    send: (v) => notesPost(v, 'NoteText', `<soap:Envelope xmlns:soap="${soapNs(v)}"><soap:Body><NoteText xmlns="${NOTES}"><text>raw</text></NoteText></soap:Body></soap:Envelope>`),
+    send: (v) =>
+      notesPost(
+        v,
+        'NoteText',
+        `<soap:Envelope xmlns:soap="${soapNs(v)}"><soap:Body><NoteText xmlns="${NOTES}"><text>raw</text></NoteText></soap:Body></soap:Envelope>`,
+      ),
     code: `{${WSSE}}FailedAuthentication`,
     cause: /no Security header/,
   },
   {
     name: 'no Security header where the policy asks for a signature',
     server: () => notesServer,
-    send: (v) => notesPost(v, 'NoteSigned', `<soap:Envelope xmlns:soap="${soapNs(v)}"><soap:Body><NoteSigned xmlns="${NOTES}"><text>raw</text></NoteSigned></soap:Body></soap:Envelope>`),
+    send: (v) =>
+      notesPost(
+        v,
+        'NoteSigned',
+        `<soap:Envelope xmlns:soap="${soapNs(v)}"><soap:Body><NoteSigned xmlns="${NOTES}"><text>raw</text></NoteSigned></soap:Body></soap:Envelope>`,
+      ),
     code: `{${WSSE}}InvalidSecurity`,
     cause: /no Security header/,
   },
@@ -601,7 +734,12 @@ const BAD: readonly BadCase[] = [
     versions: ['1.1'],
     server: () => ordersServer,
     send: (v) =>
-      post(ordersServer.endpoint, v, '', `<soap:Envelope xmlns:soap="${soapNs(v)}"><soap:Body><o:placeOrder xmlns:o="${ORDERS}"><item>raw</item><quantity>1</quantity></o:placeOrder></soap:Body></soap:Envelope>`),
+      post(
+        ordersServer.endpoint,
+        v,
+        '',
+        `<soap:Envelope xmlns:soap="${soapNs(v)}"><soap:Body><o:placeOrder xmlns:o="${ORDERS}"><item>raw</item><quantity>1</quantity></o:placeOrder></soap:Body></soap:Envelope>`,
+      ),
     code: `{${WSA}}MessageAddressingHeaderRequired`,
     cause: /./,
   },
@@ -634,7 +772,10 @@ test.serial('bad requests, raw, in both SOAP versions: each its fault and one lo
       const answer = await bad.send(version);
       t.is(answer.status, 500, `${what}: ${answer.body}`);
       t.is(codeOf(answer, version), bad.code, what);
-      const refused = server.lines().slice(before).filter((line) => line.event === 'refused');
+      const refused = server
+        .lines()
+        .slice(before)
+        .filter((line) => line.event === 'refused');
       t.is(refused.length, 1, `${what}: one refused line`);
       t.regex(String(refused[0]?.cause), bad.cause, what);
       // The service still answers a good call.
