@@ -109,6 +109,7 @@ test.before(async () => {
   requireTool('test', ['-f', '/usr/include/stdsoap2.h'], 'libgsoap-dev');
   requireTool('test', ['-f', '/usr/include/openssl/pem.h'], 'libssl-dev');
   requireTool('gcc', ['--version'], 'gcc');
+  requireTool('pkg-config', ['--exists', 'gsoapssl'], 'pkgconf libgsoap-dev');
   requireTool('openssl', ['version'], 'openssl');
 
   // The test PKI: a CA the service trusts, the calling system's certificate it issued, and a stranger of the
@@ -198,13 +199,15 @@ test.before(async () => {
     });
     gsoapClient = join(folder, 'gsoap_ws_client');
     const plugins = ['wsaapi.c', 'wsseapi.c', 'smdevp.c', 'mecevp.c', 'threads.c'].map((file) => join(GSOAP_PLUGIN, file));
+    // The library's own flags (WITH_OPENSSL, WITH_DOM, WITH_GZIP, WITH_IPV6): struct soap's layout depends on them.
+    const flags = async (which: string) => (await run('pkg-config', [which, 'gsoapssl'])).stdout.trim().split(/\s+/);
     // wsse.h brings in SAML, whose xsd__dateTime is a struct timeval: gSOAP's custom serializer for it is linked.
     await run(
       'gcc',
       [
-        ...['-O0', '-w', '-DWITH_OPENSSL', '-DWITH_DOM', `-I${folder}`, '-I/usr/share/gsoap', `-I${GSOAP_PLUGIN}`, '-o', gsoapClient],
+        ...['-O0', '-w', ...(await flags('--cflags')), `-I${folder}`, '-I/usr/share/gsoap', `-I${GSOAP_PLUGIN}`, '-o', gsoapClient],
         ...[join(CLIENTS_DIR, 'gsoap_ws_client.c'), 'soapC.c', 'soapClient.c', ...plugins, '/usr/share/gsoap/custom/struct_timeval.c'],
-        ...['-lgsoapssl', '-lssl', '-lcrypto', '-lz', '-lm', '-lpthread'],
+        ...[...(await flags('--libs')), '-lssl', '-lcrypto'],
       ],
       { cwd: folder, timeout: MINUTES },
     );
