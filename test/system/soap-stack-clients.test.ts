@@ -5,7 +5,8 @@
  * - WS-Addressing, on the jaxws-addressing fixture (Orders: required on SOAP 1.1 by wsaw:UsingAddressing, optional
  *   on SOAP 1.2 by a wsam:Addressing policy): JAX-WS RI (wsimport -extension, javac; the WSDL switches addressing
  *   on, and the proxy requires wsa:Action and wsa:RelatesTo on every answer, a declared fault's too), zeep (which
- *   turns its WsAddressingPlugin on by itself from wsaw:UsingAddressing) and gSOAP (wsdl2h, soapcpp2, the wsa plugin).
+ *   addresses an operation whose port type names its wsam:Action, and no other) and gSOAP (wsdl2h, soapcpp2, the wsa
+ *   plugin).
  * - WS-Security, on the ws-security fixture (Notes: a UsernameToken with a text password, one with a digest, an
  *   X.509 signature over the body): zeep (UsernameToken, use_digest; BinarySignature), node-soap (WSSecurity,
  *   WSSecurityCert), suds (suds.wsse) and gSOAP (the wsse plugin).
@@ -97,7 +98,8 @@ async function openssl(...args: string[]): Promise<void> {
   await run('openssl', args, { cwd: pki, timeout: MINUTES });
 }
 
-test.before(async () => {
+test.before(async (t) => {
+  t.timeout(3 * MINUTES, 'the test PKI, two contracts generated, wsimport and javac, wsdl2h, soapcpp2 and gcc');
   requireTool(PYTHON, ['-c', 'import zeep, xmlsec, suds'], 'python3-zeep python3-xmlsec python3-suds');
   requireTool('java', ['-version'], 'default-jdk-headless');
   requireTool('javac', ['-version'], 'default-jdk-headless');
@@ -252,6 +254,7 @@ interface JaxwsResult {
 test.serial(
   'JAX-WS RI: the proxy wsimport made of the served WSDL switches addressing on by itself and takes every answer and declared fault',
   async (t) => {
+    t.timeout(MINUTES, 'a client run');
     const { stdout } = await run(
       'java',
       ['-cp', `${jaxwsClasses}:${JAXWS_CLASSPATH}`, 'orders.client.JaxwsOrders', `${ordersServer.endpoint}?wsdl`, ordersServer.endpoint],
@@ -301,6 +304,7 @@ async function zeep(wsdl: string, calls: object[]): Promise<Map<string, ZeepResu
 test.serial(
   'zeep: addressing where the port type names the wsam:Action, whatever the binding and its policy say; none for the default action pattern',
   async (t) => {
+    t.timeout(MINUTES, 'a client run');
     const endpoint = ordersServer.endpoint;
     const soap11 = `{${ORDERS}}OrderPortBinding`;
     const soap12 = `{${ORDERS}}OrderPortSoap12Binding`;
@@ -369,6 +373,7 @@ async function gsoap(name: string, address: string, ...options: string[]): Promi
 
 for (const version of VERSIONS) {
   test.serial(`gSOAP, SOAP ${version}: the wsa plugin's headers are taken, the answers and declared faults read`, async (t) => {
+    t.timeout(MINUTES, 'a client run');
     const options = version === '1.2' ? ['--soap12'] : [];
     const placed = await gsoap('place-order', ordersServer.endpoint, ...options);
     t.regex(placed.ok ?? JSON.stringify(placed), /^order-\d+-penx3-wsa10$/);
@@ -399,6 +404,7 @@ function assertNoted(t: ExecutionContext, version: SoapVersionName, answer: unkn
 }
 
 test.serial('zeep: UsernameToken text and digest in both SOAP versions; BinarySignature fails on the unsigned answer only', async (t) => {
+  t.timeout(MINUTES, 'a client run');
   const endpoint = notesServer.endpoint;
   const calls: object[] = [];
   for (const version of VERSIONS) {
@@ -452,6 +458,7 @@ test.serial('zeep: UsernameToken text and digest in both SOAP versions; BinarySi
 });
 
 test.serial('node-soap: WSSecurity text and digest, WSSecurityCert signing the body, in both SOAP versions', async (t) => {
+  t.timeout(MINUTES, 'a client run');
   for (const version of VERSIONS) {
     const options = version === '1.2' ? { forceSoap12Headers: true } : {};
     const client = await soap.createClientAsync(`${notesServer.endpoint}?wsdl`, options);
@@ -500,6 +507,7 @@ test.serial('node-soap: WSSecurity text and digest, WSSecurityCert signing the b
 });
 
 test.serial('suds: UsernameToken text (its own hex nonce) and digest (computed as suds users do); suds speaks SOAP 1.1 only', async (t) => {
+  t.timeout(MINUTES, 'a client run');
   const endpoint = notesServer.endpoint;
   const { results } = await runJsonClient<{ results: (ZeepResult & { ok?: string })[] }>(
     PYTHON,
@@ -549,6 +557,7 @@ for (const version of VERSIONS) {
   test.serial(
     `gSOAP, SOAP ${version}: the wsse plugin's UsernameToken text and digest, and its signature of the body and Timestamp`,
     async (t) => {
+      t.timeout(MINUTES, 'a client run');
       const options = version === '1.2' ? ['--soap12'] : [];
       const endpoint = notesServer.endpoint;
       const text = await gsoap('note-text', endpoint, ...options, '--user', 'alice', '--password', USERS.alice);
@@ -767,6 +776,7 @@ function codeOf(answer: Answer, version: SoapVersionName): string {
 }
 
 test.serial('bad requests, raw, in both SOAP versions: each its fault and one log line, and the service answers after', async (t) => {
+  t.timeout(MINUTES, 'a client run');
   for (const bad of BAD) {
     for (const version of bad.versions ?? VERSIONS) {
       const what = `${bad.name} (SOAP ${version})`;

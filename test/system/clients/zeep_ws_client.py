@@ -6,7 +6,8 @@ Reads one JSON object on stdin:
                            "args": {...}, "wsse": WSSE (optional), "wsa": true (optional)}, ...]}
   WSSE: {"kind": "text" | "digest", "username": U, "password": P}
       | {"kind": "binary-signature", "key": PEM FILE, "cert": PEM FILE}   (zeep.wsse.signature.BinarySignature, SHA-256)
-  "wsa": adds zeep.wsa.WsAddressingPlugin (zeep adds it by itself where the binding has wsaw:UsingAddressing)
+  "wsa": adds zeep.wsa.WsAddressingPlugin by hand (zeep addresses by itself an operation whose port type input
+         names a wsam:Action or wsaw:Action, whatever the binding's policy says)
 and prints {"zeep": VERSION, "results": [...]}, one entry per call, each with the envelopes zeep sent and received
 (its HistoryPlugin; received is the raw HTTP answer's body where zeep refused it before parsing):
   {"ok": SERIALIZED ANSWER}  {"fault": {"code", "message", "detail"}}  {"error": {"type", "message"}}
