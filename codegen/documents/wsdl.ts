@@ -1,6 +1,8 @@
 /**
- * The WSDLs served: the WSDL with every schema inline and the WSDLs it imports, each without WS-Policy, its
- * addresses and imports pointing at the service, and without what the model did not keep (ports, operations).
+ * The WSDLs served: the WSDL with every schema inline and the WSDLs it imports, each with its WS-Policy as written
+ * (wsp:Policy, wsp:PolicyReference, UsingAddressing, wsam:Action and wsaw:Action, and the namespace declarations they
+ * need: the policies the runtime enforces, model/policies.ts), its addresses and imports pointing at the service,
+ * and without what the model did not keep (ports, operations).
  */
 import type { XmlDocument, XmlElement } from 'contract-runtime/xml';
 import { attr, copyDocument, findAll, findOne, NS, optionalAttr, setPlainAttr, withDocument, XML_NAMESPACE } from '../read/documents';
@@ -11,9 +13,6 @@ import { editedText, serialize, serializeText } from './text';
 
 /** Stands for the service address in the served WSDL's text; generated/ fills it in at run time. */
 export const ADDRESS_MARKER = 'urn:codegen:address';
-
-/** The WS-Policy namespaces: a policy the service does not enforce is not served (WS-Addressing actions are read past). */
-const POLICY = ['http://schemas.xmlsoap.org/ws/2004/09/policy', 'http://www.w3.org/ns/ws-policy'];
 
 /** A schema as served inline: its includes dropped, its imports without locations, a chameleon one in its includer's namespace. */
 function inlineSchemaText(schema: LoadedSchema): string {
@@ -92,10 +91,9 @@ function importedWsdl(sources: WsdlSources, wsdl: XmlDocument, schemas: LoadedSc
   });
 }
 
-/** A copy of a WSDL as served: its imports and addresses pointing at the service, no WS-Policy, only what the model kept. */
+/** A copy of a WSDL as served: its imports and addresses pointing at the service, its policies kept, only what the model kept. */
 function asServed(sources: WsdlSources, copy: XmlDocument): void {
   pointImportsHere(findOne(copy, '/wsdl:definitions'), sources.importLocations, sources.endpointPath);
-  stripPolicy(copy);
   addressesAtMarker(copy);
   if (sources.kept) pruned(copy, sources.kept);
 }
@@ -146,11 +144,4 @@ function addressesAtMarker(doc: XmlDocument): void {
     for (const address of findAll(port, 'soap:address | soap12:address | http:address'))
       setPlainAttr(address, 'location', ADDRESS_MARKER + path);
   }
-}
-
-function stripPolicy(doc: XmlDocument): void {
-  const policy = (path: string) => POLICY.map((ns) => `${path}namespace-uri() = '${ns}'`).join(' or ');
-  // The outermost ones only: removing an element frees its descendants.
-  const outermost = `//*[(${policy('')} or local-name() = 'UsingAddressing') and not(ancestor::*[${policy('')}])]`;
-  for (const node of findAll(doc.root, outermost)) node.remove();
 }

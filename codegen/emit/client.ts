@@ -14,7 +14,7 @@ import { clientBase, GENERATED_FILE_NAMES, identifier } from '../model/names';
 import { type EmitFile, emitFile } from './file';
 import { GENERATED, type Output, TYPES } from './header';
 import { renderFile } from './render';
-import { doubleQuote, quote } from './ts';
+import { doubleQuote, literal, quote } from './ts';
 import { joinLiterals, simpleParse, tagOf, typeText } from './types';
 import { enumValues, valueCode } from './values';
 
@@ -144,6 +144,13 @@ function requestBody({ model, imports }: Client, op: OperationModel): string {
   );
 }
 
+/** The SOAP versions whose policy asks for WS-Addressing, with the input action the client sends ('' for none). */
+function addressingOf(op: OperationModel): string {
+  const variants = (['soap11', 'soap12'] as const).filter((v) => op.policies?.[v]?.addressing !== undefined);
+  if (!op.addressingActions || variants.length === 0) return '';
+  return literal({ action: op.addressingActions.input, variants }, 4, '    addressing: '.length);
+}
+
 function clientOperation(file: Client, op: OperationModel) {
   const { model, imports } = file;
   const answer = op.http?.answer;
@@ -188,6 +195,7 @@ function clientOperation(file: Client, op: OperationModel) {
     faultNames: [...new Set(faults.map((f) => f.className))].join(', '),
     soapActionSuffix: firstSuffix && 'suffix' in firstSuffix ? firstSuffix.suffix : '',
     soapActions: literals.length ? `{ ${literals.join(', ')} }` : '',
+    addressing: addressingOf(op),
     requestElement: soap?.input.style === 'element' ? soap.input.element!.name : '',
     soapResponseElement: output?.style === 'element' ? output.element!.name : '',
     soapResponseNamespace: responseNamespace ? quote(responseNamespace) : '',

@@ -14,7 +14,7 @@ import { type EmitFile, emitFile } from './file';
 import { GENERATED, type Output, TYPES } from './header';
 import { renderFile } from './render';
 import { sampleCode } from './samples';
-import { doubleQuote, quote } from './ts';
+import { doubleQuote, literal, quote } from './ts';
 import { encodeExpression, joinLiterals, simpleParse, tagOf, typeText } from './types';
 import { enumValues } from './values';
 
@@ -92,6 +92,8 @@ function route(file: Routes, op: OperationModel) {
       output?.style === 'element' && output.element!.namespace !== model.authoredNamespace ? quote(output.element!.namespace) : '',
     responseParts: output?.style === 'parts',
     oneWay: op.oneWay,
+    policies: op.policies ? literal(op.policies, 4, '    policies: '.length) : '',
+    addressingActions: op.addressingActions ? literal(op.addressingActions, 4, '    addressingActions: '.length) : '',
     inHeaders: inHeaders.map((h) => headerEntry(file, h)),
     outHeaders: outHeaders.map((h) => headerEntry(file, h)),
     hasHeaders: headers.length > 0,

@@ -43,6 +43,43 @@ export function propertyAccess(name: string): string {
   return isIdentifier(name) ? `.${name}` : `[${quote(name)}]`;
 }
 
+/** Plain data generated code holds as a literal: strings, numbers, booleans, arrays and objects of them (an undefined member is left out). */
+export type Literal = string | number | boolean | object;
+
+/**
+ * Plain data as a TypeScript literal (strings single-quoted, keys as propertyKey writes them): on one line when it
+ * fits in 140 characters from `column` (where it starts on its line), else a member a line, each indented two more
+ * than the line it starts on (`indent` spaces), with a trailing comma.
+ */
+export function literal(value: Literal, indent = 0, column = indent): string {
+  const flat = literalOnOneLine(value);
+  const entries = membersOf(value);
+  if (column + flat.length <= 140 || entries === undefined || entries.length === 0) return flat;
+  const inner = ' '.repeat(indent + 2);
+  const lines = entries.map(([key, item]) => `${inner}${keyPrefix(key)}${literal(item, indent + 2, indent + 2 + keyPrefix(key).length)},`);
+  return `${Array.isArray(value) ? '[' : '{'}\n${lines.join('\n')}\n${' '.repeat(indent)}${Array.isArray(value) ? ']' : '}'}`;
+}
+
+/** Plain data as a literal on one line. */
+function literalOnOneLine(value: Literal): string {
+  if (typeof value === 'string') return quote(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  const entries = membersOf(value)!;
+  const members = entries.map(([key, item]) => keyPrefix(key) + literalOnOneLine(item)).join(', ');
+  if (Array.isArray(value)) return `[${members}]`;
+  return entries.length ? `{ ${members} }` : '{}';
+}
+
+/** An array's items (no key) or an object's members (an undefined one left out); undefined for a string, number or boolean. */
+function membersOf(value: Literal): [string | undefined, Literal][] | undefined {
+  if (typeof value !== 'object') return undefined;
+  if (value === null) throw new Error('codegen: null is not plain data a literal holds');
+  if (Array.isArray(value)) return value.map((item: Literal) => [undefined, item]);
+  return Object.entries(value).flatMap(([key, member]) => (member === undefined ? [] : [[key, member as Literal] as [string, Literal]]));
+}
+
+const keyPrefix = (key: string | undefined) => (key === undefined ? '' : `${propertyKey(key)}: `);
+
 /** Names in generated files' order: by their lower case. */
 export function byLowerCase(a: string, b: string): number {
   return a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0;

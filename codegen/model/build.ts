@@ -14,6 +14,7 @@ import { checkIdentifiers } from './identifiers';
 import type { SchemaModel, ServiceModel } from './model';
 import { identifier, sortByName } from './names';
 import { modelOperations } from './operations';
+import { attachPolicies } from './policies';
 import { unionsForDerivedTypes } from './polymorphism';
 import { choosePrefixes, schemaSetPrefixes } from './prefixes';
 import { reachEverything } from './reach';
@@ -40,6 +41,8 @@ export function buildContractModel({ wsdl, xsd }: ContractFacts, warn: (line: st
   const elements = globalElements(context, new Set(all.map((t) => t.name)), warn);
   // 9. A reference to a type with derived types holds any of them.
   unionsForDerivedTypes(all, elements, operations);
+  // 10. What each SOAP binding's WS-Policy asks of each operation, and its WS-Addressing actions.
+  attachPolicies(operations, wsdl, warn);
   const paths = [...new Set(wsdl.ports.map((p) => p.path))];
   return {
     service: identifier(wsdl.service),

@@ -210,7 +210,7 @@ export interface ElementModel {
   default?: string;
 }
 
-import type { Variant } from 'contract-runtime/codec';
+import type { AddressingActions, SoapPolicy, Variant } from 'contract-runtime/codec';
 
 export type { Variant };
 
@@ -297,6 +297,10 @@ export interface OperationModel {
         faults: FaultModel[];
       }
     | undefined;
+  /** What each SOAP binding's WS-Policy asks of the operation's calls (model/policies.ts); absent: nothing. */
+  policies?: Partial<Record<'soap11' | 'soap12', SoapPolicy>>;
+  /** The operation's WS-Addressing actions, where a binding's policy asks for addressing. */
+  addressingActions?: AddressingActions;
   /** Absent when no HTTP GET or POST binding has the operation (ASMX leaves out those with complex parameters). */
   http:
     | {

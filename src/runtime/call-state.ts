@@ -6,9 +6,10 @@
  * The request log and the metrics read it back; it holds nothing from the
  * request itself.
  */
+import type { IncomingMessage } from 'node:http';
 import type { ParameterizedContext } from 'koa';
-import type { Call, CallVariant, HeadersOf, OperationName, OperationsOf, Route, SoapHeaders } from './definition';
-import type { ErrorKind } from './errors';
+import type { AddressingHeaders, Call, CallVariant, HeadersOf, OperationName, OperationsOf, Route, SoapHeaders } from './definition';
+import type { ErrorKind, ServiceError } from './errors';
 
 export interface CallState {
   requestId?: string;
@@ -21,6 +22,11 @@ export interface CallState {
   /** The service's word for what its handler's answer meant (`accepted`, `wrong`), told by Call.answered. */
   answered?: string;
   outcome?: ErrorKind;
+  /**
+   * The header blocks a SOAP fault answer carries (WS-Addressing's Action and RelatesTo), set by the SOAP header
+   * stack once it has read a call whose operation has a policy; written into the answer only, never logged.
+   */
+  faultHeaders?: (error: ServiceError) => string | undefined;
 }
 
 /** The Koa context of every middleware and route of the service. */
@@ -29,6 +35,11 @@ export type CallContext = ParameterizedContext<CallState>;
 /** The Call of the call `ctx` is: its fields copied once, and `answered` writing into the call's state (kept private). */
 class BoundCall<Headers extends SoapHeaders> implements Call<Headers> {
   readonly #state: CallState;
+  /** The HTTP request, whose headers header(name) reads when asked (a call that asks none reads nothing). */
+  readonly #request: IncomingMessage | undefined;
+  // Own properties only of a call the SOAP header stack read: a plain call's Call is the plain data it was.
+  declare addressing?: AddressingHeaders;
+  declare principal?: unknown;
 
   constructor(
     readonly address: string,
@@ -37,13 +48,31 @@ class BoundCall<Headers extends SoapHeaders> implements Call<Headers> {
     readonly variant: CallVariant | 'page',
     readonly headers: Headers,
     state: CallState,
+    request: IncomingMessage | undefined,
+    soap: CallIdentity | undefined,
   ) {
     this.#state = state;
+    this.#request = request;
+    if (soap !== undefined) {
+      if (soap.addressing !== undefined) this.addressing = soap.addressing;
+      if (soap.principal !== undefined) this.principal = soap.principal;
+    }
   }
 
   answered(outcome: string): void {
     this.#state.answered = outcome;
   }
+
+  header(name: string): string | undefined {
+    const value = this.#request?.headers[name.toLowerCase()];
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+}
+
+/** What the SOAP header stack learnt of a call (its addressing headers, the principal), for its Call. */
+export interface CallIdentity {
+  addressing?: AddressingHeaders;
+  principal?: unknown;
 }
 
 /**
@@ -57,13 +86,14 @@ const NONE: SoapHeaders = Object.freeze({ in: Object.freeze({}), out: Object.fre
 
 /**
  * The Call a binding (or a page) hands the handler of `operation`, for the call `ctx` is, with the header blocks it
- * read (none: the operation declares none, as for a page).
+ * read (none: the operation declares none, as for a page), and what the SOAP header stack read (none: no policy).
  */
 export function callOf<Headers extends SoapHeaders = SoapHeaders>(
   ctx: CallContext,
   operation: string,
   variant: CallVariant | 'page',
   headers: Headers = NONE as Headers,
+  soap?: CallIdentity,
 ): Call<Headers> {
-  return new BoundCall(ctx.ip, ctx.state.requestId, operation, variant, headers, ctx.state);
+  return new BoundCall(ctx.ip, ctx.state.requestId, operation, variant, headers, ctx.state, ctx.req, soap);
 }

@@ -9,6 +9,8 @@
 
 // A contract as codegen writes it (generated/contract.ts, routes.ts, json.ts).
 export type { ContractDefinition, Handlers, JsonOperation, Port, Route, Variant } from './definition';
+// What a route's WS-Policy asks (Route.policies) and its WS-Addressing actions, as routes.ts writes them.
+export type { AddressingActions, SoapPolicy } from './definition';
 
 // A declared fault's class (generated/types.ts) extends it.
 export { DeclaredFault } from './errors';
@@ -111,5 +113,17 @@ export const CODEC_EXPORTS = {
     'toJsonFloat',
     'jsonString',
   ],
-  types: ['ContractDefinition', 'Handlers', 'JsonOperation', 'Port', 'Route', 'Variant', 'ElementCodec', 'XmlFragment', 'XmlElement'],
+  types: [
+    'ContractDefinition',
+    'Handlers',
+    'JsonOperation',
+    'Port',
+    'Route',
+    'Variant',
+    'AddressingActions',
+    'SoapPolicy',
+    'ElementCodec',
+    'XmlFragment',
+    'XmlElement',
+  ],
 } as const;

@@ -6,7 +6,8 @@
  * page.
  */
 import type { Contract } from './contract';
-import type { Handlers, OperationName, OperationsOf } from './definition';
+import type { Authenticate, Handlers, OperationName, OperationsOf } from './definition';
+import type { SoapSecuritySettings } from './soap-stack/stack';
 import { endpointCalls, scriptProxyPaths } from './bindings/endpoint';
 import type { HelpOptions } from './help/pages';
 import { openApiDescription } from './pages/openapi';
@@ -19,17 +20,24 @@ export interface ContractRouteOptions<Ops extends OperationsOf<Ops>> extends Hel
   publicUrl?: string;
   /** The operations whose handlers refuse a caller for a while (429 and Retry-After): /openapi.json says so. */
   throttled?: readonly OperationName<Ops>[];
+  /**
+   * Judges the WS-Security UsernameToken of a SOAP call whose operation's policy asks for one (docs/soap-security.md):
+   * a principal the handler sees on call.principal, or undefined (or a throw) to refuse the call.
+   */
+  authenticate?: Authenticate;
+  /** The clock skew, nonce cache size and answer timestamp of the WS-Security checks (docs/soap-security.md). */
+  soapSecurity?: SoapSecuritySettings;
 }
 
 export function addContractRoutes<Ops extends OperationsOf<Ops>>(
   table: RouteTable,
   contract: Contract<Ops>,
   handlers: Handlers<Ops>,
-  { publicUrl, throttled, ...help }: ContractRouteOptions<Ops> = {},
+  { publicUrl, throttled, authenticate, soapSecurity, ...help }: ContractRouteOptions<Ops> = {},
 ): RouteTable {
   const { endpointPath, operationNames, routes } = contract.definition;
   const site: EndpointSite = { endpointPath, publicUrl };
-  const calls = endpointCalls(contract, handlers);
+  const calls = endpointCalls(contract, handlers, { authenticate, soapSecurity });
   table.get('/', toServicePage(site));
   table.get(endpointPath, serviceDescription(contract, site, help));
   table.get('/openapi.json', openApiDescription(contract, site, throttled));

@@ -20,13 +20,16 @@ import { HOST_SETTINGS, type HostSettings } from './listener-settings';
 import { ConfigError } from './settings';
 import { loadXmlEngine } from './xml/xml-engine';
 
+/** What a contract served on its own takes beyond its settings: the help pages' texts, the authenticate hook (ContractRouteOptions). */
+export type ContractAppOptions<Ops extends OperationsOf<Ops>> = Omit<ContractRouteOptions<Ops>, 'publicUrl'>;
+
 /** The Koa app of a contract served on its own. Needs the XML engine loaded (loadXmlEngine). */
 export function createContractApp<Ops extends OperationsOf<Ops>>(
   definition: ContractDefinition<Ops>,
   handlers: Handlers<Ops>,
   settings: Pick<HostSettings, 'namespace' | 'publicUrl' | 'trustProxy' | 'maxBodyBytes'>,
   logger: Logger,
-  options: Omit<ContractRouteOptions<Ops>, 'publicUrl'> = {},
+  options: ContractAppOptions<Ops> = {},
 ): Koa<CallState> {
   const contract = loadContract(definition, settings.namespace ?? definition.targetNamespace);
   const routes = new RouteTable().get('/healthz', liveness);
@@ -53,9 +56,10 @@ export async function serveContract<Ops extends OperationsOf<Ops>>(
   handlers: Handlers<Ops>,
   settings: HostSettings,
   logger: Logger = pino({ level: settings.logLevel, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }),
+  options: ContractAppOptions<Ops> = {},
 ): Promise<ServedContract> {
   await loadXmlEngine();
-  const app = createContractApp(definition, handlers, settings, logger);
+  const app = createContractApp(definition, handlers, settings, logger, options);
   const handle = app.callback();
   const listener = await listen((req, res) => void handle(req, res), {
     ...settings,
@@ -73,6 +77,7 @@ export async function runContractServer<Ops extends OperationsOf<Ops>>(
   definition: ContractDefinition<Ops>,
   handlers: Handlers<Ops>,
   argv: readonly string[] = process.argv.slice(2),
+  options: ContractAppOptions<Ops> = {},
 ): Promise<ServedContract | undefined> {
   if (argv.includes('--help')) {
     const rows = HOST_SETTINGS.rows.map(
@@ -91,7 +96,7 @@ export async function runContractServer<Ops extends OperationsOf<Ops>>(
     return undefined;
   }
   const logger = pino({ level: settings.logLevel, base: undefined, timestamp: pino.stdTimeFunctions.isoTime });
-  const served = await serveContract(definition, handlers, settings, logger);
+  const served = await serveContract(definition, handlers, settings, logger, options);
   logger.info({ event: 'listening', url: served.endpoint }, `${definition.serviceName} at ${served.endpoint}`);
   const stop = (signal: string) => {
     logger.info({ event: 'stopping', signal }, 'finishing in-flight calls');

@@ -59,12 +59,55 @@ export interface Call<Headers extends SoapHeaders = SoapHeaders> {
    */
   readonly headers: Headers;
   /**
+   * The WS-Addressing headers the call carried (SOAP, where the binding's policy speaks of addressing); undefined
+   * otherwise.
+   */
+  readonly addressing?: AddressingHeaders;
+  /** Who the caller is, as the host's authenticate hook said of the call's WS-Security token; undefined without one. */
+  readonly principal?: unknown;
+  /** A header of the HTTP request, by case-insensitive name (read-only); undefined when the request has none. */
+  header(name: string): string | undefined;
+  /**
    * Tells the runtime what the handler's answer meant, in the service's own
    * word (`accepted`, `wrong`): the request log line's and the metrics'
    * `outcome` instead of `ok`. A method: call it on the Call.
    */
   answered(outcome: string): void;
 }
+
+/** The WS-Addressing message information headers of a request. */
+export interface AddressingHeaders {
+  version: AddressingVersion;
+  action: string;
+  messageId?: string;
+  to?: string;
+  /** The ReplyTo address (only the anonymous one is served). */
+  replyTo?: string;
+  from?: string;
+  relatesTo?: string;
+}
+
+/**
+ * A WS-Security token a request carried, as the host's authenticate hook sees it once the runtime has checked its
+ * form (timestamp, nonce, signature): the hook says who the caller is (a principal) or that it may not call.
+ */
+export type Credential =
+  | {
+      kind: 'usernameToken';
+      username: string;
+      /** `text` (PasswordText), `digest` (PasswordDigest) or `none` (a token with no password). */
+      passwordType: 'text' | 'digest' | 'none';
+      /** Whether `password` is the token's password (compared in constant time; for a digest: the digest recomputed). */
+      matches(password: string): boolean;
+    }
+  | {
+      kind: 'x509';
+      /** The certificate whose key signed the request, already checked against the trust store. */
+      certificate: import('node:crypto').X509Certificate;
+    };
+
+/** The host's hook: a principal for a credential it accepts, undefined (or a throw) for one it refuses. */
+export type Authenticate = (credential: Credential, call: { operation: string; address: string }) => unknown | Promise<unknown>;
 
 /**
  * The hand-written side of operation K: its typed request and the call it answers in, a promise of its result out,
@@ -94,6 +137,43 @@ export interface HeaderRoute {
   decode(element: XmlElement): unknown;
 }
 
+/** The WS-Addressing versions a call may speak: W3C 1.0, and the 2004/08 member submission WCF and Axis2 still send. */
+export type AddressingVersion = 'wsa10' | 'wsa200408';
+
+/**
+ * What the WS-Policy a WSDL attaches to a port, its binding, an operation or its input asks of a SOAP call, merged
+ * for one operation of one binding (codegen reads it; the runtime enforces it). An absent member asks for nothing.
+ */
+export interface SoapPolicy {
+  /** wsam:Addressing / wsaw:UsingAddressing: `required` refuses a call without its headers; `optional` reads them when sent. */
+  addressing?: 'required' | 'optional';
+  /** sp:UsernameToken (in sp:SupportingTokens or sp:SignedSupportingTokens): the password form it asks for. */
+  usernameToken?: { password: 'text' | 'digest' | 'any' };
+  /** sp:IncludeTimestamp: a wsu:Timestamp in the wsse:Security header, checked; the answer carries one. */
+  timestamp?: true;
+  /**
+   * sp:AsymmetricBinding with X.509 tokens: the request is signed by the caller's certificate over these parts
+   * (sp:SignedParts: the body, and header blocks by name), and the answer signed with the service's key.
+   */
+  signature?: {
+    body: boolean;
+    headers: readonly { namespace: string; name?: string }[];
+    /** sp:AlgorithmSuite: the digest the references use. */
+    digest: 'sha1' | 'sha256';
+    signAnswer: boolean;
+  };
+  /** wsoma:OptimizedMimeSerialization: binary content travels as MTOM attachments. */
+  mtom?: true;
+}
+
+/** The WS-Addressing actions of an operation: wsam:Action / wsaw:Action, or the default action pattern. */
+export interface AddressingActions {
+  input: string;
+  output: string;
+  /** By fault name. */
+  faults?: Readonly<Record<string, string>>;
+}
+
 /** Everything the bindings need to route, decode and encode one operation. */
 export interface Route<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>> {
   operation: K;
@@ -112,6 +192,10 @@ export interface Route<Ops extends OperationsOf<Ops>, K extends OperationName<Op
   responseElement: string;
   /** A one-way operation: the call is answered 202 with no envelope. */
   oneWay?: true;
+  /** What the WS-Policy of each SOAP binding asks of this operation's calls (absent: nothing). */
+  policies?: Partial<Record<'soap11' | 'soap12', SoapPolicy>>;
+  /** Its WS-Addressing actions, where a binding's policy (or wsaw:UsingAddressing) speaks of addressing. */
+  addressingActions?: AddressingActions;
   /** The SOAP header blocks it reads and writes. */
   headers?: { in: readonly HeaderRoute[]; out: readonly HeaderRoute[] };
   /** Path segment of the HTTP GET and POST variants, without the slash. */

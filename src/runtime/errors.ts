@@ -51,4 +51,33 @@ export class DeclaredFault extends ServiceError {
 
   /** The contract's namespace (escaped), set by the binding that answers the fault. */
   namespaceAttribute = '';
+
+  /** The wsdl:fault's name, where generated code tells it: the fault's WS-Addressing action is found by it (else by class name). */
+  readonly faultName?: string;
+}
+
+/** A qualified fault code: its namespace, the prefix it is written with, and its local name. */
+export interface FaultCode {
+  namespace: string;
+  prefix: string;
+  local: string;
+}
+
+/**
+ * A fault a SOAP header step answers (WS-Addressing's, WS-Security's): the sender's mistake, with the subcodes its
+ * specification names, most general first. SOAP 1.2 writes soap:Sender and the subcodes nested; SOAP 1.1 writes the
+ * first subcode as the faultcode (WS-Addressing 1.0 SOAP Binding §6, WSS 1.1 §12). `detail` is the content of the 1.2
+ * Detail; `detailHeader11` the header block SOAP 1.1 carries it in instead (wsa:FaultDetail), both escaped already.
+ */
+export class HeaderFault extends ServiceError {
+  override name = 'HeaderFault';
+  constructor(
+    readonly subcodes: readonly [FaultCode, ...FaultCode[]],
+    message: string,
+    logCause?: string,
+    readonly detail = '',
+    readonly detailHeader11 = '',
+  ) {
+    super('client', message, undefined, logCause);
+  }
 }

@@ -8,7 +8,18 @@
  */
 
 // The call a handler answers, and the handlers' types, typed by the contract's operations.
-export type { Call, CallVariant, Handlers, HeadersOf, OperationHandler, OperationName, OperationsOf, SoapHeaders } from './definition';
+export type {
+  AddressingHeaders,
+  AddressingVersion,
+  Call,
+  CallVariant,
+  Handlers,
+  HeadersOf,
+  OperationHandler,
+  OperationName,
+  OperationsOf,
+  SoapHeaders,
+} from './definition';
 
 // What a handler throws: a client's mistake or the service's failure, or a fault its operation declares.
 export { clientError, DeclaredFault, type ErrorKind, ServiceError } from './errors';

@@ -9,7 +9,9 @@
  */
 
 // A contract served on its own.
-export { createContractApp, runContractServer, type ServedContract, serveContract } from './contract-server';
+export { type ContractAppOptions, createContractApp, runContractServer, type ServedContract, serveContract } from './contract-server';
+export type { HeaderStackOptions, SoapSecuritySettings } from './soap-stack/stack';
+export type { Authenticate, Credential } from './definition';
 export { HOST_SETTINGS, type HostSettings, type ListenerSettingChoices, listenerSettings, type LogLevel } from './listener-settings';
 
 // The parts of a host that composes its own app.
@@ -44,3 +46,4 @@ export { loadXmlEngine } from './xml/xml-engine';
 
 // The SOAP envelopes of both versions, for a host (or a check of what it serves) that writes a request itself.
 export { SOAP11, SOAP12, soapEnvelope, type SoapVersion } from './wire/soap-envelope';
+export { requestAddressingHeaders } from './soap-stack/addressing';

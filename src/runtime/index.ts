@@ -11,9 +11,14 @@
 
 // A contract as codegen writes it (generated/contract.ts, routes.ts, json.ts), and the call a handler answers.
 export type {
+  AddressingActions,
+  AddressingHeaders,
+  AddressingVersion,
+  Authenticate,
   Call,
   CallVariant,
   ContractDefinition,
+  Credential,
   Handlers,
   HeaderRoute,
   HeadersOf,
@@ -25,6 +30,7 @@ export type {
   RequestMessage,
   Route,
   SoapHeaders,
+  SoapPolicy,
   Variant,
 } from './definition';
 
@@ -126,12 +132,14 @@ export {
   type CloseOptions,
   ConfigError,
   type Contract,
+  type ContractAppOptions,
   type ContractRouteOptions,
   connectionLimits,
   createContractApp,
   digits,
   HOST_HEADER,
   HOST_SETTINGS,
+  type HeaderStackOptions,
   type HelpExtension,
   type HostSettings,
   integer,
@@ -155,6 +163,7 @@ export {
   serveContract,
   type SettingSpec,
   type SettingsTable,
+  type SoapSecuritySettings,
   type SettingValues,
   setting,
   settingsTable,

@@ -437,6 +437,7 @@ test('ValidatePin tells each outcome once, by the keyed hash: wrong, the lock it
     variant: 'soap11',
     headers: { in: {}, out: {} },
     answered() {},
+    header: () => undefined,
   };
   const request = (pin: string) => new ValidatePin({ pin, secretCode: v.secretCode });
   const key = hashOf(Buffer.from(v.secretCode));

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { type AnyOperations, loadContract } from '../../codegen/harness/load-generated';
 import type { ContractDefinition, Handlers } from '../../src/runtime/definition';
-import { HOST_SETTINGS, type HostSettings, serveContract } from '../../src/runtime/host';
+import { type ContractAppOptions, HOST_SETTINGS, type HostSettings, serveContract } from '../../src/runtime/host';
 import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
 
 export const FIXTURE_CONTRACTS = join(__dirname, '..', 'fixtures', 'contracts');
@@ -51,12 +51,13 @@ export interface ServedFixture {
 
 /**
  * Serves `definition` with `handlers` (each operation not given answers its sample result) on the host's defaults,
- * on a free loopback port, `settings` over them; its log at level info, kept.
+ * on a free loopback port, `settings` over them, with the host's `options` (the authenticate hook); its log at level info, kept.
  */
 export async function serveFixture(
   definition: ContractDefinition<AnyOperations>,
   handlers: Partial<Handlers<AnyOperations>> = {},
   settings: Partial<HostSettings> = {},
+  options: ContractAppOptions<AnyOperations> = {},
 ): Promise<ServedFixture> {
   const all: Record<string, unknown> = {};
   for (const name of definition.operationNames) all[name] = async () => definition.routes[name].sampleResult();
@@ -68,6 +69,7 @@ export async function serveFixture(
     all as Handlers<AnyOperations>,
     { ...HOST_SETTINGS.defaults(), port: 0, ...settings },
     logger,
+    options,
   );
   return {
     url: served.url,

@@ -36,3 +36,31 @@ export function soapEnvelopeValidator(version: SoapVersionName): XsdValidator {
   }
   return validator;
 }
+
+/**
+ * The SOAP 1.1 and 1.2 envelope schemas with WS-Addressing 1.0's, XML Signature's, wsse's and wsu's
+ * (codegen/standard/'s copies): a header block or a fault detail of those namespaces is validated against these.
+ */
+const WS_SCHEMAS = [
+  ['www.w3.org', '2001', 'xml.xsd'],
+  ['schemas.xmlsoap.org', 'soap', 'envelope.xsd'],
+  ['www.w3.org', '2003', '05', 'soap-envelope.xsd'],
+  ['www.w3.org', 'TR', '2002', 'REC-xmldsig-core-20020212', 'xmldsig-core-schema.xsd'],
+  ['www.w3.org', '2005', '08', 'addressing', 'ws-addr.xsd'],
+  ['docs.oasis-open.org', 'wss', '2004', '01', 'oasis-200401-wss-wssecurity-utility-1.0.xsd'],
+  ['docs.oasis-open.org', 'wss', '2004', '01', 'oasis-200401-wss-wssecurity-secext-1.0.xsd'],
+];
+let wsValidator: XsdValidator | undefined;
+
+/** The namespaces of the SOAP stack's own header blocks, whose schemas wsHeaderValidator holds. */
+export const WS_HEADER_NAMESPACES: ReadonlySet<string> = new Set([
+  'http://www.w3.org/2005/08/addressing',
+  'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd',
+  'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd',
+]);
+
+/** The schemas of the envelopes and of WS-Addressing 1.0, XML Signature, wsse and wsu, compiled once. */
+export function wsHeaderValidator(): XsdValidator {
+  wsValidator ??= compileSchemaSet(WS_SCHEMAS.map((path) => standard(...path)));
+  return wsValidator;
+}

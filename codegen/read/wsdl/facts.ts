@@ -1,5 +1,5 @@
 /** The facts read/ takes from a WSDL: the service's ports and operations, as plain data (read/wsdl.ts reads them). */
-import type { Variant } from 'contract-runtime/codec';
+import type { AddressingActions, Variant } from 'contract-runtime/codec';
 import type { QName } from '../xsd/facts';
 
 /** A message part: it names a global element (document style) or a type (rpc style, HTTP bindings). */
@@ -19,6 +19,36 @@ export interface WsdlSoapMessage {
   namespace?: string;
 }
 
+/**
+ * A WS-Policy assertion as read: its element's name, wsp:Optional, its attributes (`{namespace}name` for a
+ * qualified one), its parameters (child elements outside WS-Policy: sp:Body, sp:Header) and its nested policy's
+ * alternatives.
+ */
+export interface PolicyAssertion {
+  namespace: string;
+  name: string;
+  optional?: true;
+  attributes: Readonly<Record<string, string>>;
+  parameters: readonly PolicyAssertion[];
+  nested?: PolicyFacts;
+}
+export type PolicyAlternative = readonly PolicyAssertion[];
+/** A policy in normal form: its alternatives, any one of which is the policy (`[[]]`: it asks for nothing). */
+export type PolicyFacts = readonly PolicyAlternative[];
+
+/** The policy expressions one SOAP binding attaches to an operation, by subject (WS-PolicyAttachment §3.1). */
+export interface WsdlOperationPolicies {
+  /** The binding's name. */
+  binding: string;
+  /** The endpoint's: of the service, the port served and its binding. */
+  endpoint: readonly PolicyFacts[];
+  /** The bound operation's. */
+  operation: readonly PolicyFacts[];
+  /** The bound input's and output's (the message subjects). */
+  input: readonly PolicyFacts[];
+  output: readonly PolicyFacts[];
+}
+
 export interface WsdlOperationFacts {
   name: string;
   documentation: string;
@@ -29,6 +59,10 @@ export interface WsdlOperationFacts {
   input?: WsdlSoapMessage;
   /** Absent for a one-way operation (or without a SOAP port). */
   output?: WsdlSoapMessage;
+  /** The WS-Policy each SOAP binding attaches to the operation; absent when the contract attaches none. */
+  policies?: Partial<Record<'soap11' | 'soap12', WsdlOperationPolicies>>;
+  /** The port type operation's WS-Addressing actions (read/wsdl/policy.ts); absent when the contract attaches no policy. */
+  addressingActions?: AddressingActions;
   /** Declared faults: each a message of one part naming an element, the fault's detail. */
   faults: { name: string; element: QName }[];
   /** From the HTTP GET binding, else the HTTP POST one; absent when neither has the operation. */
@@ -62,6 +96,8 @@ export interface WsdlFacts {
   operations: WsdlOperationFacts[];
   /** What was chosen among several services or bindings, in a line for the user; absent when nothing was. */
   choice?: string;
+  /** The policy references and attachments that could not be read, each named (absent: none). */
+  unreadPolicies?: string[];
   /** How many ports of the service and operations of its bindings there are, served or not. */
   allPorts: number;
   allOperations: number;

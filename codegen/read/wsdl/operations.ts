@@ -4,18 +4,19 @@
  */
 import type { XmlElement } from 'contract-runtime/xml';
 import { attr, findAll, findOne, optionalAttr, refuseAt } from '../documents';
-import type { WsdlOperationFacts, WsdlPort, WsdlSoapMessage } from './facts';
+import type { PolicyFacts, WsdlOperationFacts, WsdlPort, WsdlSoapMessage } from './facts';
 import { bindingOperation, type ServedBindings } from './bindings';
 import type { WsdlDocuments } from './definitions';
 import { httpFacts } from './http';
 import { declaredOperation, documentationOf, messageOf, partsOf } from './messages';
+import { addressingActions, type PolicyReader } from './policy';
 
 /**
  * What an operation is read with: the documents, the served ports and their bindings, the namespace of an rpc
  * wrapper without one of its own, and how a side that cannot be served is said.
  *
- * WS-Policy attached to a binding, an operation or a message (wsp:Policy, wsp:PolicyReference) is to be read where
- * those elements are at hand: the binding in `bindings`, the bound operation and its messages in readOperation.
+ * `policies`, when the contract attaches any WS-Policy: its reader, and each SOAP binding's endpoint policies (of
+ * the service, the port and the binding), the bound operation's and its messages' being read with the operation.
  */
 export interface OperationScope {
   readonly documents: WsdlDocuments;
@@ -23,6 +24,13 @@ export interface OperationScope {
   readonly bindings: ServedBindings;
   readonly namespace: string;
   readonly skipping: (what: string, error: unknown) => void;
+  readonly policies?: { reader: PolicyReader; endpoints: Partial<Record<'soap11' | 'soap12', EndpointPolicies>> };
+}
+
+/** A SOAP binding's element and the policy expressions of its endpoint. */
+export interface EndpointPolicies {
+  binding: XmlElement;
+  endpoint: PolicyFacts[];
 }
 
 /** The facts of the operation `op` of the binding the operations are read from (SOAP's, else HTTP's). */
@@ -58,7 +66,7 @@ function httpSide(scope: OperationScope, name: string): WsdlOperationFacts['http
   }
 }
 
-type SoapSide = Pick<WsdlOperationFacts, 'style' | 'soapActions' | 'input' | 'output' | 'faults'>;
+type SoapSide = Pick<WsdlOperationFacts, 'style' | 'soapActions' | 'input' | 'output' | 'faults' | 'policies' | 'addressingActions'>;
 
 function soapSide(scope: OperationScope, op: XmlElement, declared: XmlElement, name: string): SoapSide {
   const { documents, bindings } = scope;
@@ -88,7 +96,38 @@ function soapSide(scope: OperationScope, op: XmlElement, declared: XmlElement, n
     }
     return { name: attr(fault, 'name'), element: parts[0].element };
   });
-  return { style, soapActions, input, output, faults };
+  if (!scope.policies) return { style, soapActions, input, output, faults };
+  return {
+    style,
+    soapActions,
+    input,
+    output,
+    faults,
+    policies: operationPolicies(scope, name),
+    addressingActions: addressingActions(declared),
+  };
+}
+
+/** The policy expressions each SOAP binding attaches to the operation: its endpoint's, the bound operation's, its messages'. */
+function operationPolicies(scope: OperationScope, name: string): WsdlOperationFacts['policies'] {
+  const { reader, endpoints } = scope.policies!;
+  const policies: WsdlOperationFacts['policies'] = {};
+  for (const variant of ['soap11', 'soap12'] as const) {
+    const endpoint = endpoints[variant];
+    if (!endpoint) continue;
+    const binding = attr(endpoint.binding, 'name');
+    const bound = bindingOperation(scope.documents, endpoint.binding, name);
+    const of = (element: XmlElement | undefined, kind: string) => (element ? reader.attachedTo(element, kind, `${binding}/${name}`) : []);
+    const message = (which: 'input' | 'output') => (bound ? findAll(bound, `wsdl:${which}`)[0] : undefined);
+    policies[variant] = {
+      binding,
+      endpoint: endpoint.endpoint,
+      operation: of(bound, 'bindingOperation'),
+      input: of(message('input'), 'bindingOperation.input'),
+      output: of(message('output'), 'bindingOperation.output'),
+    };
+  }
+  return policies;
 }
 
 /** One direction of a SOAP operation: its body parts (those soap:body lists, less those bound as headers) and its header parts. */

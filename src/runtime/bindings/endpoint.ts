@@ -10,6 +10,7 @@ import type { ContractDefinition, Handlers, OperationsOf } from '../definition';
 import { httpBinding } from './http';
 import { isJsonRequest, jsonBinding, refuseJsonGet } from './json';
 import { soapBinding } from './soap';
+import type { HeaderStackOptions } from '../soap-stack/stack';
 
 /** The paths under the endpoint that are not operations (the script proxy's). */
 export function scriptProxyPaths(endpointPath: string): string[] {
@@ -33,7 +34,11 @@ export interface EndpointCalls {
   post: OperationCall;
 }
 
-export function endpointCalls<Ops extends OperationsOf<Ops>>(contract: Contract<Ops>, handlers: Handlers<Ops>): EndpointCalls {
+export function endpointCalls<Ops extends OperationsOf<Ops>>(
+  contract: Contract<Ops>,
+  handlers: Handlers<Ops>,
+  soap: HeaderStackOptions = {},
+): EndpointCalls {
   const proxies = scriptProxyPaths(contract.definition.endpointPath).map((p) => p.toLowerCase());
   for (const path of operationPaths(contract.definition).map((p) => p.toLowerCase())) {
     if (proxies.includes(path)) throw new Error(`An operation's path ${path} is the script proxy's.`);
@@ -43,7 +48,7 @@ export function endpointCalls<Ops extends OperationsOf<Ops>>(contract: Contract<
   const httpGet = httpBinding(contract, handlers, 'GET');
   const httpPost = httpBinding(contract, handlers, 'POST');
   return {
-    soap: soapBinding(contract, handlers),
+    soap: soapBinding(contract, handlers, soap),
     get: (ctx, segment) => (isJsonRequest(ctx) ? jsonGet(ctx, segment) : httpGet(ctx, segment)),
     post: (ctx, segment) => (isJsonRequest(ctx) ? json(ctx, segment) : httpPost(ctx, segment)),
   };

@@ -9,7 +9,7 @@
 import type { Next } from 'koa';
 import type { CallContext } from '../call-state';
 import type { Logger } from 'pino';
-import { DeclaredFault, type ErrorKind, ServiceError } from '../errors';
+import { DeclaredFault, type ErrorKind, HeaderFault, ServiceError } from '../errors';
 import { BodyError, answerThenDrain } from './body';
 import { isJsonRequest, jsonErrorBody } from './json';
 import { JSON_CONTENT_TYPE } from '../wire/content-types';
@@ -51,7 +51,11 @@ export function errorResponse(logger: Logger) {
           error.message,
         );
       } else {
-        logger.info({ event: 'refused', id: ctx.state.requestId, kind: error.kind, variant: ctx.state.variant }, error.message);
+        // A header step's refusal tells the log why (never a value from the request): `cause` is left out for the others.
+        logger.info(
+          { event: 'refused', id: ctx.state.requestId, kind: error.kind, variant: ctx.state.variant, cause: error.logCause },
+          error.message,
+        );
       }
       render(ctx, error);
       // A body not received to its end (too large, wrong media type) is read and thrown away after the answer, up to a bound.
@@ -86,7 +90,19 @@ function render(ctx: CallContext, error: ServiceError): void {
     // ASMX answers every fault with 500, SOAP 1.2 included; existing proxies expect it.
     ctx.status = 500;
     ctx.set('Content-Type', soap.contentType);
-    ctx.body = soapFault(soap, fault, error.message, error instanceof DeclaredFault ? error.detailXml(error.namespaceAttribute) : '');
+    const detail = error instanceof DeclaredFault ? error.detailXml(error.namespaceAttribute) : '';
+    // A call the SOAP header stack read: the fault carries its header blocks (wsa:Action, wsa:RelatesTo).
+    const header = ctx.state.faultHeaders?.(error);
+    if (!(error instanceof HeaderFault)) {
+      ctx.body =
+        header === undefined ? soapFault(soap, fault, error.message, detail) : soapFault(soap, fault, error.message, detail, { header });
+      return;
+    }
+    const blocks = (header ?? '') + (soap.variant === 'soap11' ? error.detailHeader11 : '');
+    ctx.body = soapFault(soap, 'client', error.message, soap.variant === 'soap11' ? '' : error.detail, {
+      header: blocks === '' ? undefined : blocks,
+      subcodes: error.subcodes,
+    });
     return;
   }
   ctx.status = STATUS[error.kind];

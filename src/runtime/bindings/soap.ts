@@ -24,6 +24,7 @@ import { isUtf8Declaration, untrustedParseOptions, withUntrustedXml } from './un
 import { SOAP11, SOAP12, type SoapVersion, soapEnvelope, soapVersionOf } from '../wire/soap-envelope';
 import { requestBytes } from './body';
 import { byContentType } from './content-type';
+import { type Exchange, type HeaderStackOptions, type HeaderStacks, headerStacks } from '../soap-stack/stack';
 
 /** An operation call read from a SOAP request: its route and its decoded request. */
 interface SoapCall<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>> {
@@ -31,6 +32,8 @@ interface SoapCall<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>> 
   request: Ops[K]['request'];
   /** The header blocks it read; the handler sets those it writes. */
   headers: HeadersOf<Ops[K]>;
+  /** What the header stack of its operation read (none: the operation has no policy). */
+  exchange?: Exchange;
 }
 
 /** The SOAP version a request's media type names, worked out once per distinct Content-Type. */
@@ -39,7 +42,11 @@ const versionOf = byContentType((ctx) => soapVersionOf(ctx.request.type));
 /** SOAP 1.2's `action` parameter of the media type (quoted or not, as clients send it), once per distinct Content-Type. */
 const actionParameterOf = byContentType((ctx) => (parseContentType(ctx.get('Content-Type')).parameters.action ?? '').trim());
 
-export function soapBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Ops>, handlers: Handlers<Ops>) {
+export function soapBinding<Ops extends OperationsOf<Ops>>(
+  contract: Contract<Ops>,
+  handlers: Handlers<Ops>,
+  options: HeaderStackOptions = {},
+) {
   // The header blocks some operation reads: those a call may mark mustUnderstand.
   const understood = new Set<string>();
   for (const name of contract.definition.operationNames) {
@@ -47,6 +54,8 @@ export function soapBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Op
       understood.add(`{${header.namespace ?? contract.namespace}}${header.element}`);
     }
   }
+  // The header stacks of the operations whose policies ask for something; none at all: calls are read as ever.
+  const stacks = headerStacks(contract, options);
   return async function soap(ctx: CallContext): Promise<void> {
     const version = versionOf(ctx);
     if (!version) {
@@ -57,7 +66,8 @@ export function soapBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Op
     const bytes = requestBytes(ctx);
     const call =
       readUsualCall(ctx, bytes, version, contract) ??
-      withUntrustedXml(bytes, (doc) => readCallInDetail(ctx, doc, version, contract, understood));
+      withUntrustedXml(bytes, (doc) => readCallInDetail(ctx, doc, version, contract, understood, stacks));
+    if (stacks !== undefined) await admitted(ctx, call, version, stacks);
     let result: unknown;
     try {
       result = await invoke(ctx, call, version, handlers);
@@ -72,9 +82,33 @@ export function soapBinding<Ops extends OperationsOf<Ops>>(contract: Contract<Op
       return;
     }
     ctx.set('Content-Type', version.contentType);
-    ctx.body = soapEnvelope(version, encode(call, result, contract.namespaceAttribute), encodeHeaders(call, contract.namespaceAttribute));
+    const body = encode(call, result, contract.namespaceAttribute);
+    const headers = encodeHeaders(call, contract.namespaceAttribute);
+    ctx.body = soapEnvelope(
+      version,
+      body,
+      call.exchange ? joinHeaders(headers, stacks!.of(call.route.operation, version)!.answer(call.exchange)) : headers,
+    );
   };
 }
+
+/**
+ * A call whose operation has a header stack: read by it (with no header blocks, when the usual envelope had no
+ * Header), then admitted by its steps (the authenticate hook) before the handler runs.
+ */
+async function admitted<Ops extends OperationsOf<Ops>>(
+  ctx: CallContext,
+  call: SoapCall<Ops, OperationName<Ops>>,
+  version: SoapVersion,
+  stacks: HeaderStacks,
+): Promise<void> {
+  const stack = stacks.of(call.route.operation, version);
+  if (!stack) return;
+  call.exchange ??= stack.read(ctx, version, call.route.operation, []);
+  await stack.admit(call.exchange);
+}
+
+const joinHeaders = (a: string | undefined, b: string | undefined) => (a === undefined ? b : b === undefined ? a : a + b);
 
 /** The header blocks the handler set, for the envelope's Header; undefined when the operation writes none. */
 function encodeHeaders<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
@@ -94,7 +128,7 @@ function invoke<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
   version: SoapVersion,
   handlers: Handlers<Ops>,
 ): Promise<Ops[K]['result']> {
-  return handlers[call.route.operation](call.request, callOf(ctx, call.route.operation, version.variant, call.headers));
+  return handlers[call.route.operation](call.request, callOf(ctx, call.route.operation, version.variant, call.headers, call.exchange));
 }
 
 /** The handler's result as the SOAP body's content. */
@@ -155,11 +189,18 @@ export function readCallInDetail<Ops extends OperationsOf<Ops>>(
   version: SoapVersion,
   contract: Contract<Ops>,
   understood: ReadonlySet<string> = new Set(),
+  stacks?: HeaderStacks,
 ): SoapCall<Ops, OperationName<Ops>> {
-  const { header, body } = envelopeParts(doc.root, version, understood);
+  const { header, body, flagged } = envelopeParts(doc.root, version, understood, stacks?.understoodAnywhere);
   const children = childElements(body);
   const route = operationOf(children[0], contract, ctx, version);
   ctx.state.operation = route.operation;
+  const stack = stacks?.of(route.operation, version);
+  // A block marked mustUnderstand that only some operation's stack understands: this operation's must.
+  const notUnderstood = flagged.find((block) => !stack?.understood.has(`{${block.namespaceUri}}${block.name}`));
+  if (notUnderstood) throw new ServiceError('must-understand', `The header block ${notUnderstood.name} is not understood by this service.`);
+  // The stack reads before the body is decoded: a fault from here on carries its header blocks (wsa:RelatesTo).
+  const exchange = stack?.read(ctx, version, route.operation, header ? childElements(header) : [], body);
   checkAction(ctx, version, contract.soapAction(route.operation, version.variant));
   let call: SoapCall<Ops, OperationName<Ops>>;
   if (route.requestParts || route.requestElement === '') {
@@ -171,6 +212,7 @@ export function readCallInDetail<Ops extends OperationsOf<Ops>>(
     call = decodeValidated(element, contract.requestSchema(route.operation), route);
   }
   if (header && route.headers) readHeaders(header, route, contract, call);
+  if (exchange) call.exchange = exchange;
   return call;
 }
 
@@ -203,8 +245,16 @@ function validated(element: Element, schema: XsdValidator, what: string): void {
   }
 }
 
-/** The envelope's Header (if any) and Body; a header block marked mustUnderstand that no operation reads is a fault. */
-function envelopeParts(envelope: Element, version: SoapVersion, understood: ReadonlySet<string>): { header?: Element; body: Element } {
+/**
+ * The envelope's Header (if any) and Body; a header block marked mustUnderstand that no operation reads is a fault,
+ * and those only a header stack understands are `flagged`, for the operation's stack to understand.
+ */
+function envelopeParts(
+  envelope: Element,
+  version: SoapVersion,
+  understood: ReadonlySet<string>,
+  understoodByStacks: ReadonlySet<string> | undefined,
+): { header?: Element; body: Element; flagged: Element[] } {
   const ns = envelope.namespaceUri;
   if (envelope.name !== 'Envelope') throw clientError('The request is not a SOAP envelope.');
   if (ns !== version.envelopeNamespace) {
@@ -224,19 +274,32 @@ function envelopeParts(envelope: Element, version: SoapVersion, understood: Read
     else if (inEnvelope && child.name === 'Body' && !body) body = child;
     else throw clientError('A SOAP envelope holds an optional Header and then one Body, nothing else.');
   }
-  if (header) refuseMustUnderstand(header, version, understood);
+  const flagged = header ? refuseMustUnderstand(header, version, understood, understoodByStacks) : [];
   if (!body) throw clientError('The SOAP envelope has no Body.');
-  return { header, body };
+  return { header, body, flagged };
 }
 
-/** A header block no operation reads cannot be understood here: one marked mustUnderstand is a fault. */
-function refuseMustUnderstand(header: Element, version: SoapVersion, understood: ReadonlySet<string>): void {
+/**
+ * A header block no operation reads cannot be understood here: one marked mustUnderstand is a fault, unless some
+ * header stack understands it (returned: the operation's own stack decides).
+ */
+function refuseMustUnderstand(
+  header: Element,
+  version: SoapVersion,
+  understood: ReadonlySet<string>,
+  understoodByStacks: ReadonlySet<string> | undefined,
+): Element[] {
+  const flagged: Element[] = [];
   for (const block of childElements(header)) {
     const flag = block.attrs.find((a: Attribute) => a.name === 'mustUnderstand' && a.namespaceUri === version.envelopeNamespace);
-    if (flag && version.mustUnderstandTrue.includes(flag.value.trim()) && !understood.has(`{${block.namespaceUri}}${block.name}`)) {
-      throw new ServiceError('must-understand', `The header block ${block.name} is not understood by this service.`);
+    const name = `{${block.namespaceUri}}${block.name}`;
+    if (flag && version.mustUnderstandTrue.includes(flag.value.trim()) && !understood.has(name)) {
+      if (!understoodByStacks?.has(name))
+        throw new ServiceError('must-understand', `The header block ${block.name} is not understood by this service.`);
+      flagged.push(block);
     }
   }
+  return flagged;
 }
 
 function singleChild(body: Element): Element {

@@ -6,6 +6,7 @@
  * fault. It knows the four variants, not the operations: those, and the
  * decoding of the element, are generated.
  */
+import { requestAddressingHeaders } from '../soap-stack/addressing';
 import { SOAP11, SOAP12, soapEnvelope, soapVersionOfVariant, type SoapVersion } from '../wire/soap-envelope';
 import { CALL_VARIANTS, type CallVariant, type HeaderRoute } from '../definition';
 import { XSI_NAMESPACE, childElements } from '../xml/xml-codec';
@@ -51,6 +52,11 @@ export interface OperationSpec {
   httpXml?: string;
   /** The faults the WSDL declares for it: a SOAP fault whose detail is one of these is decoded into its error. */
   faults?: readonly DeclaredFaultSpec[];
+  /**
+   * The SOAP versions whose binding's WS-Policy asks for WS-Addressing, and the input action: a call by one of them
+   * carries wsa:Action, wsa:MessageID, wsa:To and an anonymous wsa:ReplyTo (WS-Addressing 1.0).
+   */
+  addressing?: { action: string; variants: readonly ('soap11' | 'soap12')[] };
 }
 
 /** A declared fault (`wsdl:fault`) as the client reads it: its detail element, decoded into the generated error class. */
@@ -177,7 +183,10 @@ function httpRequest(connection: Connection, op: OperationSpec, input: CallInput
   const version = soapVersionOfVariant(input.variant);
   if (version) {
     const action = op.soapActions?.[version.variant] ?? connection.namespace + op.soapActionSuffix;
-    const body = soapEnvelope(version, input.body, input.header || undefined);
+    const addressing = op.addressing?.variants.includes(version.variant as 'soap11' | 'soap12')
+      ? requestAddressingHeaders(op.addressing.action, connection.endpoint)
+      : '';
+    const body = soapEnvelope(version, input.body, addressing + (input.header ?? '') || undefined);
     const headers: Record<string, string> =
       version === SOAP11
         ? { 'Content-Type': SOAP11.contentType, SOAPAction: `"${action}"` }

@@ -1,7 +1,7 @@
 /** The two SOAP versions: what tells them apart on the wire, and how each writes envelopes and faults. */
-import type { ErrorKind } from '../errors';
+import type { ErrorKind, FaultCode } from '../errors';
 import { XML_DECLARATION, XSD_NAMESPACE, XSI_NAMESPACE } from '../xml/xml-codec';
-import { escapeXmlText } from '../xml/xml-escape';
+import { escapeXmlAttribute, escapeXmlText } from '../xml/xml-escape';
 
 export interface SoapVersion {
   variant: 'soap11' | 'soap12';
@@ -56,21 +56,43 @@ export function soapEnvelope(version: SoapVersion, bodyContent: string, headerCo
 
 export type FaultKind = Extract<ErrorKind, keyof SoapVersion['codes']>;
 
+/** What a fault carries beyond its code and reason: header blocks (escaped XML), and subcodes under the sender's code. */
+export interface FaultExtras {
+  /** Header blocks for the fault's Header (WS-Addressing's); none: no Header, as before. */
+  header?: string;
+  /** SOAP 1.2: nested under the code, most general first; SOAP 1.1: the first is the faultcode (a header's fault: no detail element). */
+  subcodes?: readonly FaultCode[];
+}
+
+const qualified = (code: FaultCode) =>
+  `<soap:Value xmlns:${code.prefix}="${escapeXmlAttribute(code.namespace)}">${code.prefix}:${code.local}</soap:Value>`;
+
+/** SOAP 1.2 subcodes, nested, most general outermost. */
+function subcodesOf(codes: readonly FaultCode[]): string {
+  return codes.reduceRight((inner, code) => `<soap:Subcode>${qualified(code)}${inner}</soap:Subcode>`, '');
+}
+
 /** A fault; `detail` is the content of its detail (a declared fault's element), empty by default. */
-export function soapFault(version: SoapVersion, kind: FaultKind, message: string, detail = ''): string {
+export function soapFault(version: SoapVersion, kind: FaultKind, message: string, detail = '', extras?: FaultExtras): string {
   const code = `soap:${version.codes[kind]}`;
   const text = escapeXmlText(message);
+  const header = extras?.header;
+  const subcodes = extras?.subcodes ?? [];
   if (version === SOAP11) {
-    const details = detail === '' ? '<detail />' : `<detail>${detail}</detail>`;
-    return soapEnvelope(version, `<soap:Fault><faultcode>${code}</faultcode><faultstring>${text}</faultstring>${details}</soap:Fault>`);
+    const first = subcodes[0];
+    // A header's fault carries no detail element (SOAP 1.1 §4.4: detail is the Body's); any other has one, empty or not.
+    const details = first !== undefined ? '' : detail === '' ? '<detail />' : `<detail>${detail}</detail>`;
+    const faultcode =
+      first === undefined
+        ? `<faultcode>${code}</faultcode>`
+        : `<faultcode xmlns:${first.prefix}="${escapeXmlAttribute(first.namespace)}">${first.prefix}:${first.local}</faultcode>`;
+    return soapEnvelope(version, `<soap:Fault>${faultcode}<faultstring>${text}</faultstring>${details}</soap:Fault>`, header);
   }
   // SOAP 1.2 §5.4.7: a VersionMismatch fault tells which envelope versions are supported.
-  const upgrade =
-    kind === 'version-mismatch'
-      ? `<soap:Header><soap:Upgrade><soap:SupportedEnvelope qname="soap:Envelope" /></soap:Upgrade></soap:Header>`
-      : '';
+  const upgrade = kind === 'version-mismatch' ? `<soap:Upgrade><soap:SupportedEnvelope qname="soap:Envelope" /></soap:Upgrade>` : '';
+  const headerBlocks = upgrade + (header ?? '');
   return (
-    `${open(version)}${upgrade}<soap:Body><soap:Fault><soap:Code><soap:Value>${code}</soap:Value></soap:Code>` +
+    `${open(version)}${headerBlocks === '' ? '' : `<soap:Header>${headerBlocks}</soap:Header>`}<soap:Body><soap:Fault><soap:Code><soap:Value>${code}</soap:Value>${subcodesOf(subcodes)}</soap:Code>` +
     `<soap:Reason><soap:Text xml:lang="en">${text}</soap:Text></soap:Reason>${detail === '' ? '' : `<soap:Detail>${detail}</soap:Detail>`}</soap:Fault></soap:Body></soap:Envelope>`
   );
 }

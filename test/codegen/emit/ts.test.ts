@@ -6,7 +6,7 @@
  */
 import test from 'ava';
 import ts from 'typescript';
-import { importDeclaration, propertyAccess, propertyKey, quote } from '../../../codegen/emit/ts';
+import { importDeclaration, literal, propertyAccess, propertyKey, quote } from '../../../codegen/emit/ts';
 
 /** The value of a TypeScript expression, compiled as generated code is (transpileModule) and run. */
 function evaluate(expression: string): unknown {
@@ -51,4 +51,24 @@ test('an import declaration lists each name once in lower-case order, is `import
   );
   t.true(long.startsWith('import {\n  aVeryLongNameNumber0,\n'));
   t.true(long.endsWith("\n} from '../src/runtime/codec';"));
+});
+
+test('a literal of plain data is that data: one line when it fits in 140 characters from its column, else a member a line', (t) => {
+  const data = { soap11: { addressing: 'required', 'odd-key': [{ namespace: "it's", name: 'To' }], mtom: true, none: undefined }, n: 2 };
+  const short = literal(data);
+  t.is(short, "{ soap11: { addressing: 'required', 'odd-key': [{ namespace: 'it\\'s', name: 'To' }], mtom: true }, n: 2 }");
+  t.deepEqual(evaluate(short), { soap11: { addressing: 'required', 'odd-key': [{ namespace: "it's", name: 'To' }], mtom: true }, n: 2 });
+  const long = literal(data, 4, 120);
+  t.is(
+    long,
+    [
+      '{',
+      "      soap11: { addressing: 'required', 'odd-key': [{ namespace: 'it\\'s', name: 'To' }], mtom: true },",
+      '      n: 2,',
+      '    }',
+    ].join('\n'),
+  );
+  t.deepEqual(evaluate(long), evaluate(short));
+  t.is(literal([]), '[]');
+  t.is(literal({}), '{}');
 });
