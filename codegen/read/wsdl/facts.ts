@@ -65,4 +65,17 @@ export interface WsdlFacts {
   /** How many ports of the service and operations of its bindings there are, served or not. */
   allPorts: number;
   allOperations: number;
+  /** What is served of every port of every service the WSDL declares (SOAP and HTTP ones): what `npm run corpus` counts. */
+  coverage: WsdlCoverage;
+}
+
+/**
+ * What is served of a WSDL: the operations (by name) of every SOAP or HTTP port of every service, and each port
+ * complete (served with every operation its binding binds) or not. A contract is served whole when every port is.
+ */
+export interface WsdlCoverage {
+  operations: number;
+  servedOperations: number;
+  ports: number;
+  completePorts: number;
 }
