@@ -55,6 +55,7 @@ test.serial(
     t.deepEqual(
       outcomes.map((o) => [o.name, o.outcome]),
       [
+        ['axis1-rpc-faults', 'pass'],
         ['ihe-xds-iti18', 'pass'],
         ['onvif-doorcontrol', 'pass'],
         ['placeholder-addresses', 'pass'],

@@ -29,8 +29,12 @@ export interface WsdlOperationFacts {
   input?: WsdlSoapMessage;
   /** Absent for a one-way operation (or without a SOAP port). */
   output?: WsdlSoapMessage;
-  /** Declared faults: each a message of one part naming an element, the fault's detail. */
-  faults: { name: string; element: QName }[];
+  /**
+   * Declared faults: each a message of one part, the fault's detail. A part naming a type (Axis 1's rpc/literal
+   * faults) has a detail element no schema declares, named after the part in the fault's namespace: `type` is its
+   * type, and the served schemas declare it.
+   */
+  faults: { name: string; element: QName; type?: QName }[];
   /** From the HTTP GET binding, else the HTTP POST one; absent when neither has the operation. */
   http?: {
     location: string;
