@@ -33,6 +33,7 @@ import { GENERATED, type Output } from './emit/header';
 import { emitOpenApi } from './emit/openapi';
 import { emitRoutes } from './emit/routes';
 import { type ContractFacts, readContract } from './read/contract';
+import type { WsdlCoverage } from './read/wsdl';
 
 const ROOT = resolve(__dirname, '..');
 
@@ -103,6 +104,7 @@ export async function generate(
     schemas,
     catalog,
     note = (line) => console.error(line),
+    coverage,
   }: {
     /** How the files import the runtime: by path (the default), or by the package's name (`contract-codegen`). */
     runtime?: RuntimeImport;
@@ -119,13 +121,14 @@ export async function generate(
     catalog?: string;
     /** Says, in one line, what was chosen among several services or bindings. */
     note?: (line: string) => void;
+    /** Told what is served of every port of every service (`npm run corpus` counts it). */
+    coverage?: (coverage: WsdlCoverage) => void;
   } = {},
 ): Promise<string[]> {
   await loadXmlEngine(); // libxml2-wasm is an ES module: loaded once, before any contract file is read
-  const model = contractModel(
-    await readContract(wsdlPath, { service, schemas, warn: note, ...(catalog ? { catalog: readCatalog(catalog) } : {}) }),
-    note,
-  );
+  const facts = await readContract(wsdlPath, { service, schemas, warn: note, ...(catalog ? { catalog: readCatalog(catalog) } : {}) });
+  coverage?.(facts.wsdl.coverage);
+  const model = contractModel(facts, note);
   if (model.choice) note(`codegen: ${model.choice}`);
   refuseUncompilable(wsdlPath, model);
   const files: Record<string, string> = {

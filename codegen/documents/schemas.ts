@@ -13,6 +13,8 @@ export interface RpcWrapper {
   name: string;
   namespace: string;
   parts: { name: string; element?: { namespace: string; name: string }; type?: { namespace: string; name: string } }[];
+  /** An element of this type, not a wrapper of parts: the detail of a fault whose part names a type (Axis 1's rpc/literal faults). */
+  type?: { namespace: string; name: string };
 }
 
 /** Drops the attributes some generators write on a complex type that XML Schema does not allow there (libxml2 refuses them). */
@@ -120,6 +122,11 @@ function wrapperDeclaration(wrapper: RpcWrapper): string {
     if (!prefixes.has(ns)) prefixes.set(ns, `p${prefixes.size}`);
     return prefixes.get(ns)!;
   };
+  if (wrapper.type) {
+    const type = `${prefixOf(wrapper.type.namespace)}:${wrapper.type.name}`;
+    const declarations = [...prefixes].map(([ns, p]) => ` xmlns:${p}="${escapeXmlAttribute(ns)}"`).join('');
+    return `<xs:element xmlns:xs="${NS.s}"${declarations} name="${escapeXmlAttribute(wrapper.name)}" type="${type}"/>`;
+  }
   const members = wrapper.parts
     .map((part) =>
       part.element

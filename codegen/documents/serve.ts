@@ -5,7 +5,8 @@
  */
 import type { ContractFacts } from '../read/contract';
 import type { ServedDocuments, ServiceModel } from '../model/model';
-import { servedSchemas } from './schemas';
+import { type RpcWrapper, servedSchemas } from './schemas';
+import { qnameKey } from '../read/xsd';
 import { servedWsdls } from './wsdl';
 
 export function serveDocuments(facts: ContractFacts, model: ServiceModel): ServedDocuments {
@@ -20,14 +21,16 @@ export function serveDocuments(facts: ContractFacts, model: ServiceModel): Serve
   const { schemas, requestSchemas } = servedSchemas({
     schemas: documents.schemas,
     targetNamespace: wsdl.targetNamespace,
-    rpcWrappers: wsdl.operations.flatMap((op) =>
-      op.style !== 'rpc'
-        ? []
-        : [
-            { name: op.name, namespace: op.input!.namespace!, parts: op.input!.body },
-            ...(op.output ? [{ name: `${op.name}Response`, namespace: op.output.namespace!, parts: op.output.body }] : []),
-          ],
-    ),
+    rpcWrappers: wsdl.operations
+      .flatMap((op) =>
+        op.style !== 'rpc'
+          ? []
+          : [
+              { name: op.name, namespace: op.input!.namespace!, parts: op.input!.body },
+              ...(op.output ? [{ name: `${op.name}Response`, namespace: op.output.namespace!, parts: op.output.body }] : []),
+            ],
+      )
+      .concat(typedFaultElements(facts, model)),
     requestElements,
   });
   const served = servedWsdls({
@@ -38,4 +41,22 @@ export function serveDocuments(facts: ContractFacts, model: ServiceModel): Serve
     ...(everything ? {} : { kept: { service: wsdl.service, ports: model.ports.map((p) => p.name), operations } }),
   });
   return { ...served, schema: schemas[0]?.text ?? '', schemas, requestSchemas };
+}
+
+/**
+ * The detail elements of the served operations' faults whose part names a type (Axis 1's rpc/literal faults), each
+ * once: those no schema declares.
+ */
+function typedFaultElements(facts: ContractFacts, model: ServiceModel): RpcWrapper[] {
+  const served = new Set(model.operations.map((op) => op.name));
+  const declared = new Map<string, RpcWrapper>();
+  for (const op of facts.wsdl.operations) {
+    if (!served.has(op.name)) continue;
+    for (const fault of op.faults) {
+      const key = qnameKey(fault.element);
+      if (!fault.type || facts.xsd.elements.has(key) || declared.has(key)) continue;
+      declared.set(key, { name: fault.element.name, namespace: fault.element.namespace, parts: [], type: fault.type });
+    }
+  }
+  return [...declared.values()];
 }

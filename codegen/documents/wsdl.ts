@@ -51,7 +51,7 @@ export interface WsdlSources {
 export function servedWsdls(sources: WsdlSources): { wsdl: string; importedWsdls: string[] } {
   const { wsdls, schemas } = sources;
   const importedWsdls = wsdls.slice(1);
-  const withSchemas = importedWsdls.findIndex(importsNone);
+  const withSchemas = importedWsdls.findIndex((doc) => importsNone(doc, sources.importLocations));
   return {
     wsdl: selfContainedWsdl(sources, wsdls[0], wsdls.length > 1 ? [] : schemas),
     importedWsdls: importedWsdls.map((doc, i) => importedWsdl(sources, doc, i === withSchemas ? schemas : [])),
@@ -127,8 +127,12 @@ function onlyImports(schema: XmlElement): boolean {
   return findAll(schema, '*').every((c) => c.namespaceUri === NS.s && ['import', 'annotation'].includes(c.name));
 }
 
-function importsNone(wsdl: XmlDocument): boolean {
-  return findAll(wsdl, '/wsdl:definitions/wsdl:import').length === 0;
+/**
+ * A WSDL that imports no other as served: an import of the WSDL named (a cycle: WCF's `?wsdl=wsdl0` importing its
+ * `?wsdl` back), or of a schema document, is left out of it.
+ */
+function importsNone(wsdl: XmlDocument, importLocations: string[]): boolean {
+  return findAll(wsdl, '/wsdl:definitions/wsdl:import').every((i) => !importLocations.includes(attr(i, 'location')));
 }
 
 /** Each port's address: the marker (the service's base URL, filled at run time) followed by the port's own path. */

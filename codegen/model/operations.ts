@@ -45,10 +45,14 @@ export function modelOperations(
       const key = qnameKey(fault.element);
       const known = faultClasses.get(key);
       if (known) return known;
-      const element = elementByKey(context, fault.element, `fault ${fault.name} of ${op.name}`);
+      const element = fault.type
+        ? typedFaultElement(context, fault, op.name)
+        : elementByKey(context, fault.element, `fault ${fault.name} of ${op.name}`);
+      const base = fault.type ? fault.name : element.name;
       const model: FaultModel = {
         name: fault.name,
-        className: context.names.claim(`${element.name.endsWith('Fault') ? element.name : `${element.name}Fault`}`),
+        // A detail element named after a part (Axis 1's `fault`) names no class: the fault's name does.
+        className: context.names.claim(`${base.endsWith('Fault') ? base : `${base}Fault`}`),
         element: { name: element.name, namespace: element.namespace },
         type: elementType(context, element),
       };
@@ -172,4 +176,28 @@ function actionOf(action: string, namespace: string): ActionModel {
   return action.startsWith(namespace) && action.length > namespace.length && namespace !== ''
     ? { suffix: action.slice(namespace.length) }
     : { literal: action };
+}
+
+/**
+ * The detail element of a fault whose part names a type (Axis 1's rpc/literal faults): named after the part, of the
+ * part's type, declared by the served schemas; a global element of that name and namespace the schemas declare
+ * already is taken when it is of that type, and refused when it is of another.
+ */
+function typedFaultElement(context: ModelContext, fault: WsdlOperationFacts['faults'][number], operation: string): XsdElement {
+  const type = fault.type!;
+  const declared = context.xsd.elements.get(qnameKey(fault.element));
+  if (declared) {
+    if (declared.type.kind === 'named' && qnameKey(declared.type.qname) === qnameKey(type)) return declared;
+    throw new Error(
+      `codegen: fault ${fault.name} of ${operation}: its detail element ${fault.element.name} (named after its part, which names type ${type.name}) is declared by a schema of another type`,
+    );
+  }
+  return {
+    name: fault.element.name,
+    namespace: fault.element.namespace,
+    type: { kind: 'named', qname: type },
+    nillable: false,
+    abstract: false,
+    at: `fault ${fault.name} of ${operation}`,
+  };
 }

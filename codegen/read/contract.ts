@@ -95,6 +95,11 @@ export async function readContract(wsdlPath: string, options: ReadOptions = {}):
           /^[a-z][a-z0-9+.-]*:/i.test(where) || isAbsolute(where) || (where.includes('?') && !existsSync(resolve(dirname(path), where)));
         if (byUrl) {
           const namespace = optionalAttr(imported, 'namespace') ?? '';
+          // A WSDL read already, importing by URL one that imports it (WCF's `?wsdl=wsdl0` importing its `?wsdl`): a cycle, read once.
+          const cycle =
+            !options.catalog?.resolve(where) &&
+            wsdlDocuments.some(({ doc }) => (optionalAttr(doc.root, 'targetNamespace') ?? '') === namespace);
+          if (cycle) continue;
           const found =
             options.catalog?.resolve(where) ??
             wsdlBeside(

@@ -5,9 +5,9 @@
  */
 import type { XmlDocument, XmlElement } from 'contract-runtime/xml';
 import { attr, findAll } from './documents';
-import { boundOperations, type ServedBindings, servedBindings } from './wsdl/bindings';
+import { boundOperations, type ServedBindings, servedBindings, variantOf } from './wsdl/bindings';
 import { WsdlDocuments } from './wsdl/definitions';
-import type { WsdlFacts, WsdlOperationFacts, WsdlPort } from './wsdl/facts';
+import type { WsdlCoverage, WsdlFacts, WsdlOperationFacts, WsdlPort } from './wsdl/facts';
 import { type EndpointPolicies, readOperation } from './wsdl/operations';
 import { PolicyReader } from './wsdl/policy';
 import { bindingOfPort, chooseService, servedPorts } from './wsdl/services';
@@ -17,6 +17,7 @@ export type {
   PolicyAlternative,
   PolicyAssertion,
   PolicyFacts,
+  WsdlCoverage,
   WsdlFacts,
   WsdlOperationFacts,
   WsdlOperationPolicies,
@@ -46,7 +47,7 @@ export function readWsdl(documents: XmlDocument[], options: { service?: string; 
   const notes: string[] = [];
   const wsdl = new WsdlDocuments(documents);
   const service = chooseService(wsdl, options.service, notes);
-  const ports = servedPorts(wsdl, service, notes, reasons, skipping);
+  const ports = servedPorts(wsdl, service, notes, reasons, skipping, warn);
   const bindings = servedBindings(ports, (port) => bindingOfPort(wsdl, service, port), skipping);
   const bound = boundOperations((bindings.soap ?? bindings.http)!);
   const reader = new PolicyReader(wsdl);
@@ -64,6 +65,7 @@ export function readWsdl(documents: XmlDocument[], options: { service?: string; 
   });
   if (operations.length === 0 && reasons.length > 0) throw new Error(reasons.at(-1)!);
   return {
+    coverage: coverageOf(wsdl, service, ports, operations),
     targetNamespace: wsdl.main.namespace,
     service: attr(service, 'name'),
     ports,
@@ -99,4 +101,43 @@ function endpointPolicies(
     };
   }
   return endpoints;
+}
+
+/**
+ * What is served of every SOAP or HTTP port of every service: the operations each port's binding binds against
+ * those served at it (a SOAP port serves the operations read; an HTTP port those with an HTTP side).
+ */
+function coverageOf(wsdl: WsdlDocuments, served: XmlElement, ports: WsdlPort[], operations: WsdlOperationFacts[]): WsdlCoverage {
+  const all = new Set<string>();
+  const servedNames = new Set<string>();
+  let portCount = 0;
+  let complete = 0;
+  for (const service of wsdl.all.flatMap((d) => findAll(d.root, 'wsdl:service'))) {
+    for (const port of findAll(service, 'wsdl:port')) {
+      let names: string[] = [];
+      let variant: ReturnType<typeof variantOf> | 'unknown';
+      try {
+        const binding = wsdl.lookup('binding', port, attr(port, 'binding'));
+        names = boundOperations(binding).map((op) => attr(op, 'name'));
+        try {
+          variant = variantOf(binding);
+        } catch {
+          variant = 'unknown'; // an HTTP binding of another verb: a port not served
+        }
+      } catch {
+        variant = 'unknown'; // a binding not declared: a port not served
+      }
+      // A port of another kind (WCF's net.tcp beside its HTTP ones) is no port of the service's SOAP or HTTP variants.
+      if (variant === undefined) continue;
+      portCount++;
+      for (const name of names) all.add(name);
+      const isServed = service.isSameNode(served) && ports.some((p) => p.name === attr(port, 'name'));
+      if (!isServed) continue;
+      const soap = variant === 'soap11' || variant === 'soap12';
+      const at = operations.filter((op) => names.includes(op.name) && (soap ? op.input !== undefined : op.http !== undefined));
+      for (const op of at) servedNames.add(op.name);
+      if (at.length === names.length) complete++;
+    }
+  }
+  return { operations: all.size, servedOperations: servedNames.size, ports: portCount, completePorts: complete };
 }

@@ -55,8 +55,10 @@ test.serial(
     t.deepEqual(
       outcomes.map((o) => [o.name, o.outcome]),
       [
+        ['axis1-rpc-faults', 'pass'],
         ['ihe-xds-iti18', 'pass'],
         ['onvif-doorcontrol', 'pass'],
+        ['placeholder-addresses', 'pass'],
         ['substitution-group', 'pass'],
       ],
     );
@@ -119,6 +121,34 @@ test("a port's address that is no URL is served at the path it writes: a placeho
     withEdited([[address, 'location="urn:items"']], {}, async (wsdl) => contractModel(await readContract(wsdl))),
     { message: /^codegen: .*Items\.wsdl:\d+: port ItemsPort: address urn:items has a path codegen cannot serve$/ },
   );
+});
+
+test("a placeholder a deployment fills in (`{partner_Service_EndPoint}`, a host's, `@HOST@`, `$URL$`) is left out of the port's path, said in a warning line", async (t) => {
+  const notes: string[] = [];
+  const model = contractModel(await readContract(join(OUTSIDE, 'placeholder-addresses.wsdl'), { warn: (line) => notes.push(line) }));
+  t.deepEqual(model.endpointPaths, ['/Greeter', '/ws/Greeter', '/greeter/v2', '/service']);
+  t.deepEqual(
+    notes.map((n) => n.replace(/^codegen: warning: .*placeholder-addresses\.wsdl:\d+: /, '')),
+    [
+      'port GreeterPartner: address {partner_Service_EndPoint}/Greeter holds a placeholder a deployment fills in ({partner_Service_EndPoint}): served at /Greeter',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholders, as the WSDL holds them
+      'port GreeterHost: address http://${host}:${port}/ws/Greeter holds a placeholder a deployment fills in (${host}, ${port}): served at /ws/Greeter',
+      'port GreeterToken: address @HOST@/greeter/v2 holds a placeholder a deployment fills in (@HOST@): served at /greeter/v2',
+      'port GreeterSoap12: address $URL$ holds a placeholder a deployment fills in ($URL$): served at /service',
+    ],
+  );
+  // Within a path, a placeholder is left out; an escape (`%C3%A9`) is no placeholder.
+  const address = 'location="http://localhost/items.svc"';
+  const cases: [location: string, path: string][] = [
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a placeholder, as a WSDL holds it
+    ['http://localhost/ws/${context}/Items', '/ws/Items'],
+    ['https://example.com/caf%C3%A9/Items', '/caf%C3%A9/Items'],
+    ['%SERVICE_URL%', '/service'],
+  ];
+  for (const [location, path] of cases) {
+    const edited = await withEdited([[address, `location="${location}"`]], {}, async (wsdl) => contractModel(await readContract(wsdl)));
+    t.deepEqual(edited.endpointPaths, [path], location);
+  }
 });
 
 test('a wsdl:import of a schema document is read as that schema (Travelport), and served inline, the import left out', async (t) => {

@@ -63,8 +63,12 @@ export interface WsdlOperationFacts {
   policies?: Partial<Record<'soap11' | 'soap12', WsdlOperationPolicies>>;
   /** The port type operation's WS-Addressing actions (read/wsdl/policy.ts); absent when the contract attaches no policy. */
   addressingActions?: AddressingActions;
-  /** Declared faults: each a message of one part naming an element, the fault's detail. */
-  faults: { name: string; element: QName }[];
+  /**
+   * Declared faults: each a message of one part, the fault's detail. A part naming a type (Axis 1's rpc/literal
+   * faults) has a detail element no schema declares, named after the part in the fault's namespace: `type` is its
+   * type, and the served schemas declare it.
+   */
+  faults: { name: string; element: QName; type?: QName }[];
   /** From the HTTP GET binding, else the HTTP POST one; absent when neither has the operation. */
   http?: {
     location: string;
@@ -101,4 +105,17 @@ export interface WsdlFacts {
   /** How many ports of the service and operations of its bindings there are, served or not. */
   allPorts: number;
   allOperations: number;
+  /** What is served of every port of every service the WSDL declares (SOAP and HTTP ones): what `npm run corpus` counts. */
+  coverage: WsdlCoverage;
+}
+
+/**
+ * What is served of a WSDL: the operations (by name) of every SOAP or HTTP port of every service, and each port
+ * complete (served with every operation its binding binds) or not. A contract is served whole when every port is.
+ */
+export interface WsdlCoverage {
+  operations: number;
+  servedOperations: number;
+  ports: number;
+  completePorts: number;
 }

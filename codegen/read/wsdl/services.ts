@@ -4,7 +4,7 @@
  */
 import type { Variant } from 'contract-runtime/codec';
 import type { XmlElement } from 'contract-runtime/xml';
-import { attr, findAll, findOne, NS, optionalAttr, refuseAt, setPlainAttr } from '../documents';
+import { attr, findAll, findOne, locationOf, NS, optionalAttr, refuseAt, setPlainAttr } from '../documents';
 import type { WsdlPort } from './facts';
 import { checkLiteral, variantOf } from './bindings';
 import type { Definitions, WsdlDocuments } from './definitions';
@@ -50,6 +50,7 @@ export function servedPorts(
   notes: string[],
   reasons: string[],
   skipping: (what: string, error: unknown) => void,
+  warn: (line: string) => void,
 ): WsdlPort[] {
   const allPorts = findAll(service, 'wsdl:port').flatMap((port): WsdlPort[] => {
     try {
@@ -58,7 +59,15 @@ export function servedPorts(
       // A port of another kind (e.g. a WCF binding beside ASMX's) is no variant of this service.
       if (!variant) return [];
       if (variant === 'soap11' || variant === 'soap12') checkLiteral(binding, variant === 'soap11' ? 'soap' : 'soap12');
-      return [{ name: attr(port, 'name'), binding: attr(binding, 'name'), variant, path: pathOf(port) }];
+      const path = pathOf(port);
+      const [address] = findAll(port, 'soap:address | soap12:address | http:address');
+      const placeholders = placeholdersOf(attr(address, 'location'));
+      if (placeholders.length) {
+        warn(
+          `codegen: warning: ${locationOf(address)}: port ${attr(port, 'name')}: address ${attr(address, 'location').trim()} holds a placeholder a deployment fills in (${placeholders.join(', ')}): served at ${path}`,
+        );
+      }
+      return [{ name: attr(port, 'name'), binding: attr(binding, 'name'), variant, path }];
     } catch (error) {
       reasons.push((error as Error).message);
       skipping(`port ${attr(port, 'name')}`, error);
@@ -134,14 +143,38 @@ function addServiceOfBindings(all: Definitions[]): { service: XmlElement; name: 
   return { service, name, ports };
 }
 
-/** The path of a port's address: the service answers there, whatever host it runs on. */
+/**
+ * A build tool's or a deployment's placeholder in an address, filled in when the service was deployed:
+ * `${host}`, `{partner_Service_EndPoint}`, `@HOST@`, `$URL$`, `%URL%`.
+ */
+const PLACEHOLDER = /\$\{[^}]*\}|\{[A-Za-z_][A-Za-z0-9_.-]*\}|@[A-Za-z_][A-Za-z0-9_.-]*@|\$[A-Za-z_][A-Za-z0-9_.-]*\$/;
+/** `%URL%` is a placeholder only as the whole address: within one, `%C3%` is a character's escape. */
+const WHOLE_PLACEHOLDER = /^%[A-Za-z_][A-Za-z0-9_.-]*%$/;
+
+/** The placeholders an address holds (none for an address as deployed). */
+export function placeholdersOf(location: string): string[] {
+  if (WHOLE_PLACEHOLDER.test(location.trim())) return [location.trim()];
+  return location.match(new RegExp(PLACEHOLDER.source, 'g')) ?? [];
+}
+
+/**
+ * The path of a port's address: the service answers there, whatever host it runs on. A placeholder stands for what
+ * the deployment fills in: one standing first (for the scheme, host or base address) or in the host names no path;
+ * one in the path is left out of it (`http://${host}/ws/${name}/Items` is served at /ws/Items).
+ */
 export function pathOf(port: XmlElement): string {
   const address = findAll(port, 'soap:address | soap12:address | http:address')[0];
   if (!address) refuseAt(port, `port ${attr(port, 'name')} has no address: codegen serves at the path of the port's address`);
-  // A build tool's placeholder standing for the whole address (`${url.query}`, `@ENDPOINT@`), filled in when the
-  // service was deployed, names no path: served as no address would be.
   const written = attr(address, 'location').trim();
-  const location = /^(\$\{[^}]*\}|@[A-Za-z0-9_.-]+@|%[A-Za-z0-9_.-]+%)$/.test(written) ? '' : written;
+  // The placeholders taken out: what stood for the scheme and host (`{Base}/Items`, `@HOST@/Items`) leaves a path.
+  const location = WHOLE_PLACEHOLDER.test(written)
+    ? ''
+    : placeholdersOf(written).length
+      ? written
+          .replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)?[^/?#]*/, (authority) => (PLACEHOLDER.test(authority) ? '' : authority))
+          .replace(new RegExp(PLACEHOLDER.source, 'g'), '')
+          .replace(/([^:/])\/{2,}/g, '$1/')
+      : written;
   let path: string;
   try {
     path = new URL(location).pathname;
@@ -154,6 +187,6 @@ export function pathOf(port: XmlElement): string {
     refuseAt(address, `port ${attr(port, 'name')}: address ${location} has a path codegen cannot serve`);
   }
   // A path ending in a slash (`/v5/adgroups/`) is served without it; the root is served at /service.
-  const trimmed = path.replace(/\/+$/, '');
+  const trimmed = path.replace(/\/+$/, '').replace(/\/{2,}/g, '/');
   return trimmed === '' ? '/service' : trimmed;
 }

@@ -48,7 +48,7 @@ test.serial('every published contract of the fixtures generates, type-checks and
   );
   t.regex(
     lines.at(-1)!,
-    /^20 of 21 contracts generate, type-check and answer every operation on every SOAP port with a schema-valid answer$/,
+    /^20 of 21 contracts generate, type-check and answer every operation on every SOAP port with a schema-valid answer, every operation of every port of every service served$/,
   );
 });
 

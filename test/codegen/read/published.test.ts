@@ -36,7 +36,8 @@ test.serial('each published layout generates, type-checks and answers every oper
       ['doctype-xmldsig', 'pass'],
       ['sibling-folders', 'pass'],
       ['standard-by-url', 'pass'],
-      ['unservable-port', 'pass'],
+      ['unservable-port', 'partial'],
+      ['wcf-cycle', 'pass'],
       ['wcf-saved', 'pass'],
       ['wsn-by-url', 'pass'],
     ],
@@ -45,7 +46,12 @@ test.serial('each published layout generates, type-checks and answers every oper
   t.regex(line('sibling-folders'), /^1 operations × 2 SOAP ports, 2 calls$/);
   t.regex(line('wcf-saved'), /^1 operations × 2 SOAP ports, 2 calls$/);
   t.regex(line('wsn-by-url'), /^2 operations × 1 SOAP port, 2 calls$/);
-  t.regex(line('unservable-port'), /^1 operations × 1 SOAP port, 1 calls \(2 skipped: see codegen's warnings\)$/);
+  t.regex(line('wcf-cycle'), /^1 operations × 2 SOAP ports, 2 calls$/);
+  // The encoded port and the HTTP GET port's operation are not served: partial, not a pass.
+  t.regex(
+    line('unservable-port'),
+    /^1 of 1 operations, 1 of 3 ports served whole; 1 operations × 1 SOAP port, 1 calls \(2 skipped: see codegen's warnings\)$/,
+  );
 });
 
 test('the WSDL of a multi-folder tree is the one no other imports; a folder catalog is found beside it', (t) => {
@@ -54,6 +60,39 @@ test('the WSDL of a multi-folder tree is the one no other imports; a folder cata
   t.regex(found['wcf-saved'].wsdl, /Orders\.svc\.wsdl$/);
   t.regex(found['wcf-saved'].catalog ?? '', /wcf-saved\/catalog\.xml$/);
   t.is(found['sibling-folders'].catalog, undefined);
+});
+
+test("WSDLs that import each other (WCF's `?wsdl` and `?wsdl=wsdl0`) are read once each, whichever is named, by file or by URL, and served with the schemas in the one as served importing none", async (t) => {
+  const folder = join(PUBLISHED, 'wcf-cycle');
+  t.regex(contractsOf(PUBLISHED).find((c) => c.name === 'wcf-cycle')!.wsdl, /Orders\.svc\.wsdl$/);
+  const byUrl = join(work, 'wcf-cycle-by-url');
+  mkdirSync(byUrl, { recursive: true });
+  writeFileSync(join(byUrl, 'Orders.svc.wsdl'), readFileSync(join(folder, 'Orders.svc.wsdl'), 'utf8'));
+  const contract = readFileSync(join(folder, 'Orders.svc.wsdl0.wsdl'), 'utf8');
+  t.true(contract.includes('location="Orders.svc.wsdl"'));
+  writeFileSync(
+    join(byUrl, 'Orders.svc.wsdl0.wsdl'),
+    contract.replace('location="Orders.svc.wsdl"', 'location="https://orders.example.com/Orders.svc?wsdl"'),
+  );
+  for (const wsdl of [
+    join(folder, 'Orders.svc.wsdl'),
+    join(folder, 'Orders.svc.wsdl0.wsdl'),
+    join(byUrl, 'Orders.svc.wsdl'),
+    join(byUrl, 'Orders.svc.wsdl0.wsdl'),
+  ]) {
+    const model = contractModel(await readContract(wsdl));
+    t.deepEqual(
+      model.operations.map((o) => o.name),
+      ['CountOrders'],
+      wsdl,
+    );
+    t.deepEqual(model.endpointPaths, ['/Orders.svc', '/Orders.svc/ws'], wsdl);
+    // One served WSDL imports the other, which imports none back and holds the schemas.
+    t.is(model.importedWsdls.length, 1, wsdl);
+    const served = [model.wsdl, ...model.importedWsdls];
+    t.is(served.filter((text) => /<wsdl:import /.test(text)).length, 1, wsdl);
+    t.is(served.filter((text) => /name="CountOrdersResponse"/.test(text)).length, 1, wsdl);
+  }
 });
 
 test('a port that cannot be served is skipped in one warning line naming it, its line and the reason', async (t) => {
