@@ -61,8 +61,12 @@ export function signatureStep(policy: NonNullable<SoapPolicy['signature']>, sett
       for (const wanted of policy.headers) {
         parts.push(...blocks.filter((b) => b.namespaceUri === wanted.namespace && (wanted.name === undefined || b.name === wanted.name)));
       }
+      // wsu:Id, or an unqualified Id as node-soap writes by default (WSS4J takes both); xml-crypto refuses a document in
+      // which two elements share the id, so the reference names this part and no other.
       const ids = parts.map((part) => {
-        const id = part.attrs.find((a) => a.name === 'Id' && a.namespaceUri === WSU)?.value;
+        const id = (
+          part.attrs.find((a) => a.name === 'Id' && a.namespaceUri === WSU) ?? part.attrs.find((a) => a.name === 'Id' && !a.namespaceUri)
+        )?.value;
         if (!id) throw failedCheck(`a part to be signed (${part.name}) without its wsu:Id`);
         return id;
       });
