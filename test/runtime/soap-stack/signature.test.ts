@@ -3,13 +3,11 @@
  * route given a signature policy by hand: requests signed with xml-crypto by a certificate a test CA issued are
  * taken and their principal handed to the handler; a changed body, a certificate nobody trusts, a missing
  * signature, a body left unsigned, a wrapped body and another digest are refused with WSS 1.1's faults, in both
- * SOAP versions. Certificates are RSA keys from WebCrypto, made in the test.
+ * SOAP versions. Where the policy asks for signed answers, the answers and the faults are signed with the service's
+ * key, checked here by xml-crypto's verification with the service's certificate (test/system/signed-answers.test.ts
+ * checks them with xmlsec). Certificates are RSA keys from WebCrypto, made in the test (test/support/wss-signing.ts).
  */
-// @peculiar/x509 needs the Reflect metadata API (through tsyringe), which Node does not have.
-import 'reflect-metadata';
-import { BasicConstraintsExtension, X509CertificateGenerator } from '@peculiar/x509';
 import test, { type ExecutionContext } from 'ava';
-import { webcrypto } from 'node:crypto';
 import pino from 'pino';
 import { SignedXml } from 'xml-crypto';
 import { WSA10 } from '../../../src/runtime/soap-stack/addressing';
@@ -21,36 +19,23 @@ import { HOST_SETTINGS } from '../../../src/runtime/listener-settings';
 import { type FixtureContract, type ServedFixture, generateFixture, serveFixture } from '../../support/fixture-contract';
 import { loadReaders } from '../../support/readers';
 import { type Answer, readFault, send } from '../../support/requests';
+import {
+  BASE64,
+  CALCULATOR_NS as NS,
+  SHA1,
+  SHA256,
+  type Signer,
+  WSSE,
+  WSU,
+  X509V3,
+  rsaCertificate,
+  signedRequest as signed,
+  timestampNow,
+  unsignedAdd as unsigned,
+} from '../../support/wss-signing';
 import { SOAP_CONTENT_TYPES, SOAP_ENVELOPE_NAMESPACES, type SoapVersionName, assertSoapEnvelope } from '../../support/xml-assertions';
 
-const NS = 'http://calculator.example.org/';
-const WSSE = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd';
-const WSU = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd';
-const X509V3 = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0#X509v3';
-const BASE64 = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-soap-message-security-1.0#Base64Binary';
-const EXC_C14N = 'http://www.w3.org/2001/10/xml-exc-c14n#';
-const SHA256 = 'http://www.w3.org/2001/04/xmlenc#sha256';
-const SHA1 = 'http://www.w3.org/2000/09/xmldsig#sha1';
 const VERSIONS: readonly SoapVersionName[] = ['1.1', '1.2'];
-const DAY_MS = 86_400_000;
-const RSA = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256', publicExponent: new Uint8Array([1, 0, 1]), modulusLength: 2048 };
-
-interface Signer {
-  /** The certificate, PEM, and DER in Base64 (a BinarySecurityToken's content). */
-  pem: string;
-  base64: string;
-  /** The private key, PKCS#8 PEM. */
-  key: string;
-}
-
-async function keyPair(): Promise<webcrypto.CryptoKeyPair> {
-  return webcrypto.subtle.generateKey(RSA, true, ['sign', 'verify']) as Promise<webcrypto.CryptoKeyPair>;
-}
-
-async function pemKey(key: webcrypto.CryptoKey): Promise<string> {
-  const der = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', key));
-  return `-----BEGIN PRIVATE KEY-----\n${der.toString('base64').replace(/.{64}/g, '$&\n')}\n-----END PRIVATE KEY-----\n`;
-}
 
 let fixture: FixtureContract;
 let ca: Signer;
@@ -63,50 +48,11 @@ const served: ServedFixture[] = [];
 test.before(async () => {
   await loadReaders();
   fixture = await generateFixture('calculator');
-  const now = Date.now();
-  const caKeys = await keyPair();
-  const caCert = await X509CertificateGenerator.createSelfSigned({
-    serialNumber: '01',
-    name: 'CN=signature test CA',
-    notBefore: new Date(now - DAY_MS),
-    notAfter: new Date(now + 30 * DAY_MS),
-    signingAlgorithm: RSA,
-    keys: caKeys,
-    extensions: [new BasicConstraintsExtension(true, 0, true)],
-  });
-  ca = { pem: caCert.toString('pem'), base64: caCert.toString('base64'), key: await pemKey(caKeys.privateKey) };
-  const callerKeys = await keyPair();
-  const callerCert = await X509CertificateGenerator.create({
-    serialNumber: '02',
-    subject: 'CN=calling system',
-    issuer: caCert.subject,
-    notBefore: new Date(now - DAY_MS),
-    notAfter: new Date(now + 30 * DAY_MS),
-    signingAlgorithm: RSA,
-    publicKey: callerKeys.publicKey,
-    signingKey: caKeys.privateKey,
-  });
-  caller = { pem: callerCert.toString('pem'), base64: callerCert.toString('base64'), key: await pemKey(callerKeys.privateKey) };
-  const strangerKeys = await keyPair();
-  const strangerCert = await X509CertificateGenerator.createSelfSigned({
-    serialNumber: '03',
-    name: 'CN=calling system',
-    notBefore: new Date(now - DAY_MS),
-    notAfter: new Date(now + 30 * DAY_MS),
-    signingAlgorithm: RSA,
-    keys: strangerKeys,
-  });
-  stranger = { pem: strangerCert.toString('pem'), base64: strangerCert.toString('base64'), key: await pemKey(strangerKeys.privateKey) };
-  const serviceKeys = await keyPair();
-  const serviceCert = await X509CertificateGenerator.createSelfSigned({
-    serialNumber: '04',
-    name: 'CN=payments service',
-    notBefore: new Date(now - DAY_MS),
-    notAfter: new Date(now + 30 * DAY_MS),
-    signingAlgorithm: RSA,
-    keys: serviceKeys,
-  });
-  service = { pem: serviceCert.toString('pem'), base64: serviceCert.toString('base64'), key: await pemKey(serviceKeys.privateKey) };
+  const authority = await rsaCertificate({ serialNumber: '01', name: 'CN=signature test CA', ca: true });
+  ca = authority;
+  caller = await rsaCertificate({ serialNumber: '02', name: 'CN=calling system', issuer: authority });
+  stranger = await rsaCertificate({ serialNumber: '03', name: 'CN=calling system' });
+  service = await rsaCertificate({ serialNumber: '04', name: 'CN=payments service' });
 });
 
 test.after.always(async () => {
@@ -145,35 +91,6 @@ async function serve(policy: SoapPolicy = SIGNED_BODY): Promise<ServedFixture> {
   );
   served.push(server);
   return server;
-}
-
-/**
- * An Add envelope whose Body carries a wsu:Id, with a Security header holding `signer`'s certificate (after
- * `inSecurity`), and `extra` header blocks.
- */
-function unsigned(version: SoapVersionName, signer: Signer, extra = '', inSecurity = ''): string {
-  const env = SOAP_ENVELOPE_NAMESPACES[version];
-  return (
-    `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${env}"><soap:Header>` +
-    `<wsse:Security xmlns:wsse="${WSSE}" xmlns:wsu="${WSU}" soap:mustUnderstand="1">${inSecurity}` +
-    `<wsse:BinarySecurityToken wsu:Id="X509-1" ValueType="${X509V3}" EncodingType="${BASE64}">${signer.base64}</wsse:BinarySecurityToken>` +
-    `</wsse:Security>${extra}</soap:Header><soap:Body xmlns:wsu="${WSU}" wsu:Id="Body-1"><Add xmlns="${NS}"><intA>2</intA><intB>3</intB></Add></soap:Body></soap:Envelope>`
-  );
-}
-
-/** `xml` signed by `signer` with xml-crypto over the element `target` selects, the Signature appended to wsse:Security. */
-function signed(xml: string, signer: Signer, target = "//*[local-name(.)='Body']", digest = SHA256): string {
-  const signature = new SignedXml({
-    privateKey: signer.key,
-    signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
-    canonicalizationAlgorithm: EXC_C14N,
-    idMode: 'wssecurity',
-    getKeyInfoContent: () =>
-      `<wsse:SecurityTokenReference><wsse:Reference URI="#X509-1" ValueType="${X509V3}"/></wsse:SecurityTokenReference>`,
-  });
-  signature.addReference({ xpath: target, transforms: [EXC_C14N], digestAlgorithm: digest });
-  signature.computeSignature(xml, { location: { reference: "//*[local-name(.)='Security']", action: 'append' } });
-  return signature.getSignedXml();
 }
 
 async function post(server: ServedFixture, version: SoapVersionName, envelope: string): Promise<Answer> {
@@ -339,9 +256,7 @@ const SIGNED_ANSWERS: SoapPolicy = { timestamp: true, signature: { body: true, h
 
 /** A signed request with a Timestamp in its Security header (the policy asks for one). */
 function signedWithTimestamp(version: SoapVersionName, extra = '', target?: string, intA = 2): string {
-  const created = Date.now();
-  const timestamp = `<wsu:Timestamp><wsu:Created>${new Date(created).toISOString()}</wsu:Created><wsu:Expires>${new Date(created + 300_000).toISOString()}</wsu:Expires></wsu:Timestamp>`;
-  return signed(unsigned(version, caller, extra, timestamp).replace('<intA>2</intA>', `<intA>${intA}</intA>`), caller, target);
+  return signed(unsigned(version, caller, extra, timestampNow(), intA), caller, target);
 }
 
 /** The answer's Security header: its mustUnderstand, the token's Id and content, and the KeyInfo's reference. */
