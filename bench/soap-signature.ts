@@ -6,15 +6,19 @@
  * again, canonicalizes the Body and checks its RSA-SHA256 signature) and `verify + sign` (also the answer signed:
  * xml-crypto parses the answer envelope, canonicalizes Body and Timestamp, signs with RSA-2048 and writes it out,
  * with a Timestamp). The same prebuilt request is sent again and again in a measurement (a signature carries no
- * nonce; its Timestamp, made anew before each measurement, stays valid), SIGNATURE_BENCH_CONCURRENCY at a time. The figure is this process's CPU time (user + system, the
+ * nonce; its Timestamp, made anew before each measurement, stays valid), SIGNATURE_BENCH_CONCURRENCY at a time.
+ * The figure is this process's CPU time (user + system, the
  * client's share included: it is the same work in each) over SIGNATURE_BENCH_CALLS calls, after as many warm-up
  * calls, in SIGNATURE_BENCH_ROUNDS rounds that take the three in a rotating order; the median round is given with
  * the lowest and highest, and the added cost as the difference of medians. Then the signing step alone (the
  * runtime's sign(), no HTTP), timed over the same answer envelope, and its RSA signature alone.
  *
- * Prints a Markdown section for bench/RESULTS.md's "SOAP signatures" section.
+ * Writes the figures into bench/RESULTS.md's "SOAP signatures" section (SIGNATURE_BENCH_RESULTS: the file written,
+ * bench/RESULTS.md; `-` for none), and prints them.
  */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { join } from 'node:path';
 import { cpus, loadavg } from 'node:os';
 import type { AnyOperations } from '../codegen/harness/load-generated';
 import type { ContractDefinition, SoapPolicy } from '../src/runtime/definition';
@@ -24,11 +28,13 @@ import { SOAP11 } from '../src/runtime/wire/soap-envelope';
 import { X509Certificate, createPrivateKey, sign } from 'node:crypto';
 import { type FixtureContract, type ServedFixture, generateFixture, serveFixture } from '../test/support/fixture-contract';
 import { loadReaders } from '../test/support/readers';
+import { replaceSection } from './report/results';
 import { CALCULATOR_NS, type Signer, rsaCertificate, signedRequest, timestampNow, unsignedAdd } from '../test/support/wss-signing';
 
 const CALLS = Number(process.env.SIGNATURE_BENCH_CALLS ?? 500);
 const ROUNDS = Number(process.env.SIGNATURE_BENCH_ROUNDS ?? 5);
 const CONCURRENCY = Number(process.env.SIGNATURE_BENCH_CONCURRENCY ?? 8);
+const RESULTS = process.env.SIGNATURE_BENCH_RESULTS ?? join(__dirname, 'RESULTS.md');
 const cpuMicros = () => (({ user, system }) => user + system)(process.cpuUsage());
 
 interface Setup {
@@ -169,21 +175,25 @@ async function main(): Promise<void> {
   const verify = median(results.get('verify')!);
   const both = median(results.get('verify + sign')!);
   const signed = step.sign!(exchange, envelope);
-  console.log(
-    [
-      `- Date: ${new Date().toISOString()}; ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node.js ${process.version}; load average before ${load.map((l) => l.toFixed(2)).join(' / ')}`,
-      `- ${ROUNDS} rounds of ${CALLS} calls each (after as many warm-up calls), ${CONCURRENCY} at a time, SOAP 1.1, RSA-2048 keys, RSA-SHA256 and SHA-256 digests, exclusive C14N; request ${Buffer.byteLength(signedBody())} bytes signed (${Buffer.byteLength(plainBody)} plain), signed answer ${Buffer.byteLength(signed)} bytes`,
-      '',
-      '| served | CPU µs per call, median round (lowest–highest) |',
-      '|---|---:|',
-      line('plain'),
-      line('verify'),
-      line('verify + sign'),
-      '',
-      `- Added by checking the request's signature (and its Timestamp): ${round(verify - plain)} µs per call; by signing the answer: ${round(both - verify)} µs; both: ${round(both - plain)} µs.`,
-      `- The signing step alone (sign(), no HTTP): ${round(median(signRounds))} µs per answer (${round(Math.min(...signRounds))}–${round(Math.max(...signRounds))}), of which its RSA-2048 signature ${round(median(rsaRounds))} µs (node:crypto alone).`,
-    ].join('\n'),
-  );
+  const figures = [
+    `- Date: ${new Date().toISOString()}; ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node.js ${process.version}; load average before ${load.map((l) => l.toFixed(2)).join(' / ')}`,
+    `- ${ROUNDS} rounds of ${CALLS} calls each (after as many warm-up calls), ${CONCURRENCY} at a time, SOAP 1.1, RSA-2048 keys, RSA-SHA256 and SHA-256 digests, exclusive C14N; request ${Buffer.byteLength(signedBody())} bytes signed (${Buffer.byteLength(plainBody)} plain), signed answer ${Buffer.byteLength(signed)} bytes`,
+    '',
+    '| served | CPU µs per call, median round (lowest–highest) |',
+    '|---|---:|',
+    line('plain'),
+    line('verify'),
+    line('verify + sign'),
+    '',
+    `- Added by checking the request's signature (and its Timestamp): ${round(verify - plain)} µs per call; by signing the answer: ${round(both - verify)} µs; both: ${round(both - plain)} µs.`,
+    `- The signing step alone (sign(), no HTTP): ${round(median(signRounds))} µs per answer (${round(Math.min(...signRounds))}–${round(Math.max(...signRounds))}), of which its RSA-2048 signature ${round(median(rsaRounds))} µs (node:crypto alone).`,
+    '',
+    `Measured by \`make bench-soap-signature\` (bench/soap-signature.ts): the calculator fixture's Add served in the bench's own process, called over loopback with a keep-alive agent, the process's CPU time (user + system, the client's share included: the same work in each setup) per call. \`plain\`: no policy, an unsigned call; \`verify\`: the request's RSA-SHA256 signature over its Body checked (with its Timestamp), which also takes the detailed read of an envelope with a Header; \`verify + sign\`: the answer signed too (Body and Timestamp). Rounds take the three in a rotating order; the added costs are differences of the medians.`,
+  ].join('\n');
+  console.log(figures);
+  if (RESULTS !== '-') {
+    writeFileSync(RESULTS, replaceSection(existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '', 'signatures', figures));
+  }
 }
 
 main().catch((error) => {
