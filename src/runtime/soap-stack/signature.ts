@@ -153,6 +153,11 @@ function answerSigner(
   signing: AnswerSigning,
   now: () => number,
 ): Pick<HeaderStep, 'answer' | 'sign'> {
+  // The names go into XPath string literals: one with a quote is refused at start rather than failing every answer.
+  for (const part of policy.headers) {
+    if (/['"]/.test(part.namespace + (part.name ?? '')))
+      throw new Error(`A signed part's namespace or name has a quote: ${part.namespace}`);
+  }
   const suffix = randomUUID();
   const tokenId = `X509-${suffix}`;
   const timestampId = `TS-${suffix}`;
