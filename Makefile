@@ -94,7 +94,7 @@ fuzz: install
 soak: build
 	$(TSX) bench/soak.ts
 
-.PHONY: bench bench-store bench-store-replicas bench-state-file
+.PHONY: bench bench-store bench-store-replicas bench-state-file bench-soap-signature
 ## bench: ours vs ours (before: this build on Node.js 20, or BENCH_BEFORE=<revision>) vs the npm soap server vs a bare
 ##        Koa ceiling, autocannon on loopback, interleaved rounds, then ours under perf (~30 min); writes bench/RESULTS.md
 ##        and results.json (raw, ignored by git). BENCH_ROUNDS=3 BENCH_CONNECTIONS=50 BENCH_WARMUP=5 BENCH_DURATION=8 BENCH_FRESH_DURATION=60
@@ -112,6 +112,12 @@ bench-store-replicas: install
 ## bench-state-file: keeping the embedded store in its state directory: µs per call against volatile, disk use, start-up time (STORE_BENCH_ENTRIES=100000)
 bench-state-file: install
 	$(TSX) bench/store.ts kept
+
+## bench-soap-signature: WS-Security X.509 signatures: CPU µs per call of a checked request signature and of a signed
+##        answer, in this process on loopback (SIGNATURE_BENCH_CALLS=500 SIGNATURE_BENCH_ROUNDS=5 SIGNATURE_BENCH_CONCURRENCY=8);
+##        prints the figures for bench/RESULTS.md's "SOAP signatures" section
+bench-soap-signature: install
+	$(TSX) bench/soap-signature.ts
 
 ## bench-store: the embedded store alone: µs per call as it fills and evicts, bytes per entry (STORE_BENCH_ENTRIES=100000)
 bench-store: install

@@ -1,7 +1,8 @@
 /**
  * bench/RESULTS.md, section by section, each written by the file named after it: how the run was made (method.ts),
- * the figures (figures.ts), the goals (goals.ts), where the CPU goes (stages.ts). Two sections of the previous file
- * are kept as they were: the Analysis (written by a person) and the Soak (written by bench/soak.ts).
+ * the figures (figures.ts), the goals (goals.ts), where the CPU goes (stages.ts). Three sections of the previous file
+ * are kept as they were: the Analysis (written by a person), the Soak (written by bench/soak.ts) and the SOAP
+ * signatures (written by bench/soap-signature.ts).
  */
 import type { Measurement } from '../measure';
 import type { StageProfile } from '../perf/profile';
@@ -16,6 +17,7 @@ export type { RunInfo };
 const KEPT = {
   analysis: '_Not written yet: a person writes here what the figures mean and why a goal is met or not; `make bench` keeps it._',
   soak: '_No soak run recorded yet (`make soak` writes this section; `make bench` keeps it)._',
+  signatures: '_Not measured yet (`make bench-soap-signature` writes this section; `make bench` keeps it)._',
 };
 
 const markers = (name: keyof typeof KEPT) => [`<!-- ${name}:start -->`, `<!-- ${name}:end -->`] as const;
@@ -40,7 +42,7 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
   return [
     '# Benchmark results',
     '',
-    '_Written by `make bench` (bench/run.ts); do not edit by hand, except the Analysis section, which `make bench` keeps as it is (and the Soak section, which `make soak` writes)._',
+    '_Written by `make bench` (bench/run.ts); do not edit by hand, except the Analysis section, which `make bench` keeps as it is (and the Soak section, which `make soak` writes, and the SOAP signatures section, which `make bench-soap-signature` writes)._',
     '',
     ...methodSection(info),
     ...resultsSection(ms, summaries),
@@ -54,6 +56,10 @@ export function renderResults(info: RunInfo, ms: Measurement[], previous: string
     '## Soak',
     '',
     keptSection(previous, 'soak'),
+    '',
+    '## SOAP signatures',
+    '',
+    keptSection(previous, 'signatures'),
     '',
   ].join('\n');
 }

@@ -27,6 +27,8 @@ export interface CallState {
    * stack once it has read a call whose operation has a policy; written into the answer only, never logged.
    */
   faultHeaders?: (error: ServiceError) => string | undefined;
+  /** The fault answer's envelope signed, set by a header stack whose policy asks for signed answers. */
+  signAnswer?: (envelope: string) => string;
 }
 
 /** The Koa context of every middleware and route of the service. */

@@ -93,21 +93,33 @@ function render(ctx: CallContext, error: ServiceError): void {
     const detail = error instanceof DeclaredFault ? error.detailXml(error.namespaceAttribute) : '';
     // A call the SOAP header stack read: the fault carries its header blocks (wsa:Action, wsa:RelatesTo).
     const header = ctx.state.faultHeaders?.(error);
+    let envelope: string;
     if (!(error instanceof HeaderFault)) {
-      ctx.body =
+      envelope =
         header === undefined ? soapFault(soap, fault, error.message, detail) : soapFault(soap, fault, error.message, detail, { header });
-      return;
+    } else {
+      const blocks = (header ?? '') + (soap.variant === 'soap11' ? error.detailHeader11 : '');
+      envelope = soapFault(soap, 'client', error.message, soap.variant === 'soap11' ? '' : error.detail, {
+        header: blocks === '' ? undefined : blocks,
+        subcodes: error.subcodes,
+      });
     }
-    const blocks = (header ?? '') + (soap.variant === 'soap11' ? error.detailHeader11 : '');
-    ctx.body = soapFault(soap, 'client', error.message, soap.variant === 'soap11' ? '' : error.detail, {
-      header: blocks === '' ? undefined : blocks,
-      subcodes: error.subcodes,
-    });
+    // A stack that signs answers signs its faults too (zeep and WSS4J verify them).
+    ctx.body = ctx.state.signAnswer === undefined ? envelope : signedOrAsIs(ctx.state.signAnswer, envelope);
     return;
   }
   ctx.status = STATUS[error.kind];
   ctx.set('Content-Type', 'text/plain; charset=utf-8');
   ctx.body = `${error.message}\n`;
+}
+
+/** A fault envelope signed; as it is if signing fails (the fault is answered all the same, and the client's check tells). */
+function signedOrAsIs(sign: (envelope: string) => string, envelope: string): string {
+  try {
+    return sign(envelope);
+  } catch {
+    return envelope;
+  }
 }
 
 /** The stack without its first line (the message, which may hold input). */

@@ -84,11 +84,13 @@ export function soapBinding<Ops extends OperationsOf<Ops>>(
     ctx.set('Content-Type', version.contentType);
     const body = encode(call, result, contract.namespaceAttribute);
     const headers = encodeHeaders(call, contract.namespaceAttribute);
-    ctx.body = soapEnvelope(
-      version,
-      body,
-      call.exchange ? joinHeaders(headers, stacks!.of(call.route.operation, version)!.answer(call.exchange)) : headers,
-    );
+    if (!call.exchange) {
+      ctx.body = soapEnvelope(version, body, headers);
+      return;
+    }
+    // A call its operation's header stack read: the answer carries the stack's blocks, and is signed where it asks.
+    const stack = stacks!.of(call.route.operation, version)!;
+    ctx.body = stack.sign(call.exchange, soapEnvelope(version, body, joinHeaders(headers, stack.answer(call.exchange))));
   };
 }
 

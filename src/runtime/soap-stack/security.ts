@@ -39,6 +39,8 @@ export interface SecuritySettings {
   now: () => number;
   nonces: NonceCache;
   authenticate?: Authenticate;
+  /** The answer's Timestamp is this step's to write (not where the signature step writes the answer's Security header). */
+  writesTimestamp: boolean;
 }
 
 /** The step of an operation whose policy asks for a UsernameToken or a Timestamp. */
@@ -95,7 +97,7 @@ export function securityStep(policy: SoapPolicy, settings: SecuritySettings): He
       exchange.principal = principal;
     },
     answer(_exchange, refused) {
-      if (!policy.timestamp || refused) return '';
+      if (!policy.timestamp || refused || !settings.writesTimestamp) return '';
       const created = now();
       return (
         `<wsse:Security xmlns:wsse="${escapeXmlAttribute(WSSE)}" xmlns:wsu="${escapeXmlAttribute(WSU)}"><wsu:Timestamp>` +

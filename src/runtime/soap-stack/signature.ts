@@ -5,16 +5,23 @@
  * digests and RSA), which also refuses a document where two elements share an Id (signature wrapping); this step
  * checks that the parts the policy names are among those signed, with the policy's digest, and that the
  * certificate is one the host trusts (itself, or issued by one), in its validity period; the host's authenticate
- * hook then judges it. Answers are not signed (a policy that asks for it stops the start).
+ * hook then judges it.
+ *
+ * Where the policy asks for signed answers, the answer (a fault's too) carries a wsse:Security header of its own:
+ * a wsu:Timestamp (where the policy has one), the service's certificate as a BinarySecurityToken, and a ds:Signature
+ * by the service's key over the Body, the Timestamp and the answer's header blocks the policy's signed parts name,
+ * each by its wsu:Id, the KeyInfo a SecurityTokenReference to the token. The envelope is written as text; xml-crypto
+ * parses it, signs it (exclusive C14N, RSA-SHA256, or RSA-SHA1 with a SHA-1 policy) and writes it out again.
  */
-import { X509Certificate } from 'node:crypto';
+import { type KeyObject, X509Certificate, randomUUID } from 'node:crypto';
 import { SignedXml } from 'xml-crypto';
 import { requestBytes } from '../bindings/body';
 import type { Authenticate, SoapPolicy } from '../definition';
 import { childElements } from '../xml/xml-codec';
 import type { XmlElement } from '../xml/xml-engine';
 import { WSSE, WSU, failed, fault, invalid, only } from './security';
-import type { HeaderStep } from './step';
+import type { Exchange, HeaderStep } from './step';
+import { escapeXmlAttribute } from '../xml/xml-escape';
 
 // @xmldom/xmldom's declarations bring the DOM library into the whole program (`reference lib="dom"`), which is not
 // this program's: its parser is required with the one signature xml-crypto's verification needs.
@@ -24,6 +31,11 @@ const DS = 'http://www.w3.org/2000/09/xmldsig#';
 const X509V3 = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0#X509v3';
 const BASE64_BINARY = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-soap-message-security-1.0#Base64Binary';
 const DIGESTS = { sha1: 'http://www.w3.org/2000/09/xmldsig#sha1', sha256: 'http://www.w3.org/2001/04/xmlenc#sha256' } as const;
+const SIGNATURE_METHODS = {
+  sha1: 'http://www.w3.org/2000/09/xmldsig#rsa-sha1',
+  sha256: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+} as const;
+const EXC_C14N = 'http://www.w3.org/2001/10/xml-exc-c14n#';
 
 /** WSS 1.1 §12: a signature that does not verify. */
 const failedCheck = (cause: string) => fault('FailedCheck', 'The signature or decryption was invalid', `WS-Security: ${cause}`);
@@ -35,10 +47,23 @@ export interface SignatureSettings {
   authenticate: Authenticate;
 }
 
+/** What signs the answers: the service's key and certificate, and whether (and for how long) they carry a Timestamp. */
+export interface AnswerSigning {
+  key: KeyObject;
+  certificate: X509Certificate;
+  timestamp: boolean;
+  answerTimestampMs: number;
+}
+
 /** The step of an operation whose policy asks for the request to be signed. */
-export function signatureStep(policy: NonNullable<SoapPolicy['signature']>, settings: SignatureSettings): HeaderStep {
+export function signatureStep(
+  policy: NonNullable<SoapPolicy['signature']>,
+  settings: SignatureSettings,
+  signing?: AnswerSigning,
+): HeaderStep {
   const digest = DIGESTS[policy.digest];
   return {
+    ...(signing && answerSigner(policy, signing, settings.now)),
     understands: [`{${WSSE}}Security`],
     read(blocks, exchange, body) {
       const headers = blocks.filter((block) => block.namespaceUri === WSSE && block.name === 'Security');
@@ -120,4 +145,86 @@ function isTrusted(certificate: X509Certificate, trusted: readonly X509Certifica
     (anchor) =>
       anchor.fingerprint256 === certificate.fingerprint256 || (certificate.checkIssued(anchor) && certificate.verify(anchor.publicKey)),
   );
+}
+
+/**
+ * The answer half: a Security header for the answer (answer()), and the envelope written with it signed (sign()).
+ * The token's and the Timestamp's Ids are made once (an answer holds one of each); xml-crypto gives the Body and
+ * the signed header blocks theirs (`wsu:Id="_0"`, …).
+ */
+function answerSigner(
+  policy: NonNullable<SoapPolicy['signature']>,
+  signing: AnswerSigning,
+  now: () => number,
+): Pick<HeaderStep, 'answer' | 'sign'> {
+  // The names go into XPath string literals: one with a quote is refused at start rather than failing every answer.
+  for (const part of policy.headers) {
+    if (/['"]/.test(part.namespace + (part.name ?? '')))
+      throw new Error(`A signed part's namespace or name has a quote: ${part.namespace}`);
+  }
+  const suffix = randomUUID();
+  const tokenId = `X509-${suffix}`;
+  const timestampId = `TS-${suffix}`;
+  const token =
+    `<wsse:BinarySecurityToken wsu:Id="${tokenId}" ValueType="${X509V3}" EncodingType="${BASE64_BINARY}">` +
+    `${signing.certificate.raw.toString('base64')}</wsse:BinarySecurityToken>`;
+  const keyInfo = `<wsse:SecurityTokenReference><wsse:Reference URI="#${tokenId}" ValueType="${X509V3}"/></wsse:SecurityTokenReference>`;
+  const opening = (mustUnderstand: string) =>
+    `<wsse:Security xmlns:wsse="${escapeXmlAttribute(WSSE)}" xmlns:wsu="${escapeXmlAttribute(WSU)}" soap:mustUnderstand="${mustUnderstand}">`;
+  const openings = { soap11: opening('1'), soap12: opening('true') };
+  // What is signed, by SOAP version: the Body, the Timestamp, and the header blocks the policy's signed parts name.
+  const parts = (envelopeNamespace: string) => {
+    const inEnvelope = (name: string) => `local-name(.)='${name}' and namespace-uri(.)='${envelopeNamespace}'`;
+    const header = `/*/*[${inEnvelope('Header')}]`;
+    const selected: string[] = [];
+    if (signing.timestamp)
+      selected.push(
+        `${header}/*[local-name(.)='Security' and namespace-uri(.)='${WSSE}']/*[local-name(.)='Timestamp' and namespace-uri(.)='${WSU}']`,
+      );
+    for (const part of policy.headers) {
+      const named = part.name === undefined ? '' : ` and local-name(.)='${part.name}'`;
+      selected.push(`${header}/*[namespace-uri(.)='${part.namespace}'${named}]`);
+    }
+    // The Body always where the policy names it, or where nothing else is sure to be signed.
+    if (policy.body || !signing.timestamp) selected.push(`/*/*[${inEnvelope('Body')}]`);
+    return {
+      parts: selected.join(' | '),
+      security: `${header}/*[local-name(.)='Security' and namespace-uri(.)='${WSSE}']`,
+    };
+  };
+  const xpaths = {
+    soap11: parts('http://schemas.xmlsoap.org/soap/envelope/'),
+    soap12: parts('http://www.w3.org/2003/05/soap-envelope'),
+  };
+  const digest = DIGESTS[policy.digest];
+  const signatureAlgorithm = SIGNATURE_METHODS[policy.digest];
+  return {
+    answer(exchange: Exchange) {
+      let timestamp = '';
+      if (signing.timestamp) {
+        const created = now();
+        timestamp =
+          `<wsu:Timestamp wsu:Id="${timestampId}"><wsu:Created>${new Date(created).toISOString()}</wsu:Created>` +
+          `<wsu:Expires>${new Date(created + signing.answerTimestampMs).toISOString()}</wsu:Expires></wsu:Timestamp>`;
+      }
+      return `${openings[exchange.version.variant]}${timestamp}${token}</wsse:Security>`;
+    },
+    sign(exchange: Exchange, envelope: string) {
+      const { parts, security } = xpaths[exchange.version.variant];
+      const signer = new SignedXml({
+        privateKey: signing.key,
+        signatureAlgorithm,
+        canonicalizationAlgorithm: EXC_C14N,
+        idMode: 'wssecurity',
+        getKeyInfoContent: () => keyInfo,
+      });
+      signer.addReference({ xpath: parts, transforms: [EXC_C14N], digestAlgorithm: digest });
+      signer.computeSignature(envelope, {
+        prefix: 'ds',
+        location: { reference: security, action: 'append' },
+        existingPrefixes: { wsse: WSSE },
+      });
+      return signer.getSignedXml();
+    },
+  };
 }

@@ -6,17 +6,17 @@
  * freed, fills the call's addressing and principal, and writes header blocks into the answer, a fault answer too.
  * An operation with no policy has no stack: its calls take no step, and the binding does nothing more for them.
  */
-import { X509Certificate } from 'node:crypto';
+import { type KeyObject, X509Certificate, createPrivateKey } from 'node:crypto';
 import type { CallContext } from '../call-state';
 import type { Contract } from '../contract';
-import type { Authenticate, OperationName, OperationsOf, Route, SoapPolicy } from '../definition';
+import type { Authenticate, OperationName, OperationsOf, Route } from '../definition';
 import type { ServiceError } from '../errors';
 import type { SoapVersion } from '../wire/soap-envelope';
 import type { XmlElement } from '../xml/xml-engine';
 import { addressingStep } from './addressing';
 import { NonceCache } from './nonce-cache';
 import { securityStep } from './security';
-import { type SignatureSettings, signatureStep } from './signature';
+import { type AnswerSigning, type SignatureSettings, signatureStep } from './signature';
 import { Exchange, type HeaderStep } from './step';
 
 export type { Exchange, HeaderStep } from './step';
@@ -33,6 +33,10 @@ export interface SoapSecuritySettings {
   now?: () => number;
   /** The certificates (PEM, or parsed) a signed request's may be, or be issued by; required where a policy asks for signatures. */
   trustedCertificates?: readonly (string | X509Certificate)[];
+  /** The service's private key (PEM, or parsed; RSA), which signs the answers where a policy asks; with signingCertificate. */
+  signingKey?: string | KeyObject;
+  /** The service's certificate (PEM, or parsed) for signingKey, carried in a signed answer's BinarySecurityToken. */
+  signingCertificate?: string | X509Certificate;
 }
 
 /** What a host gives the header stack: the authenticate hook, and WS-Security's settings. */
@@ -46,15 +50,22 @@ export interface HeaderStackOptions {
 export class HeaderStack {
   /** The header blocks its steps understand, as `{namespace}local`. */
   readonly understood: ReadonlySet<string>;
+  /** The step that signs the whole answer envelope, where the policy asks for signed answers. */
+  private readonly signer: HeaderStep | undefined;
 
   constructor(readonly steps: readonly HeaderStep[]) {
     this.understood = new Set(steps.flatMap((step) => step.understands));
+    this.signer = steps.find((step) => step.sign !== undefined);
   }
 
-  /** Reads a call's header blocks (none: the envelope had no Header); from now on a fault answer carries the steps' blocks. */
+  /**
+   * Reads a call's header blocks (none: the envelope had no Header); from now on a fault answer carries the steps'
+   * blocks, and is signed where the answer would be.
+   */
   read(ctx: CallContext, version: SoapVersion, operation: string, blocks: readonly XmlElement[], body?: XmlElement): Exchange {
     const exchange = new Exchange(ctx, version, operation);
     ctx.state.faultHeaders = (error) => this.answer(exchange, error);
+    if (this.signer) ctx.state.signAnswer = (envelope) => this.sign(exchange, envelope);
     for (const step of this.steps) step.read(blocks, exchange, body);
     return exchange;
   }
@@ -68,6 +79,11 @@ export class HeaderStack {
     let blocks = '';
     for (const step of this.steps) blocks += step.answer?.(exchange, fault) ?? '';
     return blocks === '' ? undefined : blocks;
+  }
+
+  /** The answer envelope (written with answer()'s blocks), signed where the policy asks; as it is otherwise. */
+  sign(exchange: Exchange, envelope: string): string {
+    return this.signer ? this.signer.sign!(exchange, envelope) : envelope;
   }
 }
 
@@ -102,13 +118,13 @@ export function headerStacks<Ops extends OperationsOf<Ops>>(
     now: options.soapSecurity?.now ?? Date.now,
   };
   let nonces: NonceCache | undefined;
+  let answerSigning: Pick<AnswerSigning, 'key' | 'certificate'> | undefined;
   const stacks = new Map<string, Partial<Record<'soap11' | 'soap12', HeaderStack>>>();
   for (const name of contract.definition.operationNames) {
     const route: Route<Ops, OperationName<Ops>> = contract.definition.routes[name];
     for (const variant of ['soap11', 'soap12'] as const) {
       const policy = route.policies?.[variant];
       if (!policy) continue;
-      refuseUnsupported(policy, name);
       const steps: HeaderStep[] = [];
       if (policy.addressing)
         steps.push(addressingStep(policy.addressing, route.addressingActions ?? defaultActions(contract, name, variant)));
@@ -117,9 +133,21 @@ export function headerStacks<Ops extends OperationsOf<Ops>>(
           throw new Error(`The policy of ${name} asks for a UsernameToken: the host needs an authenticate hook to judge it.`);
         }
         nonces ??= new NonceCache(options.soapSecurity?.nonceCacheSize ?? 10_000);
-        steps.push(securityStep(policy, { ...settings, nonces, authenticate: options.authenticate }));
+        // A signed answer's Security header (the signature step's) carries the Timestamp.
+        const writesTimestamp = !policy.signature?.signAnswer;
+        steps.push(securityStep(policy, { ...settings, nonces, authenticate: options.authenticate, writesTimestamp }));
       }
-      if (policy.signature) steps.push(signatureStep(policy.signature, signatureSettings(name, options, settings.now)));
+      if (policy.signature) {
+        if (policy.signature.signAnswer) answerSigning ??= signingOf(name, options);
+        const signing = policy.signature.signAnswer ? answerSigning : undefined;
+        steps.push(
+          signatureStep(
+            policy.signature,
+            signatureSettings(name, options, settings.now),
+            signing && { ...signing, timestamp: policy.timestamp === true, answerTimestampMs: settings.answerTimestampMs },
+          ),
+        );
+      }
       if (steps.length === 0) continue;
       stacks.set(name, { ...stacks.get(name), [variant]: new HeaderStack(steps) });
     }
@@ -127,11 +155,22 @@ export function headerStacks<Ops extends OperationsOf<Ops>>(
   return stacks.size === 0 ? undefined : new HeaderStacks(stacks);
 }
 
-/** A policy this runtime cannot enforce stops the start: a call it asks to be signed is never taken unsigned. */
-function refuseUnsupported(policy: SoapPolicy, operation: string): void {
-  if (policy.signature?.signAnswer) {
-    throw new Error(`The policy of ${operation} asks for signed answers, which this runtime does not write (docs/soap-security.md).`);
+/**
+ * The service's key and certificate, which sign the answers where a policy asks: both required (the start stops
+ * without them, rather than answering unsigned), an RSA key, and the certificate's.
+ */
+function signingOf(operation: string, options: HeaderStackOptions): Pick<AnswerSigning, 'key' | 'certificate'> {
+  const { signingKey, signingCertificate } = options.soapSecurity ?? {};
+  if (signingKey === undefined || signingCertificate === undefined) {
+    throw new Error(
+      `The policy of ${operation} asks for signed answers: the host needs soapSecurity.signingKey and signingCertificate (docs/soap-security.md).`,
+    );
   }
+  const key = typeof signingKey === 'string' ? createPrivateKey(signingKey) : signingKey;
+  const certificate = typeof signingCertificate === 'string' ? new X509Certificate(signingCertificate) : signingCertificate;
+  if (key.type !== 'private' || key.asymmetricKeyType !== 'rsa') throw new Error('soapSecurity.signingKey must be an RSA private key.');
+  if (!certificate.checkPrivateKey(key)) throw new Error('soapSecurity.signingCertificate is not the certificate of signingKey.');
+  return { key, certificate };
 }
 
 /** What the signature step needs of the host: the trust store and the hook, both required. */

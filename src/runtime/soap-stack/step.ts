@@ -46,4 +46,6 @@ export interface HeaderStep {
   admit?(exchange: Exchange): Promise<void> | void;
   /** Header blocks for the answer (escaped XML); `fault` is set when the answer is a fault. */
   answer?(exchange: Exchange, fault: ServiceError | undefined): string;
+  /** The whole answer envelope, its fault's too, signed (one step of a stack at most signs). */
+  sign?(exchange: Exchange, envelope: string): string;
 }

@@ -3,96 +3,56 @@
  * route given a signature policy by hand: requests signed with xml-crypto by a certificate a test CA issued are
  * taken and their principal handed to the handler; a changed body, a certificate nobody trusts, a missing
  * signature, a body left unsigned, a wrapped body and another digest are refused with WSS 1.1's faults, in both
- * SOAP versions. Certificates are RSA keys from WebCrypto, made in the test.
+ * SOAP versions. Where the policy asks for signed answers, the answers and the faults are signed with the service's
+ * key, checked here by xml-crypto's verification with the service's certificate (test/system/signed-answers.test.ts
+ * checks them with xmlsec). Certificates are RSA keys from WebCrypto, made in the test (test/support/wss-signing.ts).
  */
-// @peculiar/x509 needs the Reflect metadata API (through tsyringe), which Node does not have.
-import 'reflect-metadata';
-import { BasicConstraintsExtension, X509CertificateGenerator } from '@peculiar/x509';
 import test, { type ExecutionContext } from 'ava';
-import { webcrypto } from 'node:crypto';
 import pino from 'pino';
 import { SignedXml } from 'xml-crypto';
+import { WSA10 } from '../../../src/runtime/soap-stack/addressing';
 import type { AnyOperations } from '../../../codegen/harness/load-generated';
 import type { Authenticate, Call, ContractDefinition, SoapPolicy } from '../../../src/runtime/definition';
+import { clientError } from '../../../src/runtime/errors';
 import { createContractApp } from '../../../src/runtime/host';
 import { HOST_SETTINGS } from '../../../src/runtime/listener-settings';
 import { type FixtureContract, type ServedFixture, generateFixture, serveFixture } from '../../support/fixture-contract';
 import { loadReaders } from '../../support/readers';
 import { type Answer, readFault, send } from '../../support/requests';
+import {
+  BASE64,
+  CALCULATOR_NS as NS,
+  SHA1,
+  SHA256,
+  type Signer,
+  WSSE,
+  WSU,
+  X509V3,
+  rsaCertificate,
+  signedRequest as signed,
+  timestampNow,
+  unsignedAdd as unsigned,
+} from '../../support/wss-signing';
 import { SOAP_CONTENT_TYPES, SOAP_ENVELOPE_NAMESPACES, type SoapVersionName, assertSoapEnvelope } from '../../support/xml-assertions';
 
-const NS = 'http://calculator.example.org/';
-const WSSE = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd';
-const WSU = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd';
-const X509V3 = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0#X509v3';
-const BASE64 = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-soap-message-security-1.0#Base64Binary';
-const EXC_C14N = 'http://www.w3.org/2001/10/xml-exc-c14n#';
-const SHA256 = 'http://www.w3.org/2001/04/xmlenc#sha256';
-const SHA1 = 'http://www.w3.org/2000/09/xmldsig#sha1';
 const VERSIONS: readonly SoapVersionName[] = ['1.1', '1.2'];
-const DAY_MS = 86_400_000;
-const RSA = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256', publicExponent: new Uint8Array([1, 0, 1]), modulusLength: 2048 };
-
-interface Signer {
-  /** The certificate, PEM, and DER in Base64 (a BinarySecurityToken's content). */
-  pem: string;
-  base64: string;
-  /** The private key, PKCS#8 PEM. */
-  key: string;
-}
-
-async function keyPair(): Promise<webcrypto.CryptoKeyPair> {
-  return webcrypto.subtle.generateKey(RSA, true, ['sign', 'verify']) as Promise<webcrypto.CryptoKeyPair>;
-}
-
-async function pemKey(key: webcrypto.CryptoKey): Promise<string> {
-  const der = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', key));
-  return `-----BEGIN PRIVATE KEY-----\n${der.toString('base64').replace(/.{64}/g, '$&\n')}\n-----END PRIVATE KEY-----\n`;
-}
 
 let fixture: FixtureContract;
 let ca: Signer;
 let caller: Signer;
 let stranger: Signer;
+/** The service's own: it signs the answers. */
+let service: Signer;
 const served: ServedFixture[] = [];
 
 test.before(async () => {
   await loadReaders();
   fixture = await generateFixture('calculator');
-  const now = Date.now();
-  const caKeys = await keyPair();
-  const caCert = await X509CertificateGenerator.createSelfSigned({
-    serialNumber: '01',
-    name: 'CN=signature test CA',
-    notBefore: new Date(now - DAY_MS),
-    notAfter: new Date(now + 30 * DAY_MS),
-    signingAlgorithm: RSA,
-    keys: caKeys,
-    extensions: [new BasicConstraintsExtension(true, 0, true)],
-  });
-  ca = { pem: caCert.toString('pem'), base64: caCert.toString('base64'), key: await pemKey(caKeys.privateKey) };
-  const callerKeys = await keyPair();
-  const callerCert = await X509CertificateGenerator.create({
-    serialNumber: '02',
-    subject: 'CN=calling system',
-    issuer: caCert.subject,
-    notBefore: new Date(now - DAY_MS),
-    notAfter: new Date(now + 30 * DAY_MS),
-    signingAlgorithm: RSA,
-    publicKey: callerKeys.publicKey,
-    signingKey: caKeys.privateKey,
-  });
-  caller = { pem: callerCert.toString('pem'), base64: callerCert.toString('base64'), key: await pemKey(callerKeys.privateKey) };
-  const strangerKeys = await keyPair();
-  const strangerCert = await X509CertificateGenerator.createSelfSigned({
-    serialNumber: '03',
-    name: 'CN=calling system',
-    notBefore: new Date(now - DAY_MS),
-    notAfter: new Date(now + 30 * DAY_MS),
-    signingAlgorithm: RSA,
-    keys: strangerKeys,
-  });
-  stranger = { pem: strangerCert.toString('pem'), base64: strangerCert.toString('base64'), key: await pemKey(strangerKeys.privateKey) };
+  const authority = await rsaCertificate({ serialNumber: '01', name: 'CN=signature test CA', ca: true });
+  ca = authority;
+  caller = await rsaCertificate({ serialNumber: '02', name: 'CN=calling system', issuer: authority });
+  stranger = await rsaCertificate({ serialNumber: '03', name: 'CN=calling system' });
+  service = await rsaCertificate({ serialNumber: '04', name: 'CN=payments service' });
 });
 
 test.after.always(async () => {
@@ -117,6 +77,7 @@ const handed = new Map<string, Call>();
 const handlers = {
   Add: async (request: { intA: number; intB: number }, call: Call) => {
     handed.set(call.requestId ?? '', call);
+    if (request.intA < 0) throw clientError('Add takes no negative numbers.');
     return request.intA + request.intB;
   },
 };
@@ -126,36 +87,10 @@ async function serve(policy: SoapPolicy = SIGNED_BODY): Promise<ServedFixture> {
     withPolicy(policy),
     handlers as never,
     {},
-    { authenticate, soapSecurity: { trustedCertificates: [ca.pem] } },
+    { authenticate, soapSecurity: { trustedCertificates: [ca.pem], signingKey: service.key, signingCertificate: service.pem } },
   );
   served.push(server);
   return server;
-}
-
-/** An Add envelope whose Body carries a wsu:Id, with a Security header holding `signer`'s certificate (and `extra`). */
-function unsigned(version: SoapVersionName, signer: Signer, extra = ''): string {
-  const env = SOAP_ENVELOPE_NAMESPACES[version];
-  return (
-    `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${env}"><soap:Header>` +
-    `<wsse:Security xmlns:wsse="${WSSE}" xmlns:wsu="${WSU}" soap:mustUnderstand="1">` +
-    `<wsse:BinarySecurityToken wsu:Id="X509-1" ValueType="${X509V3}" EncodingType="${BASE64}">${signer.base64}</wsse:BinarySecurityToken>` +
-    `</wsse:Security>${extra}</soap:Header><soap:Body xmlns:wsu="${WSU}" wsu:Id="Body-1"><Add xmlns="${NS}"><intA>2</intA><intB>3</intB></Add></soap:Body></soap:Envelope>`
-  );
-}
-
-/** `xml` signed by `signer` with xml-crypto over the element `target` selects, the Signature appended to wsse:Security. */
-function signed(xml: string, signer: Signer, target = "//*[local-name(.)='Body']", digest = SHA256): string {
-  const signature = new SignedXml({
-    privateKey: signer.key,
-    signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
-    canonicalizationAlgorithm: EXC_C14N,
-    idMode: 'wssecurity',
-    getKeyInfoContent: () =>
-      `<wsse:SecurityTokenReference><wsse:Reference URI="#X509-1" ValueType="${X509V3}"/></wsse:SecurityTokenReference>`,
-  });
-  signature.addReference({ xpath: target, transforms: [EXC_C14N], digestAlgorithm: digest });
-  signature.computeSignature(xml, { location: { reference: "//*[local-name(.)='Security']", action: 'append' } });
-  return signature.getSignedXml();
 }
 
 async function post(server: ServedFixture, version: SoapVersionName, envelope: string): Promise<Answer> {
@@ -236,7 +171,7 @@ for (const version of VERSIONS) {
   });
 }
 
-test('a policy that asks for signed answers, or for signatures without a trust store, stops the start', (t) => {
+test("a policy that asks for signed answers without the service key and certificate (or with a key not the certificate's), or for signatures without a trust store, stops the start", (t) => {
   const logger = pino({ level: 'silent' });
   const settings = HOST_SETTINGS.defaults();
   const signAnswer: SoapPolicy = { signature: { body: true, headers: [], digest: 'sha256', signAnswer: true } };
@@ -246,9 +181,173 @@ test('a policy that asks for signed answers, or for signatures without a trust s
         authenticate,
         soapSecurity: { trustedCertificates: [ca.pem] },
       }),
-    { message: /signed answers/ },
+    { message: /asks for signed answers: the host needs soapSecurity.signingKey and signingCertificate/ },
+  );
+  // A key that is not the certificate's.
+  t.throws(
+    () =>
+      createContractApp(withPolicy(signAnswer), handlers as never, settings, logger, {
+        authenticate,
+        soapSecurity: { trustedCertificates: [ca.pem], signingKey: caller.key, signingCertificate: service.pem },
+      }),
+    { message: /not the certificate of signingKey/ },
   );
   t.throws(() => createContractApp(withPolicy(SIGNED_BODY), handlers as never, settings, logger, { authenticate }), {
     message: /trustedCertificates/,
   });
 });
+
+// The answer half: answers, and fault answers, signed with the service's key.
+
+// @xmldom/xmldom's declarations bring in the DOM library; the parser is required with the one signature used here.
+const { DOMParser } = require('@xmldom/xmldom') as { DOMParser: new () => { parseFromString(text: string, type: string): DomNode } };
+interface DomNode {
+  documentElement?: DomNode;
+  getElementsByTagNameNS(ns: string, local: string): ArrayLike<DomNode>;
+  getAttributeNS(ns: string | null, local: string): string | null;
+  getAttribute(name: string): string | null;
+  textContent: string | null;
+  localName: string;
+  namespaceURI: string | null;
+}
+const DS = 'http://www.w3.org/2000/09/xmldsig#';
+const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
+const RSA_SHA1 = 'http://www.w3.org/2000/09/xmldsig#rsa-sha1';
+
+/** What an independent check of a signed answer found: the signed elements ({ns}local), their digests, the method. */
+interface Verified {
+  signed: string[];
+  digests: string[];
+  method: string;
+}
+
+/** The answer's signature checked by xml-crypto with the service's certificate (never a key the answer names). */
+function verifyAnswer(xml: string, certificate: string): Verified {
+  const doc = new DOMParser().parseFromString(xml, 'text/xml');
+  const verifier = new SignedXml({ publicCert: certificate, getCertFromKeyInfo: () => null });
+  const signatures = verifier.findSignatures(doc as never);
+  if (signatures.length !== 1) throw new Error(`${signatures.length} signatures`);
+  verifier.loadSignature(signatures[0]);
+  let valid: boolean;
+  try {
+    valid = verifier.checkSignature(xml);
+  } catch {
+    valid = false;
+  }
+  if (!valid) throw new Error('the signature does not verify');
+  const byId = new Map<string, DomNode>();
+  for (const element of Array.from(doc.getElementsByTagNameNS('*', '*'))) {
+    const id = element.getAttributeNS(WSU, 'Id');
+    if (id) byId.set(id, element);
+  }
+  const references = verifier.getReferences();
+  const method = doc.getElementsByTagNameNS(DS, 'SignatureMethod')[0].getAttribute('Algorithm') ?? '';
+  return {
+    signed: references.map((r) => {
+      const element = byId.get(r.uri.replace(/^#/, ''));
+      return element ? `{${element.namespaceURI}}${element.localName}` : `missing ${r.uri}`;
+    }),
+    digests: [...new Set(references.map((r) => r.digestAlgorithm))],
+    method,
+  };
+}
+
+const SIGNED_ANSWERS: SoapPolicy = { timestamp: true, signature: { body: true, headers: [], digest: 'sha256', signAnswer: true } };
+
+/** A signed request with a Timestamp in its Security header (the policy asks for one). */
+function signedWithTimestamp(version: SoapVersionName, extra = '', target?: string, intA = 2): string {
+  return signed(unsigned(version, caller, extra, timestampNow(), intA), caller, target);
+}
+
+/** The answer's Security header: its mustUnderstand, the token's Id and content, and the KeyInfo's reference. */
+function securityOf(xml: string, version: SoapVersionName) {
+  const doc = new DOMParser().parseFromString(xml, 'text/xml');
+  const security = doc.getElementsByTagNameNS(WSSE, 'Security');
+  const token = doc.getElementsByTagNameNS(WSSE, 'BinarySecurityToken')[0];
+  const reference = doc.getElementsByTagNameNS(WSSE, 'Reference')[0];
+  return {
+    headers: security.length,
+    mustUnderstand: security[0]?.getAttributeNS(SOAP_ENVELOPE_NAMESPACES[version], 'mustUnderstand'),
+    tokenId: token?.getAttributeNS(WSU, 'Id'),
+    token: token?.textContent,
+    tokenType: [token?.getAttribute('ValueType'), token?.getAttribute('EncodingType')],
+    reference: [reference?.getAttribute('URI'), reference?.getAttribute('ValueType')],
+    timestamps: doc.getElementsByTagNameNS(WSU, 'Timestamp').length,
+  };
+}
+
+for (const version of VERSIONS) {
+  const envelope = SOAP_ENVELOPE_NAMESPACES[version];
+
+  test(`SOAP ${version}: where the policy asks, the answer is signed by the service's key over its Body and Timestamp, verified by xml-crypto`, async (t) => {
+    const server = await serve(SIGNED_ANSWERS);
+    const answer = await post(server, version, signedWithTimestamp(version));
+    t.is(answer.status, 200, answer.body);
+    t.is(
+      assertSoapEnvelope(t, answer.body, version, (content) => content.content),
+      '5',
+    );
+    const verified = verifyAnswer(answer.body, service.pem);
+    t.deepEqual(verified.signed.sort(), [`{${envelope}}Body`, `{${WSU}}Timestamp`].sort());
+    t.deepEqual(verified.digests, [SHA256]);
+    t.is(verified.method, RSA_SHA256);
+    const security = securityOf(answer.body, version);
+    t.is(security.headers, 1, 'one Security header: the Timestamp is in the signed one');
+    t.is(security.timestamps, 1);
+    t.is(security.mustUnderstand, version === '1.1' ? '1' : 'true');
+    t.is(security.token, service.base64);
+    t.deepEqual(security.tokenType, [X509V3, BASE64]);
+    t.deepEqual(security.reference, [`#${security.tokenId}`, X509V3]);
+    // Not by another certificate; and a changed result no longer verifies.
+    t.throws(() => verifyAnswer(answer.body, caller.pem), { message: /does not verify/ });
+    t.true(answer.body.includes('>5</'));
+    t.throws(() => verifyAnswer(answer.body.replace('>5</', '>6</'), service.pem), { message: /does not verify/ });
+  });
+
+  test(`SOAP ${version}: a fault answer is signed too, a refused signature's and a handler's`, async (t) => {
+    const server = await serve(SIGNED_ANSWERS);
+    const changed = signedWithTimestamp(version).replace('<intA>2</intA>', '<intA>7</intA>');
+    const refused = await post(server, version, changed);
+    assertFault(t, refused, version, 'FailedCheck');
+    t.deepEqual(verifyAnswer(refused.body, service.pem).signed.sort(), [`{${envelope}}Body`, `{${WSU}}Timestamp`].sort());
+    // The handler's fault: Add of a negative number is refused by the handler below.
+    const failing = await post(server, version, signedWithTimestamp(version, '', undefined, -1));
+    t.is(failing.status, 500, failing.body);
+    t.true(failing.body.includes('negative'), failing.body);
+    t.is(verifyAnswer(failing.body, service.pem).method, RSA_SHA256);
+    t.throws(() => verifyAnswer(failing.body.replace('negative', 'positive'), service.pem), { message: /does not verify/ });
+  });
+
+  test(`SOAP ${version}: a SHA-1 policy signs with RSA-SHA1 and SHA-1 digests; without a timestamp, no Timestamp and the Body signed`, async (t) => {
+    const server = await serve({ signature: { body: true, headers: [], digest: 'sha1', signAnswer: true } });
+    const answer = await post(server, version, signed(unsigned(version, caller), caller, undefined, SHA1));
+    t.is(answer.status, 200, answer.body);
+    const verified = verifyAnswer(answer.body, service.pem);
+    t.deepEqual(verified.signed, [`{${envelope}}Body`]);
+    t.deepEqual(verified.digests, [SHA1]);
+    t.is(verified.method, RSA_SHA1);
+    t.is(securityOf(answer.body, version).timestamps, 0);
+  });
+
+  test(`SOAP ${version}: the WS-Addressing headers the signed parts name are signed in the answer`, async (t) => {
+    const parts = ['Action', 'MessageID', 'RelatesTo', 'To'].map((name) => ({ namespace: WSA10.namespace, name }));
+    const server = await serve({
+      addressing: 'required',
+      timestamp: true,
+      signature: { body: true, headers: parts, digest: 'sha256', signAnswer: true },
+    });
+    const wsa = (name: string, value: string) =>
+      `<wsa:${name} xmlns:wsa="${WSA10.namespace}" xmlns:wsu="${WSU}" wsu:Id="${name}-1">${value}</wsa:${name}>`;
+    const headers =
+      wsa('Action', `${NS}Add`) + wsa('MessageID', 'urn:uuid:5e0c1b5e-0000-4000-8000-000000000001') + wsa('To', 'http://localhost/');
+    const targets =
+      "//*[local-name(.)='Body' or local-name(.)='Action' or local-name(.)='MessageID' or local-name(.)='To' or local-name(.)='Timestamp']";
+    const answer = await post(server, version, signedWithTimestamp(version, headers, targets));
+    t.is(answer.status, 200, answer.body);
+    // The answer's Action, MessageID and RelatesTo (it has no To: WS-Addressing 1.0 leaves an anonymous one out).
+    t.deepEqual(
+      verifyAnswer(answer.body, service.pem).signed.sort(),
+      [`{${envelope}}Body`, `{${WSU}}Timestamp`, ...['Action', 'MessageID', 'RelatesTo'].map((n) => `{${WSA10.namespace}}${n}`)].sort(),
+    );
+  });
+}
