@@ -21,6 +21,9 @@ import {
   type XsdValidator,
 } from '../xml/xml-engine';
 import { firstLibxmlMessage } from '../xml/xml-schema';
+import { ServiceError } from '../errors';
+import { checkInlinedDecoded, inlineIncludes, mtomPackageOf, readMtomMessage } from '../wire/mtom';
+import { decodingInlined } from '../xml/xsd-values';
 
 /** The four variants of the WSDL, and JSON for browser scripts (src/runtime/client/json-exchange.ts). */
 export type ClientVariant = CallVariant;
@@ -131,11 +134,38 @@ export async function exchange<T>(connection: Connection, op: OperationSpec, inp
   const doc = parseAnswer(answer.text);
   const version = soapVersionOfVariant(input.variant);
   try {
+    if (version && answer.attachments && doc)
+      return readMtomAnswer(connection, op, version, answer, answer.attachments, doc, decode, input.outHeaders);
     return version
       ? readSoapAnswer(connection, op, version, answer, doc, decode, input.outHeaders)
       : readHttpAnswer(connection, op, answer, doc, decode);
   } finally {
     doc?.dispose();
+  }
+}
+
+/**
+ * An MTOM answer (wire/mtom.ts): its xop:Include elements replaced by their attachments' base64 text, then read as
+ * any SOAP answer; an Include naming no attachment, or standing where the schema has no base64Binary, is `protocol`.
+ */
+function readMtomAnswer<T>(
+  connection: Connection,
+  op: OperationSpec,
+  version: SoapVersion,
+  answer: HttpAnswer,
+  attachments: ReadonlyMap<string, Uint8Array>,
+  doc: XmlDocument,
+  decode: Decode<T>,
+  outHeaders?: CallInput['outHeaders'],
+): Outcome<T> {
+  try {
+    const inlined = inlineIncludes(doc, attachments);
+    const outcome = decodingInlined(inlined, () => readSoapAnswer(connection, op, version, answer, doc, decode, outHeaders));
+    if ('value' in outcome) checkInlinedDecoded(inlined);
+    return outcome;
+  } catch (error) {
+    if (error instanceof ServiceError) return protocol(answer, error.message);
+    throw error;
   }
 }
 
@@ -145,6 +175,8 @@ export interface HttpAnswer {
   statusText: string;
   retryAfter?: number;
   text: string;
+  /** An MTOM answer's parts other than its root part (whose text is `text`), by Content-ID. */
+  attachments?: ReadonlyMap<string, Uint8Array>;
 }
 
 export interface WireRequest {
@@ -167,16 +199,30 @@ export async function send(
   const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
   try {
     const response = await connection.fetch(request.url, { method: request.method, headers: request.headers, body: request.body, signal });
-    const text = await response.text();
-    return {
+    const type = response.headers.get('content-type') ?? '';
+    const answer: HttpAnswer = {
       status: response.status,
       statusText: response.statusText,
       retryAfter: retryAfterSeconds(response.headers.get('retry-after')),
-      text,
+      text: '',
     };
+    if (!/^\s*multipart\/related\s*;/i.test(type)) return { ...answer, text: await response.text() };
+    return mtomAnswer(answer, type, new Uint8Array(await response.arrayBuffer()));
   } catch (error) {
     if (callerSignal?.aborted) throw callerSignal.reason;
     return { fault: { code: 'transport', faultString: `No answer from ${connection.endpoint}: ${describe(error)}.`, cause: error } };
+  }
+}
+
+/** An answer sent as MTOM: its root part as the text, its other parts as attachments; one that does not split is `protocol`. */
+function mtomAnswer(answer: HttpAnswer, type: string, bytes: Uint8Array): HttpAnswer | { fault: Fault } {
+  try {
+    const pkg = mtomPackageOf(type);
+    if (!pkg) return protocol(answer, 'The answer is not an MTOM message.');
+    const message = readMtomMessage(bytes, pkg, { maxPartBytes: Number.POSITIVE_INFINITY });
+    return { ...answer, text: Buffer.from(message.root).toString('utf8'), attachments: message.parts };
+  } catch (error) {
+    return protocol(answer, error instanceof ServiceError ? error.message : 'The MTOM answer could not be read.');
   }
 }
 

@@ -156,13 +156,59 @@ export function formatXsdDateTime(value: Date): string {
 }
 
 export function parseXsdBase64Binary(text: string): Uint8Array {
+  if (inlinedBinaries !== undefined) {
+    const inlined = inlinedBinaries.get(text);
+    if (inlined !== undefined) {
+      inlined.pending--;
+      return inlined.bytes;
+    }
+  }
   const value = text.replace(/[\t\n\r ]+/g, '');
   if (!BASE64.test(value)) throw new DecodeError('a base64Binary must be Base64 text');
   return new Uint8Array(Buffer.from(value, 'base64'));
 }
 
 export function formatXsdBase64Binary(value: Uint8Array): string {
-  return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
+  const text = Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
+  if (attachable !== undefined && value.byteLength > 0 && value.byteLength >= attachable.threshold) attachable.found.set(text, value);
+  return text;
+}
+
+/** An MTOM attachment inlined as the base64 text of an element (wire/mtom.ts): its bytes, and how many of its xop:Include elements are still to be decoded. */
+export interface InlinedBinary {
+  bytes: Uint8Array;
+  pending: number;
+}
+
+/**
+ * While a call whose xop:Include elements were replaced by base64 text is decoded: those texts. A text decoded as a
+ * base64Binary is its part's bytes as they came (no second copy); one never decoded so stood in an element of another
+ * type. Decoding is synchronous, so no other call's decoding sees them.
+ */
+let inlinedBinaries: ReadonlyMap<string, InlinedBinary> | undefined;
+
+/** Runs `decode` with `binaries` taken for their texts (see inlinedBinaries); the caller checks what is still pending. */
+export function decodingInlined<T>(binaries: ReadonlyMap<string, InlinedBinary>, decode: () => T): T {
+  inlinedBinaries = binaries;
+  try {
+    return decode();
+  } finally {
+    inlinedBinaries = undefined;
+  }
+}
+
+/** While an MTOM answer is encoded: every base64Binary value of at least `threshold` bytes, by the text written for it. */
+let attachable: { threshold: number; found: Map<string, Uint8Array> } | undefined;
+
+/** Runs `encode`, and tells which base64 texts it wrote for values of at least `threshold` bytes (each with its value). */
+export function encodingAttachable<T>(threshold: number, encode: () => T): { result: T; found: Map<string, Uint8Array> } {
+  const found = new Map<string, Uint8Array>();
+  attachable = { threshold, found };
+  try {
+    return { result: encode(), found };
+  } finally {
+    attachable = undefined;
+  }
 }
 
 /**
