@@ -442,6 +442,36 @@ for (const version of ['1.1', '1.2'] as const) {
   });
 }
 
+test.serial("SOAP 1.2: an MTOM call's action, in start-info or on the multipart type, must name the operation", async (t) => {
+  const wrong = jaxws('1.2', attachmentBytes(40));
+  await assertClientFault(
+    t,
+    served,
+    { ...wrong, contentType: wrong.contentType.replace(`action=\\"${STORE_ACTION}\\"`, 'action=\\"urn:other\\"') },
+    '1.2',
+    /action does not name/,
+  );
+  const other = nodeSoap('1.2', attachmentBytes(40));
+  await assertClientFault(
+    t,
+    served,
+    { ...other, contentType: other.contentType.replace(`action="${STORE_ACTION}"`, 'action="urn:other"') },
+    '1.2',
+    /action does not name/,
+  );
+});
+
+test.serial('a 3 MiB attachment each way: read by the handler and by the typed client as it was sent', async (t) => {
+  stored = undefined;
+  const bytes = attachmentBytes(3 * 1024 * 1024);
+  const answer = await post(served, gsoap('1.1', bytes));
+  t.is(answer.status, 200);
+  const read = lastStored();
+  t.true(read !== undefined && Buffer.from(read.content).equals(bytes));
+  const size = 3 * 1024 * 1024;
+  t.true(Buffer.from(await clientFor(served, 'soap12').fetch_({ name: String(size) })).equals(Buffer.from(fetched(size))));
+});
+
 test.serial('a multipart/related that is not XOP is 415; a body over the body limit is 413, MTOM or not', async (t) => {
   const shaped = jaxws('1.1', attachmentBytes(40));
   const notXop = await post(served, {
