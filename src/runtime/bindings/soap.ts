@@ -48,8 +48,17 @@ interface SoapCall<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>> 
   exchange?: Exchange;
 }
 
-/** The SOAP version a request's media type names, worked out once per distinct Content-Type. */
-const versionOf = byContentType((ctx) => soapVersionOf(ctx.request.type));
+/**
+ * The SOAP version a request's media type names, worked out once per distinct Content-Type. Only SOAP's are kept: an
+ * MTOM call's Content-Type is new with each call (its boundary), and would flush the usual ones out.
+ */
+const versionOf = byContentType(
+  (ctx) => soapVersionOf(ctx.request.type),
+  (version) => version !== undefined,
+);
+
+/** An MTOM call's Content-Type names its boundary, new with each call: not kept. */
+const notMultipart = (_: unknown, header: string) => !/^\s*multipart\//i.test(header);
 
 /** SOAP 1.2's `action` parameter of the media type (quoted or not, as clients send it), once per distinct Content-Type. */
 const actionParameterOf = byContentType((ctx) => {
@@ -57,16 +66,7 @@ const actionParameterOf = byContentType((ctx) => {
   // An MTOM call's: the multipart type's, or its start-info's (JAX-WS).
   if (parameters['start-info'] !== undefined) return mtomPackageOf(ctx.get('Content-Type'))?.action ?? '';
   return (parameters.action ?? '').trim();
-});
-
-/** The MTOM package a multipart/related request's media type describes (undefined: not multipart/related), once per distinct Content-Type. */
-const mtomPackageOfRequest = byContentType((ctx) => {
-  try {
-    return { pkg: mtomPackageOf(ctx.get('Content-Type')) };
-  } catch (error) {
-    return { error: error as Error };
-  }
-});
+}, notMultipart);
 
 /** What the SOAP binding takes from its host: the header stack's options, and MTOM's limits. */
 export interface SoapBindingOptions extends HeaderStackOptions {
@@ -140,12 +140,11 @@ export function soapBinding<Ops extends OperationsOf<Ops>>(
 
 /** The MTOM package of a call whose media type is not SOAP's, or why it is refused (415 for any but multipart/related). */
 function mtomPackage(ctx: CallContext): MtomPackage {
-  const read = mtomPackageOfRequest(ctx);
-  if ('error' in read) throw read.error;
-  if (read.pkg === undefined) {
+  const pkg = mtomPackageOf(ctx.get('Content-Type'));
+  if (pkg === undefined) {
     throw new ServiceError('unsupported-media-type', 'POST a SOAP envelope as text/xml (SOAP 1.1) or application/soap+xml (SOAP 1.2).');
   }
-  return read.pkg;
+  return pkg;
 }
 
 /** `variant operation` of each operation whose policy asks for MTOM; undefined when none does. */

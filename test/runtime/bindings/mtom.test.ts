@@ -9,6 +9,8 @@
 import test, { type ExecutionContext } from 'ava';
 import { randomBytes } from 'node:crypto';
 import type { AnyOperations } from '../../../codegen/harness/load-generated';
+import { byContentType } from '../../../src/runtime/bindings/content-type';
+import type { CallContext } from '../../../src/runtime/call-state';
 import type { ContractDefinition } from '../../../src/runtime/definition';
 import type { MtomSettings } from '../../../src/runtime/wire/mtom';
 import { type FixtureContract, type ServedFixture, generateFixture, serveFixture } from '../../support/fixture-contract';
@@ -506,4 +508,21 @@ test.serial('the typed client: an MTOM answer whose Include names no attachment 
   } finally {
     await new Promise((resolve) => server.close(resolve));
   }
+});
+
+test("a Content-Type reading that is not kept (an MTOM call's, its boundary new each time) is worked out each time and flushes none out", (t) => {
+  const reads: string[] = [];
+  const read = byContentType(
+    (ctx) => {
+      reads.push(ctx.get('Content-Type'));
+      return ctx.get('Content-Type').length;
+    },
+    (_, header) => !header.startsWith('multipart/'),
+  );
+  const ctx = (header: string) => ({ get: () => header }) as unknown as CallContext;
+  t.is(read(ctx('text/xml')), 8);
+  for (let i = 0; i < 200; i++) read(ctx(`multipart/related; boundary=${i}`));
+  t.is(read(ctx('text/xml')), 8);
+  t.is(reads.filter((header) => header === 'text/xml').length, 1, 'text/xml read once, kept through 200 multipart readings');
+  t.is(reads.length, 201);
 });
