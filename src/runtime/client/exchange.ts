@@ -200,14 +200,14 @@ export async function send(
   try {
     const response = await connection.fetch(request.url, { method: request.method, headers: request.headers, body: request.body, signal });
     const type = response.headers.get('content-type') ?? '';
+    const mtom = /^\s*multipart\/related\s*;/i.test(type);
     const answer: HttpAnswer = {
       status: response.status,
       statusText: response.statusText,
       retryAfter: retryAfterSeconds(response.headers.get('retry-after')),
-      text: '',
+      text: mtom ? '' : await response.text(),
     };
-    if (!/^\s*multipart\/related\s*;/i.test(type)) return { ...answer, text: await response.text() };
-    return mtomAnswer(answer, type, new Uint8Array(await response.arrayBuffer()));
+    return mtom ? mtomAnswer(answer, type, new Uint8Array(await response.arrayBuffer())) : answer;
   } catch (error) {
     if (callerSignal?.aborted) throw callerSignal.reason;
     return { fault: { code: 'transport', faultString: `No answer from ${connection.endpoint}: ${describe(error)}.`, cause: error } };
