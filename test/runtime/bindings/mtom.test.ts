@@ -12,7 +12,7 @@ import type { AnyOperations } from '../../../codegen/harness/load-generated';
 import { byContentType } from '../../../src/runtime/bindings/content-type';
 import type { CallContext } from '../../../src/runtime/call-state';
 import type { ContractDefinition } from '../../../src/runtime/definition';
-import type { MtomSettings } from '../../../src/runtime/wire/mtom';
+import { type MtomSettings, mtomPackageOf } from '../../../src/runtime/wire/mtom';
 import { type FixtureContract, type ServedFixture, generateFixture, serveFixture } from '../../support/fixture-contract';
 import { elementAt, loadReaders, textOf } from '../../support/readers';
 import { CLIENT_CODE, readFault } from '../../support/requests';
@@ -244,6 +244,21 @@ for (const [client, shape] of Object.entries(CLIENTS)) {
     });
   }
 }
+
+test.serial(
+  'a preamble before the first boundary (a CRLF, as Axis2 writes) is passed over; a root part with no start is the first',
+  async (t) => {
+    stored = undefined;
+    const bytes = attachmentBytes(64);
+    const shaped = jaxws('1.1', bytes);
+    t.is((await post(served, { ...shaped, body: Buffer.concat([Buffer.from('\r\n'), shaped.body]) })).status, 200);
+    t.true(Buffer.from(lastStored()!.content).equals(bytes));
+    stored = undefined;
+    const noStart = await post(served, { ...shaped, contentType: shaped.contentType.replace(/start="[^"]+";/, '') });
+    t.is(noStart.status, 200);
+    t.true(Buffer.from(lastStored()!.content).equals(bytes));
+  },
+);
 
 /** A generated client of the fixture, for `target`. */
 function clientFor(target: ServedFixture, variant: 'soap11' | 'soap12') {
@@ -525,4 +540,36 @@ test("a Content-Type reading that is not kept (an MTOM call's, its boundary new 
   t.is(read(ctx('text/xml')), 8);
   t.is(reads.filter((header) => header === 'text/xml').length, 1, 'text/xml read once, kept through 200 multipart readings');
   t.is(reads.length, 201);
+});
+
+test('the package a Content-Type describes: the SOAP version from start-info or the action parameter, start without brackets', (t) => {
+  const of = (type: string) => {
+    const pkg = mtomPackageOf(type);
+    return pkg && { version: pkg.version.variant, boundary: pkg.boundary, start: pkg.start, action: pkg.action };
+  };
+  t.deepEqual(of('Multipart/Related; TYPE="Application/XOP+XML"; boundary=b; start=" <a@b> "'), {
+    version: 'soap11',
+    boundary: 'b',
+    start: 'a@b',
+    action: undefined,
+  });
+  t.deepEqual(of('multipart/related; type="application/xop+xml"; boundary=b; action="urn:x"'), {
+    version: 'soap12',
+    boundary: 'b',
+    start: undefined,
+    action: 'urn:x',
+  });
+  t.deepEqual(
+    of('multipart/related; type="application/xop+xml"; boundary=b; start-info="application/soap+xml;action=\\"urn:y\\""; action="urn:x"'),
+    {
+      version: 'soap12',
+      boundary: 'b',
+      start: undefined,
+      action: 'urn:y',
+    },
+  );
+  t.is(of('text/xml; charset=utf-8'), undefined);
+  t.is(of('multipart/form-data; boundary=b'), undefined);
+  t.is(of('multipart/related; type="application/xop+xml"')?.boundary, '', 'no boundary: refused when the body is read, as a fault');
+  t.throws(() => mtomPackageOf('multipart/related; type="text/xml"; boundary=b'), { message: /must be MTOM/ });
 });
