@@ -28,6 +28,7 @@ import { byContentType } from './content-type';
 import { type Exchange, type HeaderStackOptions, type HeaderStacks, headerStacks } from '../soap-stack/stack';
 import {
   MTOM_DEFAULTS,
+  attachmentMarker,
   type MtomPackage,
   type MtomSettings,
   checkInlinedDecoded,
@@ -191,7 +192,7 @@ function answerMtom<Ops extends OperationsOf<Ops>>(
   stacks: HeaderStacks | undefined,
   threshold: number,
 ): void {
-  const { result: envelope, found } = encodingAttachable(threshold, () => {
+  const { result: envelope, found } = encodingAttachable(threshold, attachmentMarker(), () => {
     const body = encode(call, result, namespaceAttribute);
     const headers = encodeHeaders(call, namespaceAttribute);
     return soapEnvelope(

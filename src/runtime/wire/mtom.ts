@@ -7,7 +7,7 @@
  * Reading splits the body (already read to the body limit) into its parts with @remix-run/multipart-parser, each part
  * a view of the body (no copy), then replaces each xop:Include of the root part's document by the base64 text of its
  * part: the document is validated and decoded as if the value were inline. Writing takes the base64Binary values the
- * encoder wrote (xsd-values.ts, encodingAttachable) and sends each over the threshold as an attachment.
+ * encoder wrote as tokens (xsd-values.ts, encodingAttachable) and sends each over the threshold as an attachment.
  */
 import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
@@ -237,11 +237,15 @@ export interface MtomOutgoing {
 
 const CRLF = '\r\n';
 
+/** A token no answer holds but where the encoder wrote it: a base64Binary value to send (encodingAttachable's marker). */
+export const attachmentMarker = () => `xop.${randomUUID()}.`;
+
 /**
- * An envelope as an MTOM message, as JAX-WS writes one: each base64 text of `found` (a base64Binary value of the
- * envelope, encodingAttachable's) that is an element's whole content becomes an xop:Include and an attachment of
- * application/octet-stream, binary. `startInfo` is SOAP 1.1's text/xml or SOAP 1.2's application/soap+xml (with
- * its action for a request).
+ * An envelope as an MTOM message, as JAX-WS writes one. `found` holds the base64Binary values the encoder wrote as
+ * tokens (encodingAttachable, with a marker of attachmentMarker): a token that is an element's whole content becomes
+ * an xop:Include and its value an attachment of application/octet-stream, binary, sent from the value's own bytes;
+ * a token anywhere else (an attribute, a list) is written as the value's base64 text. `startInfo` is SOAP 1.1's
+ * text/xml or SOAP 1.2's application/soap+xml, with its action for a request.
  */
 export function mtomMessage(version: SoapVersion, envelope: string, found: ReadonlyMap<string, Uint8Array>, action?: string): MtomOutgoing {
   const uuid = randomUUID();
@@ -253,12 +257,15 @@ export function mtomMessage(version: SoapVersion, envelope: string, found: Reado
       : 'text/xml';
   const attachments: { id: string; bytes: Uint8Array }[] = [];
   let rootXml = envelope;
-  for (const [text, bytes] of found) {
-    const content = `>${text}<`;
-    if (!rootXml.includes(content)) continue;
-    const id = `${attachments.length + 1}.${uuid}@soap.mtom`;
-    rootXml = rootXml.split(content).join(`><xop:Include xmlns:xop="${XOP_NAMESPACE}" href="cid:${encodeURIComponent(id)}"/><`);
-    attachments.push({ id, bytes });
+  for (const [token, bytes] of found) {
+    const content = `>${token}<`;
+    if (rootXml.includes(content)) {
+      const id = `${attachments.length + 1}.${uuid}@soap.mtom`;
+      rootXml = rootXml.replaceAll(content, `><xop:Include xmlns:xop="${XOP_NAMESPACE}" href="cid:${encodeURIComponent(id)}"/><`);
+      attachments.push({ id, bytes });
+    }
+    if (rootXml.includes(token))
+      rootXml = rootXml.replaceAll(token, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'));
   }
   const chunks: Buffer[] = [
     Buffer.from(

@@ -169,9 +169,12 @@ export function parseXsdBase64Binary(text: string): Uint8Array {
 }
 
 export function formatXsdBase64Binary(value: Uint8Array): string {
-  const text = Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
-  if (attachable !== undefined && value.byteLength > 0 && value.byteLength >= attachable.threshold) attachable.found.set(text, value);
-  return text;
+  if (attachable !== undefined && value.byteLength > 0 && value.byteLength >= attachable.threshold) {
+    const token = `${attachable.marker}${attachable.found.size}.`;
+    attachable.found.set(token, value);
+    return token;
+  }
+  return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
 }
 
 /** An MTOM attachment inlined as the base64 text of an element (wire/mtom.ts): its bytes, and how many of its xop:Include elements are still to be decoded. */
@@ -197,13 +200,20 @@ export function decodingInlined<T>(binaries: ReadonlyMap<string, InlinedBinary>,
   }
 }
 
-/** While an MTOM answer is encoded: every base64Binary value of at least `threshold` bytes, by the text written for it. */
-let attachable: { threshold: number; found: Map<string, Uint8Array> } | undefined;
+/**
+ * While an MTOM answer is encoded: every base64Binary value of at least `threshold` bytes, by the token written in its
+ * place (`marker` and a number), so that its base64 text is never made where the value travels as an attachment.
+ */
+let attachable: { threshold: number; marker: string; found: Map<string, Uint8Array> } | undefined;
 
-/** Runs `encode`, and tells which base64 texts it wrote for values of at least `threshold` bytes (each with its value). */
-export function encodingAttachable<T>(threshold: number, encode: () => T): { result: T; found: Map<string, Uint8Array> } {
+/**
+ * Runs `encode` with each base64Binary value of at least `threshold` bytes written as a token (`marker`, which the
+ * caller makes unique, a number and a dot), and tells the tokens with their values: the caller writes each as an attachment
+ * or as its base64 text (wire/mtom.ts).
+ */
+export function encodingAttachable<T>(threshold: number, marker: string, encode: () => T): { result: T; found: Map<string, Uint8Array> } {
   const found = new Map<string, Uint8Array>();
-  attachable = { threshold, found };
+  attachable = { threshold, marker, found };
   try {
     return { result: encode(), found };
   } finally {

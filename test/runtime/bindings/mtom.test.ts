@@ -12,7 +12,8 @@ import type { AnyOperations } from '../../../codegen/harness/load-generated';
 import { byContentType } from '../../../src/runtime/bindings/content-type';
 import type { CallContext } from '../../../src/runtime/call-state';
 import type { ContractDefinition } from '../../../src/runtime/definition';
-import { type MtomSettings, mtomPackageOf } from '../../../src/runtime/wire/mtom';
+import { type MtomSettings, attachmentMarker, mtomMessage, mtomPackageOf } from '../../../src/runtime/wire/mtom';
+import { SOAP12 } from '../../../src/runtime/wire/soap-envelope';
 import { type FixtureContract, type ServedFixture, generateFixture, serveFixture } from '../../support/fixture-contract';
 import { elementAt, loadReaders, textOf } from '../../support/readers';
 import { CLIENT_CODE, readFault } from '../../support/requests';
@@ -572,4 +573,30 @@ test('the package a Content-Type describes: the SOAP version from start-info or 
   t.is(of('multipart/form-data; boundary=b'), undefined);
   t.is(of('multipart/related; type="application/xop+xml"')?.boundary, '', 'no boundary: refused when the body is read, as a fault');
   t.throws(() => mtomPackageOf('multipart/related; type="text/xml"; boundary=b'), { message: /must be MTOM/ });
+});
+
+test("an answer's token that is an element's whole content is an attachment; elsewhere (an attribute) it is its base64 text", (t) => {
+  const marker = attachmentMarker();
+  const values = Array.from({ length: 12 }, (_, i) => Uint8Array.from({ length: 2000 + i }, (_, j) => (i + j) & 0xff));
+  const found = new Map(values.map((value, i) => [`${marker}${i}.`, value] as const));
+  const tokens = [...found.keys()];
+  const elements = tokens.filter((_, i) => i !== 1).map((token) => `<v>${token}</v>`);
+  const envelope = `<soap:Envelope xmlns:soap="${SOAP11_NS}"><soap:Body><r a="${tokens[1]}">${elements.join('')}</r></soap:Body></soap:Envelope>`;
+  const message = mtomMessage(SOAP12, envelope, found);
+  const split = splitMtom(t, { status: 200, contentType: message.contentType, bytes: Buffer.concat(message.chunks) }, '1.2');
+  t.is(message.length, Buffer.concat(message.chunks).length);
+  t.is(split.attachments.size, 11);
+  t.false(split.root.includes(marker), 'no token is left');
+  t.true(split.root.includes(`a="${Buffer.from(values[1]!).toString('base64')}"`));
+  readXml(split.root, (doc) => {
+    const includes = doc.find('//xop:Include', { xop: XOP }) as import('../../support/readers').XmlElement[];
+    t.is(includes.length, 11);
+    const ids = [...split.attachments.keys()];
+    includes.forEach((include, n) => {
+      const id = decodeURIComponent(include.attr('href')!.value.slice(4));
+      const index = n === 0 ? 0 : n + 1;
+      t.true(split.attachments.get(id)!.equals(Buffer.from(values[index]!)), `value ${index}`);
+      t.true(ids.includes(id));
+    });
+  });
 });
