@@ -22,8 +22,8 @@ import {
 } from '../xml/xml-engine';
 import { firstLibxmlMessage } from '../xml/xml-schema';
 import { ServiceError } from '../errors';
-import { checkInlinedDecoded, inlineIncludes, mtomPackageOf, readMtomMessage } from '../wire/mtom';
-import { decodingInlined } from '../xml/xsd-values';
+import { attachmentMarker, checkInlinedDecoded, inlineIncludes, mtomMessage, mtomPackageOf, readMtomMessage } from '../wire/mtom';
+import { decodingInlined, encodingAttachable } from '../xml/xsd-values';
 
 /** The four variants of the WSDL, and JSON for browser scripts (src/runtime/client/json-exchange.ts). */
 export type ClientVariant = CallVariant;
@@ -61,6 +61,11 @@ export interface OperationSpec {
    * carries wsa:Action, wsa:MessageID, wsa:To and an anonymous wsa:ReplyTo (WS-Addressing 1.0).
    */
   addressing?: { action: string; variants: readonly ('soap11' | 'soap12')[] };
+  /**
+   * The SOAP versions whose binding's WS-Policy asks for MTOM: a call by one of them is sent as MTOM, each
+   * base64Binary value of its request of at least 1024 bytes an attachment (the body is then a function, encoded here).
+   */
+  mtom?: readonly ('soap11' | 'soap12')[];
 }
 
 /** A declared fault (`wsdl:fault`) as the client reads it: its detail element, decoded into the generated error class. */
@@ -85,8 +90,11 @@ export interface Connection {
 
 export interface CallInput {
   variant: ClientVariant;
-  /** The SOAP body's content: the request element, or the request's parts. */
-  body: string;
+  /**
+   * The SOAP body's content: the request element, or the request's parts; a function for a contract with MTOM
+   * operations (generated code passes one), called here while its binary values are taken as attachments.
+   */
+  body: string | (() => string);
   /** The HTTP GET/POST fields, in contract order; undefined ones are left out. */
   fields: readonly (readonly [string, string | undefined])[];
   /** The SOAP Header's content (the request's header blocks); no Header when undefined. */
@@ -183,7 +191,7 @@ export interface WireRequest {
   url: string;
   method: string;
   headers: Record<string, string>;
-  body?: string;
+  body?: string | Uint8Array<ArrayBuffer>;
 }
 
 /**
@@ -226,6 +234,9 @@ function mtomAnswer(answer: HttpAnswer, type: string, bytes: Uint8Array): HttpAn
   }
 }
 
+/** The threshold of the typed client's MTOM calls: a base64Binary value of at least this many bytes is an attachment. */
+const MTOM_ATTACHMENT_BYTES = 1024;
+
 function httpRequest(connection: Connection, op: OperationSpec, input: CallInput): WireRequest {
   const version = soapVersionOfVariant(input.variant);
   if (version) {
@@ -233,7 +244,11 @@ function httpRequest(connection: Connection, op: OperationSpec, input: CallInput
     const addressing = op.addressing?.variants.includes(version.variant as 'soap11' | 'soap12')
       ? addressingHeaders(op.addressing.action, connection.endpoint)
       : '';
-    const body = soapEnvelope(version, input.body, addressing + (input.header ?? '') || undefined);
+    const header = addressing + (input.header ?? '') || undefined;
+    if (typeof input.body !== 'string' && op.mtom?.includes(version.variant as 'soap11' | 'soap12')) {
+      return mtomRequest(connection, version, action, input.body, header);
+    }
+    const body = soapEnvelope(version, bodyText(input), header);
     const headers: Record<string, string> =
       version === SOAP11
         ? { 'Content-Type': SOAP11.contentType, SOAPAction: `"${action}"` }
@@ -242,11 +257,22 @@ function httpRequest(connection: Connection, op: OperationSpec, input: CallInput
   }
   const url = connection.endpoint + op.httpLocation;
   if (op.httpXml && input.variant === 'httpGet') throw new TypeError(`${op.name} takes an XML body: call it with HTTP POST or SOAP`);
-  if (op.httpXml) return { url, method: 'POST', headers: { 'Content-Type': `${op.httpXml}; charset=utf-8` }, body: input.body };
+  if (op.httpXml) return { url, method: 'POST', headers: { 'Content-Type': `${op.httpXml}; charset=utf-8` }, body: bodyText(input) };
   const fields = new URLSearchParams();
   for (const [name, value] of input.fields) if (value !== undefined) fields.append(name, value);
   if (input.variant === 'httpGet') return { url: `${url}?${fields}`, method: 'GET', headers: {}, body: undefined };
   return { url, method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: fields.toString() };
+}
+
+const bodyText = (input: CallInput) => (typeof input.body === 'string' ? input.body : input.body());
+
+/** A SOAP call as MTOM, as JAX-WS sends one: SOAP 1.1's SOAPAction header, SOAP 1.2's action in start-info. */
+function mtomRequest(connection: Connection, version: SoapVersion, action: string, body: () => string, header?: string): WireRequest {
+  const { result: content, found } = encodingAttachable(MTOM_ATTACHMENT_BYTES, attachmentMarker(), body);
+  const message = mtomMessage(version, soapEnvelope(version, content, header), found, version === SOAP11 ? undefined : action);
+  const headers: Record<string, string> = { 'Content-Type': message.contentType };
+  if (version === SOAP11) headers.SOAPAction = `"${action}"`;
+  return { url: connection.endpoint, method: 'POST', headers, body: Buffer.concat(message.chunks, message.length) };
 }
 
 const WSA10 = 'http://www.w3.org/2005/08/addressing';

@@ -173,13 +173,15 @@ interface ReadAnswer {
 }
 
 /** An MTOM answer split at its boundary, as the test reads it: the root part (named by start) and the attachments by Content-Id. */
-function splitMtom(t: ExecutionContext, answer: RawAnswer, version: SoapVersionName): ReadAnswer {
+function splitMtom(t: ExecutionContext, answer: RawAnswer, version: SoapVersionName, action?: string): ReadAnswer {
   t.regex(
     answer.contentType,
-    /^multipart\/related;start="<[^>]+>";type="application\/xop\+xml";boundary="uuid:[0-9a-f-]{36}";start-info="[^"]+"$/,
+    /^multipart\/related;start="<[^>]+>";type="application\/xop\+xml";boundary="uuid:[0-9a-f-]{36}";start-info="(?:[^"\\]|\\.)+"$/,
   );
   const p = parameters(answer.contentType);
-  t.is(p['start-info'], version === '1.1' ? 'text/xml' : 'application/soap+xml');
+  // A request's SOAP 1.2 action is in start-info (JAX-WS's form); an answer has none.
+  const soapType = version === '1.1' ? 'text/xml' : `application/soap+xml${action === undefined ? '' : `;action="${action}"`}`;
+  t.is(p['start-info'], soapType);
   const delimiter = Buffer.from(`\r\n--${p.boundary}`);
   const body = Buffer.concat([Buffer.from('\r\n'), answer.bytes]);
   const chunks: Buffer[] = [];
@@ -209,8 +211,7 @@ function splitMtom(t: ExecutionContext, answer: RawAnswer, version: SoapVersionN
     }
   }
   if (!root) throw new Error('no root part');
-  const soapType = version === '1.1' ? 'text/xml' : 'application/soap+xml';
-  t.true(root.headers.includes(`Content-Type: application/xop+xml;charset=utf-8;type="${soapType}"`), root.headers);
+  t.true(root.headers.includes(`Content-Type: application/xop+xml;charset=utf-8;type="${soapType.replaceAll('"', '\\"')}"`), root.headers);
   return { root: root.text, rootHeaders: root.headers, attachments };
 }
 
@@ -262,10 +263,41 @@ test.serial(
 );
 
 /** A generated client of the fixture, for `target`. */
-function clientFor(target: ServedFixture, variant: 'soap11' | 'soap12') {
+function clientFor(target: ServedFixture, variant: 'soap11' | 'soap12', fetchImpl?: typeof fetch) {
   // biome-ignore lint/suspicious/noExplicitAny: a generated folder loaded at run time has no static types
   const { DocumentsClient } = require(`${fixture.folder}/client.js`) as Record<string, any>;
-  return new DocumentsClient({ baseUrl: target.url, variant });
+  return new DocumentsClient({ baseUrl: target.url, variant, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
+}
+
+for (const version of ['1.1', '1.2'] as const) {
+  const variant = version === '1.1' ? 'soap11' : 'soap12';
+  test.serial(
+    `SOAP ${version}: the typed client sends MTOM where the policy asks, as JAX-WS does; the handler reads the bytes`,
+    async (t) => {
+      const sent: { contentType: string; soapAction: string | null; body: Buffer }[] = [];
+      const recording: typeof fetch = async (input, init) => {
+        const headers = new Headers(init?.headers);
+        sent.push({
+          contentType: headers.get('content-type') ?? '',
+          soapAction: headers.get('soapaction'),
+          body: Buffer.from(init?.body as Uint8Array),
+        });
+        return fetch(input, init);
+      };
+      const client = clientFor(served, variant, recording);
+      for (const size of [5000, 10]) {
+        stored = undefined;
+        const bytes = attachmentBytes(size);
+        t.is(await client.store({ name: 'report.bin', content: new Uint8Array(bytes) }), size);
+        t.true(Buffer.from(lastStored()!.content).equals(bytes), `${size} bytes read by the handler`);
+        const request = sent.at(-1)!;
+        const mtom = splitMtom(t, { status: 200, contentType: request.contentType, bytes: request.body }, version, STORE_ACTION);
+        t.is(mtom.attachments.size, size >= 1024 ? 1 : 0, 'an attachment from 1024 bytes on');
+        t.is(request.soapAction, version === '1.1' ? `"${STORE_ACTION}"` : null);
+        envelopeOf(t, mtom.root, version, (element) => t.is(element.name, 'Store'));
+      }
+    },
+  );
 }
 
 for (const version of ['1.1', '1.2'] as const) {
