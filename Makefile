@@ -43,7 +43,7 @@ endif
 	@touch -h .node/bin/node
 	@echo "make: Node.js $$(.node/bin/node --version) ($(NODE_BIN)node)"
 
-node_modules/.installed: package.json package-lock.json | .node/bin/node
+node_modules/.installed: package.json src/runtime/package.json codegen/package.json package-lock.json | .node/bin/node
 	npm ci --no-audit --no-fund
 	@touch $@
 
@@ -59,7 +59,8 @@ check-generated: generate
 	git diff --exit-code --stat -- generated/ docs/operations.md
 	@test -z "$$(git status --porcelain -- generated/)" || { echo "generated/ has files codegen did not write"; git status --porcelain -- generated/; exit 1; }
 
-## build: dist/, as `npm run build` builds it (the compiled code and the help pages' templates)
+## build: as `npm run build` builds it: the runtime package (src/runtime/dist/), the codegen package (codegen/dist/),
+##        then the service's dist/ (the compiled code and the help pages' templates)
 build: install
 	npm run build
 
@@ -117,4 +118,4 @@ bench-store: install
 	node --expose-gc --import=tsx bench/store.ts
 
 clean:
-	rm -rf dist test-output
+	rm -rf dist src/runtime/dist codegen/dist test-output

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * `contract-codegen`, the installed package's codegen: codegen/main.ts's command line, writing files that import the
- * runtime by the package's name (`pin-service/runtime`), as a project that installed the package resolves it.
+ * `contract-codegen`, the installed package's command: codegen/main.ts's command line, writing files that import the
+ * runtime by its package's name (`contract-runtime`, `contract-runtime/codec`, …), as a project that installed both
+ * packages resolves it.
  *   npx contract-codegen --wsdl FILE --out DIR [--handlers DIR] [--service NAME] [--schemas DIR] [--catalog FILE]
  *   npx contract-codegen --xsd FILE --out DIR [--catalog FILE]
  */

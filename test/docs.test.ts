@@ -162,14 +162,25 @@ function drawnRooms(markdown: string): { rooms: Map<string, string[]>; arrows: S
   return { rooms, arrows };
 }
 
-/** The project's own source files under `dir`. */
+/** The project's own source files under `dir` (not a package's build output, dist/). */
 function tsFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? tsFiles(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? entry.name === 'dist'
+        ? []
+        : tsFiles(join(dir, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [join(dir, entry.name)]
+        : [],
   );
 }
 
-/** The arrows between rooms that the imports of src/, codegen/ and generated/ make. */
+/** The project's packages imported by name (the runtime's doors, `contract-runtime/xml`): tsconfig.json's `paths`. */
+const PATHS = (
+  ts.readConfigFile(join(ROOT, 'tsconfig.json'), ts.sys.readFile).config as { compilerOptions: { paths: Record<string, string[]> } }
+).compilerOptions.paths;
+
+/** The arrows between rooms that the imports of src/, codegen/ and generated/ make (by path, or by a workspace's name). */
 function importedArrows(rooms: Map<string, string[]>): Set<string> {
   const roomOf = (file: string) =>
     [...rooms].find(([, paths]) => paths.some((p) => (p.endsWith('/') ? file.startsWith(p) : file === p)))?.[0];
@@ -177,8 +188,9 @@ function importedArrows(rooms: Map<string, string[]>): Set<string> {
   for (const file of [...tsFiles('src'), ...tsFiles('codegen'), ...tsFiles('generated')]) {
     const from = roomOf(file);
     for (const { fileName } of ts.preProcessFile(read(file), true, true).importedFiles) {
-      if (!fileName.startsWith('.')) continue;
-      const target = relative(ROOT, resolve(ROOT, dirname(file), fileName));
+      const named = PATHS[fileName]?.[0];
+      if (!fileName.startsWith('.') && !named) continue;
+      const target = named ? named.replace(/^\.\//, '').replace(/\.ts$/, '') : relative(ROOT, resolve(ROOT, dirname(file), fileName));
       const to = roomOf([`${target}.ts`, `${target}/index.ts`].find((f) => existsSync(join(ROOT, f))) ?? '');
       if (from && to && from !== to) arrows.add(`${from} --> ${to}`);
     }
@@ -307,7 +319,7 @@ function namedPaths(text: string, roots = ROOTS): NamedPath[] {
  * Why a named path need not exist in the repository, if it need not:
  * - a pattern or placeholder: a glob (`test/system/redis-*.test.ts`), `<name>`, `{a,b}`, `$(VAR)`, or a segment of
  *   one capital letter (`src/X.ts`);
- * - a run's output that .gitignore names (bench/results.json);
+ * - a run's output that .gitignore names (bench/results.json, a package's dist/);
  * - a team's project: test/layout.test.ts holds src/ to runtime/ and service/, so any other folder under src/ is
  *   the src/ of a project that installed the package, as the docs' and tests' examples write it
  *   (`--out src/generated --handlers src/handlers`, src/temperature/handlers/);
@@ -317,6 +329,8 @@ function namedPaths(text: string, roots = ROOTS): NamedPath[] {
 function exemption({ path }: NamedPath): string | undefined {
   if (/[*?<>{}$]/.test(path) || path.split('/').some((segment) => /^[A-Z](\.\w+)?$/.test(segment))) return 'a pattern';
   if (IGNORED.some((ignored) => ignored.includes('/') && (path === ignored || path.startsWith(`${ignored}/`)))) return 'an output';
+  // A .gitignore name without a slash matches at any depth (dist/ of each package).
+  if (path.split('/').some((segment) => IGNORED.some((ignored) => !ignored.includes('/') && ignored === segment))) return 'an output';
   const [top, second] = path.split('/');
   if (top === 'src' && second && !readdirSync(join(ROOT, 'src')).includes(second)) return "a team's project";
   if (existsSync(join(ROOT, 'test/fixtures/add-operation', path))) return "the added operation's";

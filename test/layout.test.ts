@@ -5,7 +5,9 @@
  * concepts; generated/ and codegen/ import only themselves and the runtime
  * (codegen/ packages too), generated/ through the doors made for it only
  * (src/runtime/codec.ts, and src/runtime/client/ for the typed client's
- * transport); the service's rooms import the runtime through its doors only
+ * transport), codegen/ through the runtime package's doors by name
+ * (`contract-runtime/xml`…, its `exports`, which tsconfig.json's `paths`
+ * resolve to their TypeScript in the checkout); the service's rooms import the runtime through its doors only
  * (the handler's, src/runtime/handler.ts, and the host's, src/runtime/host.ts;
  * the package's entry also hands on the front door's typed-client names), and
  * nothing of codegen/. The
@@ -21,9 +23,16 @@ import ts from 'typescript';
 
 const ROOT = resolve(__dirname, '..');
 
+/** The .ts files of `dir` (and its folders), but a package's build output (src/runtime/dist/, codegen/dist/). */
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? entry.name === 'dist'
+        ? []
+        : sourceFiles(join(dir, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [join(dir, entry.name)]
+        : [],
   );
 }
 
@@ -123,16 +132,89 @@ test('the import check sees a runtime file that imports the service or generated
 const pastGeneratedDoors = (file: string, text?: string) =>
   importsOf(file, text).filter((target) => !inside(target, 'generated') && !GENERATED_DOORS.has(target));
 
-test("generated/ imports only itself and the runtime's codec and client doors; codegen/ only itself, the runtime and packages", (t) => {
+/** The runtime package's doors (src/runtime/package.json's `exports`, but its package.json) as codegen/ imports them by name. */
+const RUNTIME_PACKAGE = JSON.parse(readFileSync(join(ROOT, 'src', 'runtime', 'package.json'), 'utf8')) as {
+  name: string;
+  exports: Record<string, unknown>;
+};
+const RUNTIME_DOORS = new Set(
+  Object.keys(RUNTIME_PACKAGE.exports)
+    .filter((entry) => entry !== './package.json')
+    .map((entry) => `package:${RUNTIME_PACKAGE.name}${entry.slice(1)}`),
+);
+
+/**
+ * Imports of codegen/ that leave it for anything but another package or the runtime package's doors by name: a module of
+ * the runtime by path (a door's path too: the package codegen/ is built and installed with is contract-runtime), or one
+ * below a door by name.
+ */
+const pastCodegenDoors = (file: string, text?: string) =>
+  importsOf(file, text).filter((target) =>
+    target.startsWith('package:')
+      ? (target === `package:${RUNTIME_PACKAGE.name}` || target.startsWith(`package:${RUNTIME_PACKAGE.name}/`)) &&
+        !RUNTIME_DOORS.has(target)
+      : !inside(target, 'codegen'),
+  );
+
+test("generated/ imports only itself and the runtime's codec and client doors; codegen/ only itself, packages and the runtime package's doors", (t) => {
   t.true(sourceFiles('generated').length >= 6);
   t.deepEqual(
     sourceFiles('generated').flatMap((file) => pastGeneratedDoors(file).map((target) => `${file} imports ${target}`)),
     [],
   );
   t.deepEqual(
-    offending('codegen', (target) => target.startsWith('package:') || inside(target, 'codegen') || inside(target, 'src/runtime')),
+    [...RUNTIME_DOORS].sort(),
+    ['', '/client', '/codec', '/handler', '/host', '/xml'].map((door) => `package:contract-runtime${door}`),
+  );
+  t.true(sourceFiles('codegen').length >= 50, 'codegen/ was read');
+  t.deepEqual(
+    sourceFiles('codegen').flatMap((file) => pastCodegenDoors(file).map((target) => `${file} imports ${target}`)),
     [],
   );
+  t.true(
+    sourceFiles('codegen').some((file) => importsOf(file).includes('package:contract-runtime/xml')),
+    'codegen/ imports the runtime by name',
+  );
+});
+
+test("codegen/'s door check sees an import of the runtime by path, a door's path too, and one below a door by name", (t) => {
+  t.deepEqual(pastCodegenDoors('codegen/read/catalog.ts', "import { xml } from '../../src/runtime/xml/xml-engine';"), [
+    'src/runtime/xml/xml-engine',
+  ]);
+  t.deepEqual(pastCodegenDoors('codegen/main.ts', "import { handlerModules } from '../src/runtime/handler';"), ['src/runtime/handler']);
+  t.deepEqual(pastCodegenDoors('codegen/main.ts', "import { xml } from 'contract-runtime/xml/xml-engine';"), [
+    'package:contract-runtime/xml/xml-engine',
+  ]);
+  t.deepEqual(pastCodegenDoors('codegen/main.ts', "import { serveContract } from '../src/service/app';"), ['src/service/app']);
+  t.deepEqual(
+    pastCodegenDoors(
+      'codegen/harness/mock.ts',
+      "import { runContractServer } from 'contract-runtime/host';\nimport { xml } from 'contract-runtime/xml';\nimport { ts } from 'ts-morph';\nimport { x } from 'contract-runtimes';",
+    ),
+    [],
+  );
+});
+
+test('the runtime package names its files by `exports` only: no `main` or `types`, which would turn an import of src/runtime by path (the front door, index.ts) into its dist/', (t) => {
+  const manifest = RUNTIME_PACKAGE as { main?: string; types?: string };
+  t.deepEqual([manifest.main, manifest.types], [undefined, undefined]);
+  t.is(require.resolve('../src/runtime'), join(ROOT, 'src', 'runtime', 'index.ts'));
+});
+
+test("tsconfig.json's `paths` resolve the runtime package's doors, each to the TypeScript of the file its `exports` names", (t) => {
+  const config = ts.readConfigFile(join(ROOT, 'tsconfig.json'), ts.sys.readFile).config as {
+    compilerOptions: { paths: Record<string, string[]> };
+  };
+  const paths = Object.fromEntries(
+    Object.entries(RUNTIME_PACKAGE.exports)
+      .filter(([entry]) => entry !== './package.json')
+      .map(([entry, target]) => [
+        `${RUNTIME_PACKAGE.name}${entry.slice(1)}`,
+        [(target as { default: string }).default.replace(/^\.\/dist\//, './src/runtime/').replace(/\.js$/, '.ts')],
+      ]),
+  );
+  t.deepEqual(config.compilerOptions.paths, paths);
+  for (const [[file]] of Object.values(config.compilerOptions.paths).map((p) => [p])) t.true(existsSync(join(ROOT, file)), file);
 });
 
 /** Words of the PIN service: its operations, its concepts, its contract's namespace and endpoint. */
@@ -254,13 +336,13 @@ test('the help pages and the typed client do not import the bindings', (t) => {
   );
 });
 
-test("only the XML engine, src/runtime/xml/xml-engine.ts, imports libxml2-wasm's internal module, and package.json pins the package's exact release", (t) => {
+test("only the XML engine, src/runtime/xml/xml-engine.ts, imports libxml2-wasm's internal module, and the runtime's package.json pins the package's exact release", (t) => {
   const internal = (target: string) => target.startsWith('package:libxml2-wasm/');
   const reaching = ['src', 'generated', 'codegen', 'test', 'bench'].flatMap((dir) => offending(dir, (target) => !internal(target)));
   t.deepEqual([...new Set(reaching)], ['src/runtime/xml/xml-engine.ts imports package:libxml2-wasm/lib/libxml2.mjs']);
-  const pinned = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies[
-    'libxml2-wasm'
-  ];
+  const pinned = (
+    JSON.parse(readFileSync(join(ROOT, 'src', 'runtime', 'package.json'), 'utf8')) as { dependencies: Record<string, string> }
+  ).dependencies['libxml2-wasm'];
   t.regex(
     pinned,
     /^\d+\.\d+\.\d+$/,

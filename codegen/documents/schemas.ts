@@ -2,8 +2,7 @@
  * The schemas served: each namespace's schemas merged into one document (libxml2 compiles one document a
  * namespace), and per request element of a one-namespace contract a small schema holding only what it needs.
  */
-import type { XmlDocument, XmlElement } from '../../src/runtime/xml/xml-engine';
-import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
+import { escapeXmlAttribute, type XmlDocument, type XmlElement } from 'contract-runtime/xml';
 import { attr, findAll, localName, NS, namespaceOfQName, optionalAttr, parseXmlText, setPlainAttr, withDocument } from '../read/documents';
 import { STRAY_TYPE_ATTRIBUTES } from '../read/xsd/complex-type';
 import type { LoadedSchema } from '../read/xsd';

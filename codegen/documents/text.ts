@@ -3,8 +3,7 @@
  * never node by node, so that a copy keeps its meaning whatever prefixes and default namespaces the documents use;
  * and the one way a served text is written (indented, without comments).
  */
-import type { XmlDocument, XmlElement } from '../../src/runtime/xml/xml-engine';
-import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
+import { escapeXmlAttribute, type XmlDocument, type XmlElement } from 'contract-runtime/xml';
 import { copyDocument, parseXmlText, withDocument } from '../read/documents';
 
 /**

@@ -4,7 +4,7 @@
  * need: the policies the runtime enforces, model/policies.ts), its addresses and imports pointing at the service,
  * and without what the model did not keep (ports, operations).
  */
-import type { XmlDocument, XmlElement } from '../../src/runtime/xml/xml-engine';
+import type { XmlDocument, XmlElement } from 'contract-runtime/xml';
 import { attr, copyDocument, findAll, findOne, NS, optionalAttr, setPlainAttr, withDocument, XML_NAMESPACE } from '../read/documents';
 import { pathOf } from '../read/wsdl';
 import type { LoadedSchema } from '../read/xsd';

@@ -1,4 +1,4 @@
-import { escapeRegExp } from '../../src/runtime/escape';
+import { escapeRegExp } from 'contract-runtime/xml';
 import { ADDRESS_MARKER } from '../documents/wsdl';
 import type { ContractModel, Segment } from '../model/model';
 import { GENERATED, type Output } from './header';

@@ -5,7 +5,7 @@
  */
 import type { ElementModel, SchemaModel } from '../model/model';
 import { identifier } from '../model/names';
-import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
+import { escapeXmlAttribute } from 'contract-runtime/xml';
 import { type EmitFile, emitFile } from './file';
 import { GENERATED, type Output, TYPES } from './header';
 import { byLowerCase, doubleQuote } from './ts';

@@ -6,7 +6,7 @@
  * contract when run. Only what does not exist yet is written: a
  * module already there is the team's.
  */
-import { type HandlerModule, handlerModules } from '../../src/runtime/handler-modules';
+import { type HandlerModule, handlerModules } from 'contract-runtime/handler';
 import { propertyKey } from './render';
 import type { ContractModel, OperationModel } from '../model/model';
 import { runtimeImport } from './header';

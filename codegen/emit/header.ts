@@ -12,7 +12,7 @@ export interface Output {
   header: string;
   /**
    * The module the runtime's front door (src/runtime/index.ts) is imported by: its path from the folder
-   * (`../src/runtime` from generated/), or the package's name in a team's project (`pin-service/runtime`). The
+   * (`../src/runtime` from generated/), or the runtime package's name in a team's project (`contract-runtime`). The
    * generated files import the doors below it (`/codec`, `/client`); the handler skeleton imports it.
    */
   runtime: string;

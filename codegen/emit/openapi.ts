@@ -8,7 +8,7 @@ import {
   type Primitive,
   type TypeRef,
 } from '../model/model';
-import { INTEGER_BOUNDS } from '../../src/runtime/xml/xsd-values';
+import { INTEGER_BOUNDS } from 'contract-runtime/xml';
 import { segments } from './documents';
 import { GENERATED, type Output } from './header';
 import { renderFile } from './render';

@@ -4,7 +4,7 @@
  * the mock and `npm run corpus` take it.
  */
 import type { ObjectSample, Sample, XmlPiece } from '../model/samples/sample-tree';
-import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
+import { escapeXmlAttribute } from 'contract-runtime/xml';
 import type { EmitFile } from './file';
 import { TYPES } from './header';
 import { quote } from './ts';

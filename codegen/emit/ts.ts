@@ -6,8 +6,8 @@
  * import declarations. As openapi-typescript's lib/ts.ts, on text: generated
  * code is assembled from strings and templates.
  */
-import { CLIENT_EXPORTS } from '../../src/runtime/client';
-import { CODEC_EXPORTS } from '../../src/runtime/codec';
+import { CLIENT_EXPORTS } from 'contract-runtime/client';
+import { CODEC_EXPORTS } from 'contract-runtime/codec';
 
 const LITERAL_ESCAPES: Record<string, string> = {
   '\\': '\\\\',
@@ -153,7 +153,7 @@ export class Imports {
 
   /**
    * The declarations importing the runtime names the file uses, a door a line (codec, then client), each module
-   * spelt below `runtime`, the front door's (`../src/runtime`, `pin-service/runtime`); types as `type X`.
+   * spelt below `runtime`, the front door's (`../src/runtime`, `contract-runtime`); types as `type X`.
    */
   runtimeDeclarations(runtime: string): string {
     return DOORS.flatMap(({ path, values, types }) => {

@@ -8,7 +8,7 @@ import {
   type ParticleModel,
   type TypeRef,
 } from '../model/model';
-import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
+import { escapeXmlAttribute } from 'contract-runtime/xml';
 import { type EmitFile, emitFile } from './file';
 import { GENERATED, type Output, TYPES } from './header';
 import { quote } from './ts';

@@ -3,15 +3,17 @@
  * check: codegen writes the folder, TypeScript's transpileModule turns each
  * file into CommonJS beside it (no type check, no tsx: the built package runs
  * it on plain Node.js), and the folder's contract is required. The generated
- * files import the runtime's doors beside this module by path (src/runtime/
- * in a checkout, dist/src/runtime/ in the built package, where the package's
- * name would not resolve from a temporary folder).
+ * files import the runtime's doors this module runs with by path
+ * (codegen/main.ts's RUNTIME_FOLDER: src/runtime/ in a checkout, the
+ * installed contract-runtime's dist/ beside the built package, whose name
+ * would not resolve from a temporary folder).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ts } from 'ts-morph';
-import type { ContractDefinition, Handlers, SoapHeaders } from '../../src/runtime/definition';
+import type { ContractDefinition } from 'contract-runtime/codec';
+import type { Handlers, SoapHeaders } from 'contract-runtime/handler';
 import { generate } from '../main';
 
 // biome-ignore lint/suspicious/noExplicitAny: a contract loaded at run time has no static types

@@ -7,12 +7,12 @@
  *   npm run mock -- --wsdl FILE [--service NAME] [--schemas DIR] [--trust CERTS.pem] [--port N] [the host's other settings]
  * Where the contract's WS-Policy asks for WS-Security tokens, the mock takes any username and password (the token's
  * form, nonce and timestamp are checked as the runtime checks them) and any certificate that --trust's PEM file holds.
- * The built package runs the same as `contract-mock` (dist/codegen/harness/mock.js).
+ * The contract-codegen package runs the same as `contract-mock` (its dist/harness/mock.js).
  */
 import { readFileSync } from 'node:fs';
-import type { ContractDefinition } from '../../src/runtime/codec';
-import { type Authenticate, runContractServer } from '../../src/runtime/host';
-import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
+import type { ContractDefinition } from 'contract-runtime/codec';
+import { type Authenticate, runContractServer } from 'contract-runtime/host';
+import { loadXmlEngine } from 'contract-runtime/xml';
 import { loadContract, sampleHandlers } from './load-generated';
 
 /** Takes `--name VALUE` out of argv; undefined when absent. */

@@ -210,7 +210,7 @@ export interface ElementModel {
   default?: string;
 }
 
-import type { AddressingActions, SoapPolicy, Variant } from '../../src/runtime/definition';
+import type { AddressingActions, SoapPolicy, Variant } from 'contract-runtime/codec';
 
 export type { Variant };
 

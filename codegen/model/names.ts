@@ -3,8 +3,8 @@
  * each claimed once with its companions (`XFields`, `XValues`), and members
  * made identifiers, unique in their class.
  */
-import { CLIENT_EXPORTS } from '../../src/runtime/client';
-import { CODEC_EXPORTS } from '../../src/runtime/codec';
+import { CLIENT_EXPORTS } from 'contract-runtime/client';
+import { CODEC_EXPORTS } from 'contract-runtime/codec';
 import { type AttributeModel, type FieldModel, OTHER_ATTRIBUTES } from './model';
 
 /** Names generated code uses beside the contract's classes: a contract type of one of these names is renamed. */
@@ -36,7 +36,8 @@ export const GENERATED_FILE_NAMES: ReadonlySet<string> = new Set([
     'CallContext CallState callOf Contract loadContract addContractRoutes ContractRouteOptions RouteHandler RouteTable liveness ' +
     'requestLog RequestLogFields CloseOptions connectionLimits Listener ListenOptions listen ConfigError digits integer listenHost ' +
     'namespaceUri oneOf optional publicUrl setting SettingSpec SettingsTable settingsTable SettingValues ValueType yesNo ' +
-    'HOST_HEADER HelpExtension escapeEach escapeHtml parseUrlEncoded MtomSettings ' +
+    'HOST_HEADER HelpExtension escapeEach escapeHtml parseUrlEncoded AddressingHeaders AddressingVersion Authenticate Credential ' +
+    'ContractAppOptions HeaderStackOptions SoapSecuritySettings MtomSettings ' +
     // What the generated files declare, and the names they import from one another under another name.
     'CONTRACT CallOptions HeaderCallOptions ENDPOINT_PATH ENDPOINT_PATHS JSON_OPERATIONS OPENAPI_PATHS OPERATION_NAMES ' +
     'OPERATIONS Operations PORTS REQUEST_SCHEMAS ROUTES SCRIPT_NAMESPACE SERVICE_NAME TARGET_NAMESPACE VARIANTS ContractHandlers ' +

@@ -6,7 +6,7 @@
  * each assertion so left out is named in one `codegen: warning:` line of the contract, as are the alternatives left
  * out and the optional assertions not asked of calls; a policy asking for HTTPS is said in a line.
  */
-import type { SoapPolicy } from '../../src/runtime/definition';
+import type { SoapPolicy } from 'contract-runtime/codec';
 import type { PolicyAlternative, PolicyAssertion, PolicyFacts, WsdlFacts, WsdlOperationFacts, WsdlOperationPolicies } from '../read/wsdl';
 import { ADDRESSING } from '../read/wsdl/policy';
 import type { OperationModel } from './model';

@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { xml, type XmlElement } from '../../src/runtime/xml/xml-engine';
+import { xml, type XmlElement } from 'contract-runtime/xml';
 import { readXmlFile, XML_NAMESPACE } from './documents';
 
 const CATALOG_NS = 'urn:oasis:names:tc:entity:xmlns:xml:catalog';

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { loadXmlEngine, type XmlDocument } from '../../src/runtime/xml/xml-engine';
+import { loadXmlEngine, type XmlDocument } from 'contract-runtime/xml';
 import { attr, findAll, NS, optionalAttr, readXmlFile, refuseAt } from './documents';
 import { type Catalog, standardCatalog } from './catalog';
 import { checkLocationlessImports, createSchemaLoader, display } from './schemas';

@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { safeParseOptions, xml, xmlInternals, type XmlDocument, type XmlElement, type XmlEngine } from '../../src/runtime/xml/xml-engine';
-import { firstLibxmlMessage } from '../../src/runtime/xml/xml-schema';
+import {
+  firstLibxmlMessage,
+  safeParseOptions,
+  xml,
+  type XmlDocument,
+  type XmlElement,
+  type XmlEngine,
+  xmlInternals,
+} from 'contract-runtime/xml';
 
 export type XmlNode = InstanceType<XmlEngine['XmlNode']>;
 

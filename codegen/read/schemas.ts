@@ -7,7 +7,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { loadXmlEngine, type XmlDocument, type XmlElement } from '../../src/runtime/xml/xml-engine';
+import { loadXmlEngine, type XmlDocument, type XmlElement } from 'contract-runtime/xml';
 import { attr, findAll, NS, namespaceOfQName, optionalAttr, readXmlFile, refuseAt, XML_NAMESPACE } from './documents';
 import { type Catalog, standardCatalog } from './catalog';
 import { type LoadedSchema, readXsd, type XsdFacts } from './xsd';

@@ -3,7 +3,7 @@
  * and ports (services.ts), bindings (bindings.ts), an operation's SOAP and HTTP sides (operations.ts, http.ts),
  * messages and port types (messages.ts), over the documents' lookups (definitions.ts).
  */
-import type { XmlDocument, XmlElement } from '../../src/runtime/xml/xml-engine';
+import type { XmlDocument, XmlElement } from 'contract-runtime/xml';
 import { attr, findAll } from './documents';
 import { boundOperations, type ServedBindings, servedBindings } from './wsdl/bindings';
 import { WsdlDocuments } from './wsdl/definitions';

@@ -4,11 +4,13 @@
  * the typed client its codecs too): the types a contract is written against,
  * and the helpers its classes read and write XML and JSON with. Nothing of a
  * host or of the handler seam. A team's project imports it by name
- * (`pin-service/runtime/codec`, package.json's `exports`).
+ * (`contract-runtime/codec`, the runtime package's `exports`).
  */
 
 // A contract as codegen writes it (generated/contract.ts, routes.ts, json.ts).
 export type { ContractDefinition, Handlers, JsonOperation, Port, Route, Variant } from './definition';
+// What a route's WS-Policy asks (Route.policies) and its WS-Addressing actions, as routes.ts writes them.
+export type { AddressingActions, SoapPolicy } from './definition';
 
 // A declared fault's class (generated/types.ts) extends it.
 export { DeclaredFault } from './errors';
@@ -111,5 +113,17 @@ export const CODEC_EXPORTS = {
     'toJsonFloat',
     'jsonString',
   ],
-  types: ['ContractDefinition', 'Handlers', 'JsonOperation', 'Port', 'Route', 'Variant', 'ElementCodec', 'XmlFragment', 'XmlElement'],
+  types: [
+    'ContractDefinition',
+    'Handlers',
+    'JsonOperation',
+    'Port',
+    'Route',
+    'Variant',
+    'AddressingActions',
+    'SoapPolicy',
+    'ElementCodec',
+    'XmlFragment',
+    'XmlElement',
+  ],
 } as const;

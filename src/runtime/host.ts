@@ -44,3 +44,7 @@ export { HOST_HEADER } from './pages/service-description';
 export type { HelpExtension } from './help/pages';
 export { parseUrlEncoded } from './bindings/form';
 export { loadXmlEngine } from './xml/xml-engine';
+
+// The SOAP envelopes of both versions, for a host (or a check of what it serves) that writes a request itself.
+export { SOAP11, SOAP12, soapEnvelope, type SoapVersion } from './wire/soap-envelope';
+export { requestAddressingHeaders } from './soap-stack/addressing';

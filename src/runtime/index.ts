@@ -1,10 +1,12 @@
 /**
  * The runtime's front door, which hands on every door: generated code imports
  * the doors made for it (codec.ts, and client/index.ts for the typed client),
- * a handler module handler.ts, a host host.ts; src/service/ imports the
- * handler and host doors. A team's project that installed the package imports
- * them by name (`pin-service/runtime`, `…/runtime/codec`, …: package.json's
- * `exports`). The runtime's own modules import each other directly.
+ * a handler module handler.ts, a host host.ts, a tool that reads XML (codegen/)
+ * xml/index.ts; src/service/ imports the handler and host doors. A team's
+ * project that installed the package imports them by name
+ * (`contract-runtime`, `contract-runtime/codec`, …: this folder's
+ * package.json's `exports`). The runtime's own modules import each other
+ * directly.
  */
 
 // A contract as codegen writes it (generated/contract.ts, routes.ts, json.ts), and the call a handler answers.

@@ -1,9 +1,10 @@
 /**
- * This package as a team installs it: `npm pack` of a fresh copy of the
- * repository (what git tracks, built as `npm run build` builds it), installed
- * with `npm install` into a new project of the team's in a temporary folder
+ * The runtime and codegen packages as a team installs them: `npm pack` of
+ * each workspace of a fresh copy of the repository (what git tracks, each
+ * built as its `npm run build` builds it), both tarballs installed with
+ * `npm install` into a new project of the team's in a temporary folder
  * outside the repository, beside the packages the project names (typescript,
- * say) from the npm registry. Commands run in the project with this Node.js
+ * say) from the npm registry; the PIN service is not installed. Commands run in the project with this Node.js
  * first on PATH (the package's commands are `#!/usr/bin/env node` scripts),
  * each bounded in time; a server is started on 127.0.0.1 at a port the system
  * picks, and killed by the caller.
@@ -13,7 +14,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { delimiter, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import ts from 'typescript';
-import { makeRepositoryCopy, run } from './repository-copy';
+import { makeRepositoryCopy, run, workspaces } from './repository-copy';
 
 /** The environment of the project's commands: this Node.js (24) before any other `node` on PATH. */
 export const PROJECT_ENV: NodeJS.ProcessEnv = { ...process.env, PATH: [dirname(process.execPath), process.env.PATH].join(delimiter) };
@@ -25,16 +26,38 @@ export async function succeed(command: string, args: string[], cwd: string, time
   return ran.output;
 }
 
-/** Packs a fresh copy of the repository, built, into the folder `into`; answers the tarball's path. */
-export async function packRepository(into: string): Promise<string> {
+/** A workspace's tarball, and what `npm pack` put in it (paths inside the package). */
+export interface Packed {
+  name: string;
+  tarball: string;
+  files: string[];
+}
+
+/**
+ * Packs the runtime's and codegen's packages (the root package.json's workspaces) of a fresh copy of the repository,
+ * each built as `npm run build` builds it, into the folder `into`; answers each tarball and its files. `dryRun` packs
+ * nothing and answers the files `npm pack --dry-run` lists.
+ */
+export async function packWorkspaces(into: string, { dryRun = false } = {}): Promise<Packed[]> {
   const copy = makeRepositoryCopy('pin-pack-');
   try {
-    await succeed('npm', ['run', 'build'], copy, 5 * 60_000);
-    const before = new Set(readdirSync(into));
-    await succeed('npm', ['pack', '--pack-destination', into], copy, 2 * 60_000);
-    const packed = readdirSync(into).filter((name) => name.endsWith('.tgz') && !before.has(name));
-    if (packed.length !== 1) throw new Error(`npm pack wrote ${packed.length} tarballs into ${into}: ${packed.join(', ')}`);
-    return join(into, packed[0]);
+    const names = workspaces(copy).map(({ name }) => name);
+    for (const name of names) await succeed('npm', ['run', 'build', '--workspace', name], copy, 5 * 60_000);
+    const workspaceArgs = names.flatMap((name) => ['--workspace', name]);
+    const output = await succeed(
+      'npm',
+      ['pack', '--json', ...(dryRun ? ['--dry-run'] : []), '--pack-destination', into, ...workspaceArgs],
+      copy,
+      2 * 60_000,
+    );
+    const listed = JSON.parse(output.slice(output.search(/^\[/m), output.lastIndexOf('\n]') + 2)) as {
+      name: string;
+      filename: string;
+      files: { path: string }[];
+    }[];
+    if (listed.map(({ name }) => name).join() !== names.join())
+      throw new Error(`npm pack packed ${listed.map(({ name }) => name).join(', ')}`);
+    return listed.map(({ name, filename, files }) => ({ name, tarball: join(into, filename), files: files.map(({ path }) => path) }));
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }
@@ -57,17 +80,17 @@ export const PROJECT_TSCONFIG = {
 };
 
 /**
- * A new project in `folder` (package.json, tsconfig.json) with the tarball and `packages` installed by `npm install`
+ * A new project in `folder` (package.json, tsconfig.json) with the tarballs and `packages` installed by `npm install`
  * (the registry, or npm's cache when it has them).
  */
-export async function makeProject(folder: string, tarball: string, packages: string[]): Promise<void> {
+export async function makeProject(folder: string, tarballs: string[], packages: string[]): Promise<void> {
   mkdirSync(folder, { recursive: true });
   writeFileSync(
     join(folder, 'package.json'),
     `${JSON.stringify({ name: 'a-team-project', version: '1.0.0', private: true, type: 'commonjs' }, null, 2)}\n`,
   );
   writeFileSync(join(folder, 'tsconfig.json'), `${JSON.stringify(PROJECT_TSCONFIG, null, 2)}\n`);
-  await succeed('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, ...packages], folder, 10 * 60_000);
+  await succeed('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...tarballs, ...packages], folder, 10 * 60_000);
 }
 
 /** A command of the project's node_modules/.bin, run as a shell runs it: the file itself, its #! line choosing Node.js. */

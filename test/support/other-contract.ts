@@ -1,8 +1,9 @@
 /**
- * Other contracts served as a team serving its own serves them: this package
- * installed into a project of the team's (test/support/installed-package.ts:
- * `npm pack` of a fresh copy of the repository, `npm install` of the tarball
- * into a new project in a temporary folder), where, for each fixture contract
+ * Other contracts served as a team serving its own serves them: the runtime
+ * and codegen packages installed into a project of the team's
+ * (test/support/installed-package.ts: `npm pack` of each workspace of a fresh
+ * copy of the repository, `npm install` of both tarballs into a new project in
+ * a temporary folder), where, for each fixture contract
  * of test/fixtures/contracts/ (its WSDL and schema files copied to
  * contracts/<name>/), the package's `contract-codegen` writes the contract
  * into src/<name>/generated/ and the handler skeleton's index.ts
@@ -20,7 +21,7 @@ import { contractModel, theWsdlOf } from '../../codegen/main';
 import { readContract } from '../../codegen/read/contract';
 import { REPO } from './child-service';
 import { runJsonClient } from '../system/clients/harness';
-import { makeProject, packRepository, projectBin, type Served, serve, succeed } from './installed-package';
+import { makeProject, packWorkspaces, projectBin, type Served, serve, succeed } from './installed-package';
 import { loadReaders } from './readers';
 import { schemaChecks, type SchemaChecks } from './xml-assertions';
 
@@ -49,14 +50,18 @@ export interface OtherContract extends SchemaChecks {
 }
 
 /**
- * Packs the repository into `work`, makes the team's project in `work`/project with typescript, and for each contract
+ * Packs the runtime and codegen packages into `work`, makes the team's project in `work`/project with typescript, and for each contract
  * of `names` generates it with the installed codegen beside the fixture's handlers; then compiles the project. On any
  * failure, what was made is left in `work`, which the caller removes.
  */
 export async function makeTeamProject(work: string, names: readonly string[]): Promise<TeamProject> {
   const folder = join(work, 'project');
-  const tarball = await packRepository(work);
-  await makeProject(folder, tarball, ['typescript@5.9', '@types/node@24']);
+  const packed = await packWorkspaces(work);
+  await makeProject(
+    folder,
+    packed.map(({ tarball }) => tarball),
+    ['typescript@5.9', '@types/node@24'],
+  );
   for (const name of names) {
     const fixture = join(CONTRACTS, name);
     const contract = join(folder, 'contracts', name);

@@ -71,8 +71,11 @@ export function copyRepository(copy: string): string[] {
 /**
  * A new folder (`prefix` and a random suffix, under the temporary folder)
  * holding a copy of the repository for a test to change: its files but
- * node_modules and a work tree's .node (links git may not ignore), and a link
- * to this checkout's node_modules.
+ * node_modules and a work tree's .node (links git may not ignore), and a
+ * node_modules of links: to each package of this checkout's, but the
+ * workspaces (contract-runtime, contract-codegen), which link to the copy's
+ * own folders as npm links them, so that what is built or resolved by name in
+ * the copy is the copy's.
  */
 export function makeRepositoryCopy(prefix: string): string {
   const copy = mkdtempSync(join(tmpdir(), prefix));
@@ -81,7 +84,7 @@ export function makeRepositoryCopy(prefix: string): string {
       mkdirSync(dirname(join(copy, file)), { recursive: true });
       cpSync(join(REPO, file), join(copy, file));
     }
-    symlinkSync(realpathSync(join(REPO, 'node_modules')), join(copy, 'node_modules'));
+    linkNodeModules(copy);
     return copy;
   } catch (error) {
     rmSync(copy, { recursive: true, force: true });
@@ -94,4 +97,26 @@ export async function nodeInCopy(copy: string, args: string[], timeoutMs: number
   const ran = await run(process.execPath, args, copy, timeoutMs);
   if (ran.status !== 0) throw new Error(`${args.join(' ')} failed in the copy (exit ${ran.status}):\n${ran.output.slice(-8000)}`);
   return ran.output;
+}
+
+/** The workspaces of the root package.json: each package's name and folder. */
+export function workspaces(root = REPO): { name: string; folder: string }[] {
+  const { workspaces: folders = [] } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { workspaces?: string[] };
+  return folders.map((folder) => ({
+    name: (JSON.parse(readFileSync(join(root, folder, 'package.json'), 'utf8')) as { name: string }).name,
+    folder,
+  }));
+}
+
+/** `copy`'s node_modules: links to this checkout's packages, its workspaces' links to the copy's folders. */
+function linkNodeModules(copy: string): void {
+  const installed = realpathSync(join(REPO, 'node_modules'));
+  const own = new Map(workspaces(copy).map(({ name, folder }) => [name, folder]));
+  mkdirSync(join(copy, 'node_modules'));
+  for (const entry of readdirSync(installed)) {
+    if (own.has(entry)) symlinkSync(join(copy, own.get(entry) as string), join(copy, 'node_modules', entry));
+    else symlinkSync(join(installed, entry), join(copy, 'node_modules', entry));
+  }
+  for (const name of own.keys())
+    if (!existsSync(join(copy, 'node_modules', name))) throw new Error(`${name} is not in node_modules: npm install links the workspaces`);
 }

@@ -1,14 +1,15 @@
 /**
- * A team serves its own contract from its own project, with this package
- * installed as npm installs it (test/support/installed-package.ts: `npm pack`
- * of a fresh copy of the repository, `npm install` of the tarball and of
- * typescript into a new project in a temporary folder). There, with the
- * package's commands from node_modules/.bin:
+ * A team serves its own contract from its own project, with the runtime and
+ * codegen packages installed as npm installs them, and nothing else of the
+ * repository (test/support/installed-package.ts: `npm pack` of each workspace
+ * of a fresh copy of the repository, `npm install` of both tarballs and of
+ * typescript into a new project in a temporary folder; not the PIN service).
+ * There, with the codegen package's commands from node_modules/.bin:
  *  - `contract-codegen --wsdl Calculator.wsdl --out src/generated --handlers
  *    src/handlers` writes the contract and the handler skeleton, which import
- *    the runtime by the package's name (the contract its codec and client
- *    doors, `pin-service/runtime/codec` and `/client`; the skeleton
- *    `pin-service/runtime`) and nothing of it by path;
+ *    the runtime by its package's name (the contract its codec and client
+ *    doors, `contract-runtime/codec` and `/client`; the skeleton
+ *    `contract-runtime`) and nothing of it by path;
  *  - the team writes one handler (Add); the project's own `tsc` refuses it
  *    while it returns the wrong type, then compiles the project;
  *  - the compiled skeleton (dist/handlers/index.js, the runtime's host) serves
@@ -21,17 +22,21 @@
  * Debian's python3-zeep (.ci/run installs it).
  */
 import test, { type ExecutionContext } from 'ava';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadContract } from '../../codegen/harness/load-generated';
 import { SOAP11, SOAP12 } from '../../src/runtime/wire/soap-envelope';
 import { loadReaders, readXml } from '../support/readers';
-import { importsIn, makeProject, packRepository, projectBin, type Served, serve, succeed } from '../support/installed-package';
+import { importsIn, makeProject, packWorkspaces, projectBin, type Served, serve, succeed } from '../support/installed-package';
 import { CLIENTS_DIR, PYTHON, haveTool, requireTool, runJsonClient, type TypedResult } from './clients/harness';
 
 const CALCULATOR = join(__dirname, '..', 'fixtures', 'contracts', 'calculator', 'Calculator.wsdl');
-const PACKAGE = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { name: string }).name;
+const ROOT = join(__dirname, '..', '..');
+const packageJson = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as { name: string; version: string; description: string };
+const RUNTIME = packageJson(join(ROOT, 'src', 'runtime', 'package.json'));
+const CODEGEN = packageJson(join(ROOT, 'codegen', 'package.json'));
+const SERVICE = packageJson(join(ROOT, 'package.json'));
 
 let work: string | undefined;
 const servers: Served[] = [];
@@ -82,16 +87,37 @@ function checkTools(t: ExecutionContext): boolean {
 }
 
 test.serial(
-  'in a project of its own, the installed package generates a WSDL with its handler skeleton, the project type-checks with its own tsc, serves the contract to zeep over SOAP 1.1 and 1.2, and its mock answers zeep',
+  'in a project of its own, with the runtime and codegen packages installed (not the service), codegen generates a WSDL with its handler skeleton, the project type-checks with its own tsc, serves the contract to zeep over SOAP 1.1 and 1.2, and the mock answers zeep',
   async (t) => {
     t.timeout(25 * 60_000, 'pack, install from the registry, generate, compile, serve');
     if (!checkTools(t)) return;
     await loadReaders();
     work = mkdtempSync(join(tmpdir(), 'pin-installed-'));
     const project = join(work, 'project');
-    const tarball = await packRepository(work);
-    await makeProject(project, tarball, ['typescript@5.9', '@types/node@24']);
+    const packed = await packWorkspaces(work);
+    t.deepEqual(
+      packed.map(({ name }) => name),
+      [RUNTIME.name, CODEGEN.name],
+    );
+    await makeProject(
+      project,
+      packed.map(({ tarball }) => tarball),
+      ['typescript@5.9', '@types/node@24'],
+    );
     cpSync(CALCULATOR, join(project, 'Calculator.wsdl'));
+
+    // Both packages, as packed here (codegen's dependency on the runtime is the runtime's tarball), and not the service.
+    const modules = join(project, 'node_modules');
+    for (const expected of [RUNTIME, CODEGEN]) {
+      const installed = packageJson(join(modules, expected.name, 'package.json'));
+      t.deepEqual([installed.name, installed.version, installed.description], [expected.name, expected.version, expected.description]);
+    }
+    t.false(existsSync(join(modules, CODEGEN.name, 'node_modules', RUNTIME.name)), 'one runtime, the tarball, and no other copy');
+    t.false(existsSync(join(modules, SERVICE.name)), 'the PIN service is not installed');
+    t.deepEqual(
+      Object.keys((JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { dependencies: object }).dependencies).sort(),
+      ['@types/node', CODEGEN.name, RUNTIME.name, 'typescript'].sort(),
+    );
 
     // The installed codegen: the contract and the skeleton, importing the runtime by the package's name.
     const generated = await succeed(
@@ -105,11 +131,11 @@ test.serial(
     const imports = importsIn(join(project, 'src'));
     const outside = imports.filter(({ module }) => !module.startsWith('.'));
     t.true(outside.length >= 8, 'the generated files and the handlers import the runtime');
-    const doors = [`${PACKAGE}/runtime/codec`, `${PACKAGE}/runtime/client`];
+    const doors = [`${RUNTIME.name}/codec`, `${RUNTIME.name}/client`];
     t.deepEqual(
-      outside.filter(({ file, module }) => (file.startsWith('generated') ? !doors.includes(module) : module !== `${PACKAGE}/runtime`)),
+      outside.filter(({ file, module }) => (file.startsWith('generated') ? !doors.includes(module) : module !== RUNTIME.name)),
       [],
-      "nothing but the runtime's codec and client doors (the generated files) and its front door (the handlers), by the package name",
+      "nothing but the runtime's codec and client doors (the generated files) and its front door (the handlers), by the runtime package's name",
     );
     t.deepEqual(
       imports.filter(({ module }) => module.includes('node_modules') || (module.includes('runtime/') && !doors.includes(module))),
@@ -118,7 +144,7 @@ test.serial(
     );
     t.regex(
       readFileSync(join(project, 'src', 'generated', 'types.ts'), 'utf8'),
-      /^\/\/ Generated by .* from Calculator\.wsdl\. Do not edit:/,
+      /^\/\/ Generated by contract-codegen from Calculator\.wsdl\. Do not edit:/,
     );
 
     // The team's handler: the project's compiler refuses it while it answers text for an xsd:int, then builds.

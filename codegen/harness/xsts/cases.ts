@@ -10,7 +10,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { safeParseOptions, xml, type XmlElement } from '../../../src/runtime/xml/xml-engine';
+import { safeParseOptions, xml, type XmlElement } from 'contract-runtime/xml';
 
 const TS = 'http://www.w3.org/XML/2004/xml-schema-test-suite/';
 const XLINK = 'http://www.w3.org/1999/xlink';

@@ -8,10 +8,9 @@
  * xsi:noNamespaceSchemaLocation are hints to a validator, not content, and
  * namespace declarations and prefixes are not compared (names are).
  */
-import { xml, type XmlElement } from '../../../src/runtime/xml/xml-engine';
+import { parseXsdQName, xml, type XmlElement } from 'contract-runtime/xml';
 import type { ComplexTypeModel, EnumModel, FieldModel, SchemaModel, TypeRef } from '../../model/model';
 import { builtinRef } from '../../model/type-refs';
-import { parseXsdQName } from '../../../src/runtime/xml/xsd-values';
 import { equalValues } from './values';
 
 const XSI = 'http://www.w3.org/2001/XMLSchema-instance';

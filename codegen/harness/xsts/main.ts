@@ -12,7 +12,7 @@ import { typeCheckFolders } from '../corpus';
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadXmlEngine } from '../../../src/runtime/xml/xml-engine';
+import { loadXmlEngine } from 'contract-runtime/xml';
 import { schemasWithHints, type XstsCase, xstsCases } from './cases';
 import { type Catalog, readCatalog } from '../../read/catalog';
 import type { CaseResult } from './run-set';

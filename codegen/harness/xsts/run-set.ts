@@ -9,10 +9,8 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, wri
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ts } from 'ts-morph';
-import type { ElementCodec } from '../../../src/runtime/xml/xml-codec';
-import { escapeXmlAttribute } from '../../../src/runtime/xml/xml-escape';
-import { safeParseOptions, xml, type XmlDocument, type XsdValidator } from '../../../src/runtime/xml/xml-engine';
-import { firstLibxmlMessage } from '../../../src/runtime/xml/xml-schema';
+import type { ElementCodec } from 'contract-runtime/codec';
+import { escapeXmlAttribute, firstLibxmlMessage, safeParseOptions, xml, type XmlDocument, type XsdValidator } from 'contract-runtime/xml';
 import { GENERATED } from '../../emit/header';
 import { generateSchemaTexts, outputFor, RUNTIME_FOLDER, standaloneTsconfig } from '../../main';
 import type { SchemaModel } from '../../model/model';

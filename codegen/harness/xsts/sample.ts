@@ -12,7 +12,7 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { loadXmlEngine, safeParseOptions, xml } from '../../../src/runtime/xml/xml-engine';
+import { loadXmlEngine, safeParseOptions, xml } from 'contract-runtime/xml';
 import { schemasWithHints, type XstsCase, xstsCases } from './cases';
 import { runXsts } from './main';
 

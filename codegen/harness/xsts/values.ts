@@ -5,8 +5,7 @@
  * doubles, white space as the type's facet treats it). QNames are compared by
  * namespace and local name, each resolved where it was written.
  */
-import { normalizeSpace, parseXsdQName, type WhiteSpace, whiteSpaceOf, xsdValueKey } from '../../../src/runtime/xml/xsd-values';
-import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
+import { normalizeSpace, parseXsdQName, type WhiteSpace, whiteSpaceOf, type XmlElement, xsdValueKey } from 'contract-runtime/xml';
 import type { EnumModel, TypeRef } from '../../model/model';
 
 /** Where a value was written: its element resolves the prefixes of a QName. */

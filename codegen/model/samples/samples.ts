@@ -21,7 +21,7 @@ import {
   type SchemaModel,
   type TypeRef,
 } from '../model';
-import { escapeXmlAttribute, escapeXmlText } from '../../../src/runtime/xml/xml-escape';
+import { escapeXmlAttribute, escapeXmlText } from 'contract-runtime/xml';
 import type { ObjectSample, Sample, XmlPiece } from './sample-tree';
 import { sampleText, simpleSample } from './simple-values';
 

@@ -2,8 +2,8 @@
  * Bindings: each port's variant (SOAP 1.1, SOAP 1.2, HTTP GET, HTTP POST), checked literal; the bindings the
  * served ports bind, and the operations they bind.
  */
-import type { Variant } from '../../../src/runtime/definition';
-import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
+import type { Variant } from 'contract-runtime/codec';
+import type { XmlElement } from 'contract-runtime/xml';
 import { attr, findAll, findOne, optionalAttr, refuseAt } from '../documents';
 import type { WsdlPort } from './facts';
 import type { WsdlDocuments } from './definitions';

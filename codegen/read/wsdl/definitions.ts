@@ -2,7 +2,7 @@
  * The WSDL documents of a contract (the main one and those it imports) and their lookups: a message, port type or
  * binding by its QName, and the children of one element by name, each indexed once.
  */
-import type { XmlDocument, XmlElement } from '../../../src/runtime/xml/xml-engine';
+import type { XmlDocument, XmlElement } from 'contract-runtime/xml';
 import { findAll, findOne, localName, namespaceOfQName, optionalAttr, refuseAt } from '../documents';
 
 /** A WSDL document and the namespace its definitions are in. */

@@ -1,5 +1,5 @@
 /** The facts read/ takes from a WSDL: the service's ports and operations, as plain data (read/wsdl.ts reads them). */
-import type { AddressingActions, Variant } from '../../../src/runtime/definition';
+import type { AddressingActions, Variant } from 'contract-runtime/codec';
 import type { QName } from '../xsd/facts';
 
 /** A message part: it names a global element (document style) or a type (rpc style, HTTP bindings). */

@@ -1,5 +1,5 @@
 /** An operation's HTTP GET or POST side: its location and the path it is served at, its input parts, its answer's element, an XML body. */
-import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
+import type { XmlElement } from 'contract-runtime/xml';
 import { attr, findAll, findOne, optionalAttr, refuseAt } from '../documents';
 import type { WsdlOperationFacts } from './facts';
 import type { WsdlDocuments } from './definitions';

@@ -1,5 +1,5 @@
 /** Messages and port types: an operation as its port type declares it, the message of each direction, a message's parts. */
-import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
+import type { XmlElement } from 'contract-runtime/xml';
 import { attr, findAll, findOne, localName, namespaceOfQName, optionalAttr, refuseAt } from '../documents';
 import type { WsdlPart } from './facts';
 import type { WsdlDocuments } from './definitions';

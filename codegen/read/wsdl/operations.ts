@@ -2,7 +2,7 @@
  * One bound operation: its documentation and HTTP side, and its SOAP side (style, each version's SOAPAction, the
  * body and header parts of each direction, the declared faults).
  */
-import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
+import type { XmlElement } from 'contract-runtime/xml';
 import { attr, findAll, findOne, optionalAttr, refuseAt } from '../documents';
 import type { PolicyFacts, WsdlOperationFacts, WsdlPort, WsdlSoapMessage } from './facts';
 import { bindingOperation, type ServedBindings } from './bindings';

@@ -6,8 +6,8 @@
  * UsingAddressing element (wsdl:required) read as the assertion it stands for; and an operation's WS-Addressing
  * actions (wsam:Action, wsaw:Action, the submission's wsa:Action, else the default action pattern).
  */
-import type { AddressingActions } from '../../../src/runtime/definition';
-import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
+import type { AddressingActions } from 'contract-runtime/codec';
+import type { XmlElement } from 'contract-runtime/xml';
 import { attr, findAll, NS, optionalAttr } from '../documents';
 import type { WsdlDocuments } from './definitions';
 import type { PolicyAlternative, PolicyAssertion, PolicyFacts } from './facts';

@@ -2,8 +2,8 @@
  * Services and ports: the service served (the first, or the one named; one added for a WSDL of bindings and no
  * service), its ports of each variant, and each port's path.
  */
-import type { Variant } from '../../../src/runtime/definition';
-import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
+import type { Variant } from 'contract-runtime/codec';
+import type { XmlElement } from 'contract-runtime/xml';
 import { attr, findAll, findOne, NS, optionalAttr, refuseAt, setPlainAttr } from '../documents';
 import type { WsdlPort } from './facts';
 import { checkLiteral, variantOf } from './bindings';

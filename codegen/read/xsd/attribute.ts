@@ -1,5 +1,5 @@
 /** Attributes: declared in place, referenced (a global attribute, or one of the XML namespace), and attribute groups expanded. */
-import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
+import type { XmlElement } from 'contract-runtime/xml';
 import { attr, findAll, optionalAttr, XML_NAMESPACE, type Refuse } from '../documents';
 import { qnameKey, type XsdAttribute, type XsdTypeUse } from './facts';
 import { at, checkUnderstood, declarationScope, homeScope, original, qnameOf, type SchemaScope, typeUse, type Understood } from './scope';

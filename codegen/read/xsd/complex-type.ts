@@ -1,5 +1,5 @@
 /** Complex types: a content model and attributes, or complexContent or simpleContent deriving from a base; and the type an element declares. */
-import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
+import type { XmlElement } from 'contract-runtime/xml';
 import { attr, findAll, NS, optionalAttr, type Refuse } from '../documents';
 import type { XsdComplexType, XsdTypeUse } from './facts';
 import { attributesOf } from './attribute';

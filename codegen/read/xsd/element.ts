@@ -1,5 +1,5 @@
 /** Global elements: a type or an anonymous type, nillable, abstract, a value, and the substitution group they are a member of. */
-import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
+import type { XmlElement } from 'contract-runtime/xml';
 import { attr, optionalAttr } from '../documents';
 import type { XsdElement } from './facts';
 import { declaredType } from './complex-type';

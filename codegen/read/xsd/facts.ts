@@ -1,5 +1,5 @@
 /** The facts read/ takes from a schema set: every global declaration, as plain data (read/xsd.ts reads them). */
-import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
+import type { XmlElement } from 'contract-runtime/xml';
 
 /** A name in a namespace ('' for none): how XML Schema names its components. */
 export interface QName {

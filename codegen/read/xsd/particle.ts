@@ -1,5 +1,5 @@
 /** Content models: compositors (sequence, choice, all), group references expanded in place, wildcards and local elements. */
-import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
+import type { XmlElement } from 'contract-runtime/xml';
 import { attr, findAll, NS, optionalAttr } from '../documents';
 import { qnameKey, type XsdNamespaceConstraint, type XsdParticle, type XsdTypeUse } from './facts';
 import {

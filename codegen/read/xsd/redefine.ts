@@ -2,7 +2,7 @@
  * Redefinitions (xs:redefine): a redefined component takes its name, and the original it redefines takes the
  * ORIGINAL key, by which the redefinition refers to it (scope.ts's `original`).
  */
-import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
+import type { XmlElement } from 'contract-runtime/xml';
 import { attr, findAll, optionalAttr } from '../documents';
 import { qnameKey, type SchemaSource } from './facts';
 import { checkUnderstood, ORIGINAL, type RedefinedKind, redefinedKey, type SchemaScope, type Understood } from './scope';

@@ -3,7 +3,7 @@
  * defaults, how it refuses), the set's global declarations, and the redefinitions being read. Readers are
  * functions of this scope and the node they read; none keeps state of its own.
  */
-import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
+import type { XmlElement } from 'contract-runtime/xml';
 import { attr, findAll, localName, NS, namespaceOfQName, optionalAttr, type Refuse } from '../documents';
 import { type Occurs, type QName, qnameKey, type XsdTypeUse } from './facts';
 

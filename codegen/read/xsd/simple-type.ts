@@ -1,5 +1,5 @@
 /** Simple types: a restriction (enumeration values and other facets), a list, or a union. */
-import type { XmlElement } from '../../../src/runtime/xml/xml-engine';
+import type { XmlElement } from 'contract-runtime/xml';
 import { attr, findAll, localName, NS, namespaceOfQName, optionalAttr, type Refuse } from '../documents';
 import type { XsdSimpleType, XsdTypeUse } from './facts';
 import { at, checkUnderstood, namedType, original, type SchemaScope, typeUse, type Understood } from './scope';

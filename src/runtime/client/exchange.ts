@@ -6,8 +6,7 @@
  * fault. It knows the four variants, not the operations: those, and the
  * decoding of the element, are generated.
  */
-import { randomUUID } from 'node:crypto';
-import { escapeXmlText } from '../xml/xml-escape';
+import { requestAddressingHeaders } from '../soap-stack/addressing';
 import { SOAP11, SOAP12, soapEnvelope, soapVersionOfVariant, type SoapVersion } from '../wire/soap-envelope';
 import { CALL_VARIANTS, type CallVariant, type HeaderRoute } from '../definition';
 import { XSI_NAMESPACE, childElements } from '../xml/xml-codec';
@@ -242,7 +241,7 @@ function httpRequest(connection: Connection, op: OperationSpec, input: CallInput
   if (version) {
     const action = op.soapActions?.[version.variant] ?? connection.namespace + op.soapActionSuffix;
     const addressing = op.addressing?.variants.includes(version.variant as 'soap11' | 'soap12')
-      ? addressingHeaders(op.addressing.action, connection.endpoint)
+      ? requestAddressingHeaders(op.addressing.action, connection.endpoint)
       : '';
     const header = addressing + (input.header ?? '') || undefined;
     if (typeof input.body !== 'string' && op.mtom?.includes(version.variant as 'soap11' | 'soap12')) {
@@ -273,18 +272,6 @@ function mtomRequest(connection: Connection, version: SoapVersion, action: strin
   const headers: Record<string, string> = { 'Content-Type': message.contentType };
   if (version === SOAP11) headers.SOAPAction = `"${action}"`;
   return { url: connection.endpoint, method: 'POST', headers, body: Buffer.concat(message.chunks, message.length) };
-}
-
-const WSA10 = 'http://www.w3.org/2005/08/addressing';
-
-/** A request's WS-Addressing 1.0 headers: its action, a new message id, the endpoint it goes to, an anonymous reply. */
-function addressingHeaders(action: string, to: string): string {
-  return (
-    `<wsa:Action xmlns:wsa="${WSA10}">${escapeXmlText(action)}</wsa:Action>` +
-    `<wsa:MessageID xmlns:wsa="${WSA10}">urn:uuid:${randomUUID()}</wsa:MessageID>` +
-    `<wsa:To xmlns:wsa="${WSA10}">${escapeXmlText(to)}</wsa:To>` +
-    `<wsa:ReplyTo xmlns:wsa="${WSA10}"><wsa:Address>${WSA10}/anonymous</wsa:Address></wsa:ReplyTo>`
-  );
 }
 
 function readSoapAnswer<T>(

@@ -3,7 +3,7 @@
  * imports beside the codec door (src/runtime/codec.ts): the exchange of a
  * call over each variant, its faults, the readers of a JSON answer, and the
  * schemas it validates answers with. A team's project imports it by name
- * (`pin-service/runtime/client`, package.json's `exports`).
+ * (`contract-runtime/client`, the runtime package's `exports`).
  */
 export type { HeaderRoute } from '../definition';
 export type { XsdValidator } from '../xml/xml-engine';

@@ -174,6 +174,20 @@ export function addressingStep(policy: 'required' | 'optional', actions: Address
   };
 }
 
+/**
+ * A request's WS-Addressing 1.0 headers, as a client that the contract's policy asks for addressing sends them: the
+ * action, a new message id, the address it is sent to, and an anonymous reply.
+ */
+export function requestAddressingHeaders(action: string, to: string): string {
+  const ns = WSA10.namespace;
+  return (
+    `<wsa:Action xmlns:wsa="${ns}">${escapeXmlText(action)}</wsa:Action>` +
+    `<wsa:MessageID xmlns:wsa="${ns}">urn:uuid:${randomUUID()}</wsa:MessageID>` +
+    `<wsa:To xmlns:wsa="${ns}">${escapeXmlText(to)}</wsa:To>` +
+    `<wsa:ReplyTo xmlns:wsa="${ns}"><wsa:Address>${WSA10.anonymous}</wsa:Address></wsa:ReplyTo>`
+  );
+}
+
 /** The action of a fault answer: a declared fault's own, WS-Addressing's for its faults, the SOAP fault action otherwise. */
 function faultAction(version: AddressingWire, actions: AddressingActions, fault: ServiceError): string {
   if (fault instanceof HeaderFault && fault.subcodes[0].namespace === version.namespace) return version.faultAction;

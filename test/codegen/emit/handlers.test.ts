@@ -164,7 +164,7 @@ test("docs/runtime.md's handler example, written into the skeleton of its contra
   const module = join(handlers, 'load-report.ts');
   const runtime = /import \{[^}]*ServiceError[^}]*\} from '([^']+)';/.exec(readFileSync(module, 'utf8'))?.[1];
   t.truthy(runtime, 'the skeleton module imports the runtime');
-  writeFileSync(module, handlerDoorExample().replaceAll("'pin-service/runtime'", `'${runtime}'`));
+  writeFileSync(module, handlerDoorExample().replaceAll("'contract-runtime'", `'${runtime}'`));
   t.is(await typeCheck(out), '', 'the example compiles in the skeleton');
 
   await loadXmlEngine();

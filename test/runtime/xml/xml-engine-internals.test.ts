@@ -42,12 +42,12 @@ const STRUCT_READERS = {
 test.before(() => loadXmlEngine());
 
 test('the installed and pinned libxml2-wasm is the release the internals were checked against', (t) => {
-  const pinned = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies[
+  const pinned = (JSON.parse(readFileSync(join(ROOT, 'src', 'runtime', 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies[
     'libxml2-wasm'
   ];
   const installed = (JSON.parse(readFileSync(join(ROOT, 'node_modules/libxml2-wasm/package.json'), 'utf8')) as { version: string }).version;
   const advice = `src/runtime/xml/xml-engine.ts's INTERNALS_CHECKED_FOR is ${INTERNALS_CHECKED_FOR}: ${PROCEDURE}, then set it to the new release`;
-  t.is(pinned, INTERNALS_CHECKED_FOR, `package.json pins libxml2-wasm ${pinned}; ${advice}`);
+  t.is(pinned, INTERNALS_CHECKED_FOR, `src/runtime/package.json pins libxml2-wasm ${pinned}; ${advice}`);
   t.is(installed, INTERNALS_CHECKED_FOR, `node_modules holds libxml2-wasm ${installed} (run npm ci?); ${advice}`);
 });
 
