@@ -39,6 +39,8 @@ export function emitClient(model: ContractModel, output: Output = GENERATED): st
     operations,
     clientHeaders: headers,
     usesHeaders: operations.some((op) => op.hasHeaders),
+    // The request body is encoded inside the exchange, which may send its binary values as MTOM attachments.
+    usesMtom: operations.some((op) => op.mtom !== ''),
     usesFaults: operations.some((op) => op.faults.length > 0),
     ...typesImport(file),
     usesXmlns: imports.usesLocal(TYPES, 'xmlns'),
@@ -144,6 +146,12 @@ function requestBody({ model, imports }: Client, op: OperationModel): string {
   );
 }
 
+/** The SOAP versions whose policy asks for MTOM (wsoma:OptimizedMimeSerialization); '' for none. */
+function mtomOf(op: OperationModel): string {
+  const variants = (['soap11', 'soap12'] as const).filter((v) => op.policies?.[v]?.mtom !== undefined);
+  return variants.length === 0 ? '' : literal(variants, 4, '    mtom: '.length);
+}
+
 /** The SOAP versions whose policy asks for WS-Addressing, with the input action the client sends ('' for none). */
 function addressingOf(op: OperationModel): string {
   const variants = (['soap11', 'soap12'] as const).filter((v) => op.policies?.[v]?.addressing !== undefined);
@@ -196,6 +204,7 @@ function clientOperation(file: Client, op: OperationModel) {
     soapActionSuffix: firstSuffix && 'suffix' in firstSuffix ? firstSuffix.suffix : '',
     soapActions: literals.length ? `{ ${literals.join(', ')} }` : '',
     addressing: addressingOf(op),
+    mtom: mtomOf(op),
     requestElement: soap?.input.style === 'element' ? soap.input.element!.name : '',
     soapResponseElement: output?.style === 'element' ? output.element!.name : '',
     soapResponseNamespace: responseNamespace ? quote(responseNamespace) : '',

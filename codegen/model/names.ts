@@ -37,7 +37,7 @@ export const GENERATED_FILE_NAMES: ReadonlySet<string> = new Set([
     'requestLog RequestLogFields CloseOptions connectionLimits Listener ListenOptions listen ConfigError digits integer listenHost ' +
     'namespaceUri oneOf optional publicUrl setting SettingSpec SettingsTable settingsTable SettingValues ValueType yesNo ' +
     'HOST_HEADER HelpExtension escapeEach escapeHtml parseUrlEncoded AddressingHeaders AddressingVersion Authenticate Credential ' +
-    'ContractAppOptions HeaderStackOptions SoapSecuritySettings ' +
+    'ContractAppOptions HeaderStackOptions SoapSecuritySettings MtomSettings ' +
     // What the generated files declare, and the names they import from one another under another name.
     'CONTRACT CallOptions HeaderCallOptions ENDPOINT_PATH ENDPOINT_PATHS JSON_OPERATIONS OPENAPI_PATHS OPERATION_NAMES ' +
     'OPERATIONS Operations PORTS REQUEST_SCHEMAS ROUTES SCRIPT_NAMESPACE SERVICE_NAME TARGET_NAMESPACE VARIANTS ContractHandlers ' +

@@ -8,6 +8,7 @@
 import type { Contract } from './contract';
 import type { Authenticate, Handlers, OperationName, OperationsOf } from './definition';
 import type { SoapSecuritySettings } from './soap-stack/stack';
+import type { MtomSettings } from './wire/mtom';
 import { endpointCalls, scriptProxyPaths } from './bindings/endpoint';
 import type { HelpOptions } from './help/pages';
 import { openApiDescription } from './pages/openapi';
@@ -27,17 +28,19 @@ export interface ContractRouteOptions<Ops extends OperationsOf<Ops>> extends Hel
   authenticate?: Authenticate;
   /** The clock skew, nonce cache size and answer timestamp of the WS-Security checks (docs/soap-security.md). */
   soapSecurity?: SoapSecuritySettings;
+  /** The part size and count limits of MTOM calls, and the size from which an MTOM answer's binary travels as an attachment (docs/soap-security.md, *MTOM*). */
+  mtom?: MtomSettings;
 }
 
 export function addContractRoutes<Ops extends OperationsOf<Ops>>(
   table: RouteTable,
   contract: Contract<Ops>,
   handlers: Handlers<Ops>,
-  { publicUrl, throttled, authenticate, soapSecurity, ...help }: ContractRouteOptions<Ops> = {},
+  { publicUrl, throttled, authenticate, soapSecurity, mtom, ...help }: ContractRouteOptions<Ops> = {},
 ): RouteTable {
   const { endpointPath, operationNames, routes } = contract.definition;
   const site: EndpointSite = { endpointPath, publicUrl };
-  const calls = endpointCalls(contract, handlers, { authenticate, soapSecurity });
+  const calls = endpointCalls(contract, handlers, { authenticate, soapSecurity, mtom });
   table.get('/', toServicePage(site));
   table.get(endpointPath, serviceDescription(contract, site, help));
   table.get('/openapi.json', openApiDescription(contract, site, throttled));

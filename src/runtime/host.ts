@@ -11,6 +11,7 @@
 // A contract served on its own.
 export { type ContractAppOptions, createContractApp, runContractServer, type ServedContract, serveContract } from './contract-server';
 export type { HeaderStackOptions, SoapSecuritySettings } from './soap-stack/stack';
+export type { MtomSettings } from './wire/mtom';
 export type { Authenticate, Credential } from './definition';
 export { HOST_SETTINGS, type HostSettings, type ListenerSettingChoices, listenerSettings, type LogLevel } from './listener-settings';
 

@@ -141,6 +141,7 @@ export {
   HOST_SETTINGS,
   type HeaderStackOptions,
   type HelpExtension,
+  type MtomSettings,
   type HostSettings,
   integer,
   type Listener,

@@ -17,6 +17,8 @@ const BODY_TYPES = [
   'application/soap+xml',
   'application/x-www-form-urlencoded',
   'application/json',
+  // SOAP calls as MTOM (wire/mtom.ts); last, so that no other type is looked up later than before.
+  'multipart/related',
 ];
 
 const charsetOf = byContentType((ctx) => ctx.request.charset.toLowerCase());

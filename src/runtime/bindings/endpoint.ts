@@ -9,8 +9,7 @@ import type { Contract } from '../contract';
 import type { ContractDefinition, Handlers, OperationsOf } from '../definition';
 import { httpBinding } from './http';
 import { isJsonRequest, jsonBinding, refuseJsonGet } from './json';
-import { soapBinding } from './soap';
-import type { HeaderStackOptions } from '../soap-stack/stack';
+import { type SoapBindingOptions, soapBinding } from './soap';
 
 /** The paths under the endpoint that are not operations (the script proxy's). */
 export function scriptProxyPaths(endpointPath: string): string[] {
@@ -37,7 +36,7 @@ export interface EndpointCalls {
 export function endpointCalls<Ops extends OperationsOf<Ops>>(
   contract: Contract<Ops>,
   handlers: Handlers<Ops>,
-  soap: HeaderStackOptions = {},
+  soap: SoapBindingOptions = {},
 ): EndpointCalls {
   const proxies = scriptProxyPaths(contract.definition.endpointPath).map((p) => p.toLowerCase());
   for (const path of operationPaths(contract.definition).map((p) => p.toLowerCase())) {

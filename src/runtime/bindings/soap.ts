@@ -11,6 +11,7 @@
  * (bindings/xml-tree.ts). Anything else, and every call that is refused, is
  * read again in detail through libxml2-wasm's API, which names what is wrong.
  */
+import { Readable } from 'node:stream';
 import { parse as parseContentType } from 'content-type';
 import { type CallContext, callOf, noHeaders } from '../call-state';
 import type { Contract } from '../contract';
@@ -25,6 +26,18 @@ import { SOAP11, SOAP12, type SoapVersion, soapEnvelope, soapVersionOf } from '.
 import { requestBytes } from './body';
 import { byContentType } from './content-type';
 import { type Exchange, type HeaderStackOptions, type HeaderStacks, headerStacks } from '../soap-stack/stack';
+import {
+  MTOM_DEFAULTS,
+  attachmentMarker,
+  type MtomPackage,
+  type MtomSettings,
+  checkInlinedDecoded,
+  inlineIncludes,
+  mtomMessage,
+  mtomPackageOf,
+  readMtomMessage,
+} from '../wire/mtom';
+import { decodingInlined, encodingAttachable } from '../xml/xsd-values';
 
 /** An operation call read from a SOAP request: its route and its decoded request. */
 interface SoapCall<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>> {
@@ -36,16 +49,35 @@ interface SoapCall<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>> 
   exchange?: Exchange;
 }
 
-/** The SOAP version a request's media type names, worked out once per distinct Content-Type. */
-const versionOf = byContentType((ctx) => soapVersionOf(ctx.request.type));
+/**
+ * The SOAP version a request's media type names, worked out once per distinct Content-Type. Only SOAP's are kept: an
+ * MTOM call's Content-Type is new with each call (its boundary), and would flush the usual ones out.
+ */
+const versionOf = byContentType(
+  (ctx) => soapVersionOf(ctx.request.type),
+  (version) => version !== undefined,
+);
+
+/** An MTOM call's Content-Type names its boundary, new with each call: not kept. */
+const notMultipart = (_: unknown, header: string) => !/^\s*multipart\//i.test(header);
 
 /** SOAP 1.2's `action` parameter of the media type (quoted or not, as clients send it), once per distinct Content-Type. */
-const actionParameterOf = byContentType((ctx) => (parseContentType(ctx.get('Content-Type')).parameters.action ?? '').trim());
+const actionParameterOf = byContentType((ctx) => {
+  const parameters = parseContentType(ctx.get('Content-Type')).parameters;
+  // An MTOM call's: the multipart type's, or its start-info's (JAX-WS).
+  if (parameters['start-info'] !== undefined) return mtomPackageOf(ctx.get('Content-Type'))?.action ?? '';
+  return (parameters.action ?? '').trim();
+}, notMultipart);
+
+/** What the SOAP binding takes from its host: the header stack's options, and MTOM's limits. */
+export interface SoapBindingOptions extends HeaderStackOptions {
+  mtom?: MtomSettings;
+}
 
 export function soapBinding<Ops extends OperationsOf<Ops>>(
   contract: Contract<Ops>,
   handlers: Handlers<Ops>,
-  options: HeaderStackOptions = {},
+  options: SoapBindingOptions = {},
 ) {
   // The header blocks some operation reads: those a call may mark mustUnderstand.
   const understood = new Set<string>();
@@ -56,17 +88,28 @@ export function soapBinding<Ops extends OperationsOf<Ops>>(
   }
   // The header stacks of the operations whose policies ask for something; none at all: calls are read as ever.
   const stacks = headerStacks(contract, options);
+  // The operations whose policy asks for MTOM answers, by SOAP variant; none: no answer is MTOM unless its call was.
+  const mtomAnswers = mtomPolicies(contract);
+  const mtom = { ...MTOM_DEFAULTS, ...options.mtom };
   return async function soap(ctx: CallContext): Promise<void> {
-    const version = versionOf(ctx);
+    let version = versionOf(ctx);
+    let pkg: MtomPackage | undefined;
     if (!version) {
-      throw new ServiceError('unsupported-media-type', 'POST a SOAP envelope as text/xml (SOAP 1.1) or application/soap+xml (SOAP 1.2).');
+      pkg = mtomPackage(ctx);
+      version = pkg.version;
     }
     ctx.state.variant = version.variant;
     contract.refuseUndeclared(version.variant);
-    const bytes = requestBytes(ctx);
-    const call =
-      readUsualCall(ctx, bytes, version, contract) ??
-      withUntrustedXml(bytes, (doc) => readCallInDetail(ctx, doc, version, contract, understood, stacks));
+    let call: SoapCall<Ops, OperationName<Ops>>;
+    if (pkg === undefined) {
+      const bytes = requestBytes(ctx);
+      const soapVersion = version;
+      call =
+        readUsualCall(ctx, bytes, version, contract) ??
+        withUntrustedXml(bytes, (doc) => readCallInDetail(ctx, doc, soapVersion, contract, understood, stacks));
+    } else {
+      call = readMtomCall(ctx, pkg, version, contract, understood, stacks, mtom);
+    }
     if (stacks !== undefined) await admitted(ctx, call, version, stacks);
     let result: unknown;
     try {
@@ -81,6 +124,10 @@ export function soapBinding<Ops extends OperationsOf<Ops>>(
       ctx.body = '';
       return;
     }
+    if (pkg !== undefined || mtomAnswers?.has(`${version.variant} ${call.route.operation}`)) {
+      answerMtom(ctx, call, result, version, contract.namespaceAttribute, stacks, mtom.attachmentThreshold);
+      return;
+    }
     ctx.set('Content-Type', version.contentType);
     const body = encode(call, result, contract.namespaceAttribute);
     const headers = encodeHeaders(call, contract.namespaceAttribute);
@@ -92,6 +139,74 @@ export function soapBinding<Ops extends OperationsOf<Ops>>(
     const stack = stacks!.of(call.route.operation, version)!;
     ctx.body = stack.sign(call.exchange, soapEnvelope(version, body, joinHeaders(headers, stack.answer(call.exchange))));
   };
+}
+
+/** The MTOM package of a call whose media type is not SOAP's, or why it is refused (415 for any but multipart/related). */
+function mtomPackage(ctx: CallContext): MtomPackage {
+  const pkg = mtomPackageOf(ctx.get('Content-Type'));
+  if (pkg === undefined) {
+    throw new ServiceError('unsupported-media-type', 'POST a SOAP envelope as text/xml (SOAP 1.1) or application/soap+xml (SOAP 1.2).');
+  }
+  return pkg;
+}
+
+/** `variant operation` of each operation whose policy asks for MTOM; undefined when none does. */
+function mtomPolicies<Ops extends OperationsOf<Ops>>(contract: Contract<Ops>): ReadonlySet<string> | undefined {
+  const found = new Set<string>();
+  for (const name of contract.definition.operationNames) {
+    const policies = contract.definition.routes[name].policies;
+    for (const variant of ['soap11', 'soap12'] as const) if (policies?.[variant]?.mtom) found.add(`${variant} ${name}`);
+  }
+  return found.size === 0 ? undefined : found;
+}
+
+/**
+ * An MTOM call (wire/mtom.ts): its parts split, the root part's xop:Include elements replaced by their parts' base64
+ * text, then read in detail as any envelope; each Include must have been decoded as a base64Binary.
+ */
+function readMtomCall<Ops extends OperationsOf<Ops>>(
+  ctx: CallContext,
+  pkg: MtomPackage,
+  version: SoapVersion,
+  contract: Contract<Ops>,
+  understood: ReadonlySet<string>,
+  stacks: HeaderStacks | undefined,
+  settings: MtomSettings,
+): SoapCall<Ops, OperationName<Ops>> {
+  const body = ctx.request.body;
+  if (!Buffer.isBuffer(body)) throw clientError('The request has no body.');
+  const message = readMtomMessage(body, pkg, settings);
+  return withUntrustedXml(message.root, (doc) => {
+    const inlined = inlineIncludes(doc, message.parts);
+    const call = decodingInlined(inlined, () => readCallInDetail(ctx, doc, version, contract, understood, stacks));
+    checkInlinedDecoded(inlined);
+    return call;
+  });
+}
+
+/** The answer as an MTOM message: each base64Binary value of at least `threshold` bytes an attachment. */
+function answerMtom<Ops extends OperationsOf<Ops>>(
+  ctx: CallContext,
+  call: SoapCall<Ops, OperationName<Ops>>,
+  result: unknown,
+  version: SoapVersion,
+  namespaceAttribute: string,
+  stacks: HeaderStacks | undefined,
+  threshold: number,
+): void {
+  const { result: envelope, found } = encodingAttachable(threshold, attachmentMarker(), () => {
+    const body = encode(call, result, namespaceAttribute);
+    const headers = encodeHeaders(call, namespaceAttribute);
+    return soapEnvelope(
+      version,
+      body,
+      call.exchange ? joinHeaders(headers, stacks!.of(call.route.operation, version)!.answer(call.exchange)) : headers,
+    );
+  });
+  const message = mtomMessage(version, envelope, found);
+  ctx.set('Content-Type', message.contentType);
+  ctx.body = Readable.from(message.chunks, { objectMode: false });
+  ctx.length = message.length;
 }
 
 /**

@@ -20,6 +20,9 @@ import {
   type XsdValidator,
 } from '../xml/xml-engine';
 import { firstLibxmlMessage } from '../xml/xml-schema';
+import { ServiceError } from '../errors';
+import { attachmentMarker, checkInlinedDecoded, inlineIncludes, mtomMessage, mtomPackageOf, readMtomMessage } from '../wire/mtom';
+import { decodingInlined, encodingAttachable } from '../xml/xsd-values';
 
 /** The four variants of the WSDL, and JSON for browser scripts (src/runtime/client/json-exchange.ts). */
 export type ClientVariant = CallVariant;
@@ -57,6 +60,11 @@ export interface OperationSpec {
    * carries wsa:Action, wsa:MessageID, wsa:To and an anonymous wsa:ReplyTo (WS-Addressing 1.0).
    */
   addressing?: { action: string; variants: readonly ('soap11' | 'soap12')[] };
+  /**
+   * The SOAP versions whose binding's WS-Policy asks for MTOM: a call by one of them is sent as MTOM, each
+   * base64Binary value of its request of at least 1024 bytes an attachment (the body is then a function, encoded here).
+   */
+  mtom?: readonly ('soap11' | 'soap12')[];
 }
 
 /** A declared fault (`wsdl:fault`) as the client reads it: its detail element, decoded into the generated error class. */
@@ -81,8 +89,11 @@ export interface Connection {
 
 export interface CallInput {
   variant: ClientVariant;
-  /** The SOAP body's content: the request element, or the request's parts. */
-  body: string;
+  /**
+   * The SOAP body's content: the request element, or the request's parts; a function for a contract with MTOM
+   * operations (generated code passes one), called here while its binary values are taken as attachments.
+   */
+  body: string | (() => string);
   /** The HTTP GET/POST fields, in contract order; undefined ones are left out. */
   fields: readonly (readonly [string, string | undefined])[];
   /** The SOAP Header's content (the request's header blocks); no Header when undefined. */
@@ -130,11 +141,38 @@ export async function exchange<T>(connection: Connection, op: OperationSpec, inp
   const doc = parseAnswer(answer.text);
   const version = soapVersionOfVariant(input.variant);
   try {
+    if (version && answer.attachments && doc)
+      return readMtomAnswer(connection, op, version, answer, answer.attachments, doc, decode, input.outHeaders);
     return version
       ? readSoapAnswer(connection, op, version, answer, doc, decode, input.outHeaders)
       : readHttpAnswer(connection, op, answer, doc, decode);
   } finally {
     doc?.dispose();
+  }
+}
+
+/**
+ * An MTOM answer (wire/mtom.ts): its xop:Include elements replaced by their attachments' base64 text, then read as
+ * any SOAP answer; an Include naming no attachment, or standing where the schema has no base64Binary, is `protocol`.
+ */
+function readMtomAnswer<T>(
+  connection: Connection,
+  op: OperationSpec,
+  version: SoapVersion,
+  answer: HttpAnswer,
+  attachments: ReadonlyMap<string, Uint8Array>,
+  doc: XmlDocument,
+  decode: Decode<T>,
+  outHeaders?: CallInput['outHeaders'],
+): Outcome<T> {
+  try {
+    const inlined = inlineIncludes(doc, attachments);
+    const outcome = decodingInlined(inlined, () => readSoapAnswer(connection, op, version, answer, doc, decode, outHeaders));
+    if ('value' in outcome) checkInlinedDecoded(inlined);
+    return outcome;
+  } catch (error) {
+    if (error instanceof ServiceError) return protocol(answer, error.message);
+    throw error;
   }
 }
 
@@ -144,13 +182,15 @@ export interface HttpAnswer {
   statusText: string;
   retryAfter?: number;
   text: string;
+  /** An MTOM answer's parts other than its root part (whose text is `text`), by Content-ID. */
+  attachments?: ReadonlyMap<string, Uint8Array>;
 }
 
 export interface WireRequest {
   url: string;
   method: string;
   headers: Record<string, string>;
-  body?: string;
+  body?: string | Uint8Array<ArrayBuffer>;
 }
 
 /**
@@ -166,18 +206,35 @@ export async function send(
   const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
   try {
     const response = await connection.fetch(request.url, { method: request.method, headers: request.headers, body: request.body, signal });
-    const text = await response.text();
-    return {
+    const type = response.headers.get('content-type') ?? '';
+    const mtom = /^\s*multipart\/related\s*;/i.test(type);
+    const answer: HttpAnswer = {
       status: response.status,
       statusText: response.statusText,
       retryAfter: retryAfterSeconds(response.headers.get('retry-after')),
-      text,
+      text: mtom ? '' : await response.text(),
     };
+    return mtom ? mtomAnswer(answer, type, new Uint8Array(await response.arrayBuffer())) : answer;
   } catch (error) {
     if (callerSignal?.aborted) throw callerSignal.reason;
     return { fault: { code: 'transport', faultString: `No answer from ${connection.endpoint}: ${describe(error)}.`, cause: error } };
   }
 }
+
+/** An answer sent as MTOM: its root part as the text, its other parts as attachments; one that does not split is `protocol`. */
+function mtomAnswer(answer: HttpAnswer, type: string, bytes: Uint8Array): HttpAnswer | { fault: Fault } {
+  try {
+    const pkg = mtomPackageOf(type);
+    if (!pkg) return protocol(answer, 'The answer is not an MTOM message.');
+    const message = readMtomMessage(bytes, pkg, { maxPartBytes: Number.POSITIVE_INFINITY });
+    return { ...answer, text: Buffer.from(message.root).toString('utf8'), attachments: message.parts };
+  } catch (error) {
+    return protocol(answer, error instanceof ServiceError ? error.message : 'The MTOM answer could not be read.');
+  }
+}
+
+/** The threshold of the typed client's MTOM calls: a base64Binary value of at least this many bytes is an attachment. */
+const MTOM_ATTACHMENT_BYTES = 1024;
 
 function httpRequest(connection: Connection, op: OperationSpec, input: CallInput): WireRequest {
   const version = soapVersionOfVariant(input.variant);
@@ -186,7 +243,11 @@ function httpRequest(connection: Connection, op: OperationSpec, input: CallInput
     const addressing = op.addressing?.variants.includes(version.variant as 'soap11' | 'soap12')
       ? requestAddressingHeaders(op.addressing.action, connection.endpoint)
       : '';
-    const body = soapEnvelope(version, input.body, addressing + (input.header ?? '') || undefined);
+    const header = addressing + (input.header ?? '') || undefined;
+    if (typeof input.body !== 'string' && op.mtom?.includes(version.variant as 'soap11' | 'soap12')) {
+      return mtomRequest(connection, version, action, input.body, header);
+    }
+    const body = soapEnvelope(version, bodyText(input), header);
     const headers: Record<string, string> =
       version === SOAP11
         ? { 'Content-Type': SOAP11.contentType, SOAPAction: `"${action}"` }
@@ -195,11 +256,22 @@ function httpRequest(connection: Connection, op: OperationSpec, input: CallInput
   }
   const url = connection.endpoint + op.httpLocation;
   if (op.httpXml && input.variant === 'httpGet') throw new TypeError(`${op.name} takes an XML body: call it with HTTP POST or SOAP`);
-  if (op.httpXml) return { url, method: 'POST', headers: { 'Content-Type': `${op.httpXml}; charset=utf-8` }, body: input.body };
+  if (op.httpXml) return { url, method: 'POST', headers: { 'Content-Type': `${op.httpXml}; charset=utf-8` }, body: bodyText(input) };
   const fields = new URLSearchParams();
   for (const [name, value] of input.fields) if (value !== undefined) fields.append(name, value);
   if (input.variant === 'httpGet') return { url: `${url}?${fields}`, method: 'GET', headers: {}, body: undefined };
   return { url, method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: fields.toString() };
+}
+
+const bodyText = (input: CallInput) => (typeof input.body === 'string' ? input.body : input.body());
+
+/** A SOAP call as MTOM, as JAX-WS sends one: SOAP 1.1's SOAPAction header, SOAP 1.2's action in start-info. */
+function mtomRequest(connection: Connection, version: SoapVersion, action: string, body: () => string, header?: string): WireRequest {
+  const { result: content, found } = encodingAttachable(MTOM_ATTACHMENT_BYTES, attachmentMarker(), body);
+  const message = mtomMessage(version, soapEnvelope(version, content, header), found, version === SOAP11 ? undefined : action);
+  const headers: Record<string, string> = { 'Content-Type': message.contentType };
+  if (version === SOAP11) headers.SOAPAction = `"${action}"`;
+  return { url: connection.endpoint, method: 'POST', headers, body: Buffer.concat(message.chunks, message.length) };
 }
 
 function readSoapAnswer<T>(

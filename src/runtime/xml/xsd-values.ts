@@ -156,13 +156,69 @@ export function formatXsdDateTime(value: Date): string {
 }
 
 export function parseXsdBase64Binary(text: string): Uint8Array {
+  if (inlinedBinaries !== undefined) {
+    const inlined = inlinedBinaries.get(text);
+    if (inlined !== undefined) {
+      inlined.pending--;
+      return inlined.bytes;
+    }
+  }
   const value = text.replace(/[\t\n\r ]+/g, '');
   if (!BASE64.test(value)) throw new DecodeError('a base64Binary must be Base64 text');
   return new Uint8Array(Buffer.from(value, 'base64'));
 }
 
 export function formatXsdBase64Binary(value: Uint8Array): string {
+  if (attachable !== undefined && value.byteLength > 0 && value.byteLength >= attachable.threshold) {
+    const token = `${attachable.marker}${attachable.found.size}.`;
+    attachable.found.set(token, value);
+    return token;
+  }
   return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
+}
+
+/** An MTOM attachment inlined as the base64 text of an element (wire/mtom.ts): its bytes, and how many of its xop:Include elements are still to be decoded. */
+export interface InlinedBinary {
+  bytes: Uint8Array;
+  pending: number;
+}
+
+/**
+ * While a call whose xop:Include elements were replaced by base64 text is decoded: those texts. A text decoded as a
+ * base64Binary is its part's bytes as they came (no second copy); one never decoded so stood in an element of another
+ * type. Decoding is synchronous, so no other call's decoding sees them.
+ */
+let inlinedBinaries: ReadonlyMap<string, InlinedBinary> | undefined;
+
+/** Runs `decode` with `binaries` taken for their texts (see inlinedBinaries); the caller checks what is still pending. */
+export function decodingInlined<T>(binaries: ReadonlyMap<string, InlinedBinary>, decode: () => T): T {
+  inlinedBinaries = binaries;
+  try {
+    return decode();
+  } finally {
+    inlinedBinaries = undefined;
+  }
+}
+
+/**
+ * While an MTOM answer is encoded: every base64Binary value of at least `threshold` bytes, by the token written in its
+ * place (`marker` and a number), so that its base64 text is never made where the value travels as an attachment.
+ */
+let attachable: { threshold: number; marker: string; found: Map<string, Uint8Array> } | undefined;
+
+/**
+ * Runs `encode` with each base64Binary value of at least `threshold` bytes written as a token (`marker`, which the
+ * caller makes unique, a number and a dot), and tells the tokens with their values: the caller writes each as an attachment
+ * or as its base64 text (wire/mtom.ts).
+ */
+export function encodingAttachable<T>(threshold: number, marker: string, encode: () => T): { result: T; found: Map<string, Uint8Array> } {
+  const found = new Map<string, Uint8Array>();
+  attachable = { threshold, marker, found };
+  try {
+    return { result: encode(), found };
+  } finally {
+    attachable = undefined;
+  }
 }
 
 /**
