@@ -91,11 +91,13 @@ export function soapBinding<Ops extends OperationsOf<Ops>>(
   // The operations whose policy asks for MTOM answers, by SOAP variant; none: no answer is MTOM unless its call was.
   const mtomAnswers = mtomPolicies(contract);
   const mtom = { ...MTOM_DEFAULTS, ...options.mtom };
+  // MTOM calls are read where a policy asks for MTOM (or the host says so); a contract that declares none keeps its wire.
+  const readsMtom = mtomAnswers !== undefined || mtom.acceptUnasked;
   return async function soap(ctx: CallContext): Promise<void> {
     let version = versionOf(ctx);
     let pkg: MtomPackage | undefined;
     if (!version) {
-      pkg = mtomPackage(ctx);
+      pkg = mtomPackage(ctx, readsMtom);
       version = pkg.version;
     }
     ctx.state.variant = version.variant;
@@ -142,8 +144,8 @@ export function soapBinding<Ops extends OperationsOf<Ops>>(
 }
 
 /** The MTOM package of a call whose media type is not SOAP's, or why it is refused (415 for any but multipart/related). */
-function mtomPackage(ctx: CallContext): MtomPackage {
-  const pkg = mtomPackageOf(ctx.get('Content-Type'));
+function mtomPackage(ctx: CallContext, readsMtom: boolean): MtomPackage {
+  const pkg = readsMtom ? mtomPackageOf(ctx.get('Content-Type')) : undefined;
   if (pkg === undefined) {
     throw new ServiceError('unsupported-media-type', 'POST a SOAP envelope as text/xml (SOAP 1.1) or application/soap+xml (SOAP 1.2).');
   }

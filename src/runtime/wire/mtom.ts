@@ -32,9 +32,19 @@ export interface MtomSettings {
   maxParts?: number;
   /** A base64Binary value of an MTOM answer of at least this many bytes travels as an attachment (default 1024). */
   attachmentThreshold?: number;
+  /**
+   * Read MTOM calls even where no operation's policy asks for MTOM (default false: such a contract answers a
+   * multipart call 415, as a service that does not speak MTOM does).
+   */
+  acceptUnasked?: boolean;
 }
 
-export const MTOM_DEFAULTS: Required<MtomSettings> = { maxPartBytes: 10 * 1024 * 1024, maxParts: 100, attachmentThreshold: 1024 };
+export const MTOM_DEFAULTS: Required<MtomSettings> = {
+  maxPartBytes: 10 * 1024 * 1024,
+  maxParts: 100,
+  attachmentThreshold: 1024,
+  acceptUnasked: false,
+};
 
 /** What the Content-Type of an MTOM message says: its SOAP version, boundary, root part and SOAP 1.2 action. */
 export interface MtomPackage {
