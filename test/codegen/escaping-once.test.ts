@@ -28,9 +28,18 @@ const HELPER =
   /\bfunction\s*\*?\s*((?:quote|escape)\w*)|\b(?:const|let|var)\s+((?:quote|escape)\w*)\s*(?::[^\n]*?)?=\s*(?:async\s+)?(?:function\b|\(|\w+\s*=>)/g;
 
 /** The TypeScript files and templates of a folder (codegen/standard/'s schemas are not code). */
+const OUTPUT_FOLDERS = new Set(['dist', 'node_modules']);
+
 function codeFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? codeFiles(join(dir, entry.name)) : /\.(ts|hbs)$/.test(entry.name) ? [join(dir, entry.name)] : [],
+    // A package's build (dist/) and installs (node_modules/) are no source of the repository.
+    entry.isDirectory()
+      ? OUTPUT_FOLDERS.has(entry.name)
+        ? []
+        : codeFiles(join(dir, entry.name))
+      : /\.(ts|hbs)$/.test(entry.name)
+        ? [join(dir, entry.name)]
+        : [],
   );
 }
 

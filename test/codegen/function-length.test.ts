@@ -15,9 +15,18 @@ const ROOT = resolve(__dirname, '..', '..');
 const LIMIT = 150;
 const ROOMS = ['codegen', 'src'];
 
+const OUTPUT_FOLDERS = new Set(['dist', 'node_modules']);
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+    // A package's build (dist/) and installs (node_modules/) are no source of the repository.
+    entry.isDirectory()
+      ? OUTPUT_FOLDERS.has(entry.name)
+        ? []
+        : sourceFiles(join(dir, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [join(dir, entry.name)]
+        : [],
   );
 }
 
