@@ -14,7 +14,9 @@
  * Every call is answered, the answer accepted by the client, and the handler saw the principal the authenticate
  * hook gave (its name is in the answer) or the addressing headers the client sent. zeep's BinarySignature is the
  * one client that cannot work: it verifies every answer's signature, and answers are not signed; the test holds
- * its exact failure. Then a table of bad requests sent raw, each answered by its fault and one log line, the
+ * its exact failure. gSOAP also verifies signed answers: the same contract served with NoteSigned's policy signing
+ * answers (signAnswer, the service's own openssl-made key and certificate), the certificate its cafile; the same
+ * answer changed on the way (by a proxy) is refused, and so are an unsigned one and a signed one with another cafile. Then a table of bad requests sent raw, each answered by its fault and one log line, the
  * service answering a good call after each. Certificates are made here with openssl, in a temporary folder;
  * the clients' builds (javac, gcc) run once, before the tests.
  */
@@ -22,6 +24,8 @@ import test, { type ExecutionContext } from 'ava';
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { type Server, createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -74,6 +78,10 @@ let orders: FixtureContract;
 let notes: FixtureContract;
 let ordersServer: ServedFixture;
 let notesServer: ServedFixture;
+/** The Notes contract with NoteSigned's answers signed by the service's key. */
+let signingServer: ServedFixture;
+/** A proxy to signingServer that changes each answer's receipt after it was signed. */
+let tamperer: Server;
 /** What each handler saw, by the answer it gave. */
 const seen = new Map<string, Pick<Call, 'principal' | 'addressing' | 'variant'>>();
 let caller: { key: string; cert: string; base64: string };
@@ -130,6 +138,11 @@ test.before(async (t) => {
     ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'stranger.key', '-out', 'stranger.crt', '-days', '2'],
     ...['-subj', '/CN=notes client'],
   );
+  // The service's own signing key and certificate, self-signed: a gSOAP client's cafile.
+  await openssl(
+    ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'service.key', '-out', 'service.crt', '-days', '2'],
+    ...['-subj', '/CN=notes service'],
+  );
   const signer = (name: string) => {
     const cert = readFileSync(join(pki, `${name}.crt`), 'utf8');
     const base64 = cert.replace(/-----[^-]+-----|\s+/g, '');
@@ -165,6 +178,26 @@ test.before(async (t) => {
     {},
     { authenticate, soapSecurity: { trustedCertificates: [readFileSync(join(pki, 'ca.crt'), 'utf8')] } },
   );
+
+  const signingPolicy = { signature: { body: true, headers: [], digest: 'sha256' as const, signAnswer: true } };
+  const signedRoute = notes.definition.routes.NoteSigned;
+  signingServer = await serveFixture(
+    {
+      ...notes.definition,
+      routes: { ...notes.definition.routes, NoteSigned: { ...signedRoute, policies: { soap11: signingPolicy, soap12: signingPolicy } } },
+    },
+    { NoteText: note, NoteDigest: note, NoteSigned: note } as never,
+    {},
+    {
+      authenticate,
+      soapSecurity: {
+        trustedCertificates: [readFileSync(join(pki, 'ca.crt'), 'utf8')],
+        signingKey: readFileSync(join(pki, 'service.key'), 'utf8'),
+        signingCertificate: readFileSync(join(pki, 'service.crt'), 'utf8'),
+      },
+    },
+  );
+  tamperer = await tamperingProxy(new URL(signingServer.endpoint));
 
   // The builds, from the served WSDLs, side by side: JAX-WS RI's proxy, and gSOAP's code of both contracts.
   const jaxws = async () => {
@@ -217,7 +250,28 @@ test.before(async (t) => {
   await Promise.all([jaxws(), gsoap()]);
 });
 
+/** A proxy to `target` that changes each answer's receipt ("noted for" becomes "noted by"), the rest as it came. */
+function tamperingProxy(target: URL): Promise<Server> {
+  const proxy = createServer((incoming, outgoing) => {
+    const onward = httpRequest(
+      { host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+      async (answer) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of answer) chunks.push(chunk as Buffer);
+        const body = Buffer.from(Buffer.concat(chunks).toString('utf8').replace(' noted for ', ' noted by '));
+        outgoing.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'content-length': String(body.length) });
+        outgoing.end(body);
+      },
+    );
+    onward.on('error', (error) => outgoing.destroy(error));
+    incoming.pipe(onward);
+  });
+  return new Promise((resolve) => proxy.listen(0, '127.0.0.1', () => resolve(proxy)));
+}
+
 test.after.always(async () => {
+  await new Promise((resolve) => (tamperer ? tamperer.close(resolve) : resolve(undefined)));
+  await signingServer?.close();
   await ordersServer?.close();
   await notesServer?.close();
   orders?.remove();
@@ -553,6 +607,43 @@ for (const version of VERSIONS) {
       assertNoted(t, version, digest.ok, 'milk', 'bob', digest);
       const signed = await gsoap('note-signed', endpoint, ...options, '--key', join(pki, 'client.key'), '--cert', join(pki, 'client.crt'));
       assertNoted(t, version, signed.ok, 'milk', 'notes client', signed);
+    },
+  );
+}
+
+for (const version of VERSIONS) {
+  test.serial(
+    `gSOAP, SOAP ${version}: soap_wsse_verify_auto verifies the answer the service signed (its certificate the cafile); changed, unsigned or with another cafile, it is refused`,
+    async (t) => {
+      t.timeout(MINUTES, 'a client run');
+      const options = [
+        ...(version === '1.2' ? ['--soap12'] : []),
+        ...['--key', join(pki, 'client.key'), '--cert', join(pki, 'client.crt'), '--verify', join(pki, 'service.crt')],
+      ];
+      const signed = await gsoap('note-signed', signingServer.endpoint, ...options);
+      assertNoted(t, version, signed.ok, 'milk', 'notes client', signed);
+      const tamperedAt = `http://127.0.0.1:${(tamperer.address() as AddressInfo).port}${new URL(signingServer.endpoint).pathname}`;
+      // gSOAP's own fault for an answer it refuses: wsse:FailedCheck (SOAP 1.2: its Sender code, the subcode not read).
+      const refused = {
+        error: 12,
+        code: version === '1.1' ? 'wsse:FailedCheck' : 'SOAP-ENV:Sender',
+        string: 'The signature or decryption was invalid',
+        orderId: null,
+      };
+      const tampered = await gsoap('note-signed', tamperedAt, ...options);
+      t.deepEqual(tampered, { fault: refused }, 'the answer changed after signing');
+      // The service that does not sign its answers: gSOAP, told to verify, refuses the answer.
+      const unsigned = await gsoap('note-signed', notesServer.endpoint, ...options);
+      t.deepEqual(unsigned, { fault: refused }, 'an unsigned answer');
+      // Another certificate as the cafile (the CA's, which did not issue the service's): the signer is not trusted.
+      const untrusted = await gsoap('note-signed', signingServer.endpoint, ...options.slice(0, -1), join(pki, 'ca.crt'));
+      t.deepEqual(untrusted, {
+        fault: {
+          ...refused,
+          code: version === '1.1' ? 'wsse:SecurityTokenUnavailable' : 'SOAP-ENV:Sender',
+          string: 'Referenced security token could not be retrieved',
+        },
+      });
     },
   );
 }

@@ -3,11 +3,13 @@
  * its code made by wsdl2h and soapcpp2 from the WSDLs the service serves, with the WS-Addressing (wsaapi) and
  * WS-Security (wsseapi) plugins of /usr/share/gsoap/plugin, for test/system/soap-stack-clients.test.ts:
  *
- *   gsoap_ws_client CASE ADDRESS [--soap12] [--user U --password P] [--key KEY.pem --cert CERT.pem]
+ *   gsoap_ws_client CASE ADDRESS [--soap12] [--user U --password P] [--key KEY.pem --cert CERT.pem] [--verify CA.pem]
  *     CASE: place-order, place-order-unknown, cancel, cancel-unknown (WS-Addressing 1.0: soap_wsa_request with the
  *           WSDL's input action, an anonymous ReplyTo), note-text, note-digest (a UsernameToken, text or digest),
  *           note-signed (the Body and a Timestamp signed, RSA-SHA256, the certificate in a BinarySecurityToken;
- *           the answer's signature is not verified: soap_wsse_verify_auto is not called, answers are unsigned)
+ *           with --verify, the answer's signature is verified: soap_wsse_verify_auto, the certificate of its
+ *           BinarySecurityToken checked against CA.pem as soap->cafile, then soap_wsse_verify_body; without it
+ *           the answer's signature is not looked at)
  *
  * Prints one JSON object: {"ok": TEXT} or {"fault": {"error": N, "code", "string", "orderId"}}.
  *
@@ -106,7 +108,14 @@ int main(int argc, char **argv) {
       soap_wsse_add_BinarySecurityTokenX509(soap, "X509Token", cert);
       soap_wsse_add_KeyInfo_SecurityTokenReferenceX509(soap, "#X509Token");
       soap_wsse_sign_body(soap, SOAP_SMD_SIGN_RSA_SHA256, key, 0);
+      const char *verify = option(argc, argv, "--verify");
+      if (verify) {
+        soap->cafile = verify;
+        soap_wsse_verify_auto(soap, SOAP_SMD_NONE, NULL, 0);
+      }
       rc = soap_call___ns2__NoteSigned(soap, address, "http://notes.example.org/ws/NoteSigned", &request, &response);
+      /* the signature verified: the Body must be among what it covers */
+      if (rc == SOAP_OK && verify) rc = soap_wsse_verify_body(soap);
     }
     if (rc == SOAP_OK) text = response.receipt;
   }
