@@ -20,7 +20,8 @@ export function repositoryFiles(): string[] {
     if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
     return listed.stdout.split('\0').filter((file) => file !== '' && existsSync(join(REPO, file)));
   }
-  // .gitignore's patterns are names and simple globs (`dist/`, `*.cpuprofile`), matched at any depth.
+  // .gitignore's patterns are names and simple globs (`dist/`, `*.cpuprofile`), matched at any depth; one rooted at
+  // the top (`/.node`, `/state/`) is taken as its name, matched at any depth too (no other folder has such names).
   const patterns = readFileSync(join(REPO, '.gitignore'), 'utf8')
     .split('\n')
     .map((line) => line.trim())
@@ -29,6 +30,7 @@ export function repositoryFiles(): string[] {
       (line) =>
         new RegExp(
           `^${line
+            .replace(/^\//, '')
             .replace(/\/$/, '')
             .replace(/[.+^${}()|[\]\\]/g, '\\$&')
             .replace(/\*/g, '.*')}$`,

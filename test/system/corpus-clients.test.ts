@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 import pino from 'pino';
 import { contractNames, contractsOf } from '../../codegen/harness/corpus';
 import { loadContract, sampleHandlers } from '../../codegen/harness/load-generated';
-import { createContractApp } from '../../src/runtime/host';
+import { createContractApp, requestAddressingHeaders } from '../../src/runtime/host';
 import { listen } from '../../src/runtime/listener';
 import { SOAP11, SOAP12, soapEnvelope } from '../../src/runtime/wire/soap-envelope';
 import { escapeXmlAttribute } from '../../src/runtime/xml/xml-escape';
@@ -100,9 +100,12 @@ for (const entry of served) {
           const headers = route.sampleHeaders?.();
           const headerText = headers && route.encodeSoapRequestHeaders ? route.encodeSoapRequestHeaders(headers.in, ns) : '';
           const action = route.soapActions?.[port.variant as 'soap11'] ?? definition.targetNamespace + route.soapActionSuffix;
+          // Where the port's WS-Policy asks for WS-Addressing, the call carries its headers, as its clients' calls do.
+          const addressed = route.addressingActions && route.policies?.[port.variant as 'soap11' | 'soap12']?.addressing;
+          const addressing = addressed ? requestAddressingHeaders(route.addressingActions!.input, `${url}${port.path}`) : '';
           return {
             op,
-            envelope: soapEnvelope(version, route.encodeSoapRequest(route.sampleRequest(), ns), headerText || undefined),
+            envelope: soapEnvelope(version, route.encodeSoapRequest(route.sampleRequest(), ns), addressing + headerText || undefined),
             headers:
               version === SOAP11
                 ? { 'Content-Type': version.contentType, SOAPAction: `"${action}"` }
