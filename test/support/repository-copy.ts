@@ -20,25 +20,26 @@ export function repositoryFiles(): string[] {
     if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
     return listed.stdout.split('\0').filter((file) => file !== '' && existsSync(join(REPO, file)));
   }
-  // .gitignore's patterns are names and simple globs (`dist/`, `*.cpuprofile`), matched at any depth; one rooted at
-  // the top (`/.node`, `/state/`) is taken as its name, matched at any depth too (no other folder has such names).
+  // .gitignore's patterns are names and simple globs (`dist/`, `*.cpuprofile`), matched at any depth; one that starts
+  // with a slash (`/.node`, `/state/`) is matched at the top only.
   const patterns = readFileSync(join(REPO, '.gitignore'), 'utf8')
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line !== '' && !line.startsWith('#'))
-    .map(
-      (line) =>
-        new RegExp(
-          `^${line
-            .replace(/^\//, '')
-            .replace(/\/$/, '')
-            .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-            .replace(/\*/g, '.*')}$`,
-        ),
-    );
+    .map((line) => ({
+      rooted: line.startsWith('/'),
+      name: new RegExp(
+        `^${line
+          .replace(/^\//, '')
+          .replace(/\/$/, '')
+          .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+          .replace(/\*/g, '.*')}$`,
+      ),
+    }));
+  const ignored = (dir: string, name: string) => patterns.some((p) => p.name.test(name) && (!p.rooted || dir === REPO));
   const walk = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true })
-      .filter((entry) => entry.name !== '.git' && !patterns.some((p) => p.test(entry.name)))
+      .filter((entry) => entry.name !== '.git' && !ignored(dir, entry.name))
       .flatMap((entry) => (entry.isDirectory() ? walk(join(dir, entry.name)) : [relative(REPO, join(dir, entry.name))]));
   return walk(REPO);
 }
