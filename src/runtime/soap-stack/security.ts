@@ -13,7 +13,7 @@ import { childElements } from '../xml/xml-codec';
 import type { XmlElement } from '../xml/xml-engine';
 import { escapeXmlAttribute } from '../xml/xml-escape';
 import type { NonceCache } from './nonce-cache';
-import type { HeaderStep, ReadToken } from './step';
+import type { Exchange, HeaderStep, ReadToken } from './step';
 
 export const WSSE = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd';
 export const WSU = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd';
@@ -79,13 +79,8 @@ export function securityStep(policy: SoapPolicy, settings: SecuritySettings): He
       const token = exchange.token;
       if (!token) return;
       exchange.token = undefined;
-      let principal: unknown;
-      try {
-        principal = await settings.authenticate!(credentialOf(token), { operation: exchange.operation, address: exchange.ctx.ip });
-      } catch {
-        principal = undefined;
-      }
-      if (principal === undefined || principal === null || principal === false) throw failed('the authenticate hook refused the token');
+      const principal = await judged(settings.authenticate!, credentialOf(token), exchange);
+      if (principal === undefined) throw failed('the authenticate hook refused the token');
       if (token.nonceText !== undefined) {
         // Remembered once the token is accepted (an unauthenticated caller fills no cache), and checked again: a
         // concurrent call with the same nonce may have been accepted while the hook ran.
@@ -109,6 +104,17 @@ export function securityStep(policy: SoapPolicy, settings: SecuritySettings): He
 }
 
 /** The one child of `parent` named {namespace}name (undefined: none); two are a malformed header. */
+/** What the host's hook says of a credential: its principal, or undefined where it refuses (undefined, null, false, a throw). */
+export async function judged(authenticate: Authenticate, credential: Credential, exchange: Exchange): Promise<unknown> {
+  let principal: unknown;
+  try {
+    principal = await authenticate(credential, { operation: exchange.operation, address: exchange.ctx.ip });
+  } catch {
+    return undefined;
+  }
+  return principal === null || principal === false ? undefined : principal;
+}
+
 export function only(children: readonly XmlElement[], namespace: string, name: string): XmlElement | undefined {
   const found = children.filter((c) => c.name === name && c.namespaceUri === namespace);
   if (found.length > 1) throw invalid(`more than one ${name}`);

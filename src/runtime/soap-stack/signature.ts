@@ -19,7 +19,7 @@ import { requestBytes } from '../bindings/body';
 import type { Authenticate, SoapPolicy } from '../definition';
 import { childElements } from '../xml/xml-codec';
 import type { XmlElement } from '../xml/xml-engine';
-import { WSSE, WSU, failed, fault, invalid, only } from './security';
+import { WSSE, WSU, failed, fault, invalid, judged, only } from './security';
 import type { Exchange, HeaderStep } from './step';
 import { escapeXmlAttribute } from '../xml/xml-escape';
 
@@ -121,14 +121,8 @@ export function signatureStep(
       const certificate = exchange.certificate;
       if (!certificate) return;
       exchange.certificate = undefined;
-      let principal: unknown;
-      try {
-        principal = await settings.authenticate({ kind: 'x509', certificate }, { operation: exchange.operation, address: exchange.ctx.ip });
-      } catch {
-        principal = undefined;
-      }
-      if (principal === undefined || principal === null || principal === false)
-        throw failed('the authenticate hook refused the certificate');
+      const principal = await judged(settings.authenticate, { kind: 'x509', certificate }, exchange);
+      if (principal === undefined) throw failed('the authenticate hook refused the certificate');
       // A UsernameToken beside the signature names the user: its principal stands.
       exchange.principal ??= principal;
     },
