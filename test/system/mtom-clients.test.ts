@@ -26,26 +26,12 @@ import { promisify } from 'node:util';
 import * as soap from 'soap';
 import { type FixtureContract, type ServedFixture, generateFixture, serveFixture } from '../support/fixture-contract';
 import { loadReaders } from '../support/readers';
-import { CLIENTS_DIR, PYTHON, requireTool, runJsonClient } from './clients/harness';
+import { CLIENTS_DIR, PYTHON, requireTool, runJsonClient, JAXWS_CLASSPATH } from './clients/harness';
 
 const run = promisify(execFile);
 
 const NS = 'http://documents.example.org/';
 const XOP = 'http://www.w3.org/2004/08/xop/include';
-const JAXWS_CLASSPATH = [
-  'jaxws-rt',
-  'jaxws-api',
-  'jaxb-api',
-  'jws-api',
-  'jaxb-impl',
-  'jaxb-runtime',
-  'jaxb-core',
-  'saaj-impl',
-  'javax.xml.soap-api',
-  'javax.activation',
-]
-  .map((jar) => `/usr/share/java/${jar}.jar`)
-  .join(':');
 /** A client's build or run: generous, the machine may be busy. */
 const MINUTES = 5 * 60_000;
 

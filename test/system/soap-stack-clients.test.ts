@@ -36,7 +36,7 @@ import { type FixtureContract, type ServedFixture, generateFixture, serveFixture
 import { loadReaders } from '../support/readers';
 import { type Answer, readFault, send } from '../support/requests';
 import { SOAP_CONTENT_TYPES, SOAP_ENVELOPE_NAMESPACES, type SoapVersionName } from '../support/xml-assertions';
-import { CLIENTS_DIR, PYTHON, requireTool, runJsonClient } from './clients/harness';
+import { CLIENTS_DIR, PYTHON, requireTool, runJsonClient, JAXWS_CLASSPATH } from './clients/harness';
 
 const run = promisify(execFile);
 
@@ -51,20 +51,6 @@ const TOKEN_PROFILE = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-u
 const EXC_C14N = 'http://www.w3.org/2001/10/xml-exc-c14n#';
 const VERSIONS: readonly SoapVersionName[] = ['1.1', '1.2'];
 const VARIANT = { '1.1': 'soap11', '1.2': 'soap12' } as const;
-const JAXWS_CLASSPATH = [
-  'jaxws-rt',
-  'jaxws-api',
-  'jaxb-api',
-  'jws-api',
-  'jaxb-impl',
-  'jaxb-runtime',
-  'jaxb-core',
-  'saaj-impl',
-  'javax.xml.soap-api',
-  'javax.activation',
-]
-  .map((jar) => `/usr/share/java/${jar}.jar`)
-  .join(':');
 const GSOAP_PLUGIN = '/usr/share/gsoap/plugin';
 /** A client's build or run: generous, the machine may be busy. */
 const MINUTES = 5 * 60_000;

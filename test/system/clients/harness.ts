@@ -250,3 +250,19 @@ export async function bounded(
     return { code: signal ?? code ?? null, out: stdout, err: `${stderr}\n${message}` };
   }
 }
+
+/** The classpath of JAX-WS RI's client as Debian's jaxws and libjaxws-java install it (wsimport's proxies compile and run on it). */
+export const JAXWS_CLASSPATH = [
+  'jaxws-rt',
+  'jaxws-api',
+  'jaxb-api',
+  'jws-api',
+  'jaxb-impl',
+  'jaxb-runtime',
+  'jaxb-core',
+  'saaj-impl',
+  'javax.xml.soap-api',
+  'javax.activation',
+]
+  .map((jar) => `/usr/share/java/${jar}.jar`)
+  .join(':');
