@@ -7,6 +7,8 @@ import { attr, findAll, localName, NS, namespaceOfQName, optionalAttr, parseXmlT
 import { STRAY_TYPE_ATTRIBUTES } from '../read/xsd/complex-type';
 import type { LoadedSchema } from '../read/xsd';
 import { editedText, serializeText, standaloneText } from './text';
+import { literalSoapEncoding } from './soap-encoding';
+import { ARRAY_ITEM, encodedBuiltin, isSoapArray, isSoapStruct } from '../read/xsd/soap-arrays';
 
 /** An rpc operation's wrapper element, which no schema declares: its accessors are the message parts. */
 export interface RpcWrapper {
@@ -57,6 +59,7 @@ export function mergedSchemas(
   schemas: LoadedSchema[],
   targetNamespace: string,
   rpcWrappers: RpcWrapper[],
+  soapEncoding = false,
 ): { namespace: string; text: string }[] {
   const namespaceOf = (s: LoadedSchema) => optionalAttr(s.schema, 'targetNamespace') ?? s.chameleon ?? '';
   const DECLARATIONS = 's:element | s:complexType | s:simpleType | s:attribute | s:group | s:attributeGroup';
@@ -88,6 +91,7 @@ export function mergedSchemas(
     const text = withDocument(parseXmlText(joined, 'a merged schema'), (doc) => {
       dropStrayAttributes(doc.root);
       dataSetSchemaAsWildcard(doc.root);
+      if (soapEncoding) literalSoapEncoding(doc.root);
       const named = new Set<string>();
       for (const user of findAll(doc.root, '//*[@type or @base or @ref or @itemType or @memberTypes or @substitutionGroup]')) {
         for (const attribute of ['type', 'base', 'ref', 'itemType', 'memberTypes']) {
@@ -131,11 +135,19 @@ function wrapperDeclaration(wrapper: RpcWrapper): string {
     .map((part) =>
       part.element
         ? `<xs:element ref="${prefixOf(part.element.namespace)}:${part.element.name}"/>`
-        : `<xs:element name="${escapeXmlAttribute(part.name)}" form="unqualified" type="${prefixOf(part.type!.namespace)}:${part.type!.name}"/>`,
+        : isSoapArray(part.type!)
+          ? `<xs:element name="${escapeXmlAttribute(part.name)}" form="unqualified"><xs:complexType><xs:sequence><xs:element name="${ARRAY_ITEM}" form="unqualified" minOccurs="0" maxOccurs="unbounded" nillable="true"/></xs:sequence></xs:complexType></xs:element>`
+          : `<xs:element name="${escapeXmlAttribute(part.name)}" form="unqualified" type="${partType(part.type!, prefixOf)}"/>`,
     )
     .join('');
   const declarations = [...prefixes].map(([ns, p]) => ` xmlns:${p}="${escapeXmlAttribute(ns)}"`).join('');
   return `<xs:element xmlns:xs="${NS.s}"${declarations} name="${escapeXmlAttribute(wrapper.name)}"><xs:complexType><xs:sequence>${members}</xs:sequence></xs:complexType></xs:element>`;
+}
+
+/** A part's type as the served schema names it: soapenc's simple types (and soapenc:Struct) as XML Schema's. */
+function partType(type: { namespace: string; name: string }, prefixOf: (ns: string) => string): string {
+  const builtin = encodedBuiltin(type) ?? (isSoapStruct(type) ? 'anyType' : undefined);
+  return builtin ? `xs:${builtin}` : `${prefixOf(type.namespace)}:${type.name}`;
 }
 
 const DECLARATIONS = ['element', 'complexType', 'simpleType', 'group', 'attributeGroup', 'attribute'];
@@ -223,6 +235,8 @@ export interface SchemaSources {
   rpcWrappers: RpcWrapper[];
   /** The request elements that get a schema of their own, by operation (a one-namespace contract's only). */
   requestElements: Record<string, string>;
+  /** The contract speaks SOAP encoding: its arrays and simple types are served as their literal form (soap-encoding.ts). */
+  soapEncoding?: boolean;
 }
 
 /** Each namespace's schema document, and per operation of `requestElements` the small schema of its request element. */
@@ -230,7 +244,7 @@ export function servedSchemas(sources: SchemaSources): {
   schemas: { namespace: string; text: string }[];
   requestSchemas: Record<string, string>;
 } {
-  const merged = mergedSchemas(sources.schemas, sources.targetNamespace, sources.rpcWrappers);
+  const merged = mergedSchemas(sources.schemas, sources.targetNamespace, sources.rpcWrappers, sources.soapEncoding);
   const schemas = merged.map(({ namespace, text }) => ({ namespace, text: serializeText(text) }));
   if (merged.length !== 1 || sources.rpcWrappers.length > 0) return { schemas, requestSchemas: {} };
   const wanted = Object.values(sources.requestElements);

@@ -32,6 +32,7 @@ export function serveDocuments(facts: ContractFacts, model: ServiceModel): Serve
       )
       .concat(typedFaultElements(facts, model)),
     requestElements,
+    soapEncoding: wsdl.operations.some((op) => op.input?.encoded || op.output?.encoded),
   });
   const served = servedWsdls({
     wsdls: documents.wsdls.map((d) => d.doc),

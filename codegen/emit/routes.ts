@@ -14,7 +14,7 @@ import { type EmitFile, emitFile } from './file';
 import { GENERATED, type Output, TYPES } from './header';
 import { renderFile } from './render';
 import { sampleCode } from './samples';
-import { doubleQuote, literal, quote } from './ts';
+import { doubleQuote, type Literal, literal, quote } from './ts';
 import { encodeExpression, joinLiterals, simpleParse, tagOf, typeText } from './types';
 import { enumValues } from './values';
 
@@ -34,6 +34,9 @@ export function emitRoutes(model: ContractModel, output: Output = GENERATED): st
     ports: model.ports,
     operations,
     classNames: typesImport(file),
+    encodedTypes: model.encodedTypes
+      ? literal(model.encodedTypes as unknown as Literal, 0, 'const ENCODED_TYPES: SoapEncodedTypes = '.length)
+      : '',
   };
   return renderFile('routes.ts.hbs', view, file.imports, output.runtime);
 }
@@ -94,6 +97,9 @@ function route(file: Routes, op: OperationModel) {
     oneWay: op.oneWay,
     policies: op.policies ? literal(op.policies, 4, '    policies: '.length) : '',
     addressingActions: op.addressingActions ? literal(op.addressingActions, 4, '    addressingActions: '.length) : '',
+    soapEncoding: soap?.encoding
+      ? `version: ${quote(soap.encoding.version)}, input: ${literal(soap.encoding.input, 4, 80)}, output: ${literal(soap.encoding.output, 4, 80)}`
+      : '',
     inHeaders: inHeaders.map((h) => headerEntry(file, h)),
     outHeaders: outHeaders.map((h) => headerEntry(file, h)),
     hasHeaders: headers.length > 0,

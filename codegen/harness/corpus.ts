@@ -14,7 +14,18 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import pino from 'pino';
 import type { ContractDefinition } from 'contract-runtime/codec';
-import { createContractApp, listen, requestAddressingHeaders, SOAP11, SOAP12, soapEnvelope, type SoapVersion } from 'contract-runtime/host';
+import {
+  createContractApp,
+  encodedCall,
+  listen,
+  literalAnswer,
+  literalCall,
+  requestAddressingHeaders,
+  SOAP11,
+  SOAP12,
+  soapEnvelope,
+  type SoapVersion,
+} from 'contract-runtime/host';
 import {
   compileSchemaSet,
   escapeXmlAttribute,
@@ -195,9 +206,13 @@ async function callEveryOperation(definition: ContractDefinition<AnyOperations>,
       // Where the binding's WS-Policy asks for WS-Addressing, the call carries its headers, as a client of it would.
       const addressed = route.addressingActions && route.policies?.[port.variant as 'soap11' | 'soap12']?.addressing;
       const addressing = addressed ? requestAddressingHeaders(route.addressingActions!.input, url) : '';
-      const request = soapEnvelope(version, route.encodeSoapRequest(route.sampleRequest(), ns), addressing + headerText || undefined);
+      // An rpc/encoded operation is called SOAP-encoded, as its clients call it; its answer read back into literal form.
+      const literal = route.encodeSoapRequest(route.sampleRequest(), ns);
+      const encoding = route.soapEncoding;
+      const body = encoding ? encodedCall(literal, encoding, version.envelopeNamespace) : literal;
+      const request = soapEnvelope(version, body, addressing + headerText || undefined);
       const where = `${name} over ${port.name} (${version === SOAP11 ? 'SOAP 1.1' : 'SOAP 1.2'})`;
-      const requestProblem = checkEnvelope(request, version, schemas);
+      const requestProblem = checkEnvelope(request, version, schemas, encoding && ((w, b) => literalCall(w, b, encoding)));
       if (requestProblem) throw new Error(`${where}: the sample request is not valid: ${requestProblem}`);
       const action = route.soapActions?.[port.variant as 'soap11' | 'soap12'] ?? definition.targetNamespace + route.soapActionSuffix;
       const answer = await fetch(url, {
@@ -218,7 +233,7 @@ async function callEveryOperation(definition: ContractDefinition<AnyOperations>,
         const reason = /<faultstring>([^<]*)<|<soap:Text[^>]*>([^<]*)</.exec(text);
         throw new Error(`${where}: HTTP ${answer.status}: ${(reason?.[1] ?? reason?.[2] ?? text).replace(/\s+/g, ' ').slice(0, 400)}`);
       }
-      const problem = checkEnvelope(text, version, schemas);
+      const problem = checkEnvelope(text, version, schemas, encoding && ((w, b) => literalAnswer(w, b, encoding)));
       if (problem) throw new Error(`${where}: the answer is not valid: ${problem}`);
     }
   }
@@ -238,7 +253,12 @@ function stackSchemas(): XsdValidator {
 }
 
 /** What is wrong with an envelope: its shape (the version's Envelope, an optional Header, one Body, no Fault), or a block or body element the schemas refuse. */
-export function checkEnvelope(text: string, version: SoapVersion, schemas: XsdValidator): string | undefined {
+export function checkEnvelope(
+  text: string,
+  version: SoapVersion,
+  schemas: XsdValidator,
+  literalOf?: (element: XmlElement, body: XmlElement) => string,
+): string | undefined {
   let doc: InstanceType<ReturnType<typeof xml>['XmlDocument']>;
   try {
     doc = xml().XmlDocument.fromString(text, { option: safeParseOptions() });
@@ -257,13 +277,26 @@ export function checkEnvelope(text: string, version: SoapVersion, schemas: XsdVa
           return `a fault: ${child.content.replace(/\s+/g, ' ').trim().slice(0, 300)}`;
         }
         try {
-          (STACK_NAMESPACES.has(child.namespaceUri) ? stackSchemas() : schemas).validate(child);
+          if (literalOf && part.name === 'Body') {
+            // An encoded body: its element's literal form is what the schemas describe.
+            if (child !== (part.find('*') as XmlElement[])[0]) continue;
+            validateLiteral(literalOf(child, part), schemas);
+          } else (STACK_NAMESPACES.has(child.namespaceUri) ? stackSchemas() : schemas).validate(child);
         } catch (error) {
           return `${child.name}: ${firstLibxmlMessage(error).slice(0, 300)}`;
         }
       }
     }
     return undefined;
+  } finally {
+    doc.dispose();
+  }
+}
+
+function validateLiteral(text: string, schemas: XsdValidator): void {
+  const doc = xml().XmlDocument.fromString(text, { option: safeParseOptions() });
+  try {
+    schemas.validate(doc.root);
   } finally {
     doc.dispose();
   }

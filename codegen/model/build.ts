@@ -13,6 +13,7 @@ import { globalElements } from './elements';
 import { checkIdentifiers } from './identifiers';
 import type { SchemaModel, ServiceModel } from './model';
 import { identifier, sortByName } from './names';
+import { attachEncodings, encodedTypesOf } from './encoding';
 import { modelOperations } from './operations';
 import { attachPolicies } from './policies';
 import { unionsForDerivedTypes } from './polymorphism';
@@ -43,6 +44,9 @@ export function buildContractModel({ wsdl, xsd }: ContractFacts, warn: (line: st
   unionsForDerivedTypes(all, elements, operations);
   // 10. What each SOAP binding's WS-Policy asks of each operation, and its WS-Addressing actions.
   attachPolicies(operations, wsdl, warn);
+  // 11. What SOAP encoding writes of each rpc/encoded operation, and of each type it reaches.
+  attachEncodings(operations, wsdl.operations);
+  const encodedTypes = encodedTypesOf(all, operations);
   const paths = [...new Set(wsdl.ports.map((p) => p.path))];
   return {
     service: identifier(wsdl.service),
@@ -56,6 +60,7 @@ export function buildContractModel({ wsdl, xsd }: ContractFacts, warn: (line: st
     operations,
     ports: wsdl.ports,
     requestElements,
+    ...(Object.keys(encodedTypes).length ? { encodedTypes } : {}),
     ...(wsdl.choice ? { choice: wsdl.choice } : {}),
   };
 }

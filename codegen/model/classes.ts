@@ -115,6 +115,7 @@ function build(context: ModelContext, type: XsdComplexType): ComplexTypeModel {
     ...(type.mixed ? { mixed: true } : {}),
     ...(allOrder ? { allOrder: true } : {}),
     ...(anyAttribute ? { anyAttribute: true } : {}),
+    ...(type.soapArray ? { soapArray: type.soapArray } : {}),
     particle,
     arrayWrapper:
       fields.length === 1 &&

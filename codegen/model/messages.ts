@@ -10,6 +10,15 @@ import { field } from './content';
 import type { BodyModel, ComplexTypeModel, FieldModel, HeaderModel } from './model';
 import { identifier, uniqueMembers } from './names';
 import { builtinRef, elementType, useRef, XSD } from './type-refs';
+import { arrayType, encodedBuiltin, isSoapArray, isSoapStruct } from '../read/xsd/soap-arrays';
+import type { QName, XsdTypeUse } from '../read/xsd';
+
+/** The type a part names: soapenc:Array (an array of any) and soapenc:Struct (any content) as SOAP encoding has them. */
+function partTypeUse(q: QName): XsdTypeUse {
+  if (isSoapArray(q)) return { kind: 'complex', type: arrayType(undefined, '', { kind: 'builtin', name: 'anyType' }, 1, '') };
+  if (isSoapStruct(q)) return { kind: 'builtin', name: 'anyType' };
+  return { kind: 'named', qname: q };
+}
 
 export function bodyOf(
   context: ModelContext,
@@ -69,10 +78,11 @@ export function messageType(
       const type = elementType(context, element);
       return field(part.name, element.name, element.namespace, type, 1, 1, element.nillable);
     }
+    const encoded = encodedBuiltin(part.type!);
     const type =
-      part.type!.namespace === XSD
-        ? builtinRef(part.type!.name, `part ${part.name}`)
-        : useRef(context, { kind: 'named', qname: part.type! }, `part ${part.name} of ${operation}`);
+      part.type!.namespace === XSD || encoded
+        ? builtinRef(encoded ?? part.type!.name, `part ${part.name}`)
+        : useRef(context, partTypeUse(part.type!), `part ${part.name} of ${operation}`);
     return field(part.name, part.name, '', type, 1, 1, false);
   });
   uniqueMembers(fields, []);

@@ -196,6 +196,8 @@ export interface ComplexTypeModel {
   particle: ParticleModel;
   /** ASMX's ArrayOfX: one repeated member and nothing else; JSON writes it as an array. */
   arrayWrapper: boolean;
+  /** SOAP encoding's array (read/xsd/soap-arrays.ts): its one field the items; `rank`: its dimensions' count. */
+  soapArray?: { rank: number };
 }
 
 /** A global element of the schema. */
@@ -252,6 +254,26 @@ export interface BodyModel {
   type: ComplexTypeModel;
 }
 
+/**
+ * An rpc/encoded operation's bodies as SOAP encoding writes them (src/runtime/wire/soap-encoding.ts): the
+ * encoding's version, and each part's type by its key in the contract's encoded types (ContractModel.encodedTypes).
+ */
+export interface EncodingModel {
+  version: 'soap11' | 'soap12';
+  input: [string, string][];
+  output: [string, string][];
+}
+
+/** A type as SOAP encoding writes it: the xsi:type it is written with, and its members or its items. */
+export interface EncodedTypeModel {
+  /** `{namespace}name` of the xsi:type; absent for an anonymous type (written without one). */
+  xsiType?: string;
+  /** A struct: each member's accessor (its element's local name) and its type's key. */
+  members?: [string, string][];
+  /** An array: its items' type's key, the item element the literal form names, and the array's rank. */
+  array?: { item: string; element: string; rank: number };
+}
+
 /** A SOAP header block an operation reads or writes. */
 export interface HeaderModel {
   /** Its property in the operation's headers. */
@@ -295,6 +317,8 @@ export interface OperationModel {
         output?: BodyModel;
         headers: HeaderModel[];
         faults: FaultModel[];
+        /** rpc/encoded: the SOAP encoding the bodies are written in, and each part's type (model/encoding.ts). */
+        encoding?: EncodingModel;
       }
     | undefined;
   /** What each SOAP binding's WS-Policy asks of the operation's calls (model/policies.ts); absent: nothing. */
@@ -352,6 +376,8 @@ export interface ServiceModel extends SchemaModel {
   ports: PortModel[];
   /** Per operation whose request element names nothing beyond what it holds, that element's name: it gets a schema of its own. */
   requestElements: Record<string, string>;
+  /** rpc/encoded contracts: every type as SOAP encoding writes it, by key (model/encoding.ts). */
+  encodedTypes?: Record<string, EncodedTypeModel>;
   /** What codegen chose among several services or bindings, said to the user in one line. */
   choice?: string;
 }

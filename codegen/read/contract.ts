@@ -154,7 +154,9 @@ export async function readContract(wsdlPath: string, options: ReadOptions = {}):
           "a redefine in a WSDL's schemas: the WSDL is served with its schemas inline, where a redefinition has no document to redefine; publish the redefined schema (codegen --xsd reads redefine)",
         );
     }
-    const xsd = readXsd(schemas);
+    // A contract that SOAP encoding speaks reads soapenc's arrays and simple types as encoding has them.
+    const soapEncoding = wsdl.operations.some((op) => op.input?.encoded || op.output?.encoded);
+    const xsd = readXsd(schemas, { soapEncoding });
     return {
       wsdl,
       xsd,

@@ -37,9 +37,9 @@ export type {
  * refused with one line naming its file and line; what does not
  * (annotations, identity constraints, extension attributes) is read past.
  */
-export function readXsd(sources: SchemaSource[]): XsdFacts {
+export function readXsd(sources: SchemaSource[], options: { soapEncoding?: boolean } = {}): XsdFacts {
   const facts: XsdFacts = { elements: new Map(), complexTypes: new Map(), simpleTypes: new Map(), namespaces: [] };
-  for (const scope of schemaScopes(sources)) readDeclarations(scope, facts);
+  for (const scope of schemaScopes(sources, options)) readDeclarations(scope, facts);
   return facts;
 }
 

@@ -11,6 +11,8 @@
 export type { ContractDefinition, Handlers, JsonOperation, Port, Route, Variant } from './definition';
 // What a route's WS-Policy asks (Route.policies) and its WS-Addressing actions, as routes.ts writes them.
 export type { AddressingActions, SoapPolicy } from './definition';
+// An rpc/encoded contract's types as SOAP encoding writes them (routes.ts's ENCODED_TYPES).
+export type { SoapEncodedTypes } from './definition';
 
 // A declared fault's class (generated/types.ts) extends it.
 export { DeclaredFault } from './errors';
@@ -122,6 +124,7 @@ export const CODEC_EXPORTS = {
     'Variant',
     'AddressingActions',
     'SoapPolicy',
+    'SoapEncodedTypes',
     'ElementCodec',
     'XmlFragment',
     'XmlElement',

@@ -198,6 +198,8 @@ export interface Route<Ops extends OperationsOf<Ops>, K extends OperationName<Op
   addressingActions?: AddressingActions;
   /** The SOAP header blocks it reads and writes. */
   headers?: { in: readonly HeaderRoute[]; out: readonly HeaderRoute[] };
+  /** rpc/encoded: its bodies are SOAP-encoded (wire/soap-encoding.ts reads and writes them by this). */
+  soapEncoding?: SoapEncoding;
   /** Path segment of the HTTP GET and POST variants, without the slash. */
   httpOperation: string;
   /**
@@ -233,6 +235,27 @@ export interface Route<Ops extends OperationsOf<Ops>, K extends OperationName<Op
   sampleResult(): Ops[K]['result'];
   /** Header blocks with every field set to a placeholder valid for its schema type. */
   sampleHeaders?(): HeadersOf<Ops[K]>;
+}
+
+/**
+ * A type as SOAP encoding writes it, by its key (a class's name, or `{XML Schema namespace}builtin`): the xsi:type
+ * it is written with (`{namespace}name`), and a struct's members (accessor, type key) or an array's items.
+ */
+export interface SoapEncodedType {
+  readonly xsiType?: string;
+  readonly members?: readonly (readonly [string, string])[];
+  readonly array?: { readonly item: string; readonly element: string; readonly rank: number };
+}
+
+/** Every type of a contract as SOAP encoding writes it, by key. */
+export type SoapEncodedTypes = Readonly<Record<string, SoapEncodedType>>;
+
+/** An rpc/encoded operation: the encoding (SOAP 1.1's or 1.2's), its request's and its answer's parts (accessor, type key). */
+export interface SoapEncoding {
+  readonly version: 'soap11' | 'soap12';
+  readonly input: readonly (readonly [string, string])[];
+  readonly output: readonly (readonly [string, string])[];
+  readonly types: SoapEncodedTypes;
 }
 
 /** One operation as browser scripts call it (ASP.NET AJAX script service). */

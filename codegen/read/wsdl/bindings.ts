@@ -89,12 +89,19 @@ function checkSameSoapOperations(soap11: XmlElement, soap12: XmlElement): void {
   }
 }
 
+/** The encodingStyle URIs of SOAP encoding: SOAP 1.1's section 5, and SOAP 1.2's (Part 2, section 3). */
+export const ENCODING_STYLES = {
+  soap: 'http://schemas.xmlsoap.org/soap/encoding/',
+  soap12: 'http://www.w3.org/2003/05/soap-encoding',
+} as const;
+
 /**
- * Generated code speaks literal XML: SOAP encoding is refused, never served
- * as described yet spoken differently; so is a SOAP 1.2 binding written with
- * SOAP 1.1's elements, which no toolkit reads alike.
+ * Generated code speaks literal XML and SOAP encoding (rpc/encoded bodies and faults, SOAP 1.1's section 5 or
+ * SOAP 1.2's encoding, src/runtime/wire/soap-encoding.ts); another encoding, or an encoded header, is refused, never
+ * served as described yet spoken differently; so is a SOAP 1.2 binding written with SOAP 1.1's elements, which no
+ * toolkit reads alike.
  */
-export function checkLiteral(binding: XmlElement, prefix: 'soap' | 'soap12'): void {
+export function checkUse(binding: XmlElement, prefix: 'soap' | 'soap12'): void {
   const name = attr(binding, 'name');
   const other = prefix === 'soap' ? 'soap12' : 'soap';
   const [mixed] = findAll(binding, `wsdl:operation/${other}:operation | wsdl:operation/*/${other}:body`);
@@ -109,13 +116,22 @@ export function checkLiteral(binding: XmlElement, prefix: 'soap' | 'soap12'): vo
     `wsdl:operation/*/${prefix}:body | wsdl:operation/*/${prefix}:header | wsdl:operation/*/${prefix}:fault`,
   )) {
     const use = optionalAttr(body, 'use') ?? 'literal';
-    if (use !== 'literal')
+    if (use === 'literal') continue;
+    if (use !== 'encoded') refuseAt(body, `binding ${name}: use="${use}" is neither literal nor encoded`);
+    if (body.name === 'header')
+      refuseAt(body, `binding ${name}: an encoded header (use="encoded" on ${prefix}:header) is not supported: bind the header literal`);
+    const styles = (optionalAttr(body, 'encodingStyle') ?? '').split(/\s+/).filter(Boolean);
+    if (!styles.includes(ENCODING_STYLES.soap) && !styles.includes(ENCODING_STYLES.soap12)) {
       refuseAt(
         body,
-        `binding ${name}: use="${use}" (SOAP encoding, rpc/encoded) is not supported: outside WS-I Basic Profile, which allows literal only; republish the service with use="literal"`,
+        `binding ${name}: use="encoded" with encodingStyle="${styles.join(' ')}": only SOAP encoding (${ENCODING_STYLES.soap} or ${ENCODING_STYLES.soap12}) is supported`,
       );
+    }
   }
 }
+
+/** The bound message's soap:body is use="encoded". */
+export const isEncoded = (body: XmlElement | undefined) => body !== undefined && optionalAttr(body, 'use') === 'encoded';
 
 export function variantOf(binding: XmlElement): Variant | undefined {
   if (findAll(binding, 'soap:binding').length) return 'soap11';

@@ -17,6 +17,8 @@ export interface WsdlSoapMessage {
   headers: WsdlPart[];
   /** rpc: the namespace of the wrapper element (`soap:body namespace`). */
   namespace?: string;
+  /** rpc/encoded: SOAP encoding (`soap:body use="encoded"`), of SOAP 1.1 or of SOAP 1.2. */
+  encoded?: 'soap11' | 'soap12';
 }
 
 /**

@@ -5,7 +5,7 @@
 import type { XmlElement } from 'contract-runtime/xml';
 import { attr, findAll, findOne, optionalAttr, refuseAt } from '../documents';
 import type { PolicyFacts, WsdlOperationFacts, WsdlPort, WsdlSoapMessage } from './facts';
-import { bindingOperation, type ServedBindings } from './bindings';
+import { bindingOperation, ENCODING_STYLES, isEncoded, type ServedBindings } from './bindings';
 import type { WsdlDocuments } from './definitions';
 import { httpFacts } from './http';
 import { declaredOperation, documentationOf, messageOf, partsOf } from './messages';
@@ -165,6 +165,9 @@ function soapMessage(
   // A part of this message bound as a header is not in the body (UPS's security header).
   const asHeaders = new Set(headerParts.filter((h) => h.message === attr(message, 'name')).map((h) => h.part.name));
   const bodyOnly = bodyParts === undefined ? parts.filter((p) => !asHeaders.has(p.name)) : parts.filter((p) => bodyParts.includes(p.name));
+  const encoded = isEncoded(body);
+  if (encoded && style !== 'rpc')
+    refuseAt(body, `operation ${name}: a document-style encoded body (document/encoded) is not supported: only rpc/encoded`);
   for (const part of bodyOnly) {
     if (style === 'document' && !part.element) {
       refuseAt(message, `operation ${name}: part ${part.name} names a type: a document-style body part must name an element`);
@@ -175,5 +178,10 @@ function soapMessage(
     body: bodyOnly,
     headers,
     ...(style === 'rpc' ? { namespace: (body && optionalAttr(body, 'namespace')) ?? scope.namespace } : {}),
+    ...(encoded ? { encoded: encodingOf(body!) } : {}),
   };
 }
+
+/** Which SOAP encoding an encoded body's encodingStyle names (SOAP 1.1's, when it lists both). */
+const encodingOf = (body: XmlElement): 'soap11' | 'soap12' =>
+  (optionalAttr(body, 'encodingStyle') ?? '').split(/\s+/).includes(ENCODING_STYLES.soap) ? 'soap11' : 'soap12';

@@ -6,7 +6,7 @@ import type { Variant } from 'contract-runtime/codec';
 import type { XmlElement } from 'contract-runtime/xml';
 import { attr, findAll, findOne, locationOf, NS, optionalAttr, refuseAt, setPlainAttr } from '../documents';
 import type { WsdlPort } from './facts';
-import { checkLiteral, variantOf } from './bindings';
+import { checkUse, variantOf } from './bindings';
 import type { Definitions, WsdlDocuments } from './definitions';
 
 export const VARIANT_NAMES: Record<Variant, string> = {
@@ -58,7 +58,7 @@ export function servedPorts(
       const variant = variantOf(binding);
       // A port of another kind (e.g. a WCF binding beside ASMX's) is no variant of this service.
       if (!variant) return [];
-      if (variant === 'soap11' || variant === 'soap12') checkLiteral(binding, variant === 'soap11' ? 'soap' : 'soap12');
+      if (variant === 'soap11' || variant === 'soap12') checkUse(binding, variant === 'soap11' ? 'soap' : 'soap12');
       const path = pathOf(port);
       const [address] = findAll(port, 'soap:address | soap12:address | http:address');
       const placeholders = placeholdersOf(attr(address, 'location'));

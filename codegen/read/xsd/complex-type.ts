@@ -6,6 +6,7 @@ import { attributesOf } from './attribute';
 import { particle } from './particle';
 import { at, checkUnderstood, flag, namedType, original, qnameOf, type SchemaScope, typeUse, type Understood } from './scope';
 import { FACETS, facetsOf, simpleType } from './simple-type';
+import { arrayType, isSoapArray, soapArrayOf } from './soap-arrays';
 
 /** Attributes of an element written on its type by some generators (not XML Schema): left out of the served schema. */
 export const STRAY_TYPE_ATTRIBUTES = ['nillable', 'type'];
@@ -71,6 +72,13 @@ function derivedType(scope: SchemaScope, content: XmlElement, common: Common, wh
     return { ...common, mixed: false, base: baseType, derivation: kind, text, ...own };
   }
   const [model] = findAll(derivation, 's:sequence | s:choice | s:all | s:group');
+  if (scope.soapEncoding && content.name === 'complexContent' && isSoapArray(baseType)) {
+    const read = model ? particle(scope, model, owner, declaredType) : undefined;
+    const one = read?.kind === 'element' ? read : read?.kind === 'sequence' && read.particles.length === 1 ? read.particles[0] : undefined;
+    const declared = one?.kind === 'element' && one.element.type ? { name: one.element.name, type: one.element.type } : undefined;
+    const array = soapArrayOf(derivation, declared, common.at);
+    return { ...arrayType(common.name, common.namespace, array.item, array.rank, common.at, array.element), abstract: common.abstract };
+  }
   return {
     ...common,
     mixed: mixedContent,

@@ -90,6 +90,11 @@ export interface XsdComplexType {
   mixed: boolean;
   abstract: boolean;
   at: string;
+  /**
+   * SOAP encoding's array (a derivation of soapenc:Array, in a contract SOAP encoding speaks): read as a sequence of
+   * items (read/xsd/soap-arrays.ts); `rank` is its dimensions' count (`T[,]`: 2).
+   */
+  soapArray?: { rank: number };
 }
 
 /** A simple type: a restriction (enumeration values and other facets), a list, or a union. */

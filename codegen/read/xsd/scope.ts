@@ -6,6 +6,7 @@
 import type { XmlElement } from 'contract-runtime/xml';
 import { attr, findAll, localName, NS, namespaceOfQName, optionalAttr, type Refuse } from '../documents';
 import { type Occurs, type QName, qnameKey, type XsdTypeUse } from './facts';
+import { arrayType, encodedBuiltin, isSoapArray, isSoapStruct } from './soap-arrays';
 
 /** A global declaration of the set that references expand (a group, an attribute group, an attribute), and the scope it is read in. */
 export interface Declared {
@@ -33,6 +34,8 @@ export interface SchemaScope {
   readonly set: SchemaSet;
   /** The redefinitions being read (redefinedKey): inside one, a reference to its own name is to the original. */
   readonly redefining: readonly string[];
+  /** The contract speaks SOAP encoding: soapenc's arrays and simple types are read as read/xsd/soap-arrays.ts says. */
+  readonly soapEncoding?: boolean;
 }
 
 /** What the reader understands of each construct; anything else is refused rather than ignored. */
@@ -75,7 +78,15 @@ export const namedType = (q: QName): XsdTypeUse => (q.namespace === NS.s ? { kin
 
 /** The type an attribute (`type`, `base`, `itemType`) names. */
 export function typeUse(scope: SchemaScope, node: XmlElement, where: string, attribute = 'type'): XsdTypeUse {
-  return namedType(original(scope, 'type', qnameOf(scope, node, attr(node, attribute), where)));
+  const q = qnameOf(scope, node, attr(node, attribute), where);
+  if (scope.soapEncoding) {
+    const builtin = encodedBuiltin(q);
+    if (builtin) return { kind: 'builtin', name: builtin };
+    if (isSoapArray(q))
+      return { kind: 'complex', type: arrayType(undefined, '', { kind: 'builtin', name: 'anyType' }, 1, at(scope, node)) };
+    if (isSoapStruct(q)) return { kind: 'builtin', name: 'anyType' };
+  }
+  return namedType(original(scope, 'type', q));
 }
 
 /** `file:line` of a node, as the facts keep it. */

@@ -16,7 +16,7 @@ const SCHEMA: Understood = {
 };
 
 /** Each source's scope, in order, sharing the set's index of its groups, attribute groups and global attributes. */
-export function schemaScopes(sources: readonly SchemaSource[]): SchemaScope[] {
+export function schemaScopes(sources: readonly SchemaSource[], options: { soapEncoding?: boolean } = {}): SchemaScope[] {
   const set: SchemaSet = { group: new Map(), attributeGroup: new Map(), attribute: new Map(), redefined: redefinedComponents(sources) };
   return sources.map(({ schema, file, chameleon }) => {
     const refuse = refuser(file);
@@ -33,6 +33,7 @@ export function schemaScopes(sources: readonly SchemaSource[]): SchemaScope[] {
       chameleon: own === undefined && chameleon !== undefined,
       set,
       redefining: [],
+      ...(options.soapEncoding ? { soapEncoding: true } : {}),
     };
     for (const kind of ['group', 'attributeGroup', 'attribute'] as const) {
       for (const node of findAll(schema, `s:${kind} | s:redefine/s:${kind}`)) {

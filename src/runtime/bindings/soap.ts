@@ -38,6 +38,8 @@ import {
   readMtomMessage,
 } from '../wire/mtom';
 import { decodingInlined, encodingAttachable } from '../xml/xsd-values';
+import { encodedAnswer, literalCall } from '../wire/soap-encoding';
+import { safeParseOptions, xml } from '../xml/xml-engine';
 
 /** An operation call read from a SOAP request: its route and its decoded request. */
 interface SoapCall<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>> {
@@ -131,7 +133,7 @@ export function soapBinding<Ops extends OperationsOf<Ops>>(
       return;
     }
     ctx.set('Content-Type', version.contentType);
-    const body = encode(call, result, contract.namespaceAttribute);
+    const body = encode(call, result, contract.namespaceAttribute, version);
     const headers = encodeHeaders(call, contract.namespaceAttribute);
     if (!call.exchange) {
       ctx.body = soapEnvelope(version, body, headers);
@@ -197,7 +199,7 @@ function answerMtom<Ops extends OperationsOf<Ops>>(
   threshold: number,
 ): void {
   const { result: envelope, found } = encodingAttachable(threshold, attachmentMarker(), () => {
-    const body = encode(call, result, namespaceAttribute);
+    const body = encode(call, result, namespaceAttribute, version);
     const headers = encodeHeaders(call, namespaceAttribute);
     return soapEnvelope(
       version,
@@ -250,13 +252,26 @@ function invoke<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
   return handlers[call.route.operation](call.request, callOf(ctx, call.route.operation, version.variant, call.headers, call.exchange));
 }
 
-/** The handler's result as the SOAP body's content. */
+/** The handler's result as the SOAP body's content (SOAP-encoded, for an rpc/encoded operation). */
 function encode<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
   call: SoapCall<Ops, K>,
   result: Ops[K]['result'],
   namespaceAttribute: string,
+  version: SoapVersion,
 ): string {
-  return call.route.encodeSoapBody(result, namespaceAttribute);
+  const literal = call.route.encodeSoapBody(result, namespaceAttribute);
+  const encoding = call.route.soapEncoding;
+  return encoding ? encodedAnswer(literal, encoding, version.envelopeNamespace) : literal;
+}
+
+/** Runs `use` on the root element of a literal form written by this service (wire/soap-encoding.ts), then frees it. */
+function withLiteralDocument<T>(text: string, use: (element: Element) => T): T {
+  const doc = xml().XmlDocument.fromString(text, { option: safeParseOptions() });
+  try {
+    return use(doc.root);
+  } finally {
+    doc.dispose();
+  }
 }
 
 /**
@@ -287,8 +302,8 @@ export function readUsualCall<Ops extends OperationsOf<Ops>>(
     const [element, ...others] = tree.elementChildren(body);
     if (element === undefined || others.length > 0 || tree.namespaceUri(element) !== contract.namespace) return undefined;
     const route = contract.routeByRequestElement(tree.localName(element));
-    // A request with complex or repeated members is read the detailed way, from libxml2's tree.
-    if (!route?.fromFields) return undefined;
+    // A request with complex or repeated members is read the detailed way, from libxml2's tree; so is an encoded one.
+    if (!route?.fromFields || route.soapEncoding) return undefined;
     ctx.state.operation = route.operation;
     if (!tree.isValidElement(contract.requestSchema(route.operation), element)) return undefined;
     checkAction(ctx, version, contract.soapAction(route.operation, version.variant));
@@ -322,7 +337,11 @@ export function readCallInDetail<Ops extends OperationsOf<Ops>>(
   const exchange = stack?.read(ctx, version, route.operation, header ? childElements(header) : [], body);
   checkAction(ctx, version, contract.soapAction(route.operation, version.variant));
   let call: SoapCall<Ops, OperationName<Ops>>;
-  if (route.requestParts || route.requestElement === '') {
+  if (route.soapEncoding) {
+    // An encoded call: its operation element read into the literal form, which is validated and decoded as any.
+    const literal = literalCall(children[0], body, route.soapEncoding);
+    call = withLiteralDocument(literal, (element) => decodeValidated(element, contract.requestSchema(route.operation), route));
+  } else if (route.requestParts || route.requestElement === '') {
     // The body's elements are the parts, each validated against the contract's schemas.
     for (const part of children) validated(part, contract.schemas(), route.operation);
     call = { route, request: route.decodeXml(body), headers: noHeaders(route) };

@@ -1,0 +1,538 @@
+/**
+ * SOAP encoding (SOAP 1.1 section 5, SOAP 1.2 Part 2 section 3) of rpc/encoded operations, read into the literal
+ * form the generated classes read and the served schemas validate, and written from it.
+ *
+ * Reading: the operation element's accessors (its parts, unqualified) in message order; a value's `href="#id"`
+ * (SOAP 1.2: `enc:ref`) replaced by the element of that `id` (`enc:id`) wherever in the Body it stands (a
+ * multi-reference value, as Axis 1 sends them); an array's items (any names) as the contract's item elements, its
+ * `soapenc:arrayType` (`enc:itemType`, `enc:arraySize`) checked against the contract's array and its items,
+ * partially transmitted arrays (`offset`, `position`) filled with nil items, a multidimensional array as nested
+ * arrays of its rows; a struct's members in the contract's order; `xsi:type` checked against the type the contract
+ * declares, soapenc's simple types and the 1999 schema namespace's read as XML Schema's. What is wrong (a
+ * reference to no id, a cycle of references, an arrayType its items disagree with, a wrong xsi:type) is the
+ * caller's mistake, said in one line; the literal form is then validated against the schema as any call is.
+ *
+ * Writing: each value with its xsi:type, each array as soapenc:Array with its arrayType (written inline, never as
+ * multi-references), nil as xsi:nil, on the operation's answer element with the encodingStyle.
+ *
+ * XML syntax is libxml2's: the literal form is text written here with escaping, then parsed by libxml2.
+ */
+import type { SoapEncodedType, SoapEncoding } from '../definition';
+import { clientError } from '../errors';
+import { childElements, isXsiNil, XSD_NAMESPACE, XSI_NAMESPACE, xmlFragmentOf } from '../xml/xml-codec';
+import { type XmlElement, xml } from '../xml/xml-engine';
+import { escapeXmlAttribute, escapeXmlText } from '../xml/xml-escape';
+
+export const SOAP11_ENCODING = 'http://schemas.xmlsoap.org/soap/encoding/';
+export const SOAP12_ENCODING = 'http://www.w3.org/2003/05/soap-encoding';
+const XSD_1999 = 'http://www.w3.org/1999/XMLSchema';
+const XSI_1999 = 'http://www.w3.org/1999/XMLSchema-instance';
+const ANY = `{${XSD_NAMESPACE}}anyType`;
+
+/** How many elements references may expand a call into: a chain of shared references cannot blow up a call. */
+export const MAX_EXPANDED_ELEMENTS = 100_000;
+
+/** The built-in each XML Schema built-in derives from (enough to take a derived value where its base is declared). */
+const BASE_OF: Record<string, string> = {
+  integer: 'decimal',
+  long: 'integer',
+  int: 'long',
+  short: 'int',
+  byte: 'short',
+  nonNegativeInteger: 'integer',
+  positiveInteger: 'nonNegativeInteger',
+  unsignedLong: 'nonNegativeInteger',
+  unsignedInt: 'unsignedLong',
+  unsignedShort: 'unsignedInt',
+  unsignedByte: 'unsignedShort',
+  nonPositiveInteger: 'integer',
+  negativeInteger: 'nonPositiveInteger',
+  normalizedString: 'string',
+  token: 'normalizedString',
+  language: 'token',
+  Name: 'token',
+  NMTOKEN: 'token',
+  NCName: 'Name',
+  ID: 'NCName',
+  IDREF: 'NCName',
+  ENTITY: 'NCName',
+};
+
+/** A built-in of soapenc's, of 1999's or of XML Schema's namespace as XML Schema's `{namespace}name`; undefined for others. */
+function builtinKey(namespace: string, name: string): string | undefined {
+  if (namespace === XSD_NAMESPACE) return `{${XSD_NAMESPACE}}${name}`;
+  if (namespace !== SOAP11_ENCODING && namespace !== SOAP12_ENCODING && namespace !== XSD_1999) return undefined;
+  const local = name === 'base64' ? 'base64Binary' : name === 'ur-type' ? 'anyType' : name === 'timeInstant' ? 'dateTime' : name;
+  return name === 'Array' || name === 'Struct' ? undefined : `{${XSD_NAMESPACE}}${local}`;
+}
+
+/** `local` of a `{namespace}local` key. */
+const localOf = (key: string) => key.slice(key.indexOf('}') + 1);
+const namespaceOf = (key: string) => key.slice(1, key.indexOf('}'));
+
+/** A built-in is the declared one, or derives from it (or the declared one takes anything). */
+function builtinFits(given: string, declared: string): boolean {
+  if (declared === ANY || declared === `{${XSD_NAMESPACE}}anySimpleType`) return true;
+  for (let name: string | undefined = localOf(given); name !== undefined; name = BASE_OF[name]) {
+    if (`{${XSD_NAMESPACE}}${name}` === declared) return true;
+  }
+  return false;
+}
+
+/** An xsi:type (of 2001's or 1999's instance namespace) resolved on its element: `{namespace}local`. */
+function xsiTypeKey(element: XmlElement): string | undefined {
+  const attribute = element.attrs.find((a) => a.name === 'type' && (a.namespaceUri === XSI_NAMESPACE || a.namespaceUri === XSI_1999));
+  if (!attribute) return undefined;
+  return qnameKey(element, attribute.value.trim(), 'xsi:type');
+}
+
+function qnameKey(element: XmlElement, value: string, what: string): string {
+  const colon = value.indexOf(':');
+  const prefix = colon < 0 ? '' : value.slice(0, colon);
+  const ns = element.namespaceForPrefix(prefix) ?? (prefix === '' ? '' : null);
+  if (ns === null) throw clientError(`The ${what} ${value} of ${element.name} has a prefix that is not declared.`);
+  return `{${ns}}${value.slice(colon + 1)}`;
+}
+
+const encodingAttribute = (element: XmlElement, name: string, encoding: string) =>
+  element.attrs.find((a) => a.name === name && a.namespaceUri === encoding)?.value;
+
+/** An arrayType value (`ns:T[2,3]`, `ns:T[][3]`): the item type and the last bracket's sizes (undefined: not given). */
+function parseArrayType(value: string): { item: string; inner: string; sizes?: number[]; rank: number } | undefined {
+  const match = /^\s*([^\s[\]]+)((?:\[[\d\s,]*\])*)\[([\d\s,]*)\]\s*$/.exec(value);
+  if (!match) return undefined;
+  const dims = match[3].replace(/\s/g, '').split(',');
+  const sizes = dims.every((d) => /^\d+$/.test(d)) ? dims.map(Number) : undefined;
+  return { item: match[1], inner: match[2], rank: dims.length, ...(sizes ? { sizes } : {}) };
+}
+
+/** `[2]` or `[1,2]`: the indices of an offset or a position. */
+function indices(value: string, what: string, element: XmlElement): number[] {
+  const match = /^\s*\[([\d\s,]+)\]\s*$/.exec(value);
+  if (!match) throw clientError(`The ${what} "${value}" of ${element.name} is not a list of indices such as [2].`);
+  return match[1].replace(/\s/g, '').split(',').map(Number);
+}
+
+/** What a call is read with: the contract's types, the encoding's namespace, the Body's ids, the references being followed. */
+interface Reading {
+  encoding: SoapEncoding;
+  encodingNamespace: string;
+  ids: Map<string, XmlElement>;
+  following: Set<string>;
+  expanded: number;
+  /** The xsi:type prefixes the literal form declares, by namespace. */
+  prefixes: Map<string, string>;
+}
+
+/**
+ * The literal form of an encoded call's operation element (`wrapper`, a child of `body`): its text, of the same
+ * name and namespace, declaring the namespaces its xsi:types name.
+ */
+export function literalCall(wrapper: XmlElement, body: XmlElement, encoding: SoapEncoding): string {
+  return literalBody(wrapper, body, encoding, encoding.input);
+}
+
+/** The literal form of an encoded answer's element (a client reads it, as literalCall reads a call). */
+export function literalAnswer(wrapper: XmlElement, body: XmlElement, encoding: SoapEncoding): string {
+  return literalBody(wrapper, body, encoding, encoding.output);
+}
+
+function literalBody(wrapper: XmlElement, body: XmlElement, encoding: SoapEncoding, parts: SoapEncoding['input']): string {
+  const encodingNamespace = encoding.version === 'soap12' ? SOAP12_ENCODING : SOAP11_ENCODING;
+  const reading: Reading = {
+    encoding,
+    encodingNamespace,
+    ids: idsOf(body, encodingNamespace),
+    following: new Set(),
+    expanded: 0,
+    prefixes: new Map(),
+  };
+  const accessors = new Map<string, XmlElement>();
+  for (const child of childElements(wrapper)) {
+    if (accessors.has(child.name)) throw clientError(`The accessor ${child.name} of ${wrapper.name} is sent twice.`);
+    accessors.set(child.name, child);
+  }
+  let content = '';
+  for (const [name, key] of parts) {
+    const accessor = accessors.get(name);
+    if (accessor) content += value(reading, accessor, name, key);
+    accessors.delete(name);
+  }
+  // An accessor of no part: the schema refuses it, by name.
+  for (const [name, accessor] of accessors) content += value(reading, accessor, name, undefined);
+  const declarations = [...reading.prefixes].map(([ns, prefix]) => ` xmlns:${prefix}="${escapeXmlAttribute(ns)}"`).join('');
+  return `<w:${wrapper.name} xmlns:w="${escapeXmlAttribute(wrapper.namespaceUri ?? '')}" xmlns:xsi="${XSI_NAMESPACE}"${declarations}>${content}</w:${wrapper.name}>`;
+}
+
+/** Every element of the Body with an id (SOAP 1.1: `id`; SOAP 1.2: `enc:id`), by id; one id twice is refused. */
+function idsOf(body: XmlElement, encodingNamespace: string): Map<string, XmlElement> {
+  const ids = new Map<string, XmlElement>();
+  const path = encodingNamespace === SOAP11_ENCODING ? './/*[@id]' : `.//*[@*[local-name()='id' and namespace-uri()='${SOAP12_ENCODING}']]`;
+  for (const element of body.find(path) as XmlElement[]) {
+    const id = (
+      encodingNamespace === SOAP11_ENCODING
+        ? element.attrs.find((a) => a.name === 'id' && !a.namespaceUri)
+        : element.attrs.find((a) => a.name === 'id' && a.namespaceUri === SOAP12_ENCODING)
+    )!.value.trim();
+    if (ids.has(id)) throw clientError(`The id ${id} is given to two elements of the Body.`);
+    ids.set(id, element);
+  }
+  return ids;
+}
+
+/** The element a reference names (`href="#id"`, SOAP 1.2's `enc:ref="id"`), or the element itself; undefined: no reference. */
+function referenceOf(reading: Reading, element: XmlElement): string | undefined {
+  if (reading.encodingNamespace === SOAP11_ENCODING) {
+    const href = element.attrs.find((a) => a.name === 'href' && !a.namespaceUri)?.value.trim();
+    if (href === undefined) return undefined;
+    if (!href.startsWith('#'))
+      throw clientError(`The href ${href.slice(0, 60)} of ${element.name} is not a reference within the message (#id).`);
+    return href.slice(1);
+  }
+  return encodingAttribute(element, 'ref', SOAP12_ENCODING)?.trim();
+}
+
+/** One value: `element` (or what it references) as the literal element `name`, of the type `key` (undefined: unknown). */
+function value(reading: Reading, element: XmlElement, name: string, key: string | undefined): string {
+  const id = referenceOf(reading, element);
+  if (id !== undefined) {
+    const target = reading.ids.get(id);
+    if (!target) throw clientError(`The reference #${id} of ${element.name} names no element of the Body.`);
+    if (reading.following.has(id)) throw clientError(`The reference #${id} of ${element.name} is part of a cycle of references.`);
+    reading.following.add(id);
+    try {
+      return value(reading, target, name, key);
+    } finally {
+      reading.following.delete(id);
+    }
+  }
+  if (++reading.expanded > MAX_EXPANDED_ELEMENTS) {
+    throw clientError(`The call's references expand to more than ${MAX_EXPANDED_ELEMENTS} values.`);
+  }
+  if (isXsiNil(element)) return `<${name} xsi:nil="true"/>`;
+  const types = reading.encoding.types;
+  let type: SoapEncodedType | undefined = key === undefined ? undefined : types[key];
+
+  const given = xsiTypeKey(element);
+  const isArray = isEncodedArray(element, given);
+  if (type?.array || (isArray && key !== ANY)) {
+    if (!type?.array) throw clientError(`The ${name} element is an array where the contract declares ${describe(key)}.`);
+    if (given !== undefined && !isArray && given !== type.xsiType) {
+      throw clientError(`The xsi:type ${localOf(given)} of ${name} is not the contract's array type ${describe(key)}.`);
+    }
+    return arrayValue(reading, element, name, type);
+  }
+  let xsiType = '';
+  if (type?.members) {
+    // A derived type of the declared one (xsi:type) is read as that type, and said in the literal form.
+    if (given !== undefined && given !== type.xsiType && !(isArray && key === ANY)) {
+      const derived = Object.entries(types).find(([, t]) => t.xsiType === given);
+      if (!derived?.[1].members)
+        throw clientError(`The xsi:type ${localOf(given)} of ${name} is not the contract's type ${describe(key)}.`);
+      type = derived[1];
+      xsiType = ` xsi:type="${prefixFor(reading, namespaceOf(given))}:${localOf(given)}"`;
+    }
+    return `<${name}${xsiType}>${members(reading, element, type)}</${name}>`;
+  }
+  if (key === undefined || key === ANY) {
+    // Any content: kept as XML, simple content with its xsi:type as XML Schema names it.
+    if (childElements(element).length > 0)
+      return `<${name}>${childElements(element)
+        .map((child) => xmlFragmentOf(child))
+        .join('')}</${name}>`;
+    const builtin = given === undefined ? undefined : builtinKey(namespaceOf(given), localOf(given));
+    if (builtin) xsiType = ` xsi:type="${prefixFor(reading, XSD_NAMESPACE)}:${localOf(builtin)}"`;
+    return `<${name}${xsiType}>${escapeXmlText(element.content)}</${name}>`;
+  }
+  if (given !== undefined) {
+    const builtin = builtinKey(namespaceOf(given), localOf(given));
+    // A built-in that is not the declared one nor derives from it is wrong, but where a string is declared: any
+    // simple value's text is a string (SOAP::Lite types "42" as xsd:int). A type of the contract's own (an
+    // enumeration's name) is left to the schema, which checks the value.
+    if (
+      builtin !== undefined &&
+      key.startsWith(`{${XSD_NAMESPACE}}`) &&
+      !builtinFits(builtin, key) &&
+      !builtinFits(key, `{${XSD_NAMESPACE}}string`)
+    ) {
+      throw clientError(`The xsi:type ${localOf(given)} of ${name} is not the contract's type ${describe(key)}.`);
+    }
+    if (
+      builtin === undefined &&
+      types[given.startsWith('{') ? '' : given] === undefined &&
+      [...Object.values(types)].some((t) => t.xsiType === given && (t.members || t.array))
+    ) {
+      throw clientError(`The xsi:type ${localOf(given)} of ${name} is not the contract's type ${describe(key)}.`);
+    }
+  }
+  if (childElements(element).length > 0)
+    throw clientError(`The ${name} element holds elements where the contract declares ${describe(key)}.`);
+  return `<${name}>${escapeXmlText(element.content)}</${name}>`;
+}
+
+const describe = (key: string | undefined) => (key === undefined ? 'no such accessor' : key.startsWith('{') ? localOf(key) : key);
+
+function prefixFor(reading: Reading, namespace: string): string {
+  let prefix = reading.prefixes.get(namespace);
+  if (!prefix) {
+    prefix = `t${reading.prefixes.size}`;
+    reading.prefixes.set(namespace, prefix);
+  }
+  return prefix;
+}
+
+/** An element written as an array: xsi:type soapenc:Array, or an arrayType (itemType) of the encoding. */
+function isEncodedArray(element: XmlElement, given: string | undefined): boolean {
+  if (given === `{${SOAP11_ENCODING}}Array` || given === `{${SOAP12_ENCODING}}Array`) return true;
+  return (
+    encodingAttribute(element, 'arrayType', SOAP11_ENCODING) !== undefined ||
+    encodingAttribute(element, 'itemType', SOAP12_ENCODING) !== undefined ||
+    encodingAttribute(element, 'arraySize', SOAP12_ENCODING) !== undefined
+  );
+}
+
+/** A struct's members in the contract's order (those of no member after them: the schema refuses them by name). */
+function members(reading: Reading, element: XmlElement, type: SoapEncodedType): string {
+  const children = childElements(element);
+  let content = '';
+  const used = new Set<XmlElement>();
+  for (const [member, key] of type.members!) {
+    for (const child of children) {
+      if (child.name !== member || used.has(child)) continue;
+      used.add(child);
+      content += value(reading, child, member, key);
+    }
+  }
+  for (const child of children) if (!used.has(child)) content += value(reading, child, child.name, undefined);
+  return content;
+}
+
+/** The innermost item type of an array type (its rows' items, for arrays of arrays), and how many array levels lead to it. */
+function innermost(types: SoapEncoding['types'], type: SoapEncodedType): { item: string; levels: number } {
+  let levels = 1;
+  let item = type.array!.item;
+  for (let inner = types[item]; inner?.array; inner = types[item]) {
+    item = inner.array.item;
+    levels += 1;
+  }
+  return { item, levels };
+}
+
+/** An encoded array as the literal sequence of the contract's item elements (rows of rows for several dimensions). */
+function arrayValue(reading: Reading, element: XmlElement, name: string, type: SoapEncodedType): string {
+  const { array } = type;
+  const types = reading.encoding.types;
+  const items = childElements(element);
+  const soap11 = reading.encodingNamespace === SOAP11_ENCODING;
+  let declared: { item: string; inner: string; sizes?: number[]; rank: number } | undefined;
+  if (soap11) {
+    const written = encodingAttribute(element, 'arrayType', SOAP11_ENCODING);
+    if (written !== undefined) {
+      declared = parseArrayType(written);
+      if (!declared) throw clientError(`The arrayType "${written.slice(0, 60)}" of ${name} is not an array type such as xsd:string[2].`);
+    }
+  } else {
+    const itemType = encodingAttribute(element, 'itemType', SOAP12_ENCODING);
+    const size = encodingAttribute(element, 'arraySize', SOAP12_ENCODING)?.trim();
+    if (size !== undefined && !/^(\*|\d+)(\s+\d+)*$/.test(size))
+      throw clientError(`The arraySize "${size.slice(0, 60)}" of ${name} is not a list of sizes.`);
+    const dims = size?.split(/\s+/);
+    declared = {
+      item: itemType ?? 'anyType',
+      inner: '',
+      rank: dims?.length ?? 1,
+      ...(dims?.every((d) => d !== '*') ? { sizes: dims!.map(Number) } : {}),
+    };
+    if (itemType === undefined) declared.item = '';
+  }
+  // The declared item type, where it is given, is the contract's (or derives from it), or any type.
+  if (declared?.item) {
+    const key = qnameKey(element, declared.item, 'arrayType');
+    const given = builtinKey(namespaceOf(key), localOf(key)) ?? key;
+    const direct = array!.item;
+    const base = innermost(types, type).item;
+    const fits =
+      given === ANY ||
+      [direct, base].some(
+        (item) =>
+          given === item ||
+          item === ANY ||
+          types[item]?.xsiType === given ||
+          (given.startsWith(`{${XSD_NAMESPACE}}`) && item.startsWith(`{${XSD_NAMESPACE}}`) && builtinFits(given, item)) ||
+          (types[item]?.members !== undefined && Object.values(types).some((t) => t.xsiType === given && t.members)),
+      ) ||
+      (types[direct]?.array !== undefined && (given === `{${SOAP11_ENCODING}}Array` || given === `{${SOAP12_ENCODING}}Array`));
+    if (!fits)
+      throw clientError(`The arrayType of ${name} says its items are ${localOf(given)}; the contract's array holds ${describe(base)}.`);
+  }
+  const rank = declared?.rank ?? 1;
+  if (rank > 1 && rank !== array!.rank)
+    throw clientError(`The arrayType of ${name} has ${rank} dimensions; the contract's array has ${array!.rank}.`);
+  const total = declared?.sizes?.reduce((a, b) => a * b, 1);
+  // Each item's place: from the offset on, or at its position (a partially transmitted or sparse array).
+  const offsetText = encodingAttribute(element, 'offset', SOAP11_ENCODING);
+  const sizes = declared?.sizes;
+  const flatIndex = (at: number[], what: string) => {
+    if (at.length !== (sizes?.length ?? 1))
+      throw clientError(`The ${what} of an item of ${name} has ${at.length} indices; the array has ${sizes?.length ?? 1} dimensions.`);
+    let index = 0;
+    at.forEach((i, d) => {
+      index = index * (sizes ? sizes[d] : Number.POSITIVE_INFINITY) + i;
+    });
+    return sizes ? index : at[0];
+  };
+  let next = offsetText === undefined ? 0 : flatIndex(indices(offsetText, 'offset', element), 'offset');
+  const slots: (XmlElement | undefined)[] = [];
+  for (const item of items) {
+    const position = soap11 ? encodingAttribute(item, 'position', SOAP11_ENCODING) : undefined;
+    const at = position === undefined ? next : flatIndex(indices(position, 'position', item), 'position');
+    if (total !== undefined && at >= total) {
+      throw clientError(`The array ${name} holds more items than its arrayType declares (${sizes!.join(',')}).`);
+    }
+    if (slots[at] !== undefined) throw clientError(`Two items of the array ${name} stand at the same position.`);
+    slots[at] = item;
+    next = at + 1;
+  }
+  const partial =
+    offsetText !== undefined || items.some((item) => soap11 && encodingAttribute(item, 'position', SOAP11_ENCODING) !== undefined);
+  if (total !== undefined && !partial && items.length !== total) {
+    throw clientError(`The arrayType of ${name} declares ${total} items; ${items.length} are sent.`);
+  }
+  const length = total ?? slots.length;
+  const itemOf = (index: number, element: string, key: string) => {
+    const slot = slots[index];
+    return slot === undefined ? `<${element} xsi:nil="true"/>` : value(reading, slot, element, key);
+  };
+  // Several dimensions: the rows, each an array of the next dimension's items.
+  const write = (from: number, dims: number[], elementName: string, arrayType: SoapEncodedType): string => {
+    const [count, ...rest] = dims;
+    const span = rest.reduce((a, b) => a * b, 1);
+    let out = '';
+    for (let i = 0; i < count; i++) {
+      if (rest.length === 0) out += itemOf(from + i, elementName, arrayType.array!.item);
+      else {
+        const row = types[arrayType.array!.item];
+        if (!row?.array) throw clientError(`The array ${name} has more dimensions than the contract's.`);
+        out += `<${elementName}>${write(from + i * span, rest, row.array.element, row)}</${elementName}>`;
+      }
+    }
+    return out;
+  };
+  const dims = rank > 1 && sizes ? sizes : [length];
+  return `<${name}>${write(0, dims, array!.element, type)}</${name}>`;
+}
+
+/** What an answer is written with: the contract's types, its encoding, and the prefixes declared on its element. */
+interface Writing {
+  encoding: SoapEncoding;
+  encodingNamespace: string;
+  prefixes: Map<string, string>;
+  byXsiType: Map<string, string>;
+}
+
+/**
+ * An answer's body element written SOAP-encoded: `literal` is the element as the generated class writes it
+ * (generated by this service, so trusted to be well-formed); `envelopeNamespace` names encodingStyle's namespace.
+ */
+export function encodedAnswer(literal: string, encoding: SoapEncoding, envelopeNamespace: string): string {
+  return encodedBody(literal, encoding, encoding.output, envelopeNamespace);
+}
+
+/** A call's operation element written SOAP-encoded (a client's, as encodedAnswer writes an answer). */
+export function encodedCall(literal: string, encoding: SoapEncoding, envelopeNamespace: string): string {
+  return encodedBody(literal, encoding, encoding.input, envelopeNamespace);
+}
+
+function encodedBody(literal: string, encoding: SoapEncoding, parts: SoapEncoding['input'], envelopeNamespace: string): string {
+  const { XmlDocument } = xml();
+  const doc = XmlDocument.fromString(literal);
+  try {
+    const root = doc.root;
+    const encodingNamespace = encoding.version === 'soap12' ? SOAP12_ENCODING : SOAP11_ENCODING;
+    const writing: Writing = {
+      encoding,
+      encodingNamespace,
+      prefixes: new Map([
+        [XSD_NAMESPACE, 'xsd'],
+        [encodingNamespace, 'enc'],
+      ]),
+      byXsiType: new Map(Object.entries(encoding.types).flatMap(([key, t]) => (t.xsiType ? [[t.xsiType, key]] : []))),
+    };
+    const partTypes = new Map(parts);
+    let content = '';
+    for (const child of childElements(root)) content += encodedValue(writing, child, child.name, partTypes.get(child.name));
+    const declarations = [...writing.prefixes].map(([ns, prefix]) => ` xmlns:${prefix}="${escapeXmlAttribute(ns)}"`).join('');
+    return (
+      `<w:${root.name} xmlns:w="${escapeXmlAttribute(root.namespaceUri ?? '')}" xmlns:e="${escapeXmlAttribute(envelopeNamespace)}"` +
+      ` e:encodingStyle="${encodingNamespace}" xmlns:xsi="${XSI_NAMESPACE}"${declarations}>${content}</w:${root.name}>`
+    );
+  } finally {
+    doc.dispose();
+  }
+}
+
+function prefixOf(writing: Writing, namespace: string): string {
+  let prefix = writing.prefixes.get(namespace);
+  if (!prefix) {
+    prefix = `ns${writing.prefixes.size - 1}`;
+    writing.prefixes.set(namespace, prefix);
+  }
+  return prefix;
+}
+
+/** `p:local` of a `{namespace}local` key, its prefix declared on the answer element. */
+const qnameOf = (writing: Writing, key: string) => `${prefixOf(writing, namespaceOf(key))}:${localOf(key)}`;
+
+/** The type name an array's items are written with in its arrayType: `xsd:int`, `ns1:Issue`, `xsd:int[]` (an array of arrays). */
+function itemTypeName(writing: Writing, key: string): string {
+  const type = writing.encoding.types[key];
+  if (type?.array) return `${itemTypeName(writing, type.array.item)}[${','.repeat(type.array.rank - 1)}]`;
+  if (type?.xsiType) return qnameOf(writing, type.xsiType);
+  if (type) return qnameOf(writing, ANY);
+  return qnameOf(writing, key.startsWith('{') ? key : ANY);
+}
+
+/** One literal element of the answer written encoded, as the type `key` (undefined: as it is). */
+function encodedValue(writing: Writing, element: XmlElement, name: string, key: string | undefined): string {
+  if (isXsiNil(element)) return `<${name} xsi:nil="true"/>`;
+  const derived = xsiTypeKey(element);
+  const typeKey = (derived && writing.byXsiType.get(derived)) ?? key;
+  const type = typeKey === undefined ? undefined : writing.encoding.types[typeKey];
+  if (type?.array) {
+    // Several dimensions: the rows' items, row by row, under one arrayType of every dimension's size.
+    const sizes: number[] = [];
+    let rows = [element];
+    let level = type;
+    for (let d = 0; d < type.array.rank; d++) {
+      const counts = rows.map((row) => childElements(row).length);
+      if (counts.some((c) => c !== counts[0])) throw new Error(`The array ${name} is not rectangular: its rows differ in length.`);
+      sizes.push(counts[0] ?? 0);
+      if (d < type.array.rank - 1) {
+        rows = rows.flatMap((row) => childElements(row));
+        level = writing.encoding.types[level.array!.item];
+      }
+    }
+    const items = rows.flatMap((row) => childElements(row));
+    const itemKey = level.array!.item;
+    const typeAttributes =
+      writing.encodingNamespace === SOAP11_ENCODING
+        ? ` xsi:type="enc:Array" enc:arrayType="${itemTypeName(writing, itemKey)}[${sizes.join(',')}]"`
+        : ` enc:itemType="${itemTypeName(writing, itemKey)}" enc:arraySize="${sizes.join(' ')}"`;
+    return `<${name}${typeAttributes}>${items.map((item) => encodedValue(writing, item, 'item', itemKey)).join('')}</${name}>`;
+  }
+  if (type?.members) {
+    const memberTypes = new Map(type.members);
+    const xsiType = type.xsiType ? ` xsi:type="${qnameOf(writing, type.xsiType)}"` : '';
+    const content = childElements(element)
+      .map((child) => encodedValue(writing, child, child.name, memberTypes.get(child.name)))
+      .join('');
+    return `<${name}${xsiType}>${content}</${name}>`;
+  }
+  if (childElements(element).length > 0 || typeKey === undefined || typeKey === ANY) {
+    // Any content: as it is, its simple content said as a string.
+    const children = childElements(element);
+    if (children.length > 0) return `<${name}>${children.map((child) => xmlFragmentOf(child)).join('')}</${name}>`;
+    return `<${name} xsi:type="${qnameOf(writing, `{${XSD_NAMESPACE}}string`)}">${escapeXmlText(element.content)}</${name}>`;
+  }
+  return `<${name} xsi:type="${qnameOf(writing, typeKey)}">${escapeXmlText(element.content)}</${name}>`;
+}
