@@ -38,7 +38,7 @@ export function emitClient(model: ContractModel, output: Output = GENERATED): st
     errorClass: errorClass(model, base),
     operations,
     clientHeaders: headers,
-    usesHeaders: operations.some((op) => op.hasHeaders),
+    usesHeaders: operations.some((op) => op.hasHeaders || op.soapEncoding),
     // The request body is encoded inside the exchange, which may send its binary values as MTOM attachments.
     usesMtom: operations.some((op) => op.mtom !== ''),
     usesFaults: operations.some((op) => op.faults.length > 0),
@@ -205,6 +205,7 @@ function clientOperation(file: Client, op: OperationModel) {
     soapActions: literals.length ? `{ ${literals.join(', ')} }` : '',
     addressing: addressingOf(op),
     mtom: mtomOf(op),
+    soapEncoding: op.soap?.encoding !== undefined,
     requestElement: soap?.input.style === 'element' ? soap.input.element!.name : '',
     soapResponseElement: output?.style === 'element' ? output.element!.name : '',
     soapResponseNamespace: responseNamespace ? quote(responseNamespace) : '',

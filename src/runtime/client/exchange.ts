@@ -8,6 +8,8 @@
  */
 import { requestAddressingHeaders } from '../soap-stack/addressing';
 import { SOAP11, SOAP12, soapEnvelope, soapVersionOfVariant, type SoapVersion } from '../wire/soap-envelope';
+import { encodedCall, literalAnswer } from '../wire/soap-encoding';
+import type { SoapEncoding } from '../definition';
 import { CALL_VARIANTS, type CallVariant, type HeaderRoute } from '../definition';
 import { XSI_NAMESPACE, childElements } from '../xml/xml-codec';
 import {
@@ -65,6 +67,8 @@ export interface OperationSpec {
    * base64Binary value of its request of at least 1024 bytes an attachment (the body is then a function, encoded here).
    */
   mtom?: readonly ('soap11' | 'soap12')[];
+  /** rpc/encoded: the call is written SOAP-encoded, the answer read back into literal form (wire/soap-encoding.ts). */
+  soapEncoding?: SoapEncoding;
 }
 
 /** A declared fault (`wsdl:fault`) as the client reads it: its detail element, decoded into the generated error class. */
@@ -247,7 +251,12 @@ function httpRequest(connection: Connection, op: OperationSpec, input: CallInput
     if (typeof input.body !== 'string' && op.mtom?.includes(version.variant as 'soap11' | 'soap12')) {
       return mtomRequest(connection, version, action, input.body, header);
     }
-    const body = soapEnvelope(version, bodyText(input), header);
+    const literal = bodyText(input);
+    const body = soapEnvelope(
+      version,
+      op.soapEncoding ? encodedCall(literal, op.soapEncoding, version.envelopeNamespace) : literal,
+      header,
+    );
     const headers: Record<string, string> =
       version === SOAP11
         ? { 'Content-Type': SOAP11.contentType, SOAPAction: `"${action}"` }
@@ -311,7 +320,32 @@ function readSoapAnswer<T>(
     return { value: decode(true, body) };
   }
   if (!content) return protocol(answer, 'The SOAP answer has an empty Body.');
+  if (op.soapEncoding && body) return encodedAnswerOf(connection, op, op.soapEncoding, content, body, answer, decode);
   return expected(connection, content, op.soapResponseElement, answer, (element) => decode(true, element), op.soapResponseNamespace);
+}
+
+/** An encoded answer: read into its literal form (what is wrong with it is `protocol`), then checked and decoded as any. */
+function encodedAnswerOf<T>(
+  connection: Connection,
+  op: OperationSpec,
+  encoding: SoapEncoding,
+  content: Element,
+  body: Element,
+  answer: HttpAnswer,
+  decode: Decode<T>,
+): Outcome<T> {
+  let literal: string;
+  try {
+    literal = literalAnswer(content, body, encoding);
+  } catch (error) {
+    return protocol(answer, `The encoded answer cannot be read: ${(error as Error).message}`);
+  }
+  const doc = parseAnswer(literal)!;
+  try {
+    return expected(connection, doc.root, op.soapResponseElement, answer, (element) => decode(true, element), op.soapResponseNamespace);
+  } finally {
+    doc.dispose();
+  }
 }
 
 function readHttpAnswer<T>(

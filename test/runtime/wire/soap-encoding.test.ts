@@ -304,3 +304,42 @@ test('references that expand beyond the limit are refused, not followed', async 
   t.is(status, 500);
   t.regex(text, /expand to more than 100000 values/);
 });
+
+test('the typed client calls encoded: a struct with an array of structs and nil, simple parts, no parts, a void answer', async (t) => {
+  // biome-ignore lint/suspicious/noExplicitAny: the generated module of a contract loaded at run time
+  const generated: any = require(join(loaded.folder, 'client.js'));
+  // biome-ignore lint/suspicious/noExplicitAny: the generated module of a contract loaded at run time
+  const types: any = require(join(loaded.folder, 'types.js'));
+  const client = new generated.TrackerServiceClient({ baseUrl: url.replace(/\/tracker\/api\.php$/, '') });
+  const reporter = new types.AccountData({ id: 3n, name: null });
+  const issue = new types.IssueData({
+    id: 9n,
+    summary: '<&>',
+    reporter,
+    handler: null,
+    notes: new types.NoteDataArray({ item: [new types.NoteData({ id: 1n, text: 'n', reporter }), null] }),
+    rating: 0.5,
+    sticky: false,
+  });
+  const echoed = await client.echoIssue({ issue });
+  t.is(echoed.summary, '<&>');
+  t.is(echoed.id, 9n);
+  t.is(echoed.reporter.name, null);
+  t.is(echoed.handler, null);
+  t.is(echoed.notes.item.length, 2);
+  t.is(echoed.notes.item[0].reporter.id, 3n);
+  t.is(echoed.notes.item[1], null);
+  t.is(echoed.rating, 0.5);
+  t.false(echoed.sticky);
+  const described = await client.describe({
+    count: 2,
+    ratio: 1.5,
+    flag: true,
+    when: '2026-12-01T00:00:00Z',
+    data: new Uint8Array([1, 2]),
+    amount: 5n,
+  });
+  t.is(described, '2|1.5|true|2026-12-01T00:00:00Z|AQI=|5');
+  t.is(await client.version({}), 'tracker 1.0');
+  t.is(await client.touch({ id: 4 }), undefined);
+});
