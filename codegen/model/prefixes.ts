@@ -27,10 +27,17 @@ export function choosePrefixes(
         op.soap?.faults.some((f) => f.element.namespace !== tns) ||
         (op.http?.answer && op.http.answer.namespace !== tns),
     );
-  for (const op of operations)
-    for (const part of [op.soap?.input, op.soap?.output])
-      if (part?.style === 'parts')
-        for (const f of part.type.fields) if (f.namespace && !namespaces.includes(f.namespace)) namespaces.push(f.namespace);
+  const add = (ns: string) => {
+    if (ns && !namespaces.includes(ns)) namespaces.push(ns);
+  };
+  for (const op of operations) {
+    for (const part of [op.soap?.input, op.soap?.output]) {
+      if (part?.style === 'parts') for (const f of part.type.fields) add(f.namespace);
+      // An rpc wrapper's namespace (soap:body namespace) need not be any schema's.
+      else if (part?.element) add(part.element.namespace);
+    }
+    for (const fault of op.soap?.faults ?? []) add(fault.element.namespace);
+  }
   return usesOtherForms
     ? Object.fromEntries(namespaces.map((ns, i) => [ns, i === 0 ? 'tns' : `ns${i}`]).filter(([ns]) => ns !== ''))
     : undefined;

@@ -303,7 +303,7 @@ test('the one command prints the refusal as one line on stderr and exits 1, with
   const { dir, wsdl } = edited([
     ['<wsdl:types>', '<wsdl:import namespace="urn:more" location="http://example.com/more.wsdl" /><wsdl:types>'],
   ]);
-  const skipping = edited([[INPUT_BODY, '<soap:body use="encoded" />']]);
+  const skipping = edited([[INPUT_BODY, '<soap:body use="encoded" encodingStyle="urn:example:another-encoding" />']]);
   try {
     const run = spawnSync(process.execPath, ['--import=tsx', join(ROOT, 'codegen', 'main.ts'), '--wsdl', wsdl, '--out', join(dir, 'out')], {
       encoding: 'utf8',

@@ -120,7 +120,8 @@ export function checkUse(binding: XmlElement, prefix: 'soap' | 'soap12'): void {
     if (use !== 'encoded') refuseAt(body, `binding ${name}: use="${use}" is neither literal nor encoded`);
     if (body.name === 'header')
       refuseAt(body, `binding ${name}: an encoded header (use="encoded" on ${prefix}:header) is not supported: bind the header literal`);
-    const styles = (optionalAttr(body, 'encodingStyle') ?? '').split(/\s+/).filter(Boolean);
+    // No encodingStyle (Axis 1 leaves it off its faults): the SOAP version's own encoding.
+    const styles = (optionalAttr(body, 'encodingStyle') ?? ENCODING_STYLES[prefix]).split(/\s+/).filter(Boolean);
     if (!styles.includes(ENCODING_STYLES.soap) && !styles.includes(ENCODING_STYLES.soap12)) {
       refuseAt(
         body,

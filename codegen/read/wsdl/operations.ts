@@ -3,7 +3,7 @@
  * body and header parts of each direction, the declared faults).
  */
 import type { XmlElement } from 'contract-runtime/xml';
-import { attr, findAll, findOne, optionalAttr, refuseAt } from '../documents';
+import { attr, findAll, findOne, NS, optionalAttr, refuseAt } from '../documents';
 import type { PolicyFacts, WsdlOperationFacts, WsdlPort, WsdlSoapMessage } from './facts';
 import { bindingOperation, ENCODING_STYLES, isEncoded, type ServedBindings } from './bindings';
 import type { WsdlDocuments } from './definitions';
@@ -183,5 +183,8 @@ function soapMessage(
 }
 
 /** Which SOAP encoding an encoded body's encodingStyle names (SOAP 1.1's, when it lists both). */
-const encodingOf = (body: XmlElement): 'soap11' | 'soap12' =>
-  (optionalAttr(body, 'encodingStyle') ?? '').split(/\s+/).includes(ENCODING_STYLES.soap) ? 'soap11' : 'soap12';
+const encodingOf = (body: XmlElement): 'soap11' | 'soap12' => {
+  const style = optionalAttr(body, 'encodingStyle');
+  if (style === undefined) return body.namespaceUri === NS.soap12 ? 'soap12' : 'soap11';
+  return style.split(/\s+/).includes(ENCODING_STYLES.soap) ? 'soap11' : 'soap12';
+};

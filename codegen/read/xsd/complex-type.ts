@@ -51,6 +51,14 @@ function derivedType(scope: SchemaScope, content: XmlElement, common: Common, wh
   if (!derivation) refuse(content, where, `<${content.name}> holds no extension or restriction`);
   checkUnderstood(derivation, where, DERIVATION, refuse);
   const baseType = original(scope, 'type', qnameOf(scope, derivation, attr(derivation, 'base'), where));
+  if (scope.soapEncoding && content.name === 'complexContent' && isSoapArray(baseType)) {
+    const [model] = findAll(derivation, 's:sequence | s:choice | s:all | s:group');
+    const read = model ? particle(scope, model, owner, declaredType) : undefined;
+    const one = read?.kind === 'element' ? read : read?.kind === 'sequence' && read.particles.length === 1 ? read.particles[0] : undefined;
+    const declared = one?.kind === 'element' && one.element.type ? { name: one.element.name, type: one.element.type } : undefined;
+    const array = soapArrayOf(derivation, declared, common.at);
+    return { ...arrayType(common.name, common.namespace, array.item, array.rank, common.at, array.element), abstract: common.abstract };
+  }
   const own = attributesOf(scope, derivation, owner);
   const mixedContent = common.mixed || flag(scope, content, 'mixed', where);
   const kind = derivation.name as 'extension' | 'restriction';
@@ -72,13 +80,6 @@ function derivedType(scope: SchemaScope, content: XmlElement, common: Common, wh
     return { ...common, mixed: false, base: baseType, derivation: kind, text, ...own };
   }
   const [model] = findAll(derivation, 's:sequence | s:choice | s:all | s:group');
-  if (scope.soapEncoding && content.name === 'complexContent' && isSoapArray(baseType)) {
-    const read = model ? particle(scope, model, owner, declaredType) : undefined;
-    const one = read?.kind === 'element' ? read : read?.kind === 'sequence' && read.particles.length === 1 ? read.particles[0] : undefined;
-    const declared = one?.kind === 'element' && one.element.type ? { name: one.element.name, type: one.element.type } : undefined;
-    const array = soapArrayOf(derivation, declared, common.at);
-    return { ...arrayType(common.name, common.namespace, array.item, array.rank, common.at, array.element), abstract: common.abstract };
-  }
   return {
     ...common,
     mixed: mixedContent,

@@ -4,6 +4,7 @@
  * generated placeholder values), so a sample is exactly what goes over the
  * wire and cannot drift from the contract. XML is indented for reading.
  */
+import { encodedAnswer, encodedCall } from '../wire/soap-encoding';
 import type { Contract } from '../contract';
 import type { OperationName, OperationsOf, Route, Variant } from '../definition';
 import { SOAP11, SOAP12, soapEnvelope } from '../wire/soap-envelope';
@@ -45,8 +46,13 @@ export function samplesFor<Ops extends OperationsOf<Ops>, K extends OperationNam
 
   const soap = (version: typeof SOAP11): Sample => {
     const soapAction = contract.soapAction(route.operation, version.variant);
-    const requestXml = soapEnvelope(version, requestBody, requestHeaders || undefined);
-    const responseXml = route.oneWay ? undefined : soapEnvelope(version, route.encodeSoapBody(result, ns), responseHeaders || undefined);
+    // An rpc/encoded operation's samples are SOAP-encoded, as its calls and answers are.
+    const encoding = route.soapEncoding;
+    const call = encoding ? encodedCall(requestBody, encoding, version.envelopeNamespace) : requestBody;
+    const answer = route.oneWay ? undefined : route.encodeSoapBody(result, ns);
+    const answerBody = encoding && answer !== undefined ? encodedAnswer(answer, encoding, version.envelopeNamespace) : answer;
+    const requestXml = soapEnvelope(version, call, requestHeaders || undefined);
+    const responseXml = answerBody === undefined ? undefined : soapEnvelope(version, answerBody, responseHeaders || undefined);
     const contentType = version.contentType;
     const actionHeader = version === SOAP11 ? `\nSOAPAction: "${soapAction}"` : '';
     return {
@@ -121,9 +127,18 @@ function jsonSample<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>
   return {
     variant: 'json',
     title: 'JSON',
-    request: head(`POST ${site.path}/${route.httpOperation} HTTP/1.1\nHost: ${site.host}`) + JSON.stringify(parameters),
+    request: head(`POST ${site.path}/${route.httpOperation} HTTP/1.1\nHost: ${site.host}`) + sampleJson(parameters),
     response: head('HTTP/1.1 200 OK') + json.encodeAnswer(result),
   };
+}
+
+/** A sample's parameters as JSON: a bigint (xsd:long, xsd:integer) as its digits, a number as .NET writes it. */
+function sampleJson(parameters: Record<string, unknown>): string {
+  const marker = '\u0000bigint:';
+  return JSON.stringify(parameters, (_key, value) => (typeof value === 'bigint' ? `${marker}${value}` : value)).replace(
+    /"\\u0000bigint:(-?\d+)"/g,
+    '$1',
+  );
 }
 
 function fieldValue(request: object, field: string): string {

@@ -343,3 +343,13 @@ test('the typed client calls encoded: a struct with an array of structs and nil,
   t.is(await client.version({}), 'tracker 1.0');
   t.is(await client.touch({ id: 4 }), undefined);
 });
+
+test('the served WSDL keeps the contract as published (encoded bodies, soapenc arrays), and the help page shows encoded samples', async (t) => {
+  const wsdl = await (await fetch(`${url}?wsdl`)).text();
+  t.regex(wsdl, /use="encoded"/);
+  t.regex(wsdl, /base="SOAP-ENC:Array"/);
+  t.regex(wsdl, /wsdl:arrayType="tns:IssueData\[\]"/);
+  const help = await (await fetch(`${url}?op=echoIssues`)).text();
+  t.regex(help, /arrayType(=|&#x3D;)&quot;\w+:IssueData\[\d+\]&quot;/);
+  t.regex(help, /encodingStyle(=|&#x3D;)&quot;http:\/\/schemas\.xmlsoap\.org\/soap\/encoding\/&quot;/);
+});
