@@ -39,7 +39,17 @@ export function readXmlFile(path: string): XmlDocument {
   } catch (error) {
     throw new Error(`codegen: ${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
-  return parseXmlText(text, path);
+  return parseXmlText(schema1999As2001(text), path);
+}
+
+/**
+ * The schema namespace of the 1999 working draft, which SOAP-encoding-era toolkits wrote (Apache SOAP, early Axis 1,
+ * SOAP::Lite), read as XML Schema's: its schemas are then read (and served) as XML Schema, its built-ins that the
+ * Recommendation renamed (`timeInstant`, `ur-type`) as theirs (read/xsd/soap-arrays.ts). The instance namespace's
+ * name is longer, and left as it is.
+ */
+export function schema1999As2001(text: string): string {
+  return text.replace(/http:\/\/www\.w3\.org\/1999\/XMLSchema(?=["'])/g, NS.s);
 }
 
 /**

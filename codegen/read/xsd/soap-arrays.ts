@@ -73,6 +73,8 @@ const BUILTIN_NAMES = new Set([
  * other name (soapenc:Array and soapenc:Struct among them).
  */
 export function encodedBuiltin(q: QName): string | undefined {
+  // The 1999 draft's built-ins the Recommendation renamed, its namespace read as XML Schema's (read/documents.ts).
+  if (q.namespace === NS.s) return q.name === 'timeInstant' ? 'dateTime' : q.name === 'ur-type' ? 'anyType' : q.name === 'binary' ? 'base64Binary' : undefined;
   if (q.namespace !== SOAP_ENCODING.soap11 && q.namespace !== SOAP_ENCODING.soap12 && q.namespace !== XSD_1999) return undefined;
   if (q.name === 'base64') return 'base64Binary';
   if (q.name === 'ur-type' || q.name === 'anyType') return 'anyType';
@@ -110,7 +112,7 @@ export function parseArrayType(value: string): ArrayTypeValue | undefined {
 
 /** The type an item QName of an arrayType names: a built-in (XML Schema's, or soapenc's), soapenc:Array, or a named type. */
 function itemTypeOf(q: QName, at: string): XsdTypeUse {
-  const builtin = q.namespace === NS.s ? q.name : encodedBuiltin(q);
+  const builtin = encodedBuiltin(q) ?? (q.namespace === NS.s ? q.name : undefined);
   if (builtin) return { kind: 'builtin', name: builtin };
   if (isSoapArray(q)) return { kind: 'complex', type: arrayType(undefined, '', { kind: 'builtin', name: 'anyType' }, 1, at) };
   if (isSoapStruct(q)) return { kind: 'builtin', name: 'anyType' };
