@@ -6,7 +6,7 @@
 import type { XmlElement } from 'contract-runtime/xml';
 import { attr, findAll, localName, NS, namespaceOfQName, optionalAttr, type Refuse } from '../documents';
 import { type Occurs, type QName, qnameKey, type XsdTypeUse } from './facts';
-import { arrayType, encodedBuiltin, isSoapArray, isSoapStruct } from './soap-arrays';
+import { arrayType, DRAFT_NAMES, encodedBuiltin, isSoapArray, isSoapStruct } from './soap-arrays';
 
 /** A global declaration of the set that references expand (a group, an attribute group, an attribute), and the scope it is read in. */
 export interface Declared {
@@ -76,9 +76,6 @@ export function qnameOf(scope: SchemaScope, node: XmlElement, value: string, whe
 /** A type named by a QName: a built-in one of XML Schema's namespace, or a named one. */
 export const namedType = (q: QName): XsdTypeUse =>
   q.namespace === NS.s ? { kind: 'builtin', name: DRAFT_NAMES[q.name] ?? q.name } : { kind: 'named', qname: q };
-
-/** The 1999 draft's built-ins the Recommendation renamed (its schemas are read as XML Schema's: documents.ts). */
-const DRAFT_NAMES: Record<string, string> = { timeInstant: 'dateTime', 'ur-type': 'anyType', binary: 'base64Binary' };
 
 /** The type an attribute (`type`, `base`, `itemType`) names. */
 export function typeUse(scope: SchemaScope, node: XmlElement, where: string, attribute = 'type'): XsdTypeUse {
