@@ -79,6 +79,13 @@ function builtinFits(given: string, declared: string): boolean {
   return false;
 }
 
+/**
+ * A number's built-in: a number typed by another number type (suds types a Python int as xsd:long where xsd:int is
+ * declared) is taken, its value left to the schema, which checks it against the declared type's range and form.
+ */
+const isNumber = (key: string) =>
+  key === `{${XSD_NAMESPACE}}float` || key === `{${XSD_NAMESPACE}}double` || builtinFits(key, `{${XSD_NAMESPACE}}decimal`);
+
 /** An xsi:type (of 2001's or 1999's instance namespace) resolved on its element: `{namespace}local`. */
 function xsiTypeKey(element: XmlElement): string | undefined {
   const attribute = element.attrs.find((a) => a.name === 'type' && (a.namespaceUri === XSI_NAMESPACE || a.namespaceUri === XSI_1999));
@@ -253,7 +260,8 @@ function value(reading: Reading, element: XmlElement, name: string, key: string 
       builtin !== undefined &&
       key.startsWith(`{${XSD_NAMESPACE}}`) &&
       !builtinFits(builtin, key) &&
-      !builtinFits(key, `{${XSD_NAMESPACE}}string`)
+      !builtinFits(key, `{${XSD_NAMESPACE}}string`) &&
+      !(isNumber(builtin) && isNumber(key))
     ) {
       throw clientError(`The xsi:type ${localOf(given)} of ${name} is not the contract's type ${describe(key)}.`);
     }

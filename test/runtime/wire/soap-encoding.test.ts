@@ -229,6 +229,14 @@ test('simple parts of every kind are decoded to their types, and a part-less cal
     t.regex(attribute(ret, 'type', XSI)!, /:string$/);
     t.is(ret.content, '5|0.25|true|2026-12-01T10:00:00Z|aGk=|9007199254740993');
   });
+  // suds types a Python int as xsd:long, a float as xsd:float: a number of the declared type's range is taken.
+  const suds = await call(
+    'describe',
+    `<t:describe xmlns:t="urn:tracker"><count xsi:type="xsd:long">5</count><ratio xsi:type="xsd:float">0.25</ratio><flag xsi:type="xsd:boolean">false</flag>` +
+      `<when xsi:type="xsd:dateTime">2026-12-01T10:00:00Z</when><data xsi:type="xsd:base64Binary">aGk=</data><amount xsi:type="xsd:int">7</amount></t:describe>`,
+  );
+  t.is(suds.status, 200, suds.text);
+  answerOf('describe', suds.text, (element) => t.is(childElements(element)[0].content, '5|0.25|false|2026-12-01T10:00:00Z|aGk=|7'));
   const version = await call('version', `<t:version xmlns:t="urn:tracker"/>`);
   t.is(version.status, 200, version.text);
   answerOf('version', version.text, (element) => t.is(childElements(element)[0].content, 'tracker 1.0'));
@@ -274,6 +282,12 @@ const faults: [string, string, string, RegExp][] = [
     'echoStrings',
     `<t:echoStrings xmlns:t="urn:tracker"><values xsi:type="t:AccountData"><id>1</id></values><label>x</label></t:echoStrings>`,
     /not the contract's array type StringArray/,
+  ],
+  [
+    "a number typed by another number type (as suds types a Python int) outside the declared type's range",
+    'describe',
+    `<t:describe xmlns:t="urn:tracker"><count xsi:type="xsd:long">99999999999</count><ratio>1</ratio><flag>true</flag><when>2026-12-01T10:00:00Z</when><data>aGk=</data><amount>1</amount></t:describe>`,
+    /does not match the schema/,
   ],
   [
     'a value the schema refuses once read',
