@@ -6,6 +6,7 @@ import { type Catalog, standardCatalog } from './catalog';
 import { checkLocationlessImports, createSchemaLoader, display } from './schemas';
 import { readWsdl, type WsdlFacts } from './wsdl';
 import { type LoadedSchema, readXsd, type XsdFacts } from './xsd';
+import { apacheSoapTypes } from './xsd/apache-soap';
 
 /** Everything codegen takes from a contract: the facts of the WSDL and of its schemas, and the documents as parsed. */
 export interface ContractFacts {
@@ -145,6 +146,19 @@ export async function readContract(wsdlPath: string, options: ReadOptions = {}):
     }
     loader.loadImplied(inline);
     const schemas = [...inline, ...loader.loaded()];
+    // A contract that SOAP encoding speaks reads soapenc's arrays and simple types as encoding has them, and Apache
+    // SOAP's Map and Vector where it names them without declaring them.
+    const soapEncoding = wsdl.operations.some((op) => op.input?.encoded || op.output?.encoded);
+    const apache = soapEncoding
+      ? apacheSoapTypes(
+          schemas,
+          wsdl.operations.flatMap((op) => [...(op.input?.body ?? []), ...(op.output?.body ?? [])].map((p) => p.type?.namespace ?? '')),
+        )
+      : undefined;
+    if (apache) {
+      opened.push(apache.schema.doc);
+      schemas.push(apache);
+    }
     checkLocationlessImports(schemas, options.warn);
     for (const { schema } of schemas) {
       const [redefine] = findAll(schema, 's:redefine');
@@ -154,8 +168,6 @@ export async function readContract(wsdlPath: string, options: ReadOptions = {}):
           "a redefine in a WSDL's schemas: the WSDL is served with its schemas inline, where a redefinition has no document to redefine; publish the redefined schema (codegen --xsd reads redefine)",
         );
     }
-    // A contract that SOAP encoding speaks reads soapenc's arrays and simple types as encoding has them.
-    const soapEncoding = wsdl.operations.some((op) => op.input?.encoded || op.output?.encoded);
     const xsd = readXsd(schemas, { soapEncoding });
     return {
       wsdl,

@@ -540,7 +540,9 @@ function encodedValue(writing: Writing, element: XmlElement, name: string, key: 
     // Any content: as it is, its simple content said as a string.
     const children = childElements(element);
     if (children.length > 0) return `<${name}>${children.map((child) => xmlFragmentOf(child)).join('')}</${name}>`;
-    return `<${name} xsi:type="${qnameOf(writing, `{${XSD_NAMESPACE}}string`)}">${escapeXmlText(element.content)}</${name}>`;
+    // Any content: its built-in type where the value says it (read with an xsi:type), else a string.
+    const builtin = derived?.startsWith(`{${XSD_NAMESPACE}}`) ? derived : `{${XSD_NAMESPACE}}string`;
+    return `<${name} xsi:type="${qnameOf(writing, builtin)}">${escapeXmlText(element.content)}</${name}>`;
   }
   return `<${name} xsi:type="${qnameOf(writing, typeKey)}">${escapeXmlText(element.content)}</${name}>`;
 }

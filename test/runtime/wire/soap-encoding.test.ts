@@ -40,6 +40,7 @@ const handlers = {
     [r.count, r.ratio, r.flag, r.when, Buffer.from(r.data as Uint8Array).toString('base64'), String(r.amount)].join('|'),
   version: async () => 'tracker 1.0',
   touch: async () => undefined,
+  echoMap: async (r: Request) => r.map,
 };
 
 test.before(async () => {
@@ -243,6 +244,36 @@ test('simple parts of every kind are decoded to their types, and a part-less cal
   const touched = await call('touch', `<t:touch xmlns:t="urn:tracker"><id xsi:type="xsd:int">1</id></t:touch>`);
   t.is(touched.status, 200, touched.text);
   answerOf('touch', touched.text, (element) => t.is(childElements(element).length, 0));
+});
+
+test("Apache SOAP's Map, which the contract names and declares nowhere, is read and echoed as Axis 1 writes it", async (t) => {
+  const { status, text } = await call(
+    'echoMap',
+    `<ns1:echoMap xmlns:ns1="urn:tracker"><map xsi:type="ns2:Map" xmlns:ns2="http://xml.apache.org/xml-soap">` +
+      `<item><key xsi:type="xsd:string">colour</key><value xsi:type="xsd:string">red</value></item>` +
+      `<item><key xsi:type="xsd:string">size</key><value xsi:type="xsd:int">3</value></item></map></ns1:echoMap>`,
+  );
+  t.is(status, 200, text);
+  answerOf('echoMap', text, (element, literal) => {
+    const [ret] = childElements(element);
+    t.regex(attribute(ret, 'type', XSI)!, /:Map$/);
+    const items = childElements(childElements(literal)[0]);
+    t.deepEqual(
+      items.map((item) => childElements(item).map((c) => [c.name, c.content, attribute(c, 'type', XSI)?.replace(/^\w+:/, '')])),
+      [
+        [
+          ['key', 'colour', 'string'],
+          ['value', 'red', 'string'],
+        ],
+        [
+          ['key', 'size', 'string'],
+          ['value', '3', 'int'],
+        ],
+      ],
+    );
+  });
+  const wsdl = await (await fetch(`${url}?wsdl`)).text();
+  t.regex(wsdl, /targetNamespace="http:\/\/xml\.apache\.org\/xml-soap"/);
 });
 
 const faults: [string, string, string, RegExp][] = [
