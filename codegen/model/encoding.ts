@@ -32,7 +32,8 @@ export function attachEncodings(operations: OperationModel[], facts: readonly Ws
     if (!op.soap || !version) continue;
     const parts = (body: { type: ComplexTypeModel } | undefined): [string, string][] =>
       (body?.type.fields ?? []).map((f) => [f.xmlName, encodedKey(f.type)]);
-    const encoding: EncodingModel = { version, input: parts(op.soap.input), output: parts(op.soap.output) };
+    const faults = op.soap.faults.map((f): [string, string] => [f.element.name, encodedKey(f.type)]);
+    const encoding: EncodingModel = { version, input: parts(op.soap.input), output: parts(op.soap.output), faults };
     op.soap.encoding = encoding;
   }
 }

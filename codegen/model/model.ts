@@ -262,6 +262,8 @@ export interface EncodingModel {
   version: 'soap11' | 'soap12';
   input: [string, string][];
   output: [string, string][];
+  /** The declared faults' detail elements and their types' keys. */
+  faults: [string, string][];
 }
 
 /** A type as SOAP encoding writes it: the xsi:type it is written with, and its members or its items. */

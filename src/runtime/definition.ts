@@ -255,6 +255,8 @@ export interface SoapEncoding {
   readonly version: 'soap11' | 'soap12';
   readonly input: readonly (readonly [string, string])[];
   readonly output: readonly (readonly [string, string])[];
+  /** Its declared faults' detail elements (local name, type key). */
+  readonly faults?: readonly (readonly [string, string])[];
   readonly types: SoapEncodedTypes;
 }
 

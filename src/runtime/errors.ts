@@ -52,6 +52,9 @@ export class DeclaredFault extends ServiceError {
   /** The contract's namespace (escaped), set by the binding that answers the fault. */
   namespaceAttribute = '';
 
+  /** An rpc/encoded operation's fault: its detail as written SOAP-encoded (set by the SOAP binding); else as it is. */
+  encodeDetail?: (literal: string) => string;
+
   /** The wsdl:fault's name, where generated code tells it: the fault's WS-Addressing action is found by it (else by class name). */
   readonly faultName?: string;
 }

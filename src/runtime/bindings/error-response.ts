@@ -90,7 +90,8 @@ function render(ctx: CallContext, error: ServiceError): void {
     // ASMX answers every fault with 500, SOAP 1.2 included; existing proxies expect it.
     ctx.status = 500;
     ctx.set('Content-Type', soap.contentType);
-    const detail = error instanceof DeclaredFault ? error.detailXml(error.namespaceAttribute) : '';
+    const literal = error instanceof DeclaredFault ? error.detailXml(error.namespaceAttribute) : '';
+    const detail = error instanceof DeclaredFault && error.encodeDetail && literal !== '' ? error.encodeDetail(literal) : literal;
     // A call the SOAP header stack read: the fault carries its header blocks (wsa:Action, wsa:RelatesTo).
     const header = ctx.state.faultHeaders?.(error);
     let envelope: string;

@@ -38,7 +38,7 @@ import {
   readMtomMessage,
 } from '../wire/mtom';
 import { decodingInlined, encodingAttachable } from '../xml/xsd-values';
-import { encodedAnswer, literalCall } from '../wire/soap-encoding';
+import { encodedAnswer, encodedFaultDetail, literalCall } from '../wire/soap-encoding';
 import { safeParseOptions, xml } from '../xml/xml-engine';
 
 /** An operation call read from a SOAP request: its route and its decoded request. */
@@ -119,7 +119,11 @@ export function soapBinding<Ops extends OperationsOf<Ops>>(
     try {
       result = await invoke(ctx, call, version, handlers);
     } catch (error) {
-      if (error instanceof DeclaredFault) error.namespaceAttribute = contract.namespaceAttribute;
+      if (error instanceof DeclaredFault) {
+        error.namespaceAttribute = contract.namespaceAttribute;
+        const encoding = call.route.soapEncoding;
+        if (encoding) error.encodeDetail = (literal) => encodedFaultDetail(literal, encoding);
+      }
       throw error;
     }
     if (call.route.oneWay) {

@@ -359,9 +359,12 @@ function arrayValue(reading: Reading, element: XmlElement, name: string, type: S
     const given = builtinKey(namespaceOf(key), localOf(key)) ?? key;
     const direct = array!.item;
     const base = innermost(types, type).item;
+    // `T[3]` names the items' own type; `T[][3]` and `T[2,3]` the innermost items' (gSOAP writes the innermost
+    // type where the items are arrays: refused, as PHP's SoapServer refuses it).
+    const nested = declared.inner !== '' || declared.rank > 1;
     const fits =
       given === ANY ||
-      [direct, base].some(
+      (nested ? [base] : [direct]).some(
         (item) =>
           given === item ||
           item === ANY ||
@@ -479,6 +482,32 @@ function encodedBody(literal: string, encoding: SoapEncoding, parts: SoapEncodin
   }
 }
 
+/** A declared fault's detail element (as the generated class writes it) written SOAP-encoded, its xsi:types declared on it. */
+export function encodedFaultDetail(literal: string, encoding: SoapEncoding): string {
+  const { XmlDocument } = xml();
+  const doc = XmlDocument.fromString(literal);
+  try {
+    const root = doc.root;
+    const encodingNamespace = encoding.version === 'soap12' ? SOAP12_ENCODING : SOAP11_ENCODING;
+    const writing: Writing = {
+      encoding,
+      encodingNamespace,
+      prefixes: new Map([
+        [XSD_NAMESPACE, 'xsd'],
+        [encodingNamespace, 'enc'],
+      ]),
+      byXsiType: new Map(Object.entries(encoding.types).flatMap(([key, t]) => (t.xsiType ? [[t.xsiType, key]] : []))),
+    };
+    const key = new Map(encoding.faults ?? []).get(root.name);
+    const written = encodedValue(writing, root, `w:${root.name}`, key);
+    const declarations = [...writing.prefixes].map(([ns, prefix]) => ` xmlns:${prefix}="${escapeXmlAttribute(ns)}"`).join('');
+    const open = `<w:${root.name}`;
+    return `${open} xmlns:w="${escapeXmlAttribute(root.namespaceUri ?? '')}" xmlns:xsi="${XSI_NAMESPACE}"${declarations}${written.slice(open.length)}`;
+  } finally {
+    doc.dispose();
+  }
+}
+
 function prefixOf(writing: Writing, namespace: string): string {
   let prefix = writing.prefixes.get(namespace);
   if (!prefix) {
@@ -494,8 +523,10 @@ const qnameOf = (writing: Writing, key: string) => `${prefixOf(writing, namespac
 /** The type name an array's items are written with in its arrayType: `xsd:int`, `ns1:Issue`, `xsd:int[]` (an array of arrays). */
 function itemTypeName(writing: Writing, key: string): string {
   const type = writing.encoding.types[key];
-  if (type?.array) return `${itemTypeName(writing, type.array.item)}[${','.repeat(type.array.rank - 1)}]`;
+  // A named type by its name (an array of ArrayOf_int is `ns1:ArrayOf_int[3]`, as PHP writes it); an anonymous
+  // array by its items' (`xsd:int[][3]`).
   if (type?.xsiType) return qnameOf(writing, type.xsiType);
+  if (type?.array) return `${itemTypeName(writing, type.array.item)}[${','.repeat(type.array.rank - 1)}]`;
   if (type) return qnameOf(writing, ANY);
   return qnameOf(writing, key.startsWith('{') ? key : ANY);
 }
@@ -524,7 +555,7 @@ function encodedValue(writing: Writing, element: XmlElement, name: string, key: 
     const itemKey = level.array!.item;
     const typeAttributes =
       writing.encodingNamespace === SOAP11_ENCODING
-        ? ` xsi:type="enc:Array" enc:arrayType="${itemTypeName(writing, itemKey)}[${sizes.join(',')}]"`
+        ? ` xsi:type="${type.xsiType ? qnameOf(writing, type.xsiType) : 'enc:Array'}" enc:arrayType="${itemTypeName(writing, itemKey)}[${sizes.join(',')}]"`
         : ` enc:itemType="${itemTypeName(writing, itemKey)}" enc:arraySize="${sizes.join(' ')}"`;
     return `<${name}${typeAttributes}>${items.map((item) => encodedValue(writing, item, 'item', itemKey)).join('')}</${name}>`;
   }

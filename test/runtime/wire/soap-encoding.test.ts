@@ -128,7 +128,7 @@ test('Axis 1: multi-reference values (href to multiRef siblings) are read, and t
     t.is(ret.name, 'return');
     t.regex(attribute(ret, 'type', XSI)!, /:IssueData$/);
     const notes = childElements(ret).find((c) => c.name === 'notes')!;
-    t.regex(attribute(notes, 'type', XSI)!, /:Array$/);
+    t.regex(attribute(notes, 'type', XSI)!, /:NoteDataArray$/);
     t.regex(attribute(notes, 'arrayType', ENC)!, /:NoteData\[2\]$/);
     t.deepEqual(plain(childElements(literal)[0]), {
       id: '7',
@@ -294,6 +294,12 @@ const faults: [string, string, string, RegExp][] = [
     'an arrayType of another item type',
     'echoIssues',
     `<t:echoIssues xmlns:t="urn:tracker"><issues soapenc:arrayType="xsd:int[1]"><item>1</item></issues></t:echoIssues>`,
+    /items are int/,
+  ],
+  [
+    "an array of arrays whose arrayType names the innermost items' type (as gSOAP writes it)",
+    'echoRows',
+    `<t:echoRows xmlns:t="urn:tracker"><rows soapenc:arrayType="xsd:int[1]"><item soapenc:arrayType="xsd:int[1]"><item>1</item></item></rows></t:echoRows>`,
     /items are int/,
   ],
   [
