@@ -71,13 +71,18 @@ const BUILTIN_NAMES = new Set([
 /** The 1999 draft's built-ins the Recommendation renamed (its namespace is read as XML Schema's: read/documents.ts). */
 export const DRAFT_NAMES: Readonly<Record<string, string>> = { timeInstant: 'dateTime', 'ur-type': 'anyType', binary: 'base64Binary' };
 
+/** The built-ins whose values name what only a DTD declares, as the names an encoded message can carry. */
+const UNDECLARABLE: Readonly<Record<string, string>> = { NOTATION: 'QName', ENTITY: 'NCName', ENTITIES: 'NMTOKENS' };
+
 /**
  * The XML Schema built-in a name of SOAP encoding's (or of the 1999 schema namespace) stands for; undefined for any
  * other name (soapenc:Array and soapenc:Struct among them).
  */
 export function encodedBuiltin(q: QName): string | undefined {
   // The 1999 draft's built-ins the Recommendation renamed, its namespace read as XML Schema's (read/documents.ts).
-  if (q.namespace === NS.s) return DRAFT_NAMES[q.name];
+  // A NOTATION, an ENTITY name a notation or unparsed entity a DTD declares, which an encoded message never has:
+  // their values are read as the names they are written as (SOAPBuilders' round 5 echoes them).
+  if (q.namespace === NS.s) return UNDECLARABLE[q.name] ?? DRAFT_NAMES[q.name];
   if (q.namespace !== SOAP_ENCODING.soap11 && q.namespace !== SOAP_ENCODING.soap12 && q.namespace !== XSD_1999) return undefined;
   if (q.name === 'base64') return 'base64Binary';
   if (q.name === 'ur-type' || q.name === 'anyType') return 'anyType';
