@@ -17,7 +17,7 @@
  *
  * XML syntax is libxml2's: the literal form is text written here with escaping, then parsed by libxml2.
  */
-import type { SoapEncodedType, SoapEncoding } from '../definition';
+import type { SoapEncodedType, SoapEncodedTypes, SoapEncoding } from '../definition';
 import { clientError } from '../errors';
 import { childElements, isXsiNil, XSD_NAMESPACE, XSI_NAMESPACE, xmlFragmentOf } from '../xml/xml-codec';
 import { type XmlElement, xml } from '../xml/xml-engine';
@@ -57,6 +57,24 @@ const BASE_OF: Record<string, string> = {
   IDREF: 'NCName',
   ENTITY: 'NCName',
 };
+
+/** Each contract's types by the xsi:type that names them (`{namespace}name` to key), made once per contract. */
+const BY_XSI_TYPE = new WeakMap<SoapEncodedTypes, ReadonlyMap<string, string>>();
+
+function byXsiType(types: SoapEncodedTypes): ReadonlyMap<string, string> {
+  let index = BY_XSI_TYPE.get(types);
+  if (!index) {
+    index = new Map(Object.entries(types).flatMap(([key, t]) => (t.xsiType ? [[t.xsiType, key] as const] : [])));
+    BY_XSI_TYPE.set(types, index);
+  }
+  return index;
+}
+
+/** The contract's type an xsi:type names; undefined for any other. */
+function namedType(types: SoapEncodedTypes, xsiType: string): SoapEncodedType | undefined {
+  const key = byXsiType(types).get(xsiType);
+  return key === undefined ? undefined : types[key];
+}
 
 /** A built-in of soapenc's, of 1999's or of XML Schema's namespace as XML Schema's `{namespace}name`; undefined for others. */
 function builtinKey(namespace: string, name: string): string | undefined {
@@ -232,11 +250,10 @@ function value(reading: Reading, element: XmlElement, name: string, key: string 
   let xsiType = '';
   if (type?.members) {
     // A derived type of the declared one (xsi:type) is read as that type, and said in the literal form.
-    if (given !== undefined && given !== type.xsiType && !(isArray && key === ANY)) {
-      const derived = Object.entries(types).find(([, t]) => t.xsiType === given);
-      if (!derived?.[1].members)
-        throw clientError(`The xsi:type ${localOf(given)} of ${name} is not the contract's type ${describe(key)}.`);
-      type = derived[1];
+    if (given !== undefined && given !== type.xsiType) {
+      const derived = namedType(types, given);
+      if (!derived?.members) throw clientError(`The xsi:type ${localOf(given)} of ${name} is not the contract's type ${describe(key)}.`);
+      type = derived;
       xsiType = ` xsi:type="${prefixFor(reading, namespaceOf(given))}:${localOf(given)}"`;
     }
     return `<${name}${xsiType}>${members(reading, element, type)}</${name}>`;
@@ -265,11 +282,8 @@ function value(reading: Reading, element: XmlElement, name: string, key: string 
     ) {
       throw clientError(`The xsi:type ${localOf(given)} of ${name} is not the contract's type ${describe(key)}.`);
     }
-    if (
-      builtin === undefined &&
-      types[given.startsWith('{') ? '' : given] === undefined &&
-      [...Object.values(types)].some((t) => t.xsiType === given && (t.members || t.array))
-    ) {
+    const named = builtin === undefined ? namedType(types, given) : undefined;
+    if (named?.members || named?.array) {
       throw clientError(`The xsi:type ${localOf(given)} of ${name} is not the contract's type ${describe(key)}.`);
     }
   }
@@ -370,7 +384,7 @@ function arrayValue(reading: Reading, element: XmlElement, name: string, type: S
           item === ANY ||
           types[item]?.xsiType === given ||
           (given.startsWith(`{${XSD_NAMESPACE}}`) && item.startsWith(`{${XSD_NAMESPACE}}`) && builtinFits(given, item)) ||
-          (types[item]?.members !== undefined && Object.values(types).some((t) => t.xsiType === given && t.members)),
+          (types[item]?.members !== undefined && namedType(types, given)?.members !== undefined),
       ) ||
       (types[direct]?.array !== undefined && (given === `{${SOAP11_ENCODING}}Array` || given === `{${SOAP12_ENCODING}}Array`));
     if (!fits)
@@ -438,7 +452,6 @@ interface Writing {
   encoding: SoapEncoding;
   encodingNamespace: string;
   prefixes: Map<string, string>;
-  byXsiType: Map<string, string>;
 }
 
 /**
@@ -455,58 +468,45 @@ export function encodedCall(literal: string, encoding: SoapEncoding, envelopeNam
 }
 
 function encodedBody(literal: string, encoding: SoapEncoding, parts: SoapEncoding['input'], envelopeNamespace: string): string {
-  const { XmlDocument } = xml();
-  const doc = XmlDocument.fromString(literal);
-  try {
-    const root = doc.root;
-    const encodingNamespace = encoding.version === 'soap12' ? SOAP12_ENCODING : SOAP11_ENCODING;
-    const writing: Writing = {
-      encoding,
-      encodingNamespace,
-      prefixes: new Map([
-        [XSD_NAMESPACE, 'xsd'],
-        [encodingNamespace, 'enc'],
-      ]),
-      byXsiType: new Map(Object.entries(encoding.types).flatMap(([key, t]) => (t.xsiType ? [[t.xsiType, key]] : []))),
-    };
+  return withWriting(literal, encoding, (writing, root) => {
     const partTypes = new Map(parts);
     let content = '';
     for (const child of childElements(root)) content += encodedValue(writing, child, child.name, partTypes.get(child.name));
-    const declarations = [...writing.prefixes].map(([ns, prefix]) => ` xmlns:${prefix}="${escapeXmlAttribute(ns)}"`).join('');
     return (
       `<w:${root.name} xmlns:w="${escapeXmlAttribute(root.namespaceUri ?? '')}" xmlns:e="${escapeXmlAttribute(envelopeNamespace)}"` +
-      ` e:encodingStyle="${encodingNamespace}" xmlns:xsi="${XSI_NAMESPACE}"${declarations}>${content}</w:${root.name}>`
+      ` e:encodingStyle="${writing.encodingNamespace}" xmlns:xsi="${XSI_NAMESPACE}"${declarationsOf(writing)}>${content}</w:${root.name}>`
     );
+  });
+}
+
+/** A declared fault's detail element (as the generated class writes it) written SOAP-encoded, its xsi:types declared on it. */
+export function encodedFaultDetail(literal: string, encoding: SoapEncoding): string {
+  return withWriting(literal, encoding, (writing, root) => {
+    const key = new Map(encoding.faults ?? []).get(root.name);
+    const written = encodedValue(writing, root, `w:${root.name}`, key);
+    const open = `<w:${root.name}`;
+    return `${open} xmlns:w="${escapeXmlAttribute(root.namespaceUri ?? '')}" xmlns:xsi="${XSI_NAMESPACE}"${declarationsOf(writing)}${written.slice(open.length)}`;
+  });
+}
+
+/** Writes the root element of `literal` (this service's own text, trusted to be well-formed) by `write`, then frees it. */
+function withWriting(literal: string, encoding: SoapEncoding, write: (writing: Writing, root: XmlElement) => string): string {
+  const doc = xml().XmlDocument.fromString(literal);
+  try {
+    const encodingNamespace = encoding.version === 'soap12' ? SOAP12_ENCODING : SOAP11_ENCODING;
+    const prefixes = new Map([
+      [XSD_NAMESPACE, 'xsd'],
+      [encodingNamespace, 'enc'],
+    ]);
+    return write({ encoding, encodingNamespace, prefixes }, doc.root);
   } finally {
     doc.dispose();
   }
 }
 
-/** A declared fault's detail element (as the generated class writes it) written SOAP-encoded, its xsi:types declared on it. */
-export function encodedFaultDetail(literal: string, encoding: SoapEncoding): string {
-  const { XmlDocument } = xml();
-  const doc = XmlDocument.fromString(literal);
-  try {
-    const root = doc.root;
-    const encodingNamespace = encoding.version === 'soap12' ? SOAP12_ENCODING : SOAP11_ENCODING;
-    const writing: Writing = {
-      encoding,
-      encodingNamespace,
-      prefixes: new Map([
-        [XSD_NAMESPACE, 'xsd'],
-        [encodingNamespace, 'enc'],
-      ]),
-      byXsiType: new Map(Object.entries(encoding.types).flatMap(([key, t]) => (t.xsiType ? [[t.xsiType, key]] : []))),
-    };
-    const key = new Map(encoding.faults ?? []).get(root.name);
-    const written = encodedValue(writing, root, `w:${root.name}`, key);
-    const declarations = [...writing.prefixes].map(([ns, prefix]) => ` xmlns:${prefix}="${escapeXmlAttribute(ns)}"`).join('');
-    const open = `<w:${root.name}`;
-    return `${open} xmlns:w="${escapeXmlAttribute(root.namespaceUri ?? '')}" xmlns:xsi="${XSI_NAMESPACE}"${declarations}${written.slice(open.length)}`;
-  } finally {
-    doc.dispose();
-  }
-}
+/** The namespace declarations of the prefixes a writing used, for its element's start tag. */
+const declarationsOf = (writing: Writing) =>
+  [...writing.prefixes].map(([ns, prefix]) => ` xmlns:${prefix}="${escapeXmlAttribute(ns)}"`).join('');
 
 function prefixOf(writing: Writing, namespace: string): string {
   let prefix = writing.prefixes.get(namespace);
@@ -535,7 +535,7 @@ function itemTypeName(writing: Writing, key: string): string {
 function encodedValue(writing: Writing, element: XmlElement, name: string, key: string | undefined): string {
   if (isXsiNil(element)) return `<${name} xsi:nil="true"/>`;
   const derived = xsiTypeKey(element);
-  const typeKey = (derived && writing.byXsiType.get(derived)) ?? key;
+  const typeKey = (derived && byXsiType(writing.encoding.types).get(derived)) ?? key;
   const type = typeKey === undefined ? undefined : writing.encoding.types[typeKey];
   if (type?.array) {
     // Several dimensions: the rows' items, row by row, under one arrayType of every dimension's size.
