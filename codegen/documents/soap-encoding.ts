@@ -6,7 +6,7 @@
  */
 import type { XmlElement } from 'contract-runtime/xml';
 import { findAll, localName, NS, namespaceOfQName, setPlainAttr } from '../read/documents';
-import { ARRAY_ITEM, encodedBuiltin, isSoapArray, isSoapStruct, parseArrayType, SOAP_ENCODING } from '../read/xsd/soap-arrays';
+import { ARRAY_ITEM, declaredArrayType, encodedBuiltin, isSoapArray, isSoapStruct } from '../read/xsd/soap-arrays';
 
 /** Rewrites a schema document's SOAP encoding types in place. */
 export function literalSoapEncoding(root: XmlElement): void {
@@ -73,16 +73,8 @@ export function literalSoapEncoding(root: XmlElement): void {
 function arrayItemOf(derivation: XmlElement): { item: { namespace: string; name: string }; ranks: number[]; element?: string } {
   const [declared] = findAll(derivation, 's:sequence/s:element[@type] | s:all/s:element[@type]');
   const element = declared?.attrs.find((a) => a.name === 'name' && !a.namespaceUri)?.value;
-  for (const attribute of findAll(derivation, 's:attribute[@ref]')) {
-    const ref = attribute.attrs.find((a) => a.name === 'ref' && !a.namespaceUri)!.value;
-    const ns = namespaceOfQName(attribute, ref);
-    if (localName(ref) !== 'arrayType' || (ns !== SOAP_ENCODING.soap11 && ns !== SOAP_ENCODING.soap12)) continue;
-    const written = attribute.attrs.find((a) => a.name === 'arrayType' && a.namespaceUri === NS.wsdl)?.value;
-    const parsed = written === undefined ? undefined : parseArrayType(written);
-    const itemNs = parsed ? namespaceOfQName(attribute, parsed.item) : null;
-    if (!parsed || itemNs === null) continue;
-    return { item: literalType({ namespace: itemNs, name: localName(parsed.item) }), ranks: parsed.ranks, ...(element ? { element } : {}) };
-  }
+  const written = declaredArrayType(derivation);
+  if (written) return { item: literalType(written.item), ranks: written.parsed.ranks, ...(element ? { element } : {}) };
   if (declared) {
     const type = declared.attrs.find((a) => a.name === 'type' && !a.namespaceUri)!.value;
     const ns = namespaceOfQName(declared, type);

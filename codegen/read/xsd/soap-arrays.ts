@@ -157,6 +157,24 @@ export function arrayType(
 }
 
 /**
+ * The `wsdl:arrayType` a derivation of soapenc:Array writes on its `soapenc:arrayType` attribute use: read, with its
+ * item type's name resolved; undefined when it writes none (or one that is no array type, or of an undeclared prefix).
+ */
+export function declaredArrayType(derivation: XmlElement): { parsed: ArrayTypeValue; item: QName } | undefined {
+  for (const attribute of findAll(derivation, 's:attribute[@ref]')) {
+    const ref = attribute.attrs.find((a) => a.name === 'ref' && !a.namespaceUri)!.value;
+    const ns = namespaceOfQName(attribute, ref);
+    if (localName(ref) !== 'arrayType' || (ns !== SOAP_ENCODING.soap11 && ns !== SOAP_ENCODING.soap12)) continue;
+    const written = attribute.attrs.find((a) => a.name === 'arrayType' && a.namespaceUri === NS.wsdl)?.value;
+    const parsed = written === undefined ? undefined : parseArrayType(written);
+    const itemNs = parsed ? namespaceOfQName(attribute, parsed.item) : null;
+    if (!parsed || itemNs === null) continue;
+    return { parsed, item: { namespace: itemNs, name: localName(parsed.item) } };
+  }
+  return undefined;
+}
+
+/**
  * The item type and rank of a derivation of soapenc:Array: by its `wsdl:arrayType` (an array of arrays for each
  * bracket before the last), else the one element its content model declares (`element`: its name and type), else
  * any type.
@@ -166,16 +184,10 @@ export function soapArrayOf(
   declared: { name: string; type: XsdTypeUse } | undefined,
   at: string,
 ): { item: XsdTypeUse; rank: number; element?: string } {
-  for (const attribute of findAll(derivation, 's:attribute[@ref]')) {
-    const ref = attribute.attrs.find((a) => a.name === 'ref' && !a.namespaceUri)!.value;
-    const ns = namespaceOfQName(attribute, ref);
-    if (localName(ref) !== 'arrayType' || (ns !== SOAP_ENCODING.soap11 && ns !== SOAP_ENCODING.soap12)) continue;
-    const written = attribute.attrs.find((a) => a.name === 'arrayType' && a.namespaceUri === NS.wsdl)?.value;
-    const parsed = written === undefined ? undefined : parseArrayType(written);
-    if (!parsed) continue;
-    const itemNs = namespaceOfQName(attribute, parsed.item);
-    if (itemNs === null) continue;
-    let item = itemTypeOf({ namespace: itemNs, name: localName(parsed.item) }, at);
+  const written = declaredArrayType(derivation);
+  if (written) {
+    const { parsed, item: itemName } = written;
+    let item = itemTypeOf(itemName, at);
     // T[][,]: the outermost rank is this array's; each inner bracket an array of its own.
     for (const rank of parsed.ranks.slice(1).reverse()) item = nested(item, rank, at);
     return { item: nested(item, parsed.ranks[0], at, true), rank: parsed.ranks[0], ...(declared ? { element: declared.name } : {}) };
