@@ -199,14 +199,20 @@ async function failoverOn(t: ExecutionContext, deployment: Deployment, replicas:
     for (const r of linkDownMs > 0 ? replicaServers : []) await redisCommand(r.port, ['CONFIG', 'SET', 'masterauth', '']);
     promoted = await deployment.set.waitForNewMaster(master, 30_000);
     promotedAt = Date.now();
-    // Calls go on until every call has succeeded for 4 s (bounded: 30 s after the promotion).
+    // Calls go on until every call has succeeded for 4 s and more than 20 right PINs were accepted since the
+    // kill, for the replay window below (bounded: 30 s after the promotion; a busy machine makes fewer calls a second).
     await waitFor(
-      'calls to succeed again for 4 s',
+      'calls to succeed again for 4 s, and more than 20 PINs accepted since the kill',
       30_000,
       async () => {
         const since = Date.now() - 4000;
         const recent = load.calls.filter((c) => c.sentAt >= since && c.sentAt > promotedAt);
-        return recent.length > 20 && recent.every((c) => c.outcome === 'true' || c.outcome === 'false') ? true : undefined;
+        const acceptedSinceKill = load.calls.filter((c) => c.kind === 'right' && c.outcome === 'true' && c.sentAt > killedAt);
+        return recent.length > 20 &&
+          acceptedSinceKill.length > 20 &&
+          recent.every((c) => c.outcome === 'true' || c.outcome === 'false')
+          ? true
+          : undefined;
       },
       250,
     );
