@@ -90,6 +90,13 @@ function route(file: Routes, op: OperationModel) {
     requestElement: requestElement?.name ?? '',
     requestNamespace: requestElement && requestElement.namespace !== model.authoredNamespace ? quote(requestElement.namespace) : '',
     requestParts: input?.style === 'parts',
+    bodyMembers: sharesBody(model, op)
+      ? literal(
+          request.fields.map((f) => f.xmlName),
+          4,
+          '    bodyMembers: '.length,
+        )
+      : '',
     responseElement: output?.style === 'element' ? output.element!.name : (output?.type.fields[0]?.xmlName ?? ''),
     responseNamespace:
       output?.style === 'element' && output.element!.namespace !== model.authoredNamespace ? quote(output.element!.namespace) : '',
@@ -98,7 +105,7 @@ function route(file: Routes, op: OperationModel) {
     policies: op.policies ? literal(op.policies, 4, '    policies: '.length) : '',
     addressingActions: op.addressingActions ? literal(op.addressingActions, 4, '    addressingActions: '.length) : '',
     soapEncoding: soap?.encoding
-      ? `version: ${quote(soap.encoding.version)}, input: ${literal(soap.encoding.input, 4, 80)}, output: ${literal(soap.encoding.output, 4, 80)}${soap.encoding.faults.length ? `, faults: ${literal(soap.encoding.faults, 4, 80)}` : ''}`
+      ? `version: ${quote(soap.encoding.version)}, input: ${literal(soap.encoding.input, 4, 80)}, output: ${literal(soap.encoding.output, 4, 80)}${soap.encoding.faults.length ? `, faults: ${literal(soap.encoding.faults, 4, 80)}` : ''}${soap.encoding.literalNames ? `, literalNames: ${literal(soap.encoding.literalNames, 4, 80)}, wireNames: ${literal(soap.encoding.wireNames!, 4, 80)}` : ''}`
       : '',
     inHeaders: inHeaders.map((h) => headerEntry(file, h)),
     outHeaders: outHeaders.map((h) => headerEntry(file, h)),
@@ -129,6 +136,19 @@ function route(file: Routes, op: OperationModel) {
       ? `() => ({ in: { ${inHeaders.map((h) => `${h.name}: ${sampleCode(file, sampleOf(model, h.type))}`).join(', ')} }, out: { ${outHeaders.map((h) => `${h.name}: ${sampleCode(file, sampleOf(model, h.type))}`).join(', ')} } })`
       : '',
   };
+}
+
+/**
+ * Whether another operation takes the same request element (overloaded rpc operations: one name, told apart by
+ * their parts): the route then lists the element's children, which choose among them.
+ */
+function sharesBody(model: ContractModel, op: OperationModel): boolean {
+  const element = op.soap?.input.style === 'element' ? op.soap.input.element : undefined;
+  if (!element || op.soap?.style !== 'rpc') return false;
+  return model.operations.some((other) => {
+    const theirs = other !== op && other.soap?.input.style === 'element' ? other.soap.input.element : undefined;
+    return theirs !== undefined && theirs.name === element.name && theirs.namespace === element.namespace;
+  });
 }
 
 /** Each version's SOAPAction: the suffix both share (after the namespace), and the literal ones (`{ soap12: '…' }`). */
@@ -183,7 +203,12 @@ function answerBody(file: Routes, op: OperationModel): string {
         ? `new ${imports.local(TYPES, type.name)}({ ${result.field}: result })`
         : 'result';
   if (output.style === 'parts') return `${value}.toXml(namespace)`;
-  return elementAround(file, output.element!, writesAttributes(type) ? `${value}.xmlAttributes()` : '', `${value}.toXml()`);
+  return elementAround(
+    file,
+    literalElement(op, output.element!, 'output'),
+    writesAttributes(type) ? `${value}.xmlAttributes()` : '',
+    `${value}.toXml()`,
+  );
 }
 
 /** The SOAP body of a request, as a client sends it: the input element around `request` (or its parts). */
@@ -191,7 +216,18 @@ function requestBody(file: Routes, op: OperationModel): string {
   const input = op.soap?.input;
   if (!input) return "''";
   if (input.style === 'parts') return 'request.toXml(namespace)';
-  return elementAround(file, input.element!, writesAttributes(op.request.type) ? 'request.xmlAttributes()' : '', 'request.toXml()');
+  return elementAround(
+    file,
+    literalElement(op, input.element!, 'input'),
+    writesAttributes(op.request.type) ? 'request.xmlAttributes()' : '',
+    'request.toXml()',
+  );
+}
+
+/** A body element as its literal form names it: an encoded overload's own name (`find1`), else the wire's. */
+function literalElement(op: OperationModel, element: { name: string; namespace: string }, which: 'input' | 'output') {
+  const names = op.soap?.encoding?.literalNames;
+  return names ? { ...element, name: names[which] } : element;
 }
 
 /** A top-level element of the body, its start tag with `attributes` (an expression, or none), around `content`. */

@@ -34,6 +34,10 @@ export function attachEncodings(operations: OperationModel[], facts: readonly Ws
       (body?.type.fields ?? []).map((f) => [f.xmlName, encodedKey(f.type)]);
     const faults = op.soap.faults.map((f): [string, string] => [f.element.name, encodedKey(f.type)]);
     const encoding: EncodingModel = { version, input: parts(op.soap.input), output: parts(op.soap.output), faults };
+    if (read?.overload) {
+      encoding.literalNames = { input: op.name, output: `${op.name}Response` };
+      encoding.wireNames = { input: read.overload.wsdlName, output: `${read.overload.wsdlName}Response` };
+    }
     op.soap.encoding = encoding;
   }
 }

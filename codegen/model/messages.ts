@@ -44,9 +44,11 @@ export function bodyOf(
       direction: direction === 'input' ? 'in' : 'out',
     });
   }
-  const wrapperName = direction === 'input' ? op.name : `${op.name}Response`;
   if (op.style === 'rpc') {
-    const type = messageType(context, `${wrapperName}`, message.body, op.name, false);
+    // The wrapper is named by the WSDL's operation name; an overloaded operation's class by its own name.
+    const wire = op.overload?.wsdlName ?? op.name;
+    const wrapperName = direction === 'input' ? wire : `${wire}Response`;
+    const type = messageType(context, direction === 'input' ? op.name : `${op.name}Response`, message.body, op.name, false);
     return { body: { style: 'element', element: { name: wrapperName, namespace: message.namespace ?? context.tns }, type }, headers };
   }
   if (message.body.length === 1) {

@@ -264,6 +264,13 @@ export interface EncodingModel {
   output: [string, string][];
   /** The declared faults' detail elements and their types' keys. */
   faults: [string, string][];
+  /**
+   * An overloaded operation's wrapper names in the literal form (its own, `find1` and `find1Response`, which the
+   * served schemas declare with its parts), where the wire's (`find`) is another overload's too.
+   */
+  literalNames?: { input: string; output: string };
+  /** With literalNames: the wire's wrapper names (`find`, `findResponse`), which the encoded bodies are written with. */
+  wireNames?: { input: string; output: string };
 }
 
 /** A type as SOAP encoding writes it: the xsi:type it is written with, and its members or its items. */

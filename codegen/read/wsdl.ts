@@ -8,6 +8,7 @@ import { attr, findAll } from './documents';
 import { boundOperations, type ServedBindings, servedBindings, variantOf } from './wsdl/bindings';
 import { WsdlDocuments } from './wsdl/definitions';
 import type { WsdlCoverage, WsdlFacts, WsdlOperationFacts, WsdlPort } from './wsdl/facts';
+import { messageNames } from './wsdl/messages';
 import { type EndpointPolicies, readOperation } from './wsdl/operations';
 import { PolicyReader } from './wsdl/policy';
 import { bindingOfPort, chooseService, servedPorts } from './wsdl/services';
@@ -54,9 +55,10 @@ export function readWsdl(documents: XmlDocument[], options: { service?: string; 
   const policies = reader.any ? { reader, endpoints: endpointPolicies(reader, service, ports, bindings) } : undefined;
   const scope = { documents: wsdl, ports, bindings, namespace: wsdl.main.namespace, skipping, ...(policies ? { policies } : {}) };
   const portNames = ports.map((p) => p.name).join(', ');
-  const operations = bound.flatMap((op): WsdlOperationFacts[] => {
+  const unique = overloadNames(bound);
+  const operations = bound.flatMap((op, i): WsdlOperationFacts[] => {
     try {
-      return [readOperation(scope, op)];
+      return [readOperation(scope, op, unique[i])];
     } catch (error) {
       reasons.push((error as Error).message);
       skipping(`operation ${attr(op, 'name')} of port${ports.length > 1 ? 's' : ''} ${portNames}`, error);
@@ -75,6 +77,29 @@ export function readWsdl(documents: XmlDocument[], options: { service?: string; 
     ...(notes.length ? { choice: notes.join('; ') } : {}),
     ...(reader.unread.length ? { unreadPolicies: [...new Set(reader.unread)] } : {}),
   };
+}
+
+/**
+ * The name generated code gives each overloaded operation (one the binding binds under the name of another before
+ * it, told apart by its input and output names), by its index; the first of a name keeps it. Axis 1 names the n-th
+ * overload's input `{name}Request{n}`: that one is `{name}{n}`; another input name is taken as it is; else
+ * `{name}{n}` with the operation's rank among those of its name.
+ */
+function overloadNames(bound: XmlElement[]): (string | undefined)[] {
+  const taken = new Set(bound.map((op) => attr(op, 'name')));
+  const seen = new Map<string, number>();
+  return bound.map((op) => {
+    const name = attr(op, 'name');
+    const rank = (seen.get(name) ?? 0) + 1;
+    seen.set(name, rank);
+    if (rank === 1) return undefined;
+    const input = messageNames(op).input;
+    const numbered = input?.match(/^(.*)Request(\d+)$/);
+    let wanted = numbered && numbered[1] === name ? `${name}${numbered[2]}` : input && input !== name ? input : `${name}${rank}`;
+    for (let n = 2; taken.has(wanted); n++) wanted = `${name}${rank}_${n}`;
+    taken.add(wanted);
+    return wanted;
+  });
 }
 
 /** Each SOAP binding's endpoint policies: the service's, the first served port's of its variant, the binding's. */
@@ -118,7 +143,9 @@ function coverageOf(wsdl: WsdlDocuments, served: XmlElement, ports: WsdlPort[], 
       let variant: ReturnType<typeof variantOf> | 'unknown';
       try {
         const binding = wsdl.lookup('binding', port, attr(port, 'binding'));
-        names = boundOperations(binding).map((op) => attr(op, 'name'));
+        const ops = boundOperations(binding);
+        const unique = overloadNames(ops);
+        names = ops.map((op, i) => unique[i] ?? attr(op, 'name'));
         try {
           variant = variantOf(binding);
         } catch {

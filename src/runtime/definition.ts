@@ -189,6 +189,11 @@ export interface Route<Ops extends OperationsOf<Ops>, K extends OperationName<Op
   requestNamespace?: string;
   /** The body's elements are the request's parts: decodeXml reads the Body element itself. */
   requestParts?: true;
+  /**
+   * An rpc operation whose body element another operation takes as well (overloaded: one WSDL name, told apart by
+   * their parts): the local names of the element's children, its parts' accessors, which choose it.
+   */
+  bodyMembers?: readonly string[];
   responseElement: string;
   /** A one-way operation: the call is answered 202 with no envelope. */
   oneWay?: true;
@@ -257,6 +262,13 @@ export interface SoapEncoding {
   readonly output: readonly (readonly [string, string])[];
   /** Its declared faults' detail elements (local name, type key). */
   readonly faults?: readonly (readonly [string, string])[];
+  /**
+   * An overloaded operation: the names its call's and answer's wrappers take in the literal form (its own, which
+   * the served schemas declare with its parts), where the wire's is another overload's too.
+   */
+  readonly literalNames?: { readonly input: string; readonly output: string };
+  /** With literalNames: the wire's wrapper names, which the encoded call and answer are written with. */
+  readonly wireNames?: { readonly input: string; readonly output: string };
   readonly types: SoapEncodedTypes;
 }
 

@@ -7,6 +7,7 @@ import type { XmlElement } from 'contract-runtime/xml';
 import { attr, findAll, findOne, optionalAttr, refuseAt } from '../documents';
 import type { WsdlPort } from './facts';
 import type { WsdlDocuments } from './definitions';
+import { isOverload, messageNames } from './messages';
 
 /** The bindings of the served ports, one per variant, and what an operation is read from. */
 export interface ServedBindings {
@@ -52,20 +53,35 @@ export function servedBindings(
   };
 }
 
-/** The operations a binding binds, each once: a binding that lists one twice (a copy-paste slip) binds the first. */
+/**
+ * The operations a binding binds, each once: a binding that lists one twice (a copy-paste slip) binds the first.
+ * Overloaded operations (one name, told apart by their input and output names, as Axis 1 writes a Java class's
+ * overloaded methods) are each bound.
+ */
 export function boundOperations(binding: XmlElement): XmlElement[] {
-  const names = new Set<string>();
+  const keys = new Set<string>();
   return findAll(binding, 'wsdl:operation').filter((op) => {
-    const name = attr(op, 'name');
-    if (names.has(name)) return false;
-    names.add(name);
+    const names = messageNames(op);
+    const key = `${attr(op, 'name')}\u0000${names.input ?? ''}\u0000${names.output ?? ''}`;
+    if (keys.has(key)) return false;
+    keys.add(key);
     return true;
   });
 }
 
-/** The operation of a binding named `name` (the first, when it lists it twice). */
-export const bindingOperation = (documents: WsdlDocuments, binding: XmlElement, name: string): XmlElement | undefined =>
-  documents.childrenNamed(binding, 'operation', name)[0];
+/**
+ * The operation of a binding named `name` (the first, when it lists it twice); of overloaded ones, the one whose
+ * input and output names are `overload`'s.
+ */
+export function bindingOperation(
+  documents: WsdlDocuments,
+  binding: XmlElement,
+  name: string,
+  overload?: { input?: string; output?: string },
+): XmlElement | undefined {
+  const found = documents.childrenNamed(binding, 'operation', name);
+  return (overload && found.length > 1 ? found.find((op) => isOverload(op, overload)) : undefined) ?? found[0];
+}
 
 /** The SOAP 1.1 and SOAP 1.2 bindings are one service's: generated code serves one operation table to both. */
 function checkSameSoapOperations(soap11: XmlElement, soap12: XmlElement): void {

@@ -52,7 +52,13 @@ export interface WsdlOperationPolicies {
 }
 
 export interface WsdlOperationFacts {
+  /** The operation's name in generated code: the WSDL's, or of an overloaded one after the first, its own (`overload`). */
   name: string;
+  /**
+   * An overloaded operation (one WSDL name, several operations told apart by their input and output names): the
+   * name the WSDL gives it (its rpc wrapper's) when `name` is another, and the input and output names it is bound by.
+   */
+  overload?: { wsdlName: string; input?: string; output?: string };
   documentation: string;
   style: 'document' | 'rpc';
   /** The SOAPAction each SOAP binding declares (absent: no binding of that version). */

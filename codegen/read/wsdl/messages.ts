@@ -4,10 +4,44 @@ import { attr, findAll, findOne, localName, namespaceOfQName, optionalAttr, refu
 import type { WsdlPart } from './facts';
 import type { WsdlDocuments } from './definitions';
 
-/** The operation `name` of the port type a binding binds. */
-export function declaredOperation(documents: WsdlDocuments, binding: XmlElement, name: string): XmlElement {
+/**
+ * The names of an operation's input and output, as a binding operation (or a port type's, with `defaults`) writes
+ * them: what tells overloaded operations of one name apart (WSDL 1.1, 2.4.5). A port type's input left unnamed is
+ * `{name}Request` (`{name}` when the operation is one-way), its output `{name}Response`.
+ */
+export function messageNames(op: XmlElement, defaults = false): { input?: string; output?: string } {
+  const [input] = findAll(op, 'wsdl:input');
+  const [output] = findAll(op, 'wsdl:output');
+  const name = attr(op, 'name');
+  const named = (element: XmlElement | undefined, fallback: string) =>
+    element ? (optionalAttr(element, 'name') ?? (defaults ? fallback : undefined)) : undefined;
+  return { input: named(input, output ? `${name}Request` : name), output: named(output, `${name}Response`) };
+}
+
+/** Whether an operation's input and output names (a port type's or a binding's) are those `overload` names. */
+export function isOverload(op: XmlElement, overload: { input?: string; output?: string }, defaults = false): boolean {
+  const names = messageNames(op, defaults);
+  return (
+    (overload.input === undefined || names.input === overload.input) && (overload.output === undefined || names.output === overload.output)
+  );
+}
+
+/**
+ * The operation `name` of the port type a binding binds; of several of that name (overloaded), the one whose input
+ * and output names are `overload`'s.
+ */
+export function declaredOperation(
+  documents: WsdlDocuments,
+  binding: XmlElement,
+  name: string,
+  overload?: { input?: string; output?: string },
+): XmlElement {
   const portType = documents.lookup('portType', binding, attr(binding, 'type'));
   const found = documents.childrenNamed(portType, 'operation', name);
+  if (found.length > 1 && overload) {
+    const chosen = found.filter((op) => isOverload(op, overload, true));
+    if (chosen.length === 1) return chosen[0];
+  }
   return found.length === 1 ? found[0] : findOne(portType, `wsdl:operation[@name='${name}']`);
 }
 
@@ -17,8 +51,9 @@ export function messageOf(
   binding: XmlElement,
   operation: string,
   direction: 'input' | 'output',
+  overload?: { input?: string; output?: string },
 ): XmlElement | undefined {
-  const [declared] = findAll(declaredOperation(documents, binding, operation), `wsdl:${direction}`);
+  const [declared] = findAll(declaredOperation(documents, binding, operation, overload), `wsdl:${direction}`);
   return declared ? documents.lookup('message', declared, attr(declared, 'message')) : undefined;
 }
 

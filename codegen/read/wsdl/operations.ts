@@ -8,7 +8,7 @@ import type { PolicyFacts, WsdlOperationFacts, WsdlPort, WsdlSoapMessage } from 
 import { bindingOperation, ENCODING_STYLES, isEncoded, type ServedBindings } from './bindings';
 import type { WsdlDocuments } from './definitions';
 import { httpFacts } from './http';
-import { declaredOperation, documentationOf, messageOf, partsOf } from './messages';
+import { declaredOperation, documentationOf, messageNames, messageOf, partsOf } from './messages';
 import { addressingActions, type PolicyReader } from './policy';
 
 /**
@@ -25,6 +25,8 @@ export interface OperationScope {
   readonly namespace: string;
   readonly skipping: (what: string, error: unknown) => void;
   readonly policies?: { reader: PolicyReader; endpoints: Partial<Record<'soap11' | 'soap12', EndpointPolicies>> };
+  /** An overloaded operation's input and output names, which choose it among those of its name. */
+  readonly overload?: { input?: string; output?: string };
 }
 
 /** A SOAP binding's element and the policy expressions of its endpoint. */
@@ -34,20 +36,32 @@ export interface EndpointPolicies {
 }
 
 /** The facts of the operation `op` of the binding the operations are read from (SOAP's, else HTTP's). */
-export function readOperation(scope: OperationScope, op: XmlElement): WsdlOperationFacts {
+/**
+ * The facts of the operation `op` of the binding the operations are read from (SOAP's, else HTTP's). `unique`, for
+ * an overloaded operation, is the name generated code gives it (read/wsdl.ts names each).
+ */
+export function readOperation(scope: OperationScope, op: XmlElement, unique?: string): WsdlOperationFacts {
   const { documents, bindings } = scope;
   const name = attr(op, 'name');
-  const declared = declaredOperation(documents, (bindings.soap ?? bindings.http)!, name);
+  // The input and output names choose among overloaded operations of the name (the first of them too).
+  const overload = messageNames(op);
+  const declared = declaredOperation(documents, (bindings.soap ?? bindings.http)!, name, overload);
   const facts: WsdlOperationFacts = {
-    name,
+    name: unique ?? name,
+    ...(unique !== undefined ? { overload: { wsdlName: name, ...overload } } : {}),
     documentation: documentationOf(declared),
     style: 'document',
     soapActions: {},
     faults: [],
-    http: httpSide(scope, name),
+    // An overloaded operation is SOAP's: an HTTP binding has one location per name.
+    http: unique !== undefined && bindings.soap ? undefined : httpSide(scope, name),
   };
   if (!bindings.soap) return facts;
-  return { ...facts, ...soapSide(scope, op, declared, name) };
+  const soap = soapSide({ ...scope, overload }, op, declared, name);
+  // An rpc/literal call is validated by its wrapper's name, which an overload shares with the first of its name.
+  if (unique !== undefined && soap.style === 'rpc' && !soap.input?.encoded)
+    refuseAt(op, `operation ${name} (input ${overload.input ?? 'unnamed'}) overloads another of its name: served for rpc/encoded only`);
+  return { ...facts, ...soap };
 }
 
 /** The HTTP side, when the HTTP binding has the operation; one it cannot serve is skipped when SOAP serves the operation. */
@@ -81,7 +95,7 @@ function soapSide(scope: OperationScope, op: XmlElement, declared: XmlElement, n
   for (const variant of ['soap11', 'soap12'] as const) {
     const binding = bindings[variant];
     if (!binding) continue;
-    const first = bindingOperation(documents, binding, name);
+    const first = bindingOperation(documents, binding, name, scope.overload);
     const [own] = first ? findAll(first, `${variant === 'soap11' ? 'soap' : 'soap12'}:operation`) : [];
     soapActions[variant] = own ? (optionalAttr(own, 'soapAction') ?? '') : '';
   }
@@ -123,7 +137,7 @@ function operationPolicies(scope: OperationScope, name: string): WsdlOperationFa
     const endpoint = endpoints[variant];
     if (!endpoint) continue;
     const binding = attr(endpoint.binding, 'name');
-    const bound = bindingOperation(scope.documents, endpoint.binding, name);
+    const bound = bindingOperation(scope.documents, endpoint.binding, name, scope.overload);
     const of = (element: XmlElement | undefined, kind: string) => (element ? reader.attachedTo(element, kind, `${binding}/${name}`) : []);
     const message = (which: 'input' | 'output') => (bound ? findAll(bound, `wsdl:${which}`)[0] : undefined);
     policies[variant] = {
@@ -147,7 +161,7 @@ function soapMessage(
 ): WsdlSoapMessage | undefined {
   const { documents, bindings } = scope;
   const prefix = bindings.soapPrefix;
-  const message = messageOf(documents, bindings.soap!, name, which);
+  const message = messageOf(documents, bindings.soap!, name, which, scope.overload);
   if (!message) return undefined;
   const parts = partsOf(message);
   const [bound] = findAll(op, `wsdl:${which}`);

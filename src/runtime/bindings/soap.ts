@@ -15,7 +15,7 @@ import { Readable } from 'node:stream';
 import { parse as parseContentType } from 'content-type';
 import { type CallContext, callOf, noHeaders } from '../call-state';
 import type { Contract } from '../contract';
-import type { Handlers, HeadersOf, OperationName, OperationsOf, Route } from '../definition';
+import type { Handlers, HeadersOf, OperationName, OperationsOf, Route, SoapEncoding } from '../definition';
 import { DeclaredFault, ServiceError, clientError } from '../errors';
 import { childElements } from '../xml/xml-codec';
 import type { XmlAttribute as Attribute, XmlElement as Element, XmlDocument, XsdValidator } from '../xml/xml-engine';
@@ -38,7 +38,7 @@ import {
   readMtomMessage,
 } from '../wire/mtom';
 import { decodingInlined, encodingAttachable } from '../xml/xsd-values';
-import { encodedAnswer, encodedFaultDetail, literalCall } from '../wire/soap-encoding';
+import { encodedAnswer, encodedFaultDetail, literalCall, sentAsType } from '../wire/soap-encoding';
 import { safeParseOptions, xml } from '../xml/xml-engine';
 
 /** An operation call read from a SOAP request: its route and its decoded request. */
@@ -468,13 +468,43 @@ function operationOf<Ops extends OperationsOf<Ops>>(
   }
   if (routes.length === 1) return routes[0];
   const action = sentAction(ctx, version);
-  const named = routes.find((r) => contract.soapAction(r.operation, version.variant) === action);
-  if (!named) {
+  const named = routes.filter((r) => contract.soapAction(r.operation, version.variant) === action);
+  if (named.length === 0) {
     throw clientError(
       `The body ${element ? `element ${element.name}` : ''} is taken by ${routes.length} operations: the ${version === SOAP11 ? 'SOAPAction' : 'action'} must name one (${routes.map((r) => contract.soapAction(r.operation, version.variant)).join(', ')}).`,
     );
   }
-  return named;
+  return named.length === 1 ? named[0] : overloadOf(named, element!);
+}
+
+/**
+ * Of overloaded rpc operations (one body element, one action), the one whose parts the element's children are: by
+ * their names, then, for SOAP-encoded ones of the same names, by the xsi:type each child is sent with.
+ */
+function overloadOf<Ops extends OperationsOf<Ops>>(
+  routes: readonly Route<Ops, OperationName<Ops>>[],
+  element: Element,
+): Route<Ops, OperationName<Ops>> {
+  const children = childElements(element);
+  const names = children.map((c) => c.name);
+  const exact = routes.filter((r) => r.bodyMembers?.length === names.length && names.every((n) => r.bodyMembers!.includes(n)));
+  // Parts left out (a null parameter some clients do not write): the one whose parts hold every child.
+  const candidates = exact.length ? exact : routes.filter((r) => r.bodyMembers && names.every((n) => r.bodyMembers!.includes(n)));
+  if (candidates.length === 1) return candidates[0];
+  const typed = candidates.filter((r) => r.soapEncoding && sentTypesFit(r.soapEncoding, children));
+  if (typed.length === 1) return typed[0];
+  const which = candidates.length ? candidates : routes;
+  throw clientError(
+    `The body element ${element.name} is taken by ${routes.length} operations of one action, and its children (${names.join(', ') || 'none'}) ${candidates.length ? `fit ${candidates.length} of them` : 'fit none of them'}: ${which.map((r) => `${r.operation}(${(r.bodyMembers ?? []).join(', ')})`).join(', ')}.`,
+  );
+}
+
+/** Whether each child sent with an xsi:type is of the type its part declares (a child without one fits). */
+function sentTypesFit(encoding: SoapEncoding, children: readonly Element[]): boolean {
+  return children.every((child) => {
+    const part = encoding.input.find(([accessor]) => accessor === child.name);
+    return part !== undefined && sentAsType(child, part[1], encoding.types);
+  });
 }
 
 /** SOAPAction (1.1 header, quoted) or `action` (1.2 media-type parameter): optional, but must name the body's operation. */

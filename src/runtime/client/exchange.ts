@@ -342,7 +342,9 @@ function encodedAnswerOf<T>(
   }
   const doc = parseAnswer(literal)!;
   try {
-    return expected(connection, doc.root, op.soapResponseElement, answer, (element) => decode(true, element), op.soapResponseNamespace);
+    // An overload's answer is read under its own name, which the schemas declare with its parts.
+    const name = encoding.literalNames?.output ?? op.soapResponseElement;
+    return expected(connection, doc.root, name, answer, (element) => decode(true, element), op.soapResponseNamespace);
   } finally {
     doc.dispose();
   }
