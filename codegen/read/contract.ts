@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { loadXmlEngine, type XmlDocument } from 'contract-runtime/xml';
 import { attr, findAll, NS, optionalAttr, readXmlFile, refuseAt } from './documents';
 import { type Catalog, standardCatalog } from './catalog';
-import { checkLocationlessImports, createSchemaLoader, display } from './schemas';
+import { checkLocationlessImports, createSchemaLoader, display, dropForeignAttributes } from './schemas';
 import { readWsdl, type WsdlFacts } from './wsdl';
 import { type LoadedSchema, readXsd, type XsdFacts } from './xsd';
 import { apacheSoapTypes } from './xsd/apache-soap';
@@ -160,6 +160,7 @@ export async function readContract(wsdlPath: string, options: ReadOptions = {}):
       schemas.push(apache);
     }
     checkLocationlessImports(schemas, options.warn);
+    dropForeignAttributes(schemas, options.warn);
     for (const { schema } of schemas) {
       const [redefine] = findAll(schema, 's:redefine');
       if (redefine)

@@ -197,6 +197,40 @@ export function checkLocationlessImports(schemas: LoadedSchema[], warn: (line: s
   }
 }
 
+/** Every attribute name XML Schema (1.0 and 1.1) gives its elements, unqualified. */
+const XSD_ATTRIBUTES = new Set(
+  (
+    'abstract appliesToEmpty attributeFormDefault base block blockDefault default defaultAttributes defaultAttributesApply ' +
+    'elementFormDefault final finalDefault fixed form id inheritable itemType maxOccurs memberTypes minOccurs mixed mode ' +
+    'name namespace nillable notNamespace notQName processContents public ref refer schemaLocation source ' +
+    'substitutionGroup system targetNamespace test type use value version xpath xpathDefaultNamespace'
+  ).split(' '),
+);
+
+/**
+ * A published contract's schema may give its components an unqualified attribute XML Schema does not have (a
+ * `label` on each enumeration, as ReformaGKH's PHP service writes them): no processor reads it, libxml2 refuses the
+ * schema for it. In a WSDL's schemas each such attribute is taken out, said in one line per schema document (a bare
+ * schema set, `--xsd`, is held to XML Schema: such a schema is refused).
+ */
+export function dropForeignAttributes(schemas: LoadedSchema[], warn: (line: string) => void = () => {}): void {
+  for (const { schema, file } of schemas) {
+    const dropped = new Map<string, number>();
+    let first: number | undefined;
+    for (const element of [schema, ...findAll(schema, './/s:*')]) {
+      for (const attribute of element.attrs) {
+        if (attribute.namespaceUri || XSD_ATTRIBUTES.has(attribute.name)) continue;
+        dropped.set(attribute.name, (dropped.get(attribute.name) ?? 0) + 1);
+        first ??= element.line;
+        attribute.remove();
+      }
+    }
+    if (dropped.size === 0) continue;
+    const names = [...dropped].map(([name, count]) => `${name} (${count}×)`).join(', ');
+    warn(`codegen: warning: ${file}:${first}: attributes XML Schema does not have are ignored: ${names}`);
+  }
+}
+
 /** What codegen takes from a bare schema set (`--xsd`): the facts of its schemas and the namespace of the first. */
 export interface SchemaSetFacts {
   xsd: XsdFacts;

@@ -58,12 +58,25 @@ test.serial(
         ['axis1-rpc-faults', 'pass'],
         ['ihe-xds-iti18', 'pass'],
         ['onvif-doorcontrol', 'pass'],
+        ['php-labelled-enums', 'pass'],
         ['placeholder-addresses', 'pass'],
         ['substitution-group', 'pass'],
       ],
     );
   },
 );
+
+test('attributes XML Schema does not have (a PHP service’s `label`s) are taken out of a WSDL’s schemas, said in one line', async (t) => {
+  const lines: string[] = [];
+  const facts = await readContract(join(OUTSIDE, 'php-labelled-enums.wsdl'), { warn: (line) => lines.push(line) });
+  t.deepEqual(
+    lines.filter((l) => l.includes('XML Schema does not have')),
+    ['codegen: warning: test/fixtures/outside/php-labelled-enums.wsdl:10: attributes XML Schema does not have are ignored: label (6×)'],
+  );
+  // The schema read has every declaration, and none of the attributes.
+  t.true(facts.xsd.simpleTypes.has('{urn:houses}WallMaterial') && facts.xsd.complexTypes.has('{urn:houses}House'));
+  for (const { schema } of facts.documents.schemas) t.is(schema.find('.//@label').length, 0);
+});
 
 test('a reference to the head of a substitution group is a choice of the head unless abstract, its members, and their members', async (t) => {
   const model = await withEdited([], {}, async (wsdl) => contractModel(await readContract(wsdl)));
