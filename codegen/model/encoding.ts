@@ -57,7 +57,14 @@ export function encodedTypesOf(
       table[type.name] = { ...xsiType, array: { item: encodedKey(items.type), element: items.xmlName, rank: type.soapArray.rank } };
       continue;
     }
-    table[type.name] = { ...xsiType, members: type.fields.filter((f) => f.xmlName !== '').map((f) => [f.xmlName, encodedKey(f.type)]) };
+    table[type.name] = {
+      ...xsiType,
+      members: type.fields
+        .filter((f) => f.xmlName !== '')
+        .map((f): [string, string] | [string, string, string] =>
+          f.namespace ? [f.xmlName, encodedKey(f.type), f.namespace] : [f.xmlName, encodedKey(f.type)],
+        ),
+    };
   }
   return table;
 }

@@ -277,8 +277,11 @@ export interface EncodingModel {
 export interface EncodedTypeModel {
   /** `{namespace}name` of the xsi:type; absent for an anonymous type (written without one). */
   xsiType?: string;
-  /** A struct: each member's accessor (its element's local name) and its type's key. */
-  members?: [string, string][];
+  /**
+   * A struct: each member's accessor (its element's local name) and its type's key, and its namespace where the
+   * schema qualifies it (elementFormDefault="qualified", as some PHP services publish their encoded types).
+   */
+  members?: ([string, string] | [string, string, string])[];
   /** An array: its items' type's key, the item element the literal form names, and the array's rank. */
   array?: { item: string; element: string; rank: number };
 }

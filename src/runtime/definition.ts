@@ -248,7 +248,8 @@ export interface Route<Ops extends OperationsOf<Ops>, K extends OperationName<Op
  */
 export interface SoapEncodedType {
   readonly xsiType?: string;
-  readonly members?: readonly (readonly [string, string])[];
+  /** A struct's members: accessor, type key, and the member's namespace where the schema qualifies it. */
+  readonly members?: readonly (readonly [string, string, string?])[];
   readonly array?: { readonly item: string; readonly element: string; readonly rank: number };
 }
 

@@ -19,6 +19,11 @@ import { readXsd } from '../../codegen/read/xsd';
 import { segments } from '../../codegen/emit/documents';
 import { ADDRESS_MARKER } from '../../codegen/documents/wsdl';
 import { loadXmlEngine } from '../../src/runtime/xml/xml-engine';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { loadContract } from '../../codegen/harness/load-generated';
+import { createContractApp } from '../../src/runtime/host';
 
 const OUTSIDE = join(__dirname, '..', 'fixtures', 'outside');
 const SUBSTITUTION = readFileSync(join(OUTSIDE, 'substitution-group.wsdl'), 'utf8');
@@ -71,11 +76,71 @@ test('attributes XML Schema does not have (a PHP service’s `label`s) are taken
   const facts = await readContract(join(OUTSIDE, 'php-labelled-enums.wsdl'), { warn: (line) => lines.push(line) });
   t.deepEqual(
     lines.filter((l) => l.includes('XML Schema does not have')),
-    ['codegen: warning: test/fixtures/outside/php-labelled-enums.wsdl:10: attributes XML Schema does not have are ignored: label (6×)'],
+    ['codegen: warning: test/fixtures/outside/php-labelled-enums.wsdl:11: attributes XML Schema does not have are ignored: label (6×)'],
   );
   // The schema read has every declaration, and none of the attributes.
   t.true(facts.xsd.simpleTypes.has('{urn:houses}WallMaterial') && facts.xsd.complexTypes.has('{urn:houses}House'));
   for (const { schema } of facts.documents.schemas) t.is(schema.find('.//@label').length, 0);
+});
+
+test('an encoded struct whose schema qualifies its members is read qualified or not, and answered qualified', async (t) => {
+  const loaded = await loadContract(join(OUTSIDE, 'php-labelled-enums.wsdl'));
+  // biome-ignore lint/suspicious/noExplicitAny: the generated module of a contract loaded at run time
+  const types: any = require(join(loaded.folder, 'types.js'));
+  const seen: unknown[] = [];
+  const handlers = {
+    GetHouse: async (r: { id: number }) => new types.House({ id: r.id, address: 'Lenina 1', walls: 'brick' }),
+    SaveHouse: async (r: { house: { id: number; address?: string; walls?: string } }) => {
+      seen.push(`${r.house.id} ${r.house.address} ${r.house.walls}`);
+      return r.house.id;
+    },
+    FindHouses: async (r: { walls: string }) => {
+      seen.push(r.walls);
+      return new types.HouseArray({ item: [new types.House({ id: 1, address: null, walls: r.walls })] });
+    },
+  };
+  const app = createContractApp(
+    loaded.definition,
+    handlers as never,
+    { namespace: undefined, publicUrl: undefined, trustProxy: false, maxBodyBytes: 1 << 20 },
+    pino({ level: 'silent' }),
+  );
+  const server = createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/soap.php`;
+    const call = async (action: string, body: string) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: `"urn:houses#${action}"` },
+        body:
+          '<?xml version="1.0"?><e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ' +
+          `xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:h="urn:houses"><e:Body>${body}</e:Body></e:Envelope>`,
+      });
+      return { status: response.status, text: await response.text() };
+    };
+    const house = await call('GetHouse', '<h:GetHouse><id xsi:type="xsd:int">7</id></h:GetHouse>');
+    t.is(house.status, 200, house.text);
+    // The answer's members are in the schema's namespace, as elementFormDefault="qualified" says.
+    const member = /<(\w+):address xsi:type="[^"]*">Lenina 1<\/\1:address>/.exec(house.text);
+    t.truthy(member, house.text);
+    t.regex(house.text, new RegExp(`xmlns:${member?.[1]}="urn:houses"`));
+    t.notRegex(house.text, /<address[ >]/);
+    t.is((await call('FindHouses', '<h:FindHouses><walls xsi:type="h:WallMaterial">wood</walls></h:FindHouses>')).status, 200);
+    // A struct's members read whether the client qualifies them (as the schema says) or not (as SOAP encoding's accessors).
+    for (const [prefix, declared] of [['', ''], ['h:', ''], ['q:', ' xmlns:q="urn:houses"']]) {
+      const saved = await call(
+        'SaveHouse',
+        `<h:SaveHouse><house xsi:type="h:House"${declared}><${prefix}id xsi:type="xsd:int">9</${prefix}id>` +
+          `<${prefix}address xsi:type="xsd:string">Mira ${prefix || 'none'}</${prefix}address><${prefix}walls xsi:nil="true"/></house></h:SaveHouse>`,
+      );
+      t.is(saved.status, 200, saved.text);
+    }
+    t.deepEqual(seen, ['wood', '9 Mira none null', '9 Mira h: null', '9 Mira q: null']);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+    loaded.remove();
+  }
 });
 
 test('a reference to the head of a substitution group is a choice of the head unless abstract, its members, and their members', async (t) => {

@@ -346,11 +346,14 @@ function members(reading: Reading, element: XmlElement, type: SoapEncodedType): 
   const children = childElements(element);
   let content = '';
   const used = new Set<XmlElement>();
-  for (const [member, key] of type.members!) {
+  for (const [member, key, namespace] of type.members!) {
+    // A member the schema qualifies is read by its local name (encoded clients write accessors unqualified, or
+    // qualified as the schema says), and written qualified in the literal form.
+    const name = namespace ? `${prefixFor(reading, namespace)}:${member}` : member;
     for (const child of children) {
       if (child.name !== member || used.has(child)) continue;
       used.add(child);
-      content += value(reading, child, member, key);
+      content += value(reading, child, name, key);
     }
   }
   for (const child of children) if (!used.has(child)) content += value(reading, child, child.name, undefined);
@@ -595,10 +598,18 @@ function encodedValue(writing: Writing, element: XmlElement, name: string, key: 
     return `<${name}${typeAttributes}>${items.map((item) => encodedValue(writing, item, 'item', itemKey)).join('')}</${name}>`;
   }
   if (type?.members) {
-    const memberTypes = new Map(type.members);
+    const memberTypes = new Map(type.members.map(([member, key]) => [member, key]));
     const xsiType = type.xsiType ? ` xsi:type="${qnameOf(writing, type.xsiType)}"` : '';
+    // A member the schema qualifies is written qualified, as the literal form has it.
     const content = childElements(element)
-      .map((child) => encodedValue(writing, child, child.name, memberTypes.get(child.name)))
+      .map((child) =>
+        encodedValue(
+          writing,
+          child,
+          child.namespaceUri ? qnameOf(writing, `{${child.namespaceUri}}${child.name}`) : child.name,
+          memberTypes.get(child.name),
+        ),
+      )
       .join('');
     return `<${name}${xsiType}>${content}</${name}>`;
   }
