@@ -144,7 +144,15 @@ export async function readContract(wsdlPath: string, options: ReadOptions = {}):
         if (location !== undefined) load(locate(element, file, location), undefined);
       }
     }
-    loader.loadImplied(inline);
+    // A standard namespace a message part names without any schema importing it (gSOAP's wsse:Security header) is
+    // read from codegen/standard/'s copy, as an import without schemaLocation is.
+    const named = wsdl.operations.flatMap((op) => [
+      ...[op.input, op.output].flatMap((m) =>
+        [...(m?.body ?? []), ...(m?.headers ?? [])].flatMap((p) => (p.element ? [p.element.namespace] : [])),
+      ),
+      ...op.faults.map((f) => f.element.namespace),
+    ]);
+    loader.loadImplied(inline, named);
     const schemas = [...inline, ...loader.loaded()];
     // A contract that SOAP encoding speaks reads soapenc's arrays and simple types as encoding has them, and Apache
     // SOAP's Map and Vector where it names them without declaring them.

@@ -34,11 +34,11 @@ export interface SchemaLoader {
   loaded(): LoadedSchema[];
   /**
    * Loads the standard schemas (codegen/standard/) of the namespaces the loaded schemas (and `inline`, a WSDL's own)
-   * use but none declares: one
-   * imported without schemaLocation, and the XML namespace where its attributes are referenced without an import
-   * (libxml2 compiles no reference to a namespace that is not imported). The user's catalog may map the namespace first.
+   * use but none declares: one imported without schemaLocation, the XML namespace where its attributes are
+   * referenced without an import (libxml2 compiles no reference to a namespace that is not imported), and those
+   * `named` (the namespaces of the elements a WSDL's message parts name). The user's catalog may map the namespace first.
    */
-  loadImplied(inline?: LoadedSchema[]): void;
+  loadImplied(inline?: LoadedSchema[], named?: Iterable<string>): void;
   /** Every document parsed: the caller disposes them once the facts are read. */
   readonly opened: XmlDocument[];
 }
@@ -155,13 +155,13 @@ export function createSchemaLoader(options: SchemaLoaderOptions): SchemaLoader {
 
   const loaded = () => [...new Set(files.values())];
 
-  const loadImplied = (inline: LoadedSchema[] = []): void => {
+  const loadImplied = (inline: LoadedSchema[] = [], named: Iterable<string> = []): void => {
     // Until a round loads nothing new (a standard schema may import another).
     for (let known = -1; files.size !== known; ) {
       known = files.size;
       const all = [...inline, ...loaded()];
       const declared = new Set(all.map((s) => optionalAttr(s.schema, 'targetNamespace') ?? s.chameleon ?? ''));
-      const wanted = new Set<string>();
+      const wanted = new Set<string>(named);
       for (const { schema } of all) {
         for (const imported of findAll(schema, 's:import[not(@schemaLocation)]')) wanted.add(optionalAttr(imported, 'namespace') ?? '');
         for (const user of findAll(schema, '//s:attribute[@ref] | //s:attributeGroup[@ref]')) {

@@ -11,7 +11,7 @@ import type { WsdlCoverage, WsdlFacts, WsdlOperationFacts, WsdlPort } from './ws
 import { messageNames } from './wsdl/messages';
 import { type EndpointPolicies, readOperation } from './wsdl/operations';
 import { PolicyReader } from './wsdl/policy';
-import { bindingOfPort, chooseService, servedPorts } from './wsdl/services';
+import { bindingGroups, bindingOfPort, chooseService, otherTransport, portTypeKey, servedPorts } from './wsdl/services';
 
 export { pathOf } from './wsdl/services';
 export type {
@@ -48,23 +48,46 @@ export function readWsdl(documents: XmlDocument[], options: { service?: string; 
   const notes: string[] = [];
   const wsdl = new WsdlDocuments(documents);
   const service = chooseService(wsdl, options.service, notes);
-  const ports = servedPorts(wsdl, service, notes, reasons, skipping, warn);
-  const bindings = servedBindings(ports, (port) => bindingOfPort(wsdl, service, port), skipping);
-  const bound = boundOperations((bindings.soap ?? bindings.http)!);
   const reader = new PolicyReader(wsdl);
-  const policies = reader.any ? { reader, endpoints: endpointPolicies(reader, service, ports, bindings) } : undefined;
-  const scope = { documents: wsdl, ports, bindings, namespace: wsdl.main.namespace, skipping, ...(policies ? { policies } : {}) };
-  const portNames = ports.map((p) => p.name).join(', ');
-  const unique = overloadNames(bound);
-  const operations = bound.flatMap((op, i): WsdlOperationFacts[] => {
-    try {
-      return [readOperation(scope, op, unique[i])];
-    } catch (error) {
-      reasons.push((error as Error).message);
-      skipping(`operation ${attr(op, 'name')} of port${ports.length > 1 ? 's' : ''} ${portNames}`, error);
-      return [];
+  const ports: WsdlPort[] = [];
+  const operations: WsdlOperationFacts[] = [];
+  let allOperations = 0;
+  const servedGroups: WsdlPort[][] = [];
+  // Each port type's bindings are read together; the operations of all of them are served at every port.
+  for (const group of bindingGroups(wsdl, service, servedPorts(wsdl, service, notes, reasons, skipping, warn), notes)) {
+    const bindings = servedBindings(group, (port) => bindingOfPort(wsdl, service, port), skipping);
+    const before = operations.length;
+    const bound = boundOperations((bindings.soap ?? bindings.http)!);
+    allOperations += bound.length;
+    const policies = reader.any ? { reader, endpoints: endpointPolicies(reader, service, group, bindings) } : undefined;
+    const scope = { documents: wsdl, ports: group, bindings, namespace: wsdl.main.namespace, skipping, ...(policies ? { policies } : {}) };
+    const portNames = group.map((p) => p.name).join(', ');
+    const of = `port${group.length > 1 ? 's' : ''} ${portNames}`;
+    const unique = overloadNames(bound);
+    for (const [i, op] of bound.entries()) {
+      const name = unique[i] ?? attr(op, 'name');
+      if (operations.some((o) => o.name === name)) {
+        skipping(`operation ${name} of ${of}`, new Error(`codegen: an operation of another port type served here has its name`));
+        continue;
+      }
+      try {
+        operations.push({ ...readOperation(scope, op, unique[i]), portType: portTypeKey((bindings.soap ?? bindings.http)!) });
+      } catch (error) {
+        reasons.push((error as Error).message);
+        skipping(`operation ${attr(op, 'name')} of ${of}`, error);
+      }
     }
-  });
+    // A port type none of whose operations is served leaves its ports unserved (each operation said above).
+    if (operations.length > before || ports.length === 0) {
+      ports.push(...group);
+      servedGroups.push(group);
+    }
+  }
+  if (servedGroups.length > 1) {
+    notes.push(
+      `service ${attr(service, 'name')} binds ${servedGroups.length} port types: the operations of each are served at every port (${servedGroups.map((g) => g.map((p) => p.name).join(', ')).join('; ')})`,
+    );
+  }
   if (operations.length === 0 && reasons.length > 0) throw new Error(reasons.at(-1)!);
   return {
     coverage: coverageOf(wsdl, service, ports, operations),
@@ -73,7 +96,7 @@ export function readWsdl(documents: XmlDocument[], options: { service?: string; 
     ports,
     operations,
     allPorts: findAll(service, 'wsdl:port').length,
-    allOperations: bound.length,
+    allOperations,
     ...(notes.length ? { choice: notes.join('; ') } : {}),
     ...(reader.unread.length ? { unreadPolicies: [...new Set(reader.unread)] } : {}),
   };
@@ -140,9 +163,11 @@ function coverageOf(wsdl: WsdlDocuments, served: XmlElement, ports: WsdlPort[], 
   for (const service of wsdl.all.flatMap((d) => findAll(d.root, 'wsdl:service'))) {
     for (const port of findAll(service, 'wsdl:port')) {
       let names: string[] = [];
+      let portType = '';
       let variant: ReturnType<typeof variantOf> | 'unknown';
       try {
         const binding = wsdl.lookup('binding', port, attr(port, 'binding'));
+        portType = portTypeKey(binding);
         const ops = boundOperations(binding);
         const unique = overloadNames(ops);
         names = ops.map((op, i) => unique[i] ?? attr(op, 'name'));
@@ -154,14 +179,19 @@ function coverageOf(wsdl: WsdlDocuments, served: XmlElement, ports: WsdlPort[], 
       } catch {
         variant = 'unknown'; // a binding not declared: a port not served
       }
-      // A port of another kind (WCF's net.tcp beside its HTTP ones) is no port of the service's SOAP or HTTP variants.
-      if (variant === undefined) continue;
+      // A port of another kind (WCF's net.tcp beside its HTTP ones, Axis 1's in-process java: one) is no port of the
+      // service's SOAP or HTTP variants.
+      if (variant === undefined || otherTransport(port)) continue;
       portCount++;
       for (const name of names) all.add(name);
       const isServed = service.isSameNode(served) && ports.some((p) => p.name === attr(port, 'name'));
       if (!isServed) continue;
       const soap = variant === 'soap11' || variant === 'soap12';
-      const at = operations.filter((op) => names.includes(op.name) && (soap ? op.input !== undefined : op.http !== undefined));
+      const at = operations.filter(
+        // A SOAP port serves the operations of its port type; an HTTP one (of a port type of its own, as ASMX
+        // publishes) those with an HTTP side.
+        (op) => names.includes(op.name) && (soap ? op.portType === portType && op.input !== undefined : op.http !== undefined),
+      );
       for (const op of at) servedNames.add(op.name);
       if (at.length === names.length) complete++;
     }

@@ -208,9 +208,7 @@ async function failoverOn(t: ExecutionContext, deployment: Deployment, replicas:
         const since = Date.now() - 4000;
         const recent = load.calls.filter((c) => c.sentAt >= since && c.sentAt > promotedAt);
         const acceptedSinceKill = load.calls.filter((c) => c.kind === 'right' && c.outcome === 'true' && c.sentAt > killedAt);
-        return recent.length > 20 &&
-          acceptedSinceKill.length > 20 &&
-          recent.every((c) => c.outcome === 'true' || c.outcome === 'false')
+        return recent.length > 20 && acceptedSinceKill.length > 20 && recent.every((c) => c.outcome === 'true' || c.outcome === 'false')
           ? true
           : undefined;
       },

@@ -59,6 +59,8 @@ export interface WsdlOperationFacts {
    * name the WSDL gives it (its rpc wrapper's) when `name` is another, and the input and output names it is bound by.
    */
   overload?: { wsdlName: string; input?: string; output?: string };
+  /** The port type that declares it (`{namespace}name`): a service may bind several. */
+  portType?: string;
   documentation: string;
   style: 'document' | 'rpc';
   /** The SOAPAction each SOAP binding declares (absent: no binding of that version). */

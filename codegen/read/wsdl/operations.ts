@@ -102,20 +102,29 @@ function soapSide(scope: OperationScope, op: XmlElement, declared: XmlElement, n
   const input = soapMessage(scope, op, name, style, 'input');
   const output = soapMessage(scope, op, name, style, 'output');
   if (!input) refuseAt(declared, `operation ${name} has no input (a notification operation is not WS-I Basic Profile)`);
-  const faults = findAll(declared, 'wsdl:fault').map((fault): WsdlOperationFacts['faults'][number] => {
+  const faults = findAll(declared, 'wsdl:fault').flatMap((fault): WsdlOperationFacts['faults'] => {
     const message = documents.lookup('message', fault, attr(fault, 'message'));
     const parts = partsOf(message);
     const [part] = parts;
+    if (parts.length === 0) {
+      // A fault message of no part (as Axis 1's tests publish one) declares no detail: the operation is served, and
+      // the fault answered as any undeclared one.
+      scope.skipping(
+        `fault ${attr(fault, 'name')} of operation ${name}`,
+        new Error(`its message ${attr(message, 'name')} has no part, so no detail to declare: answered as an undeclared fault`),
+      );
+      return [];
+    }
     if (parts.length !== 1 || (!part.element && style !== 'rpc')) {
       refuseAt(message, `operation ${name}: fault ${attr(fault, 'name')} must be a message of one part naming an element (WS-I BP R2205)`);
     }
-    if (part.element) return { name: attr(fault, 'name'), element: part.element };
+    if (part.element) return [{ name: attr(fault, 'name'), element: part.element }];
     // A part naming a type (outside WS-I BP, R2205), as Axis 1 writes an rpc/literal operation's faults: Axis 1 writes
     // the detail as an element named after the part, in the operation's namespace (its soap:body namespace), of the
     // part's type; soap:fault's own namespace, when written, is the one. A document-style one is refused.
     const [bound] = findAll(op, `wsdl:fault[@name='${attr(fault, 'name')}']/${prefix}:fault`);
     const namespace = (bound && optionalAttr(bound, 'namespace')) ?? input?.namespace ?? scope.namespace;
-    return { name: attr(fault, 'name'), element: { namespace, name: part.name }, type: part.type };
+    return [{ name: attr(fault, 'name'), element: { namespace, name: part.name }, type: part.type }];
   });
   if (!scope.policies) return { style, soapActions, input, output, faults };
   return {

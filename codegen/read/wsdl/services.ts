@@ -4,7 +4,7 @@
  */
 import type { Variant } from 'contract-runtime/codec';
 import type { XmlElement } from 'contract-runtime/xml';
-import { attr, findAll, findOne, locationOf, NS, optionalAttr, refuseAt, setPlainAttr } from '../documents';
+import { attr, findAll, findOne, localName, locationOf, NS, namespaceOfQName, optionalAttr, refuseAt, setPlainAttr } from '../documents';
 import type { WsdlPort } from './facts';
 import { checkUse, variantOf } from './bindings';
 import type { Definitions, WsdlDocuments } from './definitions';
@@ -40,9 +40,9 @@ export function chooseService(documents: WsdlDocuments, wanted: string | undefin
 }
 
 /**
- * The ports served: a port that cannot be served (SOAP encoding, another HTTP verb, no address a path can be served
- * at) is skipped (`skipping`, its reason in `reasons`); of several ports of one variant, those of the first one's
- * binding (said in `notes`). None left is refused.
+ * The ports served: a port that cannot be served (another encoding, another HTTP verb, no address a path can be
+ * served at) is skipped (`skipping`, its reason in `reasons`); the others are grouped by bindingGroups. None left is
+ * refused.
  */
 export function servedPorts(
   documents: WsdlDocuments,
@@ -59,6 +59,11 @@ export function servedPorts(
       // A port of another kind (e.g. a WCF binding beside ASMX's) is no variant of this service.
       if (!variant) return [];
       if (variant === 'soap11' || variant === 'soap12') checkUse(binding, variant === 'soap11' ? 'soap' : 'soap12');
+      const transport = otherTransport(port);
+      if (transport) {
+        warn(`codegen: warning: port ${attr(port, 'name')}: its address is one of another transport (${transport}), not HTTP: not served`);
+        return [];
+      }
       const path = pathOf(port);
       const [address] = findAll(port, 'soap:address | soap12:address | http:address');
       const placeholders = placeholdersOf(attr(address, 'location'));
@@ -74,22 +79,49 @@ export function servedPorts(
       return [];
     }
   });
-  // Several ports of one variant: those of the first one's binding are served (at each of their paths).
-  const ports: WsdlPort[] = [];
-  for (const variant of Object.keys(VARIANT_NAMES) as Variant[]) {
-    const same = allPorts.filter((p) => p.variant === variant);
-    if (same.length === 0) continue;
-    const kept = same.filter((p) => p.binding === same[0].binding);
-    if (kept.length < same.length) {
-      notes.push(
-        `service ${attr(service, 'name')} has ${same.length} ${VARIANT_NAMES[variant]} ports of different bindings: serving ${kept.map((p) => p.name).join(', ')}`,
-      );
-    }
-    ports.push(...kept);
+  if (allPorts.length === 0 && reasons.length > 0) throw new Error(reasons[0]);
+  if (allPorts.length === 0) refuseAt(service, 'the service has no SOAP 1.1, SOAP 1.2, HTTP GET or HTTP POST port');
+  return allPorts;
+}
+
+/**
+ * The served ports in groups, each of the bindings of one port type (a SOAP 1.1 binding and a SOAP 1.2 one, as
+ * WCF publishes an interface), whose operations are read together: a service whose SOAP ports bind several port
+ * types (PayPal's PayPalAPI and PayPalAPIAA, the SOAPBuilders' interop groups) serves the operations of each, every
+ * port answering them all. HTTP ports go with the first group. Of several bindings of one port type and variant
+ * (the same operations, perhaps other policies), the first one's ports are served, the others said in `notes`.
+ */
+export function bindingGroups(documents: WsdlDocuments, service: XmlElement, ports: readonly WsdlPort[], notes: string[]): WsdlPort[][] {
+  const portTypeOf = (port: WsdlPort) => portTypeKey(bindingOfPort(documents, service, port));
+  const byPortType = new Map<string, WsdlPort[]>();
+  const http: WsdlPort[] = [];
+  for (const port of ports) {
+    if (port.variant === 'httpGet' || port.variant === 'httpPost') http.push(port);
+    else byPortType.set(portTypeOf(port), [...(byPortType.get(portTypeOf(port)) ?? []), port]);
   }
-  if (ports.length === 0 && reasons.length > 0) throw new Error(reasons[0]);
-  if (ports.length === 0) refuseAt(service, 'the service has no SOAP 1.1, SOAP 1.2, HTTP GET or HTTP POST port');
-  return ports;
+  const firstBindings = (same: WsdlPort[], ofPortType: boolean): WsdlPort[] =>
+    (Object.keys(VARIANT_NAMES) as Variant[]).flatMap((variant) => {
+      const ofVariant = same.filter((p) => p.variant === variant);
+      const first = ofVariant.filter((p) => p.binding === ofVariant[0]?.binding);
+      if (first.length < ofVariant.length) {
+        notes.push(
+          `service ${attr(service, 'name')} has ${ofVariant.length} ${VARIANT_NAMES[variant]} ports of different bindings${ofPortType ? ' of one port type' : ''}: serving ${first.map((p) => p.name).join(', ')}`,
+        );
+      }
+      return first;
+    });
+  const groups = [...byPortType.values()].map((same) => firstBindings(same, true));
+  // The HTTP ports join the first group (their operations are read beside its SOAP ones), or are the only one.
+  const httpPorts = firstBindings(http, false);
+  if (groups.length === 0) groups.push(httpPorts);
+  else groups[0].push(...httpPorts);
+  return groups;
+}
+
+/** The port type a binding binds, as `{namespace}name`. */
+export function portTypeKey(binding: XmlElement): string {
+  const type = attr(binding, 'type');
+  return `{${namespaceOfQName(binding, type) ?? ''}}${localName(type)}`;
 }
 
 /** The binding element of a served port. */
@@ -162,6 +194,21 @@ export function placeholdersOf(location: string): string[] {
  * the deployment fills in: one standing first (for the scheme, host or base address) or in the host names no path;
  * one in the path is left out of it (`http://${host}/ws/${name}/Items` is served at /ws/Items).
  */
+/** The URL schemes of addresses no HTTP server answers: Axis 1's in-process `java:`, JMS, mail, WCF's other transports. */
+const OTHER_TRANSPORTS = new Set(
+  'java jms mailto smtp tcp udp net.tcp net.pipe net.msmq msmq.formatname soap.tcp sb vm local xmpp ftp'.split(' '),
+);
+
+/**
+ * The scheme of a port's address when it names another transport than HTTP (`java:samples.stock.StockQuoteService`,
+ * as Axis 1 publishes an in-process port beside its HTTP one): such a port is no port of the HTTP service.
+ */
+export function otherTransport(port: XmlElement): string | undefined {
+  const address = findAll(port, 'soap:address | soap12:address | http:address')[0];
+  const scheme = address && /^\s*([A-Za-z][A-Za-z0-9+.-]*):/.exec(optionalAttr(address, 'location') ?? '')?.[1]?.toLowerCase();
+  return scheme && OTHER_TRANSPORTS.has(scheme) ? `${scheme}:` : undefined;
+}
+
 export function pathOf(port: XmlElement): string {
   const address = findAll(port, 'soap:address | soap12:address | http:address')[0];
   if (!address) refuseAt(port, `port ${attr(port, 'name')} has no address: codegen serves at the path of the port's address`);
