@@ -47,7 +47,8 @@ function callOf(i: number): Call {
       return {
         name: 'SOAP 1.2 ValidatePin, body sent late',
         ...buildRequest('soap12', 'ValidatePin', { pin: '123456', secretCode: secret }, { contentType: SOAP_CONTENT_TYPES['1.2'] }),
-        bodyDelayMs: 400 + (i % 5) * 150,
+        // Slow enough that the drain outlasts the wait for the stopping lines on a busy machine.
+        bodyDelayMs: 1200 + (i % 5) * 300,
         valid: (b) => isSoapAnswer(b, 'ValidatePinResponse'),
       };
     case 3:
@@ -204,7 +205,7 @@ async function sigtermUnderLoad(t: ExecutionContext, args: string[], listening: 
     // connection is refused. (Workers log too; the first "stopping" line of a worker is the one.)
     const stoppingLines = () => (service.output().match(/"event":"stopping"/g) ?? []).length;
     const expected = listening === 1 ? 1 : listening + 1; // the main thread, then each worker thread
-    for (let i = 0; i < 200 && stoppingLines() < expected; i++) await sleep(10);
+    for (let i = 0; i < 500 && stoppingLines() < expected; i++) await sleep(10);
     await sleep(50);
     const stillDraining = service.alive();
     const probe = await probeConnect(service.port);
