@@ -7,6 +7,7 @@ import {
   OTHER_ATTRIBUTES,
   type ParticleModel,
   type TypeRef,
+  type XsiTypedRef,
 } from '../model/model';
 import { escapeXmlAttribute } from 'contract-runtime/xml';
 import { type EmitFile, emitFile } from './file';
@@ -386,11 +387,34 @@ export function elementExpression(
       // A derived type may have attributes its base lacks.
       start = `'<${tag}'${declarations} + (${value}.xsiType() === ${quote(typeName)} ? '' : ' xsi:type="' + ${value}.xsiType() + '" xmlns:xsi="' + ${imports.runtime('XSI_NAMESPACE')} + '"') + ('xmlAttributes' in ${value} ? (${value} as { xmlAttributes(): string }).xmlAttributes() : '') + '>'`;
     }
+  } else if (isXsiTyped(f.type)) {
+    // A simple value read with an xsi:type is written with it.
+    const plain = `${imports.runtime('xsiTypedValue')}(${value})`;
+    const own = valueDeclarations(file, f.type, plain, 'q');
+    start = `'<${tag}'${declarations}${own ? ` + ${own}` : ''} + ${imports.runtime('xsiTypeAttribute')}(${value}) + '>'`;
+    return nilOr(file, f, tag, declarations, value, joinLiterals(`${start} + ${encodeExpression(file, f.type, plain)} + '</${tag}>'`));
   } else {
     const own = valueDeclarations(file, f.type, value, 'q');
     start = `'<${tag}'${declarations}${attributes}${own ? ` + ${own}` : ''} + '>'`;
   }
-  const written = joinLiterals(`${start} + ${encodeExpression(file, f.type, value)} + '</${tag}>'`);
+  return nilOr(file, f, tag, declarations, value, joinLiterals(`${start} + ${encodeExpression(file, f.type, value)} + '</${tag}>'`));
+}
+
+/** Whether a simple type's values may come with an xsi:type (XSD mode's elements: model/build.ts). */
+export function isXsiTyped(ref: TypeRef): ref is XsiTypedRef {
+  return (ref as Partial<XsiTypedRef>).xsiTyped === true;
+}
+
+/** The element written, or xsi:nil when nillable and the value null. */
+function nilOr(
+  file: EmitFile,
+  f: { xmlName: string; namespace: string; type: TypeRef; nillable: boolean },
+  tag: string,
+  declarations: string,
+  value: string,
+  written: string,
+): string {
+  const { imports } = file;
   if (!f.nillable) return written;
   const nil = joinLiterals(`'<${tag}'${declarations} + ' xsi:nil="true" xmlns:xsi="' + ${imports.runtime('XSI_NAMESPACE')} + '" />'`);
   return `${value} === null ? ${nil} : ${written}`;
@@ -538,6 +562,7 @@ export function valueDeclarations(file: EmitFile, ref: TypeRef, value: string, p
  */
 export function typeText(file: EmitFile, ref: TypeRef, written = ref.tsType): string {
   const { model, imports } = file;
+  if (isXsiTyped(ref)) imports.runtime('XsiTyped');
   if (ref.kind === 'any') imports.runtime('XmlFragment');
   else if (ref.kind === 'enum') imports.local(TYPES, ref.typeName, 'type');
   else if (ref.kind === 'list') typeText(file, ref.item);
@@ -559,7 +584,9 @@ export function decodeExpression(file: EmitFile, ref: TypeRef, element: string, 
   if (ref.kind === 'complex') return `${file.imports.local(TYPES, ref.typeName)}.fromXml(${element})`;
   if (ref.kind === 'any') return `${file.imports.runtime('xmlFragmentOf')}(${element})`;
   const text = empty === undefined ? `${element}.content` : `(${element}.content || ${quote(empty)})`;
-  return simpleParse(file, ref, text, element);
+  const value = simpleParse(file, ref, text, element);
+  // The value kept with the xsi:type its element names, if any.
+  return isXsiTyped(ref) ? `${file.imports.runtime('xsiTyped')}(${element}, ${value})` : value;
 }
 
 /** Reads a simple value (a built-in, an enumeration, a list of either) from its text; `context` is its element, when there is one. */

@@ -11,7 +11,8 @@ import { createContext } from './context';
 import { derivedTypes } from './derivations';
 import { globalElements } from './elements';
 import { checkIdentifiers } from './identifiers';
-import type { SchemaModel, ServiceModel } from './model';
+import { field } from './content';
+import type { ComplexTypeModel, ElementModel, FieldModel, SchemaModel, ServiceModel, TypeRef } from './model';
 import { identifier, sortByName } from './names';
 import { attachEncodings, encodedTypesOf } from './encoding';
 import { modelOperations } from './operations';
@@ -78,6 +79,7 @@ export function buildSchemaModel({ xsd, targetNamespace }: SchemaSetFacts): Sche
   const all = derivedTypes(context);
   unionsForDerivedTypes(all, elements, []);
   checkIdentifiers(all);
+  keepSimpleXsiTypes(elements, all);
   return {
     authoredNamespace: targetNamespace,
     prefixes: schemaSetPrefixes(targetNamespace, context.xsd.namespaces, elements, all),
@@ -86,4 +88,29 @@ export function buildSchemaModel({ xsd, targetNamespace }: SchemaSetFacts): Sche
     enums: sortByName([...context.enums.values()]),
     operations: [],
   };
+}
+
+/**
+ * In a bare schema set, an element of a simple type may name another simple type with xsi:type (one derived from
+ * its own, or any where anySimpleType is declared): each such element and field keeps it on its value (XsiTypedRef).
+ * A contract's (WSDL mode) values stay as they are.
+ */
+function keepSimpleXsiTypes(elements: ElementModel[], types: ComplexTypeModel[]): void {
+  const typed = (ref: TypeRef): TypeRef =>
+    ref.kind === 'complex' || ref.kind === 'any'
+      ? ref
+      : Object.assign({}, ref, {
+          xsiTyped: true as const,
+          tsType: `${ref.tsType.includes('|') ? `(${ref.tsType})` : ref.tsType} | XsiTyped<${ref.tsType}>`,
+        });
+  for (const element of elements) element.type = typed(element.type);
+  for (const type of types)
+    type.fields = type.fields.map((f) =>
+      f.inline || f.xmlName === '' || f.type.kind === 'complex' || f.type.kind === 'any'
+        ? f
+        : (() => {
+            const type = typed(f.type);
+            return { ...f, type, tsType: field(f.name, f.xmlName, f.namespace, type, f.minOccurs, f.maxOccurs, f.nillable).tsType };
+          })(),
+    );
 }

@@ -85,6 +85,13 @@ export type TypeRef =
 
 export type SimpleTypeRef = Extract<TypeRef, { kind: 'primitive' | 'enum' }>;
 
+/**
+ * An element's simple type in a bare schema set's model (XSD mode): its value may come with an xsi:type naming
+ * another simple type (a derived one, or any where anySimpleType is declared), kept on the value (the runtime's
+ * XsiTyped) and written back. `tsType` is then the plain value's type, or XsiTyped of it.
+ */
+export type XsiTypedRef = Extract<TypeRef, { kind: 'primitive' | 'enum' | 'list' }> & { xsiTyped: true };
+
 /** Text with holes for the values that are settings at run time, never generated. */
 export type Segment = { text: string } | { hole: 'namespace' | 'address' };
 

@@ -37,6 +37,10 @@ export {
   XSD_NAMESPACE,
   XSI_NAMESPACE,
   xsiTypeOf,
+  XsiTyped,
+  xsiTyped,
+  xsiTypeAttribute,
+  xsiTypedValue,
 } from './xml/xml-codec';
 export type { XmlElement } from './xml/xml-engine';
 export { escapeXmlAttribute, escapeXmlText } from './xml/xml-escape';
@@ -87,6 +91,10 @@ export const CODEC_EXPORTS = {
     'XSD_NAMESPACE',
     'XSI_NAMESPACE',
     'xsiTypeOf',
+    'XsiTyped',
+    'xsiTyped',
+    'xsiTypeAttribute',
+    'xsiTypedValue',
     'escapeXmlAttribute',
     'escapeXmlText',
     'formatXsdBase64Binary',

@@ -68,6 +68,10 @@ export {
   XSD_NAMESPACE,
   XSI_NAMESPACE,
   xsiTypeOf,
+  XsiTyped,
+  xsiTyped,
+  xsiTypeAttribute,
+  xsiTypedValue,
 } from './xml/xml-codec';
 export { escapeXmlAttribute, escapeXmlText } from './xml/xml-escape';
 export {

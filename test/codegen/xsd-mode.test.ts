@@ -6,17 +6,18 @@
  */
 import test from 'ava';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateSchemaTexts } from '../../codegen/main';
 import { readCatalog } from '../../codegen/read/catalog';
 import { loadModules } from '../../codegen/harness/xsts/run-set';
-import type { ElementCodec } from '../../src/runtime/xml/xml-codec';
+import { type ElementCodec, XsiTyped } from '../../src/runtime/xml/xml-codec';
 import { loadXmlEngine, safeParseOptions, xml } from '../../src/runtime/xml/xml-engine';
 
 const ROOT = join(__dirname, '..', '..');
 const XS = 'xmlns:xs="http://www.w3.org/2001/XMLSchema"';
+const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
 
 test.before(async () => {
   await loadXmlEngine();
@@ -274,4 +275,32 @@ test('an import whose file is missing, or of a namespace no schema declares, is 
     /^codegen: warning: .*main\.xsd:1: schemaLocation gone\.xsd is not there; the components of urn:gone it would declare are missing$/,
   );
   t.regex(warnings[1], /^codegen: warning: .*main\.xsd:1: imports namespace urn:nowhere, which no schema of the contract declares$/);
+});
+
+test('an xsi:type naming a simple type is kept on the value (XsiTyped) and written back, the value of the declared type', async (t) => {
+  const fixture = join(ROOT, 'test', 'fixtures', 'xsd-mode');
+  const { elements } = await generated(readFileSync(join(fixture, 'xsi-type-simple.xsd'), 'utf8'));
+  const { value, written } = roundTrip(elements, '{urn:xsi-type-simple}values', readFileSync(join(fixture, 'xsi-type-simple.xml'), 'utf8'));
+  const XSD = 'http://www.w3.org/2001/XMLSchema';
+  const { any, number } = value as { any: unknown[]; number: unknown };
+  t.true(any[0] instanceof XsiTyped);
+  t.deepEqual({ ...(any[0] as XsiTyped<string>) }, { xsiType: `{${XSD}}decimal`, value: '3.0' });
+  t.is(any[1], 'plain', 'a value without xsi:type is its plain value');
+  t.deepEqual({ ...(any[2] as XsiTyped<string>) }, { xsiType: '{urn:xsi-type-simple}small', value: '7' });
+  t.deepEqual({ ...(number as XsiTyped<bigint>) }, { xsiType: `{${XSD}}short`, value: 41n }, 'read as the declared integer');
+  const root = rootOf(written);
+  const named = root.find('*').map((node) => {
+    const element = node as typeof root;
+    const type = element.attrs.find((a) => a.name === 'type')?.value;
+    return type === undefined ? undefined : `{${element.namespaceForPrefix(type.split(':')[0])}}${type.split(':')[1]}`;
+  });
+  t.deepEqual(named, [`{${XSD}}decimal`, undefined, '{urn:xsi-type-simple}small', `{${XSD}}short`]);
+  t.regex(written, /<any [^>]*>3\.0<\/any><any>plain<\/any><any [^>]*>7<\/any><number [^>]*>41<\/number>/);
+  const one = roundTrip(
+    elements,
+    '{urn:xsi-type-simple}one',
+    `<one xmlns="urn:xsi-type-simple" xmlns:xsi="${XSI}" xmlns:x="${XSD}" xsi:type="x:integer">5</one>`,
+  );
+  t.deepEqual({ ...(one.value as XsiTyped<string>) }, { xsiType: `{${XSD}}integer`, value: '5' });
+  t.regex(one.written, /xsi:type="xsit:integer"[^>]*>5<\/tns:one>$/);
 });

@@ -5,6 +5,7 @@
  */
 import { safeParseOptions, xml, type XmlElement, type XmlXPath } from './xml-engine';
 import { escapeXmlAttribute, escapeXmlText } from './xml-escape';
+import { formatXsdQName, parseXsdQName, xsdQNameDeclaration } from './xsd-values';
 
 export const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
 export const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
@@ -181,6 +182,35 @@ export function writeOtherAttributes(other: Readonly<Record<string, string>> | u
 export function xsiTypeOf(element: XmlElement): string | undefined {
   const type = element.attrs.find((a) => a.name === 'type' && a.namespaceUri === XSI_NAMESPACE)?.value.trim();
   return type === undefined ? undefined : type.slice(type.indexOf(':') + 1);
+}
+
+/**
+ * A simple value read from an element that names its type with xsi:type (a type derived from the declared one, or
+ * any simple type where anySimpleType is declared): the value, of the declared type, and the type named, a QName in
+ * James Clark's notation (`{namespace}local`, `local` in no namespace). Written back with that xsi:type.
+ */
+export class XsiTyped<T> {
+  constructor(
+    readonly xsiType: string,
+    readonly value: T,
+  ) {}
+}
+
+/** An element's simple value, kept with the type its xsi:type names when it names one. */
+export function xsiTyped<T>(element: XmlElement, value: T): T | XsiTyped<T> {
+  const named = element.attrs.find((a) => a.name === 'type' && a.namespaceUri === XSI_NAMESPACE)?.value;
+  return named === undefined ? value : new XsiTyped(parseXsdQName(named, element), value);
+}
+
+/** The value itself, without the xsi:type it was read with. */
+export function xsiTypedValue<T>(value: T | XsiTyped<T>): T {
+  return value instanceof XsiTyped ? value.value : value;
+}
+
+/** The xsi:type attribute (and the declarations it needs) of a value read with one; '' for any other value. */
+export function xsiTypeAttribute(value: unknown): string {
+  if (!(value instanceof XsiTyped)) return '';
+  return ` xsi:type="${escapeXmlAttribute(formatXsdQName(value.xsiType, 'xsit'))}" xmlns:xsi="${XSI_NAMESPACE}"${xsdQNameDeclaration(value.xsiType, 'xsit')}`;
 }
 
 /** A global element's reader and writer, as generated for each (elements.ts): its document in, its value out, and back. */
