@@ -253,7 +253,10 @@ function compileFromFiles(paths: readonly string[]): XsdValidator {
       doc.dispose();
     }
   };
-  if (paths.length === 1) return compile(readFileSync(paths[0], 'utf8'), pathToFileURL(paths[0]).href);
+  // The XML namespace's schema, which a document may import by namespace alone (every processor knows its
+  // attributes; libxml2 reads it, as the catalog maps its URL, when the set's root imports it first).
+  const xmlNamespace = paths.some((path) => importsXmlNamespaceAlone(path));
+  if (paths.length === 1 && !xmlNamespace) return compile(readFileSync(paths[0], 'utf8'), pathToFileURL(paths[0]).href);
   if (!wrappers) {
     wrappers = new XmlBufferInputProvider({});
     xmlRegisterInputProvider(wrappers);
@@ -267,6 +270,7 @@ function compileFromFiles(paths: readonly string[]): XsdValidator {
   const encoder = new TextEncoder();
   const added: string[] = [];
   let root = '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">';
+  if (xmlNamespace) root += `<xs:import namespace="${XML_NAMESPACE}" schemaLocation="${XML_NAMESPACE_SCHEMA}"/>`;
   for (const [namespace, urls] of byNamespace) {
     if (namespace === '') {
       for (const url of urls) root += `<xs:include schemaLocation="${escapeXmlAttribute(url)}"/>`;
@@ -290,6 +294,19 @@ function compileFromFiles(paths: readonly string[]): XsdValidator {
     return compile(`${root}</xs:schema>`, `${folder}/root.xsd`);
   } finally {
     for (const location of added) wrappers.removeBuffer(location);
+  }
+}
+
+const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
+const XML_NAMESPACE_SCHEMA = 'http://www.w3.org/2001/xml.xsd';
+
+/** Whether a schema document imports the XML namespace without saying where its schema is. */
+function importsXmlNamespaceAlone(path: string): boolean {
+  const doc = xml().XmlDocument.fromString(readFileSync(path, 'utf8'), { option: safeParseOptions() });
+  try {
+    return doc.root.find(`xs:import[@namespace="${XML_NAMESPACE}" and not(@schemaLocation)]`, { xs: 'http://www.w3.org/2001/XMLSchema' }).length > 0;
+  } finally {
+    doc.dispose();
   }
 }
 
