@@ -16,7 +16,7 @@ import { generateSchemaTexts, outputFor, RUNTIME_FOLDER, standaloneTsconfig } fr
 import type { SchemaModel } from '../../model/model';
 import type { Catalog } from '../../read/catalog';
 import type { XstsCase } from './cases';
-import { firstDifference } from './compare';
+import { firstDifference, typedValues } from './compare';
 
 export type Step = 'generate' | 'load' | 'schema' | 'instance' | 'read' | 'write' | 'validate' | 'compare';
 
@@ -169,7 +169,7 @@ function runCase(
     } finally {
       written.dispose();
     }
-    return { case: c, outcome: 'pass', output };
+    return { case: c, outcome: 'pass', output, values: typedValues(model, input.root) };
   } finally {
     input.dispose();
   }
@@ -304,7 +304,10 @@ const XML_NAMESPACE_SCHEMA = 'http://www.w3.org/2001/xml.xsd';
 function importsXmlNamespaceAlone(path: string): boolean {
   const doc = xml().XmlDocument.fromString(readFileSync(path, 'utf8'), { option: safeParseOptions() });
   try {
-    return doc.root.find(`xs:import[@namespace="${XML_NAMESPACE}" and not(@schemaLocation)]`, { xs: 'http://www.w3.org/2001/XMLSchema' }).length > 0;
+    return (
+      doc.root.find(`xs:import[@namespace="${XML_NAMESPACE}" and not(@schemaLocation)]`, { xs: 'http://www.w3.org/2001/XMLSchema' })
+        .length > 0
+    );
   } finally {
     doc.dispose();
   }
