@@ -472,11 +472,20 @@ function readChildren(w: CodeBlockWriter, file: EmitFile, type: ComplexTypeModel
       ? intoGroup(groupWildcard, groupWildcard.members.find((m) => m.field.xmlName === '')!)
       : [];
   // The slots of each local name: a group's member or a field, told apart by namespace where that can matter.
-  const slots = new Map<string, { namespace: string; lines: string[] }[]>();
-  const add = (f: FieldModel, lines: string[]) =>
-    slots.set(f.xmlName, [...(slots.get(f.xmlName) ?? []), { namespace: f.namespace, lines }]);
+  const slots = new Map<string, { namespace: string; lines: string[]; free?: string }[]>();
+  const add = (f: FieldModel, lines: string[], free?: string) =>
+    slots.set(f.xmlName, [...(slots.get(f.xmlName) ?? []), { namespace: f.namespace, lines, ...(free ? { free } : {}) }]);
   for (const g of groups) for (const member of g.members) if (member.field.xmlName !== '') add(member.field, intoGroup(g, member));
-  for (const f of type.fields.filter((f) => f.xmlName !== '' && !f.inline)) add(f, intoField(f));
+  // Beside a wildcard, an element of a field's name that the field holds already is the wildcard's.
+  // An element the wildcard must take first (a required wildcard before the field, in the type's sequence) is its too.
+  for (const f of type.fields.filter((f) => f.xmlName !== '' && !f.inline))
+    add(
+      f,
+      intoField(f),
+      plainWildcard && !repeated(f)
+        ? `fields.${f.name} === undefined${wildcardFirst(type, plainWildcard, f) ? ` && fields.${plainWildcard.name} !== undefined` : ''}`
+        : undefined,
+    );
   w.write(`for (const child of ${imports.runtime('childElements')}(element))`).block(() => {
     w.write('switch (child.name)').block(() => {
       for (const [xmlName, same] of slots) {
@@ -487,7 +496,7 @@ function readChildren(w: CodeBlockWriter, file: EmitFile, type: ComplexTypeModel
           // Two slots of one local name, or a wildcard beside: the namespace tells them apart.
           for (const slot of same) {
             w.indent()
-              .write(`if (child.namespaceUri === ${quote(slot.namespace)})`)
+              .write(`if (child.namespaceUri === ${quote(slot.namespace)}${slot.free ? ` && ${slot.free}` : ''})`)
               .block(() => {
                 for (const line of slot.lines) w.writeLine(line);
                 w.writeLine('break;');
@@ -508,6 +517,15 @@ function readChildren(w: CodeBlockWriter, file: EmitFile, type: ComplexTypeModel
       `if (${g.items}.length > 0) fields.${g.field.name} = ${g.items}.map((item) => new ${g.type.name}(item as ${g.type.fieldsInterface}));`,
     );
   }
+}
+
+/** Whether a type's sequence has a required place of its wildcard field before the field `f`'s. */
+function wildcardFirst(type: ComplexTypeModel, wildcard: FieldModel, f: FieldModel): boolean {
+  const top = type.particle;
+  if (top.kind !== 'sequence') return false;
+  const places = top.particles;
+  const at = places.findIndex((p) => p.kind === 'field' && p.field === f.name);
+  return places.some((p, i) => i < at && p.kind === 'field' && p.field === wildcard.name && (p.occurs?.min ?? wildcard.minOccurs) > 0);
 }
 
 /** An inline field's group: its class, each member with its place in the group's compositor (a choice's all 0), and the names fromXml reads it with. */

@@ -7,7 +7,8 @@
  */
 import type { ContractFacts } from '../read/contract';
 import type { SchemaSetFacts } from '../read/schemas';
-import { createContext } from './context';
+import { createContext, type ModelContext } from './context';
+import { simpleRef } from './type-refs';
 import { derivedTypes } from './derivations';
 import { globalElements } from './elements';
 import { checkIdentifiers } from './identifiers';
@@ -80,6 +81,7 @@ export function buildSchemaModel({ xsd, targetNamespace }: SchemaSetFacts): Sche
   unionsForDerivedTypes(all, elements, []);
   checkIdentifiers(all);
   keepSimpleXsiTypes(elements, all);
+  const rootTypes = rootTypesOf(context, all);
   return {
     authoredNamespace: targetNamespace,
     prefixes: schemaSetPrefixes(targetNamespace, context.xsd.namespaces, elements, all),
@@ -87,7 +89,25 @@ export function buildSchemaModel({ xsd, targetNamespace }: SchemaSetFacts): Sche
     types: sortByName(all),
     enums: sortByName([...context.enums.values()]),
     operations: [],
+    ...(rootTypes.length ? { rootTypes } : {}),
   };
+}
+
+/** The global types a root may name with xsi:type where no element declares it: the named complex types' classes, the simple types. */
+function rootTypesOf(context: ModelContext, types: ComplexTypeModel[]): NonNullable<SchemaModel['rootTypes']> {
+  const found: NonNullable<SchemaModel['rootTypes']> = [];
+  for (const t of types)
+    if (!t.anonymous && !t.abstract && !t.group && !t.message)
+      found.push({ name: t.xmlName, namespace: t.namespace, type: { kind: 'complex', typeName: t.name, tsType: t.name } });
+  for (const simple of context.xsd.simpleTypes.values()) {
+    if (simple.name === undefined) continue;
+    try {
+      found.push({ name: simple.name, namespace: simple.namespace, type: simpleRef(context, simple, simple.name) });
+    } catch {
+      // A simple type codegen cannot read (it says so where an element uses it) is no root's.
+    }
+  }
+  return found;
 }
 
 /**

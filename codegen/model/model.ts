@@ -373,6 +373,11 @@ export interface SchemaModel {
   enums: EnumModel[];
   /** A contract's operations (none for a bare schema set): their declared faults are classes of the types too. */
   operations: OperationModel[];
+  /**
+   * A bare schema set's global types a document's root may name with xsi:type where no global element declares the
+   * root (a validation root assessed by its type): each class of a named complex type, and each named simple type.
+   */
+  rootTypes?: { name: string; namespace: string; type: TypeRef }[];
 }
 
 /** What model/ makes of a contract (build.ts): the service, its ports and operations, and the facts the documents stage needs. */

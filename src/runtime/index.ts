@@ -70,6 +70,10 @@ export {
   xsiTypeOf,
   XsiTyped,
   xsiTyped,
+  readTypedRoot,
+  type RootType,
+  type TypedRoot,
+  writeTypedRoot,
   xsiTypeAttribute,
   xsiTypedValue,
 } from './xml/xml-codec';

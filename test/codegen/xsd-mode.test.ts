@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { generateSchemaTexts } from '../../codegen/main';
 import { readCatalog } from '../../codegen/read/catalog';
 import { loadModules } from '../../codegen/harness/xsts/run-set';
-import { type ElementCodec, XsiTyped } from '../../src/runtime/xml/xml-codec';
+import { type ElementCodec, type TypedRoot, XsiTyped } from '../../src/runtime/xml/xml-codec';
 import { loadXmlEngine, safeParseOptions, xml } from '../../src/runtime/xml/xml-engine';
 
 const ROOT = join(__dirname, '..', '..');
@@ -303,4 +303,49 @@ test('an xsi:type naming a simple type is kept on the value (XsiTyped) and writt
   );
   t.deepEqual({ ...(one.value as XsiTyped<string>) }, { xsiType: `{${XSD}}integer`, value: '5' });
   t.regex(one.written, /xsi:type="xsit:integer"[^>]*>5<\/tns:one>$/);
+});
+
+test('a wildcard beside a field of its name takes the element it must take first, and those the field holds already', async (t) => {
+  const fixture = join(ROOT, 'test', 'fixtures', 'xsd-mode');
+  const { elements } = await generated(readFileSync(join(fixture, 'wildcard-beside-field.xsd'), 'utf8'));
+  const { value, written } = roundTrip(elements, '{}r', readFileSync(join(fixture, 'wildcard-beside-field.xml'), 'utf8'));
+  const fields = (v: unknown) => Object.entries(v as Record<string, unknown>).filter(([, x]) => typeof x === 'string');
+  const { before, after } = value as { before: object; after: object };
+  t.deepEqual(
+    fields(before).map(([, x]) => x),
+    ['<item>w</item>', '<item>f</item>'],
+    'the wildcard first, then the field',
+  );
+  t.deepEqual(
+    fields(after).map(([, x]) => x),
+    ['<item>f</item>', '<item>w1</item><item>w2</item>'],
+    'the field, then the wildcard',
+  );
+  t.regex(written, /<before><item>w<\/item><item>f<\/item><\/before><after><item>f<\/item><item>w1<\/item><item>w2<\/item><\/after>/);
+});
+
+test('a root no global element declares is read and written by the global type its xsi:type names (readByType, writeByType)', async (t) => {
+  const fixture = join(ROOT, 'test', 'fixtures', 'xsd-mode');
+  const dir = mkdtempSync(join(tmpdir(), 'xsd-mode-'));
+  try {
+    writeFileSync(join(dir, 'main.xsd'), readFileSync(join(fixture, 'root-by-type.xsd'), 'utf8'));
+    const { files } = await generateSchemaTexts([join(dir, 'main.xsd')], { note: () => {} });
+    const module = loadModules(files)('./elements') as { readByType(text: string): unknown; writeByType(root: unknown): string };
+    const pair = module.readByType(readFileSync(join(fixture, 'root-by-type-complex.xml'), 'utf8')) as TypedRoot;
+    t.like(pair, { name: 'anything', namespace: 'urn:root-by-type', xsiType: '{urn:root-by-type}Pair', value: { first: 1, id: 7 } });
+    const written = rootOf(module.writeByType(pair));
+    t.is(written.name, 'anything');
+    t.is(written.namespaceUri, 'urn:root-by-type');
+    const type = written.attrs.find((a) => a.name === 'type')!.value;
+    t.is(written.namespaceForPrefix(type.split(':')[0]), 'urn:root-by-type');
+    t.is(type.split(':')[1], 'Pair');
+    t.is(written.attr('id')?.value, '7');
+    t.is((written.find('*')[0] as typeof written).namespaceUri, 'urn:root-by-type', 'its content in the namespace it had');
+    const code = module.readByType(readFileSync(join(fixture, 'root-by-type-simple.xml'), 'utf8')) as TypedRoot;
+    t.deepEqual({ ...code }, { name: 'code', namespace: '', xsiType: '{urn:root-by-type}Code', value: 'ABC' });
+    t.regex(module.writeByType(code), /<code xsi:type="xsit:Code" [^>]*xmlns:xsit="urn:root-by-type"[^>]*>ABC<\/code>$/);
+    t.throws(() => module.readByType('<code/>'), { message: /names no type with xsi:type/ });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

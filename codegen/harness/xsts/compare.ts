@@ -61,7 +61,7 @@ class Comparer {
   private readonly byName = new Map<string, ComplexTypeModel>();
 
   constructor(
-    model: SchemaModel,
+    private readonly model: SchemaModel,
     private readonly enums: ReadonlyMap<string, EnumModel>,
   ) {
     for (const type of model.types) {
@@ -213,6 +213,9 @@ class Comparer {
     }
     const type = key === undefined ? undefined : this.byQName.get(key);
     if (type) return { kind: 'complex', typeName: type.name, tsType: type.name };
+    // A simple type of the schema's (the model's root types are its global ones).
+    const simple = this.model.rootTypes?.find((t) => `{${t.namespace}}${t.name}` === key && t.type.kind !== 'complex');
+    if (simple) return simple.type;
     if (key?.startsWith(`{${XSD}}`)) {
       try {
         return builtinRef(key.slice(XSD.length + 2), 'xsi:type');

@@ -3,7 +3,7 @@
  * W3C XML Schema Test Suite in DIR (the W3C schemas its own schema imports by URL read through an OASIS XML
  * Catalog: w3c.catalog.xml beside this file unless --catalog names another). Every case that holds for XML Schema 1.0 (cases.ts) is run as run-set.ts says, each schema
  * set generated once, the sets shared among worker processes (one per core by default). It prints a progress line
- * at least every 10 seconds, one line per failing or skipped case (set, case, step, first message), a table by
+ * at least every 10 seconds, one line per failing or skipped case (set, case, instance, step, first message), a table by
  * test set (with the typed share of the passing instances' values), and `xsts: N passed, N failed, N skipped of N (P %
  * passing; …); typed share S % (…)`; it exits 1 when a case fails.
  */
@@ -252,7 +252,7 @@ async function main(): Promise<void> {
   });
   for (const r of results) {
     if (r.outcome !== 'pass')
-      console.log(`${r.outcome === 'fail' ? 'FAIL' : 'SKIP'} ${r.case.set} ${r.case.name} [${r.step}] ${r.message}`);
+      console.log(`${r.outcome === 'fail' ? 'FAIL' : 'SKIP'} ${r.case.set} ${r.case.name} ${r.case.instance} [${r.step}] ${r.message}`);
     if (options.saveOutput && r.output !== undefined) {
       const file = join(options.saveOutput, r.case.instance);
       mkdirSync(dirname(file), { recursive: true });

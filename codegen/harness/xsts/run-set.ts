@@ -18,6 +18,8 @@ import type { Catalog } from '../../read/catalog';
 import type { XstsCase } from './cases';
 import { firstDifference, typedValues } from './compare';
 
+const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
+
 export type Step = 'generate' | 'load' | 'schema' | 'instance' | 'read' | 'write' | 'validate' | 'compare';
 
 export interface CaseResult {
@@ -71,6 +73,7 @@ export async function runSchemaSet(suite: string, cases: XstsCase[], catalog?: C
     };
     let generated: { model: SchemaModel; files: Record<string, string> } | undefined;
     let elements: Record<string, ElementCodec<unknown>> | undefined;
+    let byType: ElementCodec<unknown> | undefined;
     if (judged.length > 0) {
       try {
         // As --xsd writes it into writeTo, for the type check of the generated folders (npm run xsts -- --typecheck).
@@ -82,8 +85,14 @@ export async function runSchemaSet(suite: string, cases: XstsCase[], catalog?: C
           writeFileSync(join(writeTo, 'tsconfig.json'), standaloneTsconfig(writeTo, [], Object.keys(generated.files)));
         }
         try {
-          elements = (loadModules(generated.files, output.runtime)('./elements') as { ELEMENTS: Record<string, ElementCodec<unknown>> })
-            .ELEMENTS;
+          const module = loadModules(generated.files, output.runtime)('./elements') as {
+            ELEMENTS: Record<string, ElementCodec<unknown>>;
+            readByType?: (text: string) => unknown;
+            writeByType?: (root: never) => string;
+          };
+          elements = module.ELEMENTS;
+          if (module.readByType && module.writeByType)
+            byType = { name: '', namespace: '', read: module.readByType, write: module.writeByType };
         } catch (error) {
           fail('load', error);
         }
@@ -94,7 +103,7 @@ export async function runSchemaSet(suite: string, cases: XstsCase[], catalog?: C
     if (generated && elements)
       for (const c of judged) {
         const refused = refusals.get(c);
-        const result = runCase(suite, c, generated.model, elements, validator, refused);
+        const result = runCase(suite, c, generated.model, elements, validator, refused, byType);
         results.set(c, refused ? { ...result, refused } : result);
       }
     else for (const [c, refused] of refusals) results.set(c, { ...results.get(c)!, refused });
@@ -128,6 +137,7 @@ function runCase(
   elements: Record<string, ElementCodec<unknown>>,
   validator: XsdValidator,
   refused?: string[],
+  byType?: ElementCodec<unknown>,
 ): CaseResult {
   const path = join(suite, c.instance);
   const text = readFileSync(path, 'utf8');
@@ -136,7 +146,10 @@ function runCase(
   let output: string | undefined;
   try {
     const root = input.root;
-    const codec = elements[`{${root.namespaceUri ?? ''}}${root.name}`];
+    // A root no global element declares is read by the global type its xsi:type names, if it names one.
+    const codec =
+      elements[`{${root.namespaceUri ?? ''}}${root.name}`] ??
+      (root.attrs.some((a) => a.name === 'type' && a.namespaceUri === XSI) ? byType : undefined);
     if (!codec)
       return { case: c, outcome: 'fail', step: 'read', message: `no reader for the root element {${root.namespaceUri ?? ''}}${root.name}` };
     let value: unknown;
