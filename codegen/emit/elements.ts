@@ -48,7 +48,13 @@ export function emitElements(model: SchemaModel, output: Output = GENERATED): st
         ? 'value'
         : elementExpression(
             file,
-            { xmlName: element.name, namespace: element.namespace, type: element.type, nillable: element.nillable },
+            {
+              xmlName: element.name,
+              namespace: element.namespace,
+              type: element.type,
+              nillable: element.nillable,
+              ...(element.default !== undefined ? { default: element.default } : {}),
+            },
             'value',
             own,
           );

@@ -9,7 +9,7 @@ import {
   type TypeRef,
   type XsiTypedRef,
 } from '../model/model';
-import { escapeXmlAttribute } from 'contract-runtime/xml';
+import { escapeXmlAttribute, escapeXmlText } from 'contract-runtime/xml';
 import { type EmitFile, emitFile } from './file';
 import { GENERATED, type Output, TYPES } from './header';
 import { quote } from './ts';
@@ -371,7 +371,7 @@ function writeField(w: CodeBlockWriter, file: EmitFile, f: FieldModel, top: stri
  */
 export function elementExpression(
   file: EmitFile,
-  f: { xmlName: string; namespace: string; type: TypeRef; nillable: boolean },
+  f: { xmlName: string; namespace: string; type: TypeRef; nillable: boolean; default?: string },
   value: string,
   declarations: string,
 ): string {
@@ -388,11 +388,17 @@ export function elementExpression(
       start = `'<${tag}'${declarations} + (${value}.xsiType() === ${quote(typeName)} ? '' : ' xsi:type="' + ${value}.xsiType() + '" xmlns:xsi="' + ${imports.runtime('XSI_NAMESPACE')} + '"') + ('xmlAttributes' in ${value} ? (${value} as { xmlAttributes(): string }).xmlAttributes() : '') + '>'`;
     }
   } else if (isXsiTyped(f.type)) {
-    // A simple value read with an xsi:type is written with it.
+    // A simple value read with an xsi:type is written with it; the declaration's default or fixed value as the
+    // schema writes it (a validator may compare a fixed value by its text).
     const plain = `${imports.runtime('xsiTypedValue')}(${value})`;
     const own = valueDeclarations(file, f.type, plain, 'q');
     start = `'<${tag}'${declarations}${own ? ` + ${own}` : ''} + ${imports.runtime('xsiTypeAttribute')}(${value}) + '>'`;
-    return nilOr(file, f, tag, declarations, value, joinLiterals(`${start} + ${encodeExpression(file, f.type, plain)} + '</${tag}>'`));
+    let text = encodeExpression(file, f.type, plain);
+    if (f.default !== undefined && !qnameValued(model, f.type) && f.type.kind !== 'list') {
+      const schemaText = encodeExpression(file, f.type, simpleParse(file, f.type, quote(f.default)));
+      text = `((text: string) => (text === ${schemaText} ? ${quote(escapeXmlText(f.default))} : text))(${text})`;
+    }
+    return nilOr(file, f, tag, declarations, value, joinLiterals(`${start} + ${text} + '</${tag}>'`));
   } else {
     const own = valueDeclarations(file, f.type, value, 'q');
     start = `'<${tag}'${declarations}${attributes}${own ? ` + ${own}` : ''} + '>'`;

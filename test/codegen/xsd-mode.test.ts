@@ -349,3 +349,14 @@ test('a root no global element declares is read and written by the global type i
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a value equal to its declaration’s fixed or default value is written as the schema writes that value', async (t) => {
+  const fixture = join(ROOT, 'test', 'fixtures', 'xsd-mode');
+  const { elements } = await generated(readFileSync(join(fixture, 'fixed-lexical.xsd'), 'utf8'));
+  const ratio = roundTrip(elements, '{}ratio', '<ratio/>');
+  t.is(ratio.value, Math.fround(0.01), 'a float at single precision');
+  t.regex(ratio.written, /<ratio>1\.0e-2<\/ratio>$/);
+  const flags = roundTrip(elements, '{}r', '<r><flag>true</flag><flag>false</flag></r>');
+  t.deepEqual((flags.value as { flag: boolean[] }).flag, [true, false]);
+  t.regex(flags.written, /<flag>1<\/flag><flag>false<\/flag>/);
+});

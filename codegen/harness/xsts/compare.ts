@@ -90,7 +90,7 @@ class Comparer {
     if (attributes) return attributes;
     if (nilA) return elementChildren(b).length || textOf(b).trim() ? `${path}: a nil element was written with content` : undefined;
     if (typeA === undefined || typeA.kind === 'any') return this.untypedContent(a, b, path);
-    if (typeA.kind !== 'complex') return this.simple(typeA, a, b, path, typeA === declared?.type ? declared?.default : undefined);
+    if (typeA.kind !== 'complex') return this.simple(typeA, a, b, path, declared?.default);
     if (!complex) return `${path}: no class for type ${typeA.typeName}`;
     if (complex.text) return this.simple(complex.text, a, b, path);
     if (complex.mixed) return this.untypedContent(a, b, path, (child) => this.childDeclared(complex, child));

@@ -161,9 +161,10 @@ async function workerMain(suite: string): Promise<void> {
   process.on('disconnect', () => process.exit(0));
 }
 
-/** The typed share of values, as a percentage with one decimal ("–" of none). */
-export function share(typed: number, all: number): string {
-  return all === 0 ? '–' : `${(Math.floor((typed / all) * 1000) / 10).toFixed(1)} %`;
+/** A share as a percentage, rounded down to `digits` decimals ("–" of none). */
+export function share(part: number, all: number, digits = 1): string {
+  const scale = 10 ** (digits + 2);
+  return all === 0 ? '–' : `${(Math.floor((part / all) * scale) / 10 ** digits).toFixed(digits)} %`;
 }
 
 /** The values of the passing cases, and those read into a typed field (compare.ts's typedValues). */
@@ -197,7 +198,7 @@ export function closingLine(results: CaseResult[], seconds: number): string {
   const judged = results.filter((r) => r.outcome === 'pass' && r.refused).length;
   return (
     `xsts: ${count('pass')} passed, ${count('fail')} failed, ${count('skip')} skipped of ${results.length} ` +
-    `(${share(count('pass'), results.length)} passing; ${judged} of the passes against libxml2's messages on an instance it refuses); ` +
+    `(${share(count('pass'), results.length, 2)} passing; ${judged} of the passes against libxml2's messages on an instance it refuses); ` +
     `typed share ${share(typed, all)} (${typed} of ${all} values of the passing instances) (${Math.round(seconds)} s)`
   );
 }
