@@ -19,7 +19,12 @@ function schemaFiles(suite: string, path: string, into = new Set<string>()): Set
   const file = resolve(suite, path);
   if (into.has(file) || !existsSync(file)) return into;
   into.add(file);
-  const doc = xml().XmlDocument.fromString(readFileSync(file, 'utf8'), { option: safeParseOptions() });
+  let doc: ReturnType<ReturnType<typeof xml>['XmlDocument']['fromString']>;
+  try {
+    doc = xml().XmlDocument.fromString(readFileSync(file, 'utf8'), { option: safeParseOptions() });
+  } catch {
+    return into; // A document libxml2 cannot parse is copied, and names nothing it reads.
+  }
   try {
     for (const node of doc.root.find('xs:import/@schemaLocation | xs:include/@schemaLocation | xs:redefine/@schemaLocation', {
       xs: 'http://www.w3.org/2001/XMLSchema',
@@ -39,10 +44,10 @@ function spread<T>(list: T[], count: number): T[] {
   return Array.from({ length: count }, (_, i) => list[Math.floor((i * list.length) / count)]);
 }
 
-/** A case's key: its set and instance (a case's name is not unique in its set). */
-export const caseKey = (c: XstsCase) => `${c.set}\t${c.instance}`;
+/** A case's key: its set, schema documents and instance (neither a case's name nor its instance is unique in its set). */
+export const caseKey = (c: XstsCase) => `${c.set}\t${c.schemas.join(';')}\t${c.instance}`;
 
-/** The cases a run of the whole suite did not pass: its FAIL and SKIP lines, `set case instance [step] message`. */
+/** The cases a run of the whole suite did not pass (by set and instance): its FAIL and SKIP lines, `set case instance [step] message`. */
 function knownFailures(file: string | undefined): Set<string> {
   const known = new Set<string>();
   if (file === undefined) return known;
@@ -70,9 +75,12 @@ async function main(): Promise<void> {
   const quota = (count: number) => Math.min(count, Math.max(6, Math.round((count / all.length) * size)));
   const picked = new Set([...bySet.values()].flatMap((cases) => spread(cases, quota(cases.length))));
   // And every case the whole suite's run did not pass.
-  const chosen = all.filter((c) => picked.has(c) || known.has(caseKey(c)));
+  const chosen = all.filter((c) => picked.has(c) || known.has(`${c.set}\t${c.instance}`));
+  // The folder is made anew; its README stays.
+  const readme = existsSync(join(out, 'README.md')) ? readFileSync(join(out, 'README.md'), 'utf8') : undefined;
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
+  if (readme !== undefined) writeFileSync(join(out, 'README.md'), readme);
   const files = new Set<string>();
   for (const c of chosen) {
     for (const schema of schemasWithHints(suite, c)) schemaFiles(suite, schema, files);
@@ -90,8 +98,8 @@ async function main(): Promise<void> {
   writeFileSync(join(out, 'cases.tsv'), `set\tcase\tschemas\tinstance\n${lines.join('\n')}\n`);
   const expected = results
     .filter((r) => r.outcome !== 'pass')
-    .map((r) => [r.case.set, r.case.instance, r.outcome, r.step ?? '', (r.message ?? '').replace(/\s+/g, ' ')].join('\t'));
-  writeFileSync(join(out, 'expected.tsv'), `set\tinstance\toutcome\tstep\treason\n${expected.join('\n')}\n`);
+    .map((r) => [caseKey(r.case), r.outcome, r.step ?? '', (r.message ?? '').replace(/\s+/g, ' ')].join('\t'));
+  writeFileSync(join(out, 'expected.tsv'), `set\tschemas\tinstance\toutcome\tstep\treason\n${expected.join('\n')}\n`);
   console.log(
     `${chosen.length} cases of ${new Set(chosen.map((c) => c.set)).size} test sets (${expected.length} expected not to pass), ${files.size} files, in ${out}`,
   );

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { loadXmlEngine } from '../../../src/runtime/xml/xml-engine';
 import { type XstsCase, xstsCases } from '../../../codegen/harness/xsts/cases';
 import { runXsts, tableBySet } from '../../../codegen/harness/xsts/main';
+import { caseKey } from '../../../codegen/harness/xsts/sample';
 
 const SAMPLE = join(__dirname, '..', '..', 'fixtures', 'xsts');
 
@@ -29,13 +30,13 @@ test.before(async () => {
   await loadXmlEngine();
 });
 
-/** The cases of the sample expected not to pass, by set and instance: each one's outcome, step and reason. */
+/** The cases of the sample expected not to pass, by set, schema documents and instance: each one's outcome, step and reason. */
 function expectedFailures(): Map<string, { outcome: string; step: string; reason: string }> {
   const [, ...lines] = readFileSync(join(SAMPLE, 'expected.tsv'), 'utf8').trim().split('\n');
   return new Map(
     lines.map((line) => {
-      const [set, instance, outcome, step, reason] = line.split('\t');
-      return [`${set}\t${instance}`, { outcome, step, reason }];
+      const [set, schemas, instance, outcome, step, reason] = line.split('\t');
+      return [`${set}\t${schemas}\t${instance}`, { outcome, step, reason }];
     }),
   );
 }
@@ -61,7 +62,7 @@ test("the sample holds at least 500 cases of every test set, with the suite's no
     t.true(step !== '' && reason.length > 10, `${key}: a step and a reason`);
   }
   for (const c of cases)
-    for (const file of [...c.schemas, c.instance]) t.true(existsSync(join(SAMPLE, file)) || expected.has(`${c.set}\t${c.instance}`), file);
+    for (const file of [...c.schemas, c.instance]) t.true(existsSync(join(SAMPLE, file)) || expected.has(caseKey(c)), file);
 });
 
 test('every case of the sample passes (read into its classes, written back valid, equal by value) but those expected.tsv lists, each as it says', async (t) => {
@@ -71,7 +72,7 @@ test('every case of the sample passes (read into its classes, written back valid
   t.is(results.length, cases.length, 'every case ran');
   const wrong: string[] = [];
   for (const r of results) {
-    const key = `${r.case.set}\t${r.case.instance}`;
+    const key = caseKey(r.case);
     const failure = expected.get(key);
     const line = `${r.case.set} ${r.case.name} ${r.case.instance} [${r.step ?? ''}] ${r.message ?? ''}`;
     if (!failure && r.outcome !== 'pass') wrong.push(`does not pass: ${line}`);
