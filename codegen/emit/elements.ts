@@ -9,13 +9,14 @@ import { escapeXmlAttribute } from 'contract-runtime/xml';
 import { type EmitFile, emitFile } from './file';
 import { GENERATED, type Output, TYPES } from './header';
 import { byLowerCase, doubleQuote } from './ts';
-import { decodeExpression, elementExpression, typeText } from './types';
+import { decodeExpression, elementExpression, encodeExpression, hasAttributes, typeText, valueDeclarations } from './types';
 import { enumValues } from './values';
 
 export function emitElements(model: SchemaModel, output: Output = GENERATED): string {
   const file = emitFile(model);
   const { imports } = file;
-  const used = new Set<string>();
+  // readByType and writeByType are ROOT_TYPES' (no element's reader or writer takes their names).
+  const used = new Set<string>(['ByType']);
   const functionName = (element: ElementModel) => {
     const base = identifier(element.name).replace(/^./, (c) => c.toUpperCase());
     let name = base;
@@ -47,7 +48,13 @@ export function emitElements(model: SchemaModel, output: Output = GENERATED): st
         ? 'value'
         : elementExpression(
             file,
-            { xmlName: element.name, namespace: element.namespace, type: element.type, nillable: element.nillable },
+            {
+              xmlName: element.name,
+              namespace: element.namespace,
+              type: element.type,
+              nillable: element.nillable,
+              ...(element.default !== undefined ? { default: element.default } : {}),
+            },
             'value',
             own,
           );
@@ -71,8 +78,51 @@ export function emitElements(model: SchemaModel, output: Output = GENERATED): st
     );
   }
   const elements = `export const ELEMENTS = {\n${entries.join('\n')}\n} as const satisfies Record<string, ${imports.runtime('ElementCodec')}<unknown>>;\n`;
-  const body = `${blocks.join('\n\n')}\n\n/** Every global element's reader and writer, by \`{namespace}name\`. */\n${elements}`;
+  const body = `${blocks.join('\n\n')}\n\n/** Every global element's reader and writer, by \`{namespace}name\`. */\n${elements}${rootTypes(file, declarations)}`;
   return `${output.header}\n\n${[imports.runtimeDeclarations(output.runtime), ...typesImport(file)].join('\n')}\n\n${body}`;
+}
+
+/**
+ * ROOT_TYPES, readByType and writeByType: a document whose root no global element declares, read and written by the
+ * global type its xsi:type names (a validation root assessed by its type), each type by `{namespace}name`.
+ */
+function rootTypes(file: EmitFile, declarations: () => string): string {
+  const { model, imports } = file;
+  if (!model.rootTypes?.length) return '';
+  // What the root declares for its content: the prefixes the contract writes with, or its default namespace.
+  const own = model.prefixes
+    ? declarations().slice(3)
+    : model.authoredNamespace !== ''
+      ? doubleQuote(` xmlns="${escapeXmlAttribute(model.authoredNamespace)}"`)
+      : "''";
+  const entries = model.rootTypes.map(({ name, namespace, type }) => {
+    const tsType = typeText(file, type);
+    const element = imports.runtime('XmlElement');
+    if (type.kind === 'complex') {
+      const attributes = hasAttributes(model, type) ? ' + value.xmlAttributes()' : '';
+      return `  ${doubleQuote(`{${namespace}}${name}`)}: { read: (root: ${element}) => ${decodeExpression(file, type, 'root')}, write: (value: ${tsType}) => ({ attributes: ${own}${attributes}, content: value.toXml() }) },`;
+    }
+    const qname = valueDeclarations(file, type, 'value', 'q');
+    return `  ${doubleQuote(`{${namespace}}${name}`)}: { read: (root: ${element}) => ${decodeExpression(file, type, 'root')}, write: (value: ${tsType}) => ({ attributes: ${own}${qname ? ` + ${qname}` : ''}, content: ${encodeExpression(file, type, 'value')} }) },`;
+  });
+  const types = imports.runtime('RootType');
+  const root = imports.runtime('TypedRoot');
+  return [
+    '',
+    "/** The global types a document's root may name with xsi:type where no global element declares it, by `{namespace}name`. */",
+    `export const ROOT_TYPES: Readonly<Record<string, ${types}>> = {\n${entries.join('\n')}\n};`,
+    '',
+    '/** Reads a document whose root no global element declares, by the global type its xsi:type names. */',
+    `export function readByType(text: string): ${root} {`,
+    `  return ${imports.runtime('readTypedRoot')}(text, ROOT_TYPES);`,
+    '}',
+    '',
+    '/** Writes a document read by readByType, its root as it was. */',
+    `export function writeByType(root: ${root}): string {`,
+    `  return ${imports.runtime('writeTypedRoot')}(root, ROOT_TYPES);`,
+    '}',
+    '',
+  ].join('\n');
 }
 
 /**

@@ -7,8 +7,9 @@ import {
   OTHER_ATTRIBUTES,
   type ParticleModel,
   type TypeRef,
+  type XsiTypedRef,
 } from '../model/model';
-import { escapeXmlAttribute } from 'contract-runtime/xml';
+import { escapeXmlAttribute, escapeXmlText } from 'contract-runtime/xml';
 import { type EmitFile, emitFile } from './file';
 import { GENERATED, type Output, TYPES } from './header';
 import { quote } from './ts';
@@ -370,7 +371,7 @@ function writeField(w: CodeBlockWriter, file: EmitFile, f: FieldModel, top: stri
  */
 export function elementExpression(
   file: EmitFile,
-  f: { xmlName: string; namespace: string; type: TypeRef; nillable: boolean },
+  f: { xmlName: string; namespace: string; type: TypeRef; nillable: boolean; default?: string },
   value: string,
   declarations: string,
 ): string {
@@ -386,11 +387,40 @@ export function elementExpression(
       // A derived type may have attributes its base lacks.
       start = `'<${tag}'${declarations} + (${value}.xsiType() === ${quote(typeName)} ? '' : ' xsi:type="' + ${value}.xsiType() + '" xmlns:xsi="' + ${imports.runtime('XSI_NAMESPACE')} + '"') + ('xmlAttributes' in ${value} ? (${value} as { xmlAttributes(): string }).xmlAttributes() : '') + '>'`;
     }
+  } else if (isXsiTyped(f.type)) {
+    // A simple value read with an xsi:type is written with it; the declaration's default or fixed value as the
+    // schema writes it (a validator may compare a fixed value by its text).
+    const plain = `${imports.runtime('xsiTypedValue')}(${value})`;
+    const own = valueDeclarations(file, f.type, plain, 'q');
+    start = `'<${tag}'${declarations}${own ? ` + ${own}` : ''} + ${imports.runtime('xsiTypeAttribute')}(${value}) + '>'`;
+    let text = encodeExpression(file, f.type, plain);
+    if (f.default !== undefined && !qnameValued(model, f.type) && f.type.kind !== 'list') {
+      const schemaText = encodeExpression(file, f.type, simpleParse(file, f.type, quote(f.default)));
+      text = `((text: string) => (text === ${schemaText} ? ${quote(escapeXmlText(f.default))} : text))(${text})`;
+    }
+    return nilOr(file, f, tag, declarations, value, joinLiterals(`${start} + ${text} + '</${tag}>'`));
   } else {
     const own = valueDeclarations(file, f.type, value, 'q');
     start = `'<${tag}'${declarations}${attributes}${own ? ` + ${own}` : ''} + '>'`;
   }
-  const written = joinLiterals(`${start} + ${encodeExpression(file, f.type, value)} + '</${tag}>'`);
+  return nilOr(file, f, tag, declarations, value, joinLiterals(`${start} + ${encodeExpression(file, f.type, value)} + '</${tag}>'`));
+}
+
+/** Whether a simple type's values may come with an xsi:type (XSD mode's elements: model/build.ts). */
+export function isXsiTyped(ref: TypeRef): ref is XsiTypedRef {
+  return (ref as Partial<XsiTypedRef>).xsiTyped === true;
+}
+
+/** The element written, or xsi:nil when nillable and the value null. */
+function nilOr(
+  file: EmitFile,
+  f: { xmlName: string; namespace: string; type: TypeRef; nillable: boolean },
+  tag: string,
+  declarations: string,
+  value: string,
+  written: string,
+): string {
+  const { imports } = file;
   if (!f.nillable) return written;
   const nil = joinLiterals(`'<${tag}'${declarations} + ' xsi:nil="true" xmlns:xsi="' + ${imports.runtime('XSI_NAMESPACE')} + '" />'`);
   return `${value} === null ? ${nil} : ${written}`;
@@ -448,11 +478,20 @@ function readChildren(w: CodeBlockWriter, file: EmitFile, type: ComplexTypeModel
       ? intoGroup(groupWildcard, groupWildcard.members.find((m) => m.field.xmlName === '')!)
       : [];
   // The slots of each local name: a group's member or a field, told apart by namespace where that can matter.
-  const slots = new Map<string, { namespace: string; lines: string[] }[]>();
-  const add = (f: FieldModel, lines: string[]) =>
-    slots.set(f.xmlName, [...(slots.get(f.xmlName) ?? []), { namespace: f.namespace, lines }]);
+  const slots = new Map<string, { namespace: string; lines: string[]; free?: string }[]>();
+  const add = (f: FieldModel, lines: string[], free?: string) =>
+    slots.set(f.xmlName, [...(slots.get(f.xmlName) ?? []), { namespace: f.namespace, lines, ...(free ? { free } : {}) }]);
   for (const g of groups) for (const member of g.members) if (member.field.xmlName !== '') add(member.field, intoGroup(g, member));
-  for (const f of type.fields.filter((f) => f.xmlName !== '' && !f.inline)) add(f, intoField(f));
+  // Beside a wildcard, an element of a field's name that the field holds already is the wildcard's.
+  // An element the wildcard must take first (a required wildcard before the field, in the type's sequence) is its too.
+  for (const f of type.fields.filter((f) => f.xmlName !== '' && !f.inline))
+    add(
+      f,
+      intoField(f),
+      plainWildcard && !repeated(f)
+        ? `fields.${f.name} === undefined${wildcardFirst(type, plainWildcard, f) ? ` && fields.${plainWildcard.name} !== undefined` : ''}`
+        : undefined,
+    );
   w.write(`for (const child of ${imports.runtime('childElements')}(element))`).block(() => {
     w.write('switch (child.name)').block(() => {
       for (const [xmlName, same] of slots) {
@@ -463,7 +502,7 @@ function readChildren(w: CodeBlockWriter, file: EmitFile, type: ComplexTypeModel
           // Two slots of one local name, or a wildcard beside: the namespace tells them apart.
           for (const slot of same) {
             w.indent()
-              .write(`if (child.namespaceUri === ${quote(slot.namespace)})`)
+              .write(`if (child.namespaceUri === ${quote(slot.namespace)}${slot.free ? ` && ${slot.free}` : ''})`)
               .block(() => {
                 for (const line of slot.lines) w.writeLine(line);
                 w.writeLine('break;');
@@ -484,6 +523,15 @@ function readChildren(w: CodeBlockWriter, file: EmitFile, type: ComplexTypeModel
       `if (${g.items}.length > 0) fields.${g.field.name} = ${g.items}.map((item) => new ${g.type.name}(item as ${g.type.fieldsInterface}));`,
     );
   }
+}
+
+/** Whether a type's sequence has a required place of its wildcard field before the field `f`'s. */
+function wildcardFirst(type: ComplexTypeModel, wildcard: FieldModel, f: FieldModel): boolean {
+  const top = type.particle;
+  if (top.kind !== 'sequence') return false;
+  const places = top.particles;
+  const at = places.findIndex((p) => p.kind === 'field' && p.field === f.name);
+  return places.some((p, i) => i < at && p.kind === 'field' && p.field === wildcard.name && (p.occurs?.min ?? wildcard.minOccurs) > 0);
 }
 
 /** An inline field's group: its class, each member with its place in the group's compositor (a choice's all 0), and the names fromXml reads it with. */
@@ -538,6 +586,7 @@ export function valueDeclarations(file: EmitFile, ref: TypeRef, value: string, p
  */
 export function typeText(file: EmitFile, ref: TypeRef, written = ref.tsType): string {
   const { model, imports } = file;
+  if (isXsiTyped(ref)) imports.runtime('XsiTyped');
   if (ref.kind === 'any') imports.runtime('XmlFragment');
   else if (ref.kind === 'enum') imports.local(TYPES, ref.typeName, 'type');
   else if (ref.kind === 'list') typeText(file, ref.item);
@@ -559,7 +608,9 @@ export function decodeExpression(file: EmitFile, ref: TypeRef, element: string, 
   if (ref.kind === 'complex') return `${file.imports.local(TYPES, ref.typeName)}.fromXml(${element})`;
   if (ref.kind === 'any') return `${file.imports.runtime('xmlFragmentOf')}(${element})`;
   const text = empty === undefined ? `${element}.content` : `(${element}.content || ${quote(empty)})`;
-  return simpleParse(file, ref, text, element);
+  const value = simpleParse(file, ref, text, element);
+  // The value kept with the xsi:type its element names, if any.
+  return isXsiTyped(ref) ? `${file.imports.runtime('xsiTyped')}(${element}, ${value})` : value;
 }
 
 /** Reads a simple value (a built-in, an enumeration, a list of either) from its text; `context` is its element, when there is one. */

@@ -7,11 +7,13 @@
  */
 import type { ContractFacts } from '../read/contract';
 import type { SchemaSetFacts } from '../read/schemas';
-import { createContext } from './context';
+import { createContext, type ModelContext } from './context';
+import { simpleRef } from './type-refs';
 import { derivedTypes } from './derivations';
 import { globalElements } from './elements';
 import { checkIdentifiers } from './identifiers';
-import type { SchemaModel, ServiceModel } from './model';
+import { field } from './content';
+import type { ComplexTypeModel, ElementModel, FieldModel, SchemaModel, ServiceModel, TypeRef } from './model';
 import { identifier, sortByName } from './names';
 import { attachEncodings, encodedTypesOf } from './encoding';
 import { modelOperations } from './operations';
@@ -78,6 +80,8 @@ export function buildSchemaModel({ xsd, targetNamespace }: SchemaSetFacts): Sche
   const all = derivedTypes(context);
   unionsForDerivedTypes(all, elements, []);
   checkIdentifiers(all);
+  keepSimpleXsiTypes(elements, all);
+  const rootTypes = rootTypesOf(context, all);
   return {
     authoredNamespace: targetNamespace,
     prefixes: schemaSetPrefixes(targetNamespace, context.xsd.namespaces, elements, all),
@@ -85,5 +89,48 @@ export function buildSchemaModel({ xsd, targetNamespace }: SchemaSetFacts): Sche
     types: sortByName(all),
     enums: sortByName([...context.enums.values()]),
     operations: [],
+    ...(rootTypes.length ? { rootTypes } : {}),
   };
+}
+
+/** The global types a root may name with xsi:type where no element declares it: the named complex types' classes, the simple types. */
+function rootTypesOf(context: ModelContext, types: ComplexTypeModel[]): NonNullable<SchemaModel['rootTypes']> {
+  const found: NonNullable<SchemaModel['rootTypes']> = [];
+  for (const t of types)
+    if (!t.anonymous && !t.abstract && !t.group && !t.message)
+      found.push({ name: t.xmlName, namespace: t.namespace, type: { kind: 'complex', typeName: t.name, tsType: t.name } });
+  for (const simple of context.xsd.simpleTypes.values()) {
+    if (simple.name === undefined) continue;
+    try {
+      found.push({ name: simple.name, namespace: simple.namespace, type: simpleRef(context, simple, simple.name) });
+    } catch {
+      // A simple type codegen cannot read (it says so where an element uses it) is no root's.
+    }
+  }
+  return found;
+}
+
+/**
+ * In a bare schema set, an element of a simple type may name another simple type with xsi:type (one derived from
+ * its own, or any where anySimpleType is declared): each such element and field keeps it on its value (XsiTypedRef).
+ * A contract's (WSDL mode) values stay as they are.
+ */
+function keepSimpleXsiTypes(elements: ElementModel[], types: ComplexTypeModel[]): void {
+  const typed = (ref: TypeRef): TypeRef =>
+    ref.kind === 'complex' || ref.kind === 'any'
+      ? ref
+      : Object.assign({}, ref, {
+          xsiTyped: true as const,
+          tsType: `${ref.tsType.includes('|') ? `(${ref.tsType})` : ref.tsType} | XsiTyped<${ref.tsType}>`,
+        });
+  for (const element of elements) element.type = typed(element.type);
+  for (const type of types)
+    type.fields = type.fields.map((f) =>
+      f.inline || f.xmlName === '' || f.type.kind === 'complex' || f.type.kind === 'any'
+        ? f
+        : (() => {
+            const type = typed(f.type);
+            return { ...f, type, tsType: field(f.name, f.xmlName, f.namespace, type, f.minOccurs, f.maxOccurs, f.nillable).tsType };
+          })(),
+    );
 }

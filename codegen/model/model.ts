@@ -85,6 +85,13 @@ export type TypeRef =
 
 export type SimpleTypeRef = Extract<TypeRef, { kind: 'primitive' | 'enum' }>;
 
+/**
+ * An element's simple type in a bare schema set's model (XSD mode): its value may come with an xsi:type naming
+ * another simple type (a derived one, or any where anySimpleType is declared), kept on the value (the runtime's
+ * XsiTyped) and written back. `tsType` is then the plain value's type, or XsiTyped of it.
+ */
+export type XsiTypedRef = Extract<TypeRef, { kind: 'primitive' | 'enum' | 'list' }> & { xsiTyped: true };
+
 /** Text with holes for the values that are settings at run time, never generated. */
 export type Segment = { text: string } | { hole: 'namespace' | 'address' };
 
@@ -376,6 +383,11 @@ export interface SchemaModel {
   enums: EnumModel[];
   /** A contract's operations (none for a bare schema set): their declared faults are classes of the types too. */
   operations: OperationModel[];
+  /**
+   * A bare schema set's global types a document's root may name with xsi:type where no global element declares the
+   * root (a validation root assessed by its type): each class of a named complex type, and each named simple type.
+   */
+  rootTypes?: { name: string; namespace: string; type: TypeRef }[];
 }
 
 /** What model/ makes of a contract (build.ts): the service, its ports and operations, and the facts the documents stage needs. */

@@ -68,6 +68,14 @@ export {
   XSD_NAMESPACE,
   XSI_NAMESPACE,
   xsiTypeOf,
+  XsiTyped,
+  xsiTyped,
+  readTypedRoot,
+  type RootType,
+  type TypedRoot,
+  writeTypedRoot,
+  xsiTypeAttribute,
+  xsiTypedValue,
 } from './xml/xml-codec';
 export { escapeXmlAttribute, escapeXmlText } from './xml/xml-escape';
 export {

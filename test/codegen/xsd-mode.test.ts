@@ -6,17 +6,18 @@
  */
 import test from 'ava';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateSchemaTexts } from '../../codegen/main';
 import { readCatalog } from '../../codegen/read/catalog';
 import { loadModules } from '../../codegen/harness/xsts/run-set';
-import type { ElementCodec } from '../../src/runtime/xml/xml-codec';
+import { type ElementCodec, type TypedRoot, XsiTyped } from '../../src/runtime/xml/xml-codec';
 import { loadXmlEngine, safeParseOptions, xml } from '../../src/runtime/xml/xml-engine';
 
 const ROOT = join(__dirname, '..', '..');
 const XS = 'xmlns:xs="http://www.w3.org/2001/XMLSchema"';
+const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
 
 test.before(async () => {
   await loadXmlEngine();
@@ -274,4 +275,88 @@ test('an import whose file is missing, or of a namespace no schema declares, is 
     /^codegen: warning: .*main\.xsd:1: schemaLocation gone\.xsd is not there; the components of urn:gone it would declare are missing$/,
   );
   t.regex(warnings[1], /^codegen: warning: .*main\.xsd:1: imports namespace urn:nowhere, which no schema of the contract declares$/);
+});
+
+test('an xsi:type naming a simple type is kept on the value (XsiTyped) and written back, the value of the declared type', async (t) => {
+  const fixture = join(ROOT, 'test', 'fixtures', 'xsd-mode');
+  const { elements } = await generated(readFileSync(join(fixture, 'xsi-type-simple.xsd'), 'utf8'));
+  const { value, written } = roundTrip(elements, '{urn:xsi-type-simple}values', readFileSync(join(fixture, 'xsi-type-simple.xml'), 'utf8'));
+  const XSD = 'http://www.w3.org/2001/XMLSchema';
+  const { any, number } = value as { any: unknown[]; number: unknown };
+  t.true(any[0] instanceof XsiTyped);
+  t.deepEqual({ ...(any[0] as XsiTyped<string>) }, { xsiType: `{${XSD}}decimal`, value: '3.0' });
+  t.is(any[1], 'plain', 'a value without xsi:type is its plain value');
+  t.deepEqual({ ...(any[2] as XsiTyped<string>) }, { xsiType: '{urn:xsi-type-simple}small', value: '7' });
+  t.deepEqual({ ...(number as XsiTyped<bigint>) }, { xsiType: `{${XSD}}short`, value: 41n }, 'read as the declared integer');
+  const root = rootOf(written);
+  const named = root.find('*').map((node) => {
+    const element = node as typeof root;
+    const type = element.attrs.find((a) => a.name === 'type')?.value;
+    return type === undefined ? undefined : `{${element.namespaceForPrefix(type.split(':')[0])}}${type.split(':')[1]}`;
+  });
+  t.deepEqual(named, [`{${XSD}}decimal`, undefined, '{urn:xsi-type-simple}small', `{${XSD}}short`]);
+  t.regex(written, /<any [^>]*>3\.0<\/any><any>plain<\/any><any [^>]*>7<\/any><number [^>]*>41<\/number>/);
+  const one = roundTrip(
+    elements,
+    '{urn:xsi-type-simple}one',
+    `<one xmlns="urn:xsi-type-simple" xmlns:xsi="${XSI}" xmlns:x="${XSD}" xsi:type="x:integer">5</one>`,
+  );
+  t.deepEqual({ ...(one.value as XsiTyped<string>) }, { xsiType: `{${XSD}}integer`, value: '5' });
+  t.regex(one.written, /xsi:type="xsit:integer"[^>]*>5<\/tns:one>$/);
+});
+
+test('a wildcard beside a field of its name takes the element it must take first, and those the field holds already', async (t) => {
+  const fixture = join(ROOT, 'test', 'fixtures', 'xsd-mode');
+  const { elements } = await generated(readFileSync(join(fixture, 'wildcard-beside-field.xsd'), 'utf8'));
+  const { value, written } = roundTrip(elements, '{}r', readFileSync(join(fixture, 'wildcard-beside-field.xml'), 'utf8'));
+  const fields = (v: unknown) => Object.entries(v as Record<string, unknown>).filter(([, x]) => typeof x === 'string');
+  const { before, after } = value as { before: object; after: object };
+  t.deepEqual(
+    fields(before).map(([, x]) => x),
+    ['<item>w</item>', '<item>f</item>'],
+    'the wildcard first, then the field',
+  );
+  t.deepEqual(
+    fields(after).map(([, x]) => x),
+    ['<item>f</item>', '<item>w1</item><item>w2</item>'],
+    'the field, then the wildcard',
+  );
+  t.regex(written, /<before><item>w<\/item><item>f<\/item><\/before><after><item>f<\/item><item>w1<\/item><item>w2<\/item><\/after>/);
+});
+
+test('a root no global element declares is read and written by the global type its xsi:type names (readByType, writeByType)', async (t) => {
+  const fixture = join(ROOT, 'test', 'fixtures', 'xsd-mode');
+  const dir = mkdtempSync(join(tmpdir(), 'xsd-mode-'));
+  try {
+    writeFileSync(join(dir, 'main.xsd'), readFileSync(join(fixture, 'root-by-type.xsd'), 'utf8'));
+    const { files } = await generateSchemaTexts([join(dir, 'main.xsd')], { note: () => {} });
+    const module = loadModules(files)('./elements') as { readByType(text: string): unknown; writeByType(root: unknown): string };
+    const pair = module.readByType(readFileSync(join(fixture, 'root-by-type-complex.xml'), 'utf8')) as TypedRoot;
+    t.like(pair, { name: 'anything', namespace: 'urn:root-by-type', xsiType: '{urn:root-by-type}Pair', value: { first: 1, id: 7 } });
+    const written = rootOf(module.writeByType(pair));
+    t.is(written.name, 'anything');
+    t.is(written.namespaceUri, 'urn:root-by-type');
+    const type = written.attrs.find((a) => a.name === 'type')!.value;
+    t.is(written.namespaceForPrefix(type.split(':')[0]), 'urn:root-by-type');
+    t.is(type.split(':')[1], 'Pair');
+    t.is(written.attr('id')?.value, '7');
+    t.is((written.find('*')[0] as typeof written).namespaceUri, 'urn:root-by-type', 'its content in the namespace it had');
+    const code = module.readByType(readFileSync(join(fixture, 'root-by-type-simple.xml'), 'utf8')) as TypedRoot;
+    t.deepEqual({ ...code }, { name: 'code', namespace: '', xsiType: '{urn:root-by-type}Code', value: 'ABC' });
+    t.regex(module.writeByType(code), /<code xsi:type="xsit:Code" [^>]*xmlns:xsit="urn:root-by-type"[^>]*>ABC<\/code>$/);
+    t.throws(() => module.readByType('<code/>'), { message: /names no type with xsi:type/ });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a value equal to its declaration’s fixed or default value is written as the schema writes that value', async (t) => {
+  const fixture = join(ROOT, 'test', 'fixtures', 'xsd-mode');
+  const { elements } = await generated(readFileSync(join(fixture, 'fixed-lexical.xsd'), 'utf8'));
+  const ratio = roundTrip(elements, '{}ratio', '<ratio/>');
+  t.is(ratio.value, Math.fround(0.01), 'a float at single precision');
+  t.regex(ratio.written, /<ratio>1\.0e-2<\/ratio>$/);
+  const flags = roundTrip(elements, '{}r', '<r><flag>true</flag><flag>false</flag></r>');
+  t.deepEqual((flags.value as { flag: boolean[] }).flag, [true, false]);
+  t.regex(flags.written, /<flag>1<\/flag><flag>false<\/flag>/);
 });

@@ -9,7 +9,7 @@
  * namespace declarations and prefixes are not compared (names are).
  */
 import { parseXsdQName, xml, type XmlElement } from 'contract-runtime/xml';
-import type { ComplexTypeModel, EnumModel, FieldModel, SchemaModel, TypeRef } from '../../model/model';
+import { type ComplexTypeModel, type EnumModel, type FieldModel, PRIMITIVES, type SchemaModel, type TypeRef } from '../../model/model';
 import { builtinRef } from '../../model/type-refs';
 import { equalValues } from './values';
 
@@ -24,6 +24,31 @@ export function firstDifference(model: SchemaModel, input: XmlElement, output: X
   return comparer.element(input, output, declared, `/${input.name}`);
 }
 
+/**
+ * Of an instance's element and attribute values (xsi's attributes and namespace declarations are none), how many the
+ * generated classes read into a typed field: not kept as XML (a wildcard's element, anyType's or mixed content, an
+ * anyAttribute's attribute) and not kept as a string where the type's values are not strings (a union, a number,
+ * boolean or binary value restricted by a pattern).
+ */
+export function typedValues(model: SchemaModel, input: XmlElement): { all: number; typed: number } {
+  const enums = new Map(model.enums.map((e) => [e.name, e]));
+  const declared = model.elements.find((e) => e.name === input.name && e.namespace === (input.namespaceUri ?? ''));
+  const counts = { all: 0, typed: 0 };
+  new Comparer(model, enums).count(input, declared, counts, false);
+  return counts;
+}
+
+/** Whether a simple type's values are read as values of their type (a string type's as strings). */
+function typedRef(ref: TypeRef): boolean {
+  if (ref.kind === 'list') return typedRef(ref.item);
+  if (ref.kind !== 'primitive') return ref.kind === 'enum';
+  if (ref.primitive !== 'text') return true;
+  const builtin = ref.builtin ?? 'string';
+  if (builtin === 'union') return false;
+  // A pattern-restricted number, boolean or binary value kept as its text.
+  return !(builtin in PRIMITIVES) || PRIMITIVES[builtin as keyof typeof PRIMITIVES] === 'string';
+}
+
 interface Declared {
   type: TypeRef;
   nillable: boolean;
@@ -36,7 +61,7 @@ class Comparer {
   private readonly byName = new Map<string, ComplexTypeModel>();
 
   constructor(
-    model: SchemaModel,
+    private readonly model: SchemaModel,
     private readonly enums: ReadonlyMap<string, EnumModel>,
   ) {
     for (const type of model.types) {
@@ -65,7 +90,7 @@ class Comparer {
     if (attributes) return attributes;
     if (nilA) return elementChildren(b).length || textOf(b).trim() ? `${path}: a nil element was written with content` : undefined;
     if (typeA === undefined || typeA.kind === 'any') return this.untypedContent(a, b, path);
-    if (typeA.kind !== 'complex') return this.simple(typeA, a, b, path, typeA === declared?.type ? declared?.default : undefined);
+    if (typeA.kind !== 'complex') return this.simple(typeA, a, b, path, declared?.default);
     if (!complex) return `${path}: no class for type ${typeA.typeName}`;
     if (complex.text) return this.simple(complex.text, a, b, path);
     if (complex.mixed) return this.untypedContent(a, b, path, (child) => this.childDeclared(complex, child));
@@ -79,6 +104,34 @@ class Comparer {
       if (difference) return difference;
     }
     return undefined;
+  }
+
+  /** Counts an element's values and its descendants' (`kept`: inside content kept as XML). */
+  count(element: XmlElement, declared: Declared | undefined, counts: { all: number; typed: number }, kept: boolean): void {
+    const attributes = element.attrs.filter((a) => a.namespaceUri !== XSI);
+    counts.all += 1 + attributes.length;
+    const named = element.attrs.some((a) => a.name === 'type' && a.namespaceUri === XSI);
+    const type = kept || (declared === undefined && !named) ? undefined : this.effectiveType(element, declared?.type);
+    if (type === undefined || type.kind === 'any') {
+      for (const child of elementChildren(element)) this.count(child, undefined, counts, true);
+      return;
+    }
+    if (type.kind !== 'complex') {
+      // The value is read as the declared type's (an xsi:type kept beside it); anySimpleType's is its text.
+      const held = declared && declared.type.kind !== 'complex' && declared.type.kind !== 'any' ? declared.type : type;
+      const anySimple = held.kind === 'primitive' && held.builtin === 'anySimpleType';
+      if (typedRef(held) && (!anySimple || typedRef(type))) counts.typed++;
+      return;
+    }
+    const complex = this.byName.get(type.typeName);
+    if (!complex) return;
+    if (complex.text === undefined || typedRef(complex.text)) counts.typed++;
+    for (const a of attributes) {
+      const attribute = complex.attributes.find((d) => d.xmlName === a.name && d.namespace === (a.namespaceUri ?? ''));
+      if (attribute && typedRef(attribute.type)) counts.typed++;
+    }
+    for (const child of elementChildren(element))
+      this.count(child, complex.mixed ? undefined : this.childDeclared(complex, child), counts, complex.mixed === true);
   }
 
   private simple(ref: TypeRef, a: XmlElement, b: XmlElement, path: string, empty?: string): string | undefined {
@@ -160,6 +213,9 @@ class Comparer {
     }
     const type = key === undefined ? undefined : this.byQName.get(key);
     if (type) return { kind: 'complex', typeName: type.name, tsType: type.name };
+    // A simple type of the schema's (the model's root types are its global ones).
+    const simple = this.model.rootTypes?.find((t) => `{${t.namespace}}${t.name}` === key && t.type.kind !== 'complex');
+    if (simple) return simple.type;
     if (key?.startsWith(`{${XSD}}`)) {
       try {
         return builtinRef(key.slice(XSD.length + 2), 'xsi:type');

@@ -5,6 +5,7 @@
  */
 import { safeParseOptions, xml, type XmlElement, type XmlXPath } from './xml-engine';
 import { escapeXmlAttribute, escapeXmlText } from './xml-escape';
+import { formatXsdQName, parseXsdQName, xsdQNameDeclaration } from './xsd-values';
 
 export const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
 export const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
@@ -183,6 +184,35 @@ export function xsiTypeOf(element: XmlElement): string | undefined {
   return type === undefined ? undefined : type.slice(type.indexOf(':') + 1);
 }
 
+/**
+ * A simple value read from an element that names its type with xsi:type (a type derived from the declared one, or
+ * any simple type where anySimpleType is declared): the value, of the declared type, and the type named, a QName in
+ * James Clark's notation (`{namespace}local`, `local` in no namespace). Written back with that xsi:type.
+ */
+export class XsiTyped<T> {
+  constructor(
+    readonly xsiType: string,
+    readonly value: T,
+  ) {}
+}
+
+/** An element's simple value, kept with the type its xsi:type names when it names one. */
+export function xsiTyped<T>(element: XmlElement, value: T): T | XsiTyped<T> {
+  const named = element.attrs.find((a) => a.name === 'type' && a.namespaceUri === XSI_NAMESPACE)?.value;
+  return named === undefined ? value : new XsiTyped(parseXsdQName(named, element), value);
+}
+
+/** The value itself, without the xsi:type it was read with. */
+export function xsiTypedValue<T>(value: T | XsiTyped<T>): T {
+  return value instanceof XsiTyped ? value.value : value;
+}
+
+/** The xsi:type attribute (and the declarations it needs) of a value read with one; '' for any other value. */
+export function xsiTypeAttribute(value: unknown): string {
+  if (!(value instanceof XsiTyped)) return '';
+  return ` xsi:type="${escapeXmlAttribute(formatXsdQName(value.xsiType, 'xsit'))}" xmlns:xsi="${XSI_NAMESPACE}"${xsdQNameDeclaration(value.xsiType, 'xsit')}`;
+}
+
 /** A global element's reader and writer, as generated for each (elements.ts): its document in, its value out, and back. */
 export interface ElementCodec<T> {
   readonly name: string;
@@ -201,6 +231,56 @@ export interface ElementCodec<T> {
  * returns; a parse error or another root is a DecodeError.
  */
 export function readDocument<T>(text: string, name: string, namespace: string, decode: (root: XmlElement) => T): T {
+  return withRoot(text, (root) => {
+    if (root.name !== name || (root.namespaceUri ?? '') !== namespace) {
+      throw new DecodeError(`the root element is {${root.namespaceUri ?? ''}}${root.name}, not {${namespace}}${name}`);
+    }
+    return decode(root);
+  });
+}
+
+/** A global type a document's root names with xsi:type where no element declares the root (elements.ts's ROOT_TYPES). */
+export interface RootType {
+  read(root: XmlElement): unknown;
+  /** The root's attributes (and the namespace declarations its content needs), and its content. */
+  write(value: never): { attributes: string; content: string };
+}
+
+/** A document's root that no global element declares, read by the global type its xsi:type names (`{namespace}name`). */
+export interface TypedRoot {
+  readonly name: string;
+  readonly namespace: string;
+  readonly xsiType: string;
+  readonly value: unknown;
+}
+
+/** Reads a document whose root no global element declares by the type its xsi:type names, one of `types`. */
+export function readTypedRoot(text: string, types: Readonly<Record<string, RootType>>): TypedRoot {
+  return withRoot(text, (root) => {
+    const named = root.attrs.find((a) => a.name === 'type' && a.namespaceUri === XSI_NAMESPACE)?.value;
+    const at = `{${root.namespaceUri ?? ''}}${root.name}`;
+    if (named === undefined) throw new DecodeError(`the root element ${at} is no global element's, and names no type with xsi:type`);
+    const qname = parseXsdQName(named, root);
+    const xsiType = qname.startsWith('{') ? qname : `{}${qname}`;
+    const type = types[xsiType];
+    if (!type) throw new DecodeError(`the root element ${at} names type ${xsiType} with xsi:type, which is no global type of the schema`);
+    return { name: root.name, namespace: root.namespaceUri ?? '', xsiType, value: type.read(root) };
+  });
+}
+
+/** Writes a document read by readTypedRoot: its root, of the name and namespace it had, with its xsi:type. */
+export function writeTypedRoot(root: TypedRoot, types: Readonly<Record<string, RootType>>): string {
+  const type = types[root.xsiType];
+  if (!type) throw new Error(`xsi:type ${root.xsiType} is no global type of the schema`);
+  const { attributes, content } = (type.write as (value: unknown) => { attributes: string; content: string })(root.value);
+  const tag = root.namespace === '' ? root.name : `xsir:${root.name}`;
+  const own = root.namespace === '' ? '' : ` xmlns:xsir="${escapeXmlAttribute(root.namespace)}"`;
+  const xsiType = formatXsdQName(root.xsiType.replace(/^\{\}/, ''), 'xsit');
+  return `${XML_DECLARATION}<${tag}${own} xsi:type="${escapeXmlAttribute(xsiType)}" xmlns:xsi="${XSI_NAMESPACE}"${xsdQNameDeclaration(root.xsiType, 'xsit')}${attributes}>${content}</${tag}>`;
+}
+
+/** Parses a document as the service takes it (no DTD, nothing fetched) and decodes its root; freed before returning. */
+function withRoot<T>(text: string, decode: (root: XmlElement) => T): T {
   const { XmlDocument } = xml();
   let doc: ReturnType<typeof XmlDocument.fromString>;
   try {
@@ -212,11 +292,7 @@ export function readDocument<T>(text: string, name: string, namespace: string, d
   }
   try {
     if (doc.dtd !== null) throw new DecodeError('a document with a DOCTYPE is refused');
-    const root = doc.root;
-    if (root.name !== name || (root.namespaceUri ?? '') !== namespace) {
-      throw new DecodeError(`the root element is {${root.namespaceUri ?? ''}}${root.name}, not {${namespace}}${name}`);
-    }
-    return decode(root);
+    return decode(doc.root);
   } finally {
     doc.dispose();
   }
