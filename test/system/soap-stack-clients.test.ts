@@ -12,9 +12,9 @@
  *   WSSecurityCert), suds (suds.wsse) and gSOAP (the wsse plugin).
  *
  * Every call is answered, the answer accepted by the client, and the handler saw the principal the authenticate
- * hook gave (its name is in the answer) or the addressing headers the client sent. zeep's BinarySignature is the
- * one client that cannot work: it verifies every answer's signature, and answers are not signed; the test holds
- * its exact failure. gSOAP also verifies signed answers: the same contract served with NoteSigned's policy signing
+ * hook gave (its name is in the answer) or the addressing headers the client sent. zeep's BinarySignature verifies
+ * every answer's signature: against the service that does not sign answers the test holds its exact failure, and
+ * against the one that does (below) zeep verifies it with the service's certificate. gSOAP also verifies signed answers: the same contract served with NoteSigned's policy signing
  * answers (signAnswer, the service's own openssl-made key and certificate), the certificate its cafile; the same
  * answer changed on the way (by a proxy) is refused, and so are an unsigned one and a signed one with another cafile. Then a table of bad requests sent raw, each answered by its fault and one log line, the
  * service answering a good call after each. Certificates are made here with openssl, in a temporary folder;
@@ -487,7 +487,7 @@ test.serial('zeep: UsernameToken text and digest in both SOAP versions; BinarySi
     t.truthy(answered, JSON.stringify(signed));
     t.deepEqual(principalOf(answered ?? ''), { name: 'notes client' });
     t.is(seen.get(answered ?? '')?.variant, VARIANT[version]);
-    // ...and zeep refused the answer, which carries no signature: zeep verifies every answer, with its own key.
+    // ...and zeep refused the answer, which carries no signature: zeep requires every answer signed.
     t.deepEqual(signed.error, { type: 'zeep.exceptions.SignatureVerificationFailed', message: '' }, JSON.stringify(signed));
   }
   const refused = notesServer
@@ -495,6 +495,35 @@ test.serial('zeep: UsernameToken text and digest in both SOAP versions; BinarySi
     .slice(before)
     .filter((line) => line.event === 'refused');
   t.deepEqual(refused, [], "the service refused none of zeep's calls");
+});
+
+test.serial("zeep: BinarySignature both ways where the service signs its answers, verified with the service's certificate; changed, or checked against another certificate, refused", async (t) => {
+  t.timeout(MINUTES, 'a client run');
+  const tamperedAt = `http://127.0.0.1:${(tamperer.address() as AddressInfo).port}${new URL(signingServer.endpoint).pathname}`;
+  const signedCall = (name: string, version: SoapVersionName, address: string, serviceCert: string) => ({
+    name: `${name}${version}`,
+    binding: NOTES_BINDING[version],
+    address,
+    op: 'NoteSigned',
+    args: { text: 'jam' },
+    wsse: { kind: 'binary-signature', key: join(pki, 'client.key'), cert: join(pki, 'client.crt'), serviceCert: join(pki, serviceCert) },
+  });
+  const calls = VERSIONS.flatMap((version) => [
+    signedCall('signed', version, signingServer.endpoint, 'service.crt'),
+    signedCall('tampered', version, tamperedAt, 'service.crt'),
+    signedCall('other', version, signingServer.endpoint, 'stranger.crt'),
+  ]);
+  const results = await zeep(`${signingServer.endpoint}?wsdl`, calls);
+  for (const version of VERSIONS) {
+    // The answer the service signed with its key, verified by zeep (python3-xmlsec) with the service's certificate.
+    const signed = results.get(`signed${version}`)!;
+    assertNoted(t, version, signed.ok, 'jam', 'notes client', signed);
+    t.regex(signed.received ?? '', /<ds:SignatureValue>/, 'the answer zeep took was signed');
+    // The same answer changed after signing, and an answer checked against a certificate that did not sign it.
+    const failed = { type: 'zeep.exceptions.SignatureVerificationFailed', message: '' };
+    t.deepEqual(results.get(`tampered${version}`)?.error, failed, JSON.stringify(results.get(`tampered${version}`)));
+    t.deepEqual(results.get(`other${version}`)?.error, failed, JSON.stringify(results.get(`other${version}`)));
+  }
 });
 
 test.serial('node-soap: WSSecurity text and digest, WSSecurityCert signing the body, in both SOAP versions', async (t) => {

@@ -6,6 +6,9 @@ Reads one JSON object on stdin:
                            "args": {...}, "wsse": WSSE (optional), "wsa": true (optional)}, ...]}
   WSSE: {"kind": "text" | "digest", "username": U, "password": P}
       | {"kind": "binary-signature", "key": PEM FILE, "cert": PEM FILE}   (zeep.wsse.signature.BinarySignature, SHA-256)
+      | {"kind": "binary-signature", "key": ..., "cert": ..., "serviceCert": PEM FILE}   the same, verifying the answer
+        with the service's certificate through zeep.wsse.signature.verify_envelope (zeep's BinarySignature verifies
+        with its own certificate, and has no setting for the other side's: zeep issue #822's way, a verify of one's own)
   "wsa": adds zeep.wsa.WsAddressingPlugin by hand (zeep addresses by itself an operation whose port type input
          names a wsam:Action or wsaw:Action, whatever the binding's policy says)
 and prints {"zeep": VERSION, "results": [...]}, one entry per call, each with the envelopes zeep sent and received
@@ -45,7 +48,17 @@ def wsse_of(spec):
         import xmlsec
         from zeep.wsse.signature import BinarySignature
 
-        return BinarySignature(
+        kind = BinarySignature
+        if "serviceCert" in spec:
+            from zeep.wsse.signature import verify_envelope
+
+            class ServiceSigned(BinarySignature):
+                def verify(self, envelope):
+                    verify_envelope(envelope, spec["serviceCert"])
+                    return envelope
+
+            kind = ServiceSigned
+        return kind(
             spec["key"],
             spec["cert"],
             signature_method=xmlsec.constants.TransformRsaSha256,
