@@ -526,7 +526,7 @@ test.serial("zeep: BinarySignature both ways where the service signs its answers
   }
 });
 
-test.serial('node-soap: WSSecurity text and digest, WSSecurityCert signing the body, in both SOAP versions', async (t) => {
+test.serial('node-soap: WSSecurity text and digest, WSSecurityCert signing the body, a signed answer read, in both SOAP versions', async (t) => {
   t.timeout(MINUTES, 'a client run');
   for (const version of VERSIONS) {
     const options = version === '1.2' ? { forceSoap12Headers: true } : {};
@@ -559,6 +559,22 @@ test.serial('node-soap: WSSecurity text and digest, WSSecurityCert signing the b
       } as never),
     );
     assertNoted(t, version, await call('NoteSigned', 'vinegar'), 'vinegar', 'notes client', version);
+    // The answer the service signs (signAnswer): node-soap reads it as any other (node-soap verifies no answer's
+    // signature: it has no such code), the Security header it does not understand not refused.
+    const signing = await soap.createClientAsync(`${signingServer.endpoint}?wsdl`, options);
+    signing.setSecurity(
+      new soap.WSSecurityCert(caller.key, caller.cert, '', {
+        signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+        digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
+        signerOptions: { idMode: 'wssecurity' },
+      } as never),
+    );
+    const signingPorts = (signing as unknown as { Notes: Record<string, Record<string, Method>> }).Notes;
+    const receipt = await new Promise<string>((resolve, reject) =>
+      signingPorts[port].NoteSigned({ text: 'honey' }, (error, answer) => (error ? reject(error) : resolve(answer.receipt))),
+    );
+    assertNoted(t, version, receipt, 'honey', 'notes client', version);
+    t.regex(String((signing as unknown as { lastResponse?: string }).lastResponse), /<ds:SignatureValue>/, 'the answer was signed');
   }
 });
 
