@@ -560,8 +560,11 @@ test.serial('node-soap: WSSecurity text and digest, WSSecurityCert signing the b
     );
     assertNoted(t, version, await call('NoteSigned', 'vinegar'), 'vinegar', 'notes client', version);
     // The answer the service signs (signAnswer): node-soap reads it as any other (node-soap verifies no answer's
-    // signature: it has no such code), the Security header it does not understand not refused.
+    // signature: it has no such code), the Security header it does not understand not refused; its caller verifies
+    // the answer node-soap hands its 'response' event with xml-crypto (node-soap's own signing library).
     const signing = await soap.createClientAsync(`${signingServer.endpoint}?wsdl`, options);
+    const bodies: string[] = [];
+    signing.on('response', (body: string) => bodies.push(body));
     signing.setSecurity(
       new soap.WSSecurityCert(caller.key, caller.cert, '', {
         signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
@@ -574,9 +577,30 @@ test.serial('node-soap: WSSecurity text and digest, WSSecurityCert signing the b
       signingPorts[port].NoteSigned({ text: 'honey' }, (error, answer) => (error ? reject(error) : resolve(answer.receipt))),
     );
     assertNoted(t, version, receipt, 'honey', 'notes client', version);
-    t.regex(String((signing as unknown as { lastResponse?: string }).lastResponse), /<ds:SignatureValue>/, 'the answer was signed');
+    t.is(bodies.length, 1);
+    const serviceCert = readFileSync(join(pki, 'service.crt'), 'utf8');
+    t.true(answerVerifies(bodies[0], serviceCert), 'the answer verifies with the service certificate');
+    t.false(answerVerifies(bodies[0].replace(' noted for ', ' noted by '), serviceCert), 'the answer changed after signing');
+    t.false(answerVerifies(bodies[0], stranger.cert), 'the answer checked against another certificate');
   }
 });
+
+// @xmldom/xmldom's declarations bring in the DOM library; the parser is required with the one signature used here.
+const { DOMParser } = require('@xmldom/xmldom') as { DOMParser: new () => { parseFromString(text: string, type: string): object } };
+
+/** A signed answer's one signature checked by xml-crypto with `certificate` (never a key the answer names). */
+function answerVerifies(xml: string, certificate: string): boolean {
+  const doc = new DOMParser().parseFromString(xml, 'text/xml');
+  const verifier = new SignedXml({ publicCert: certificate, getCertFromKeyInfo: () => null });
+  const signatures = verifier.findSignatures(doc as never);
+  if (signatures.length !== 1) return false;
+  verifier.loadSignature(signatures[0]);
+  try {
+    return verifier.checkSignature(xml);
+  } catch {
+    return false;
+  }
+}
 
 test.serial('suds: UsernameToken text (its own hex nonce) and digest (computed as suds users do); suds speaks SOAP 1.1 only', async (t) => {
   t.timeout(MINUTES, 'a client run');
