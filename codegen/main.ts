@@ -6,7 +6,7 @@
  * `--handlers DIR` also writes, into DIR, a handler module for each operation
  * that has none yet (it throws "not implemented") and an index.ts that binds
  * them and serves the contract: a skeleton that compiles as written.
- * `--service NAME` chooses among several services (default: the first, said in
+ * `--service NAME` serves one of several services (default: every one, said in
  * one line); `--schemas DIR` names where the schemas a WSDL names by URL are.
  *   npm run generate [-- --wsdl FILE --out DIR] [--handlers DIR] [--service NAME] [--schemas DIR]
  * The contract-codegen package runs the same command line as `contract-codegen` (codegen/bin.ts), whose files import

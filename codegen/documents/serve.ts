@@ -39,7 +39,15 @@ export function serveDocuments(facts: ContractFacts, model: ServiceModel): Serve
     importLocations: documents.wsdls.slice(1).map((d) => d.location!),
     schemas: documents.schemas,
     endpointPath: wsdl.ports[0]?.path ?? '',
-    ...(everything ? {} : { kept: { service: wsdl.service, ports: model.ports.map((p) => p.name), operations } }),
+    ...(everything
+      ? {}
+      : {
+          kept: {
+            services: wsdl.services.map((s) => ({ name: s.name, ports: s.ports.filter((name) => model.ports.some((p) => p.name === name)) })),
+            // By the WSDL's names (an operation named by its port type too has its WSDL name there).
+            operations: wsdl.operations.filter((op) => operations.includes(op.name)).map((op) => op.wsdlName ?? op.name),
+          },
+        }),
   });
   return { ...served, schema: schemas[0]?.text ?? '', schemas, requestSchemas };
 }

@@ -40,7 +40,7 @@ export interface WsdlSources {
   /** The path of the first port's address, where the imported WSDLs are served. */
   endpointPath: string;
   /** What the model kept of the service, when it did not keep everything: the other ports and operations are taken out. */
-  kept?: { service: string; ports: readonly string[]; operations: readonly string[] };
+  kept?: { services: readonly { name: string; ports: readonly string[] }[]; operations: readonly string[] };
 }
 
 /**
@@ -99,12 +99,14 @@ function asServed(sources: WsdlSources, copy: XmlDocument): void {
 }
 
 /**
- * A served WSDL without what is not served: the ports of the service not kept, and the operations not kept (from
- * every port type and binding), so that a client made from it calls only what answers.
+ * A served WSDL without what is not served: the ports of the services served not kept, and the operations not kept
+ * (from every port type and binding), so that a client made from it calls only what answers.
  */
 function pruned(doc: XmlDocument, kept: NonNullable<WsdlSources['kept']>): void {
-  for (const port of findAll(doc, `/wsdl:definitions/wsdl:service[@name='${kept.service}']/wsdl:port`)) {
-    if (!kept.ports.includes(attr(port, 'name'))) port.remove();
+  for (const service of kept.services) {
+    for (const port of findAll(doc, `/wsdl:definitions/wsdl:service[@name='${service.name}']/wsdl:port`)) {
+      if (!service.ports.includes(attr(port, 'name'))) port.remove();
+    }
   }
   for (const operation of findAll(doc, '/wsdl:definitions/wsdl:portType/wsdl:operation | /wsdl:definitions/wsdl:binding/wsdl:operation')) {
     if (!kept.operations.includes(attr(operation, 'name'))) operation.remove();

@@ -66,8 +66,9 @@ test.serial(
         ['onvif-doorcontrol', 'pass'],
         ['php-labelled-enums', 'pass'],
         ['placeholder-addresses', 'pass'],
+        ['several-services', 'pass'],
         ['substitution-group', 'pass'],
-        ['two-port-types', 'partial'],
+        ['two-port-types', 'pass'],
       ],
     );
   },
@@ -101,12 +102,10 @@ test('a standard namespace a header part names unimported is read from codegen/s
   t.deepEqual(facts.wsdl.operations[0].faults, []);
 });
 
-test('a service binding two port types serves the operations of each at every port; a name taken is skipped in a line', async (t) => {
+test('a service binding two port types serves the operations of each at every port; a name both have is named by each port type too', async (t) => {
   const lines: string[] = [];
   const facts = await readContract(join(OUTSIDE, 'two-port-types.wsdl'), { warn: (line) => lines.push(line) });
-  t.deepEqual(lines, [
-    'codegen: warning: operation Ping of port ShopAPIAA is not served: an operation of another port type served here has its name',
-  ]);
+  t.deepEqual(lines, []);
   t.deepEqual(
     facts.wsdl.ports.map((p) => [p.name, p.variant, p.path]),
     [
@@ -116,15 +115,68 @@ test('a service binding two port types serves the operations of each at every po
     ],
   );
   t.deepEqual(
-    facts.wsdl.operations.map((op) => [op.name, op.soapActions]),
+    facts.wsdl.operations.map((op) => [op.name, op.wsdlName, op.soapActions]),
     [
-      ['GetPrice', { soap11: 'urn:shop/GetPrice', soap12: 'urn:shop/GetPrice' }],
-      ['Ping', { soap11: 'urn:shop/Ping', soap12: 'urn:shop/Ping' }],
-      ['Capture', { soap11: 'urn:shop/Capture' }],
+      ['GetPrice', undefined, { soap11: 'urn:shop/GetPrice', soap12: 'urn:shop/GetPrice' }],
+      ['ShopAPIInterface_Ping', 'Ping', { soap11: 'urn:shop/Ping', soap12: 'urn:shop/Ping' }],
+      ['Capture', undefined, { soap11: 'urn:shop/Capture' }],
+      ['ShopAPIAAInterface_Ping', 'Ping', { soap11: 'urn:shop/PingAA' }],
     ],
   );
-  t.deepEqual(facts.wsdl.coverage, { operations: 3, servedOperations: 3, ports: 3, completePorts: 2 });
+  t.deepEqual(facts.wsdl.coverage, { operations: 4, servedOperations: 4, ports: 3, completePorts: 3 });
   t.regex(facts.wsdl.choice ?? '', /binds 2 port types: the operations of each are served at every port \(ShopAPI, ShopAPI12; ShopAPIAA\)/);
+});
+
+test('every service of a WSDL is served, each port at its path; a port type a second service binds answers there too; --service serves one', async (t) => {
+  const lines: string[] = [];
+  const wsdl = join(OUTSIDE, 'several-services.wsdl');
+  const facts = await readContract(wsdl, { warn: (line) => lines.push(line) });
+  t.deepEqual(lines, [
+    'codegen: warning: port InProcessPort: its address is one of another transport (java:), not HTTP: not served',
+    'codegen: warning: service InProcessService is not served: test/fixtures/outside/several-services.wsdl:70: the service has no SOAP 1.1, SOAP 1.2, HTTP GET or HTTP POST port',
+  ]);
+  t.deepEqual(
+    facts.wsdl.ports.map((p) => [p.name, p.path]),
+    [
+      ['CurrencyConversionPort', '/kestrel/UtilService'],
+      ['ReferenceDataRetrievePort', '/kestrel/ReferenceDataRetrieveService'],
+      ['MemberProfilePort', '/kestrel/MemberProfileService'],
+      ['CurrencyConversionTestPort', '/test/UtilService'],
+    ],
+  );
+  t.deepEqual(facts.wsdl.services, [
+    { name: 'CurrencyConversionService', ports: ['CurrencyConversionPort'] },
+    { name: 'ReferenceDataRetrieveService', ports: ['ReferenceDataRetrievePort'] },
+    { name: 'MemberProfileService', ports: ['MemberProfilePort'] },
+    { name: 'CurrencyConversionTestService', ports: ['CurrencyConversionTestPort'] },
+    { name: 'InProcessService', ports: [] },
+  ]);
+  t.is(facts.wsdl.service, 'CurrencyConversionService');
+  // Each port type's one operation `service`, named by its port type too.
+  t.deepEqual(
+    facts.wsdl.operations.map((op) => [op.name, op.wsdlName, op.input?.body[0].element?.name]),
+    [
+      ['UtilCurrencyConversionPortType_service', 'service', 'CurrencyConversionReq'],
+      ['UtilReferenceDataRetrievePortType_service', 'service', 'ReferenceDataRetrieveReq'],
+      ['UtilMemberProfilePortType_service', 'service', 'MemberProfileReq'],
+    ],
+  );
+  t.deepEqual(facts.wsdl.coverage, { operations: 3, servedOperations: 3, ports: 4, completePorts: 4 });
+  t.regex(facts.wsdl.choice ?? '', /^the WSDL declares 5 services \(CurrencyConversionService, .*\): each is served, every port at its address's path/);
+  // The served WSDL: every service's ports, the in-process one taken out, every operation.
+  const served = contractModel(facts).wsdl;
+  for (const port of ['CurrencyConversionPort', 'ReferenceDataRetrievePort', 'MemberProfilePort', 'CurrencyConversionTestPort']) {
+    t.regex(served, new RegExp(`<wsdl:port name="${port}"`));
+  }
+  t.notRegex(served, /InProcessPort/);
+  t.is(served.match(/<wsdl:operation name="service"/g)?.length, 6, 'three port types and three bindings keep their operation');
+  // --service: that one alone.
+  const one = await readContract(wsdl, { service: 'MemberProfileService' });
+  t.deepEqual(
+    one.wsdl.operations.map((op) => op.name),
+    ['service'],
+  );
+  t.deepEqual(one.wsdl.services, [{ name: 'MemberProfileService', ports: ['MemberProfilePort'] }]);
 });
 
 test('an encoded struct whose schema qualifies its members is read qualified or not, and answered qualified', async (t) => {

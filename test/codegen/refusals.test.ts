@@ -259,12 +259,20 @@ test('inconsistent contracts: each part that disagrees is skipped in a line (an 
   );
 });
 
-test('of several services the first is served and the choice said in one line; --service chooses another', async (t) => {
+test('of several services each is served (one of no port skipped in a line), the choice said in one line; --service chooses one', async (t) => {
   const { dir, wsdl } = edited([['</wsdl:definitions>', '<wsdl:service name="Another" />\n</wsdl:definitions>']]);
   try {
-    const model = contractModel(await readContract(wsdl));
+    const lines: string[] = [];
+    const model = contractModel(await readContract(wsdl, { warn: (line) => lines.push(line) }));
     t.is(model.service, 'SecretService');
-    t.is(model.choice, 'the WSDL declares 2 services (SecretService, Another): serving SecretService; choose another with --service NAME');
+    t.is(
+      model.choice,
+      "the WSDL declares 2 services (SecretService, Another): each is served, every port at its address's path; serve one alone with --service NAME",
+    );
+    t.deepEqual(
+      lines.map((line) => line.replace(/ [^ ]+\.wsdl:\d+:/, ' WSDL:')),
+      ['codegen: warning: service Another is not served: WSDL: the service has no SOAP 1.1, SOAP 1.2, HTTP GET or HTTP POST port'],
+    );
     await t.throwsAsync(readContract(wsdl, { service: 'Missing' }), {
       message: 'codegen: the WSDL has no service Missing (it has SecretService, Another)',
     });

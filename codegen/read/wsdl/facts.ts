@@ -59,6 +59,12 @@ export interface WsdlOperationFacts {
    * name the WSDL gives it (its rpc wrapper's) when `name` is another, and the input and output names it is bound by.
    */
   overload?: { wsdlName: string; input?: string; output?: string };
+  /**
+   * The WSDL's name of a document-style operation of one port type whose name an operation of another port type
+   * served has taken (Travelport's services each bind a port type of one operation `service`): `name` is then
+   * `{port type}_{name}`.
+   */
+  wsdlName?: string;
   /** The port type that declares it (`{namespace}name`): a service may bind several. */
   portType?: string;
   documentation: string;
@@ -105,14 +111,17 @@ export interface WsdlPort {
 
 export interface WsdlFacts {
   targetNamespace: string;
+  /** The service served, or the first of those served (its name names the generated client and pages). */
   service: string;
   ports: WsdlPort[];
+  /** Each service chosen (every one, or the one named) and the names of its ports served (none: not served). */
+  services: { name: string; ports: string[] }[];
   operations: WsdlOperationFacts[];
   /** What was chosen among several services or bindings, in a line for the user; absent when nothing was. */
   choice?: string;
   /** The policy references and attachments that could not be read, each named (absent: none). */
   unreadPolicies?: string[];
-  /** How many ports of the service and operations of its bindings there are, served or not. */
+  /** How many ports of the services chosen and operations of their bindings there are, served or not. */
   allPorts: number;
   allOperations: number;
   /** What is served of every port of every service the WSDL declares (SOAP and HTTP ones): what `npm run corpus` counts. */

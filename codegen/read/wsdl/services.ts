@@ -1,6 +1,6 @@
 /**
- * Services and ports: the service served (the first, or the one named; one added for a WSDL of bindings and no
- * service), its ports of each variant, and each port's path.
+ * Services and ports: the services served (every one, or the one named; one added for a WSDL of bindings and no
+ * service), their ports of each variant, and each port's path.
  */
 import type { Variant } from 'contract-runtime/codec';
 import type { XmlElement } from 'contract-runtime/xml';
@@ -16,8 +16,11 @@ export const VARIANT_NAMES: Record<Variant, string> = {
   httpPost: 'HTTP POST',
 };
 
-/** The service served: `wanted`, else the first (said in `notes` when there are several). */
-export function chooseService(documents: WsdlDocuments, wanted: string | undefined, notes: string[]): XmlElement {
+/**
+ * The services served: `wanted`, else every one the WSDL declares (said in `notes` when there are several), each
+ * port at the path its address names.
+ */
+export function chooseServices(documents: WsdlDocuments, wanted: string | undefined, notes: string[]): XmlElement[] {
   let services = documents.all.flatMap((d) => findAll(d.root, 'wsdl:service'));
   if (services.length === 0) {
     const added = addServiceOfBindings(documents.all);
@@ -27,16 +30,19 @@ export function chooseService(documents: WsdlDocuments, wanted: string | undefin
     );
     services = [added.service];
   }
-  const service = wanted ? services.find((s) => attr(s, 'name') === wanted) : services[0];
-  if (!service) {
-    throw new Error(`codegen: the WSDL has no service ${wanted} (it has ${services.map((s) => attr(s, 'name')).join(', ')})`);
+  if (wanted) {
+    const service = services.find((s) => attr(s, 'name') === wanted);
+    if (!service) {
+      throw new Error(`codegen: the WSDL has no service ${wanted} (it has ${services.map((s) => attr(s, 'name')).join(', ')})`);
+    }
+    return [service];
   }
-  if (services.length > 1 && !wanted) {
+  if (services.length > 1) {
     notes.push(
-      `the WSDL declares ${services.length} services (${services.map((s) => attr(s, 'name')).join(', ')}): serving ${attr(service, 'name')}; choose another with --service NAME`,
+      `the WSDL declares ${services.length} services (${services.map((s) => attr(s, 'name')).join(', ')}): each is served, every port at its address's path; serve one alone with --service NAME`,
     );
   }
-  return service;
+  return services;
 }
 
 /**
