@@ -234,9 +234,11 @@ function clientOperation(file: Client, op: OperationModel) {
   };
 }
 
-/** A type of optional strings only: read member by member, each absent when null. */
+/** A type of optional strings only (no text of its own): read member by member, each absent when null. */
 const stringFieldsOnly = (type: ComplexTypeModel) =>
   type.attributes.length === 0 &&
+  type.text === undefined &&
+  !type.mixed &&
   type.fields.every(
     (f) => f.type.kind === 'primitive' && f.type.primitive === 'string' && f.maxOccurs === 1 && f.minOccurs === 0 && !f.nillable,
   );

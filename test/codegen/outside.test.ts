@@ -67,6 +67,7 @@ test.serial(
         ['php-labelled-enums', 'pass'],
         ['placeholder-addresses', 'pass'],
         ['several-services', 'pass'],
+        ['simple-content-results', 'pass'],
         ['substitution-group', 'pass'],
         ['two-port-types', 'pass'],
       ],
