@@ -43,7 +43,10 @@ export function serveDocuments(facts: ContractFacts, model: ServiceModel): Serve
       ? {}
       : {
           kept: {
-            services: wsdl.services.map((s) => ({ name: s.name, ports: s.ports.filter((name) => model.ports.some((p) => p.name === name)) })),
+            services: wsdl.services.map((s) => ({
+              name: s.name,
+              ports: s.ports.filter((name) => model.ports.some((p) => p.name === name)),
+            })),
             // By the WSDL's names (an operation named by its port type too has its WSDL name there).
             operations: wsdl.operations.filter((op) => operations.includes(op.name)).map((op) => op.wsdlName ?? op.name),
           },

@@ -78,7 +78,10 @@ export function readWsdl(documents: XmlDocument[], options: { service?: string; 
     const taken = candidates.filter((port) => {
       const twin = ports.find((p) => p.name === port.name || (p.variant === port.variant && p.path === port.path));
       if (twin) {
-        const why = twin.name === port.name ? 'has the name of a port of another service served' : `answers at ${port.path}, as port ${twin.name} does`;
+        const why =
+          twin.name === port.name
+            ? 'has the name of a port of another service served'
+            : `answers at ${port.path}, as port ${twin.name} does`;
         notes.push(`port ${port.name} of service ${serviceName} ${why}: not served`);
       }
       return !twin;
@@ -100,7 +103,14 @@ export function readWsdl(documents: XmlDocument[], options: { service?: string; 
       const bound = boundOperations((bindings.soap ?? bindings.http)!);
       allOperations += bound.length;
       const policies = reader.any ? { reader, endpoints: endpointPolicies(reader, service, group, bindings) } : undefined;
-      const scope = { documents: wsdl, ports: group, bindings, namespace: wsdl.main.namespace, skipping, ...(policies ? { policies } : {}) };
+      const scope = {
+        documents: wsdl,
+        ports: group,
+        bindings,
+        namespace: wsdl.main.namespace,
+        skipping,
+        ...(policies ? { policies } : {}),
+      };
       const portNames = group.map((p) => p.name).join(', ');
       const of = `port${group.length > 1 ? 's' : ''} ${portNames}`;
       const unique = overloadNames(bound);

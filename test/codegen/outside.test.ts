@@ -163,7 +163,10 @@ test('every service of a WSDL is served, each port at its path; a port type a se
     ],
   );
   t.deepEqual(facts.wsdl.coverage, { operations: 3, servedOperations: 3, ports: 4, completePorts: 4 });
-  t.regex(facts.wsdl.choice ?? '', /^the WSDL declares 5 services \(CurrencyConversionService, .*\): each is served, every port at its address's path/);
+  t.regex(
+    facts.wsdl.choice ?? '',
+    /^the WSDL declares 5 services \(CurrencyConversionService, .*\): each is served, every port at its address's path/,
+  );
   // The served WSDL: every service's ports, the in-process one taken out, every operation.
   const served = contractModel(facts).wsdl;
   for (const port of ['CurrencyConversionPort', 'ReferenceDataRetrievePort', 'MemberProfilePort', 'CurrencyConversionTestPort']) {

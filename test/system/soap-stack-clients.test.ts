@@ -497,93 +497,99 @@ test.serial('zeep: UsernameToken text and digest in both SOAP versions; BinarySi
   t.deepEqual(refused, [], "the service refused none of zeep's calls");
 });
 
-test.serial("zeep: BinarySignature both ways where the service signs its answers, verified with the service's certificate; changed, or checked against another certificate, refused", async (t) => {
-  t.timeout(MINUTES, 'a client run');
-  const tamperedAt = `http://127.0.0.1:${(tamperer.address() as AddressInfo).port}${new URL(signingServer.endpoint).pathname}`;
-  const signedCall = (name: string, version: SoapVersionName, address: string, serviceCert: string) => ({
-    name: `${name}${version}`,
-    binding: NOTES_BINDING[version],
-    address,
-    op: 'NoteSigned',
-    args: { text: 'jam' },
-    wsse: { kind: 'binary-signature', key: join(pki, 'client.key'), cert: join(pki, 'client.crt'), serviceCert: join(pki, serviceCert) },
-  });
-  const calls = VERSIONS.flatMap((version) => [
-    signedCall('signed', version, signingServer.endpoint, 'service.crt'),
-    signedCall('tampered', version, tamperedAt, 'service.crt'),
-    signedCall('other', version, signingServer.endpoint, 'stranger.crt'),
-  ]);
-  const results = await zeep(`${signingServer.endpoint}?wsdl`, calls);
-  for (const version of VERSIONS) {
-    // The answer the service signed with its key, verified by zeep (python3-xmlsec) with the service's certificate.
-    const signed = results.get(`signed${version}`)!;
-    assertNoted(t, version, signed.ok, 'jam', 'notes client', signed);
-    t.regex(signed.received ?? '', /<ds:SignatureValue>/, 'the answer zeep took was signed');
-    // The same answer changed after signing, and an answer checked against a certificate that did not sign it.
-    const failed = { type: 'zeep.exceptions.SignatureVerificationFailed', message: '' };
-    t.deepEqual(results.get(`tampered${version}`)?.error, failed, JSON.stringify(results.get(`tampered${version}`)));
-    t.deepEqual(results.get(`other${version}`)?.error, failed, JSON.stringify(results.get(`other${version}`)));
-  }
-});
+test.serial(
+  "zeep: BinarySignature both ways where the service signs its answers, verified with the service's certificate; changed, or checked against another certificate, refused",
+  async (t) => {
+    t.timeout(MINUTES, 'a client run');
+    const tamperedAt = `http://127.0.0.1:${(tamperer.address() as AddressInfo).port}${new URL(signingServer.endpoint).pathname}`;
+    const signedCall = (name: string, version: SoapVersionName, address: string, serviceCert: string) => ({
+      name: `${name}${version}`,
+      binding: NOTES_BINDING[version],
+      address,
+      op: 'NoteSigned',
+      args: { text: 'jam' },
+      wsse: { kind: 'binary-signature', key: join(pki, 'client.key'), cert: join(pki, 'client.crt'), serviceCert: join(pki, serviceCert) },
+    });
+    const calls = VERSIONS.flatMap((version) => [
+      signedCall('signed', version, signingServer.endpoint, 'service.crt'),
+      signedCall('tampered', version, tamperedAt, 'service.crt'),
+      signedCall('other', version, signingServer.endpoint, 'stranger.crt'),
+    ]);
+    const results = await zeep(`${signingServer.endpoint}?wsdl`, calls);
+    for (const version of VERSIONS) {
+      // The answer the service signed with its key, verified by zeep (python3-xmlsec) with the service's certificate.
+      const signed = results.get(`signed${version}`)!;
+      assertNoted(t, version, signed.ok, 'jam', 'notes client', signed);
+      t.regex(signed.received ?? '', /<ds:SignatureValue>/, 'the answer zeep took was signed');
+      // The same answer changed after signing, and an answer checked against a certificate that did not sign it.
+      const failed = { type: 'zeep.exceptions.SignatureVerificationFailed', message: '' };
+      t.deepEqual(results.get(`tampered${version}`)?.error, failed, JSON.stringify(results.get(`tampered${version}`)));
+      t.deepEqual(results.get(`other${version}`)?.error, failed, JSON.stringify(results.get(`other${version}`)));
+    }
+  },
+);
 
-test.serial('node-soap: WSSecurity text and digest, WSSecurityCert signing the body, a signed answer read, in both SOAP versions', async (t) => {
-  t.timeout(MINUTES, 'a client run');
-  for (const version of VERSIONS) {
-    const options = version === '1.2' ? { forceSoap12Headers: true } : {};
-    const client = await soap.createClientAsync(`${notesServer.endpoint}?wsdl`, options);
-    const port = version === '1.2' ? 'NotesSoap12' : 'NotesSoap';
-    type Method = (args: object, callback: (error: unknown, answer: { receipt: string }) => void) => void;
-    const ports = (client as unknown as { Notes: Record<string, Record<string, Method>> }).Notes;
-    const call = (operation: string, text: string) =>
-      new Promise<string>((resolve, reject) =>
-        ports[port][operation]({ text }, (error, answer) => (error ? reject(error) : resolve(answer.receipt))),
+test.serial(
+  'node-soap: WSSecurity text and digest, WSSecurityCert signing the body, a signed answer read, in both SOAP versions',
+  async (t) => {
+    t.timeout(MINUTES, 'a client run');
+    for (const version of VERSIONS) {
+      const options = version === '1.2' ? { forceSoap12Headers: true } : {};
+      const client = await soap.createClientAsync(`${notesServer.endpoint}?wsdl`, options);
+      const port = version === '1.2' ? 'NotesSoap12' : 'NotesSoap';
+      type Method = (args: object, callback: (error: unknown, answer: { receipt: string }) => void) => void;
+      const ports = (client as unknown as { Notes: Record<string, Record<string, Method>> }).Notes;
+      const call = (operation: string, text: string) =>
+        new Promise<string>((resolve, reject) =>
+          ports[port][operation]({ text }, (error, answer) => (error ? reject(error) : resolve(answer.receipt))),
+        );
+      client.setSecurity(new soap.WSSecurity('alice', USERS.alice, { passwordType: 'PasswordText', hasNonce: true, hasTimeStamp: true }));
+      assertNoted(t, version, await call('NoteText', 'salt'), 'salt', 'alice', version);
+      client.setSecurity(new soap.WSSecurity('bob', USERS.bob, { passwordType: 'PasswordDigest', hasNonce: true, hasTimeStamp: true }));
+      assertNoted(t, version, await call('NoteDigest', 'flour'), 'flour', 'bob', version);
+      // wsu:Id on the Body (signerOptions.idMode 'wssecurity'), as WS-Security has it; node-soap's default is an unqualified Id.
+      client.setSecurity(
+        new soap.WSSecurityCert(caller.key, caller.cert, '', {
+          signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+          digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
+          signerOptions: { idMode: 'wssecurity' },
+        } as never),
       );
-    client.setSecurity(new soap.WSSecurity('alice', USERS.alice, { passwordType: 'PasswordText', hasNonce: true, hasTimeStamp: true }));
-    assertNoted(t, version, await call('NoteText', 'salt'), 'salt', 'alice', version);
-    client.setSecurity(new soap.WSSecurity('bob', USERS.bob, { passwordType: 'PasswordDigest', hasNonce: true, hasTimeStamp: true }));
-    assertNoted(t, version, await call('NoteDigest', 'flour'), 'flour', 'bob', version);
-    // wsu:Id on the Body (signerOptions.idMode 'wssecurity'), as WS-Security has it; node-soap's default is an unqualified Id.
-    client.setSecurity(
-      new soap.WSSecurityCert(caller.key, caller.cert, '', {
-        signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
-        digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
-        signerOptions: { idMode: 'wssecurity' },
-      } as never),
-    );
-    assertNoted(t, version, await call('NoteSigned', 'oil'), 'oil', 'notes client', version);
-    // node-soap's default marks the Body with an unqualified Id="_0" (WSS4J takes it too): the Body is the part signed all the same.
-    client.setSecurity(
-      new soap.WSSecurityCert(caller.key, caller.cert, '', {
-        signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
-        digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
-      } as never),
-    );
-    assertNoted(t, version, await call('NoteSigned', 'vinegar'), 'vinegar', 'notes client', version);
-    // The answer the service signs (signAnswer): node-soap reads it as any other (node-soap verifies no answer's
-    // signature: it has no such code), the Security header it does not understand not refused; its caller verifies
-    // the answer node-soap hands its 'response' event with xml-crypto (node-soap's own signing library).
-    const signing = await soap.createClientAsync(`${signingServer.endpoint}?wsdl`, options);
-    const bodies: string[] = [];
-    signing.on('response', (body: string) => bodies.push(body));
-    signing.setSecurity(
-      new soap.WSSecurityCert(caller.key, caller.cert, '', {
-        signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
-        digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
-        signerOptions: { idMode: 'wssecurity' },
-      } as never),
-    );
-    const signingPorts = (signing as unknown as { Notes: Record<string, Record<string, Method>> }).Notes;
-    const receipt = await new Promise<string>((resolve, reject) =>
-      signingPorts[port].NoteSigned({ text: 'honey' }, (error, answer) => (error ? reject(error) : resolve(answer.receipt))),
-    );
-    assertNoted(t, version, receipt, 'honey', 'notes client', version);
-    t.is(bodies.length, 1);
-    const serviceCert = readFileSync(join(pki, 'service.crt'), 'utf8');
-    t.true(answerVerifies(bodies[0], serviceCert), 'the answer verifies with the service certificate');
-    t.false(answerVerifies(bodies[0].replace(' noted for ', ' noted by '), serviceCert), 'the answer changed after signing');
-    t.false(answerVerifies(bodies[0], stranger.cert), 'the answer checked against another certificate');
-  }
-});
+      assertNoted(t, version, await call('NoteSigned', 'oil'), 'oil', 'notes client', version);
+      // node-soap's default marks the Body with an unqualified Id="_0" (WSS4J takes it too): the Body is the part signed all the same.
+      client.setSecurity(
+        new soap.WSSecurityCert(caller.key, caller.cert, '', {
+          signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+          digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
+        } as never),
+      );
+      assertNoted(t, version, await call('NoteSigned', 'vinegar'), 'vinegar', 'notes client', version);
+      // The answer the service signs (signAnswer): node-soap reads it as any other (node-soap verifies no answer's
+      // signature: it has no such code), the Security header it does not understand not refused; its caller verifies
+      // the answer node-soap hands its 'response' event with xml-crypto (node-soap's own signing library).
+      const signing = await soap.createClientAsync(`${signingServer.endpoint}?wsdl`, options);
+      const bodies: string[] = [];
+      signing.on('response', (body: string) => bodies.push(body));
+      signing.setSecurity(
+        new soap.WSSecurityCert(caller.key, caller.cert, '', {
+          signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+          digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
+          signerOptions: { idMode: 'wssecurity' },
+        } as never),
+      );
+      const signingPorts = (signing as unknown as { Notes: Record<string, Record<string, Method>> }).Notes;
+      const receipt = await new Promise<string>((resolve, reject) =>
+        signingPorts[port].NoteSigned({ text: 'honey' }, (error, answer) => (error ? reject(error) : resolve(answer.receipt))),
+      );
+      assertNoted(t, version, receipt, 'honey', 'notes client', version);
+      t.is(bodies.length, 1);
+      const serviceCert = readFileSync(join(pki, 'service.crt'), 'utf8');
+      t.true(answerVerifies(bodies[0], serviceCert), 'the answer verifies with the service certificate');
+      t.false(answerVerifies(bodies[0].replace(' noted for ', ' noted by '), serviceCert), 'the answer changed after signing');
+      t.false(answerVerifies(bodies[0], stranger.cert), 'the answer checked against another certificate');
+    }
+  },
+);
 
 // @xmldom/xmldom's declarations bring in the DOM library; the parser is required with the one signature used here.
 const { DOMParser } = require('@xmldom/xmldom') as { DOMParser: new () => { parseFromString(text: string, type: string): object } };
