@@ -4,7 +4,7 @@
  * written back. Reading refuses what is not in the type's lexical space (a
  * DecodeError), since HTTP fields reach it without schema validation.
  */
-import { DecodeError } from './xml-codec';
+import { DecodeError } from './decode-error';
 import { escapeXmlAttribute } from './xml-escape';
 import type { XmlElement } from './xml-engine';
 
