@@ -13,7 +13,7 @@ import { escapeXmlAttribute, escapeXmlText } from 'contract-runtime/xml';
 import { type EmitFile, emitFile } from './file';
 import { GENERATED, type Output, TYPES } from './header';
 import { quote } from './ts';
-import { enumValues, valueCode } from './values';
+import { enumValues, patternList, valueCode } from './values';
 
 /** The attributes one function writes: past this many, TypeScript's control flow analysis gives up on the function. */
 const ATTRIBUTES_A_FUNCTION = 100;
@@ -617,6 +617,7 @@ export function decodeExpression(file: EmitFile, ref: TypeRef, element: string, 
 export function simpleParse(file: EmitFile, ref: TypeRef, text: string, context?: string): string {
   if (ref.kind === 'list') {
     const item = simpleParse(file, ref.item, 'item', context);
+    if (ref.patterns) text = `${file.imports.runtime('checkXsdPatterns')}(${text}, ${patternList(ref.patterns)})`;
     return `${text}.split(/[\\t\\n\\r ]+/).filter((item) => item !== '').map((item) => ${item})`;
   }
   if (ref.kind === 'complex' || ref.kind === 'any') throw new Error('codegen: a simple type was expected');
@@ -629,6 +630,7 @@ function simpleFormat(file: EmitFile, ref: TypeRef, value: string, prefix = 'q')
   if (ref.kind === 'list') {
     if (qnameValued(model, ref))
       return `${imports.runtime('escapeXmlText')}(${imports.runtime('formatXsdQNameList')}(${value}, ${quote(prefix)}))`;
+    if (ref.patterns) return patternedList(file, ref, value);
     return `${value}.map((item) => ${valueCode(imports, ref.item, model).format('item')}).join(' ')`;
   }
   if (ref.kind === 'complex' || ref.kind === 'any') throw new Error('codegen: a simple type was expected');
@@ -640,11 +642,20 @@ export function plainText(file: EmitFile, ref: TypeRef, value: string, prefix = 
   const { model, imports } = file;
   if (ref.kind === 'list') {
     if (qnameValued(model, ref)) return `${imports.runtime('formatXsdQNameList')}(${value}, ${quote(prefix)})`;
+    if (ref.patterns) return patternedList(file, ref, value);
     return `${value}.map((item) => ${valueCode(imports, ref.item, model).text('item')}).join(' ')`;
   }
   if (ref.kind === 'complex' || ref.kind === 'any') throw new Error('codegen: an attribute has a simple type');
   if (qnameValued(model, ref)) return `${imports.runtime('formatXsdQName')}(${value}, ${quote(prefix)})`;
   return valueCode(imports, ref, model).text(value);
+}
+
+/** A list of numbers, booleans or binary values written in forms its patterns (and its items') admit. */
+function patternedList(file: EmitFile, ref: Extract<TypeRef, { kind: 'list' }>, value: string): string {
+  const item = ref.item.kind === 'primitive' ? ref.item : undefined;
+  const args = [value, quote(item?.primitive ?? 'string'), patternList(ref.patterns ?? [])];
+  if (item?.patterns) args.push(patternList(item.patterns));
+  return `${file.imports.runtime('formatXsdPatternedList')}(${args.join(', ')})`;
 }
 
 export function encodeExpression(file: EmitFile, ref: TypeRef, value: string): string {

@@ -117,6 +117,20 @@ function primitiveCode(call: Call, primitive: Primitive): ValueCode {
   }
 }
 
+/**
+ * A number's, boolean's or binary value's of a type restricted by patterns: its text checked against them before it
+ * is read, and written in a form they admit (its JSON is its type's).
+ */
+function patternedCode(call: Call, primitive: Primitive, patterns: readonly string[]): ValueCode {
+  const code = primitiveCode(call, primitive);
+  const list = patternList(patterns);
+  const format = (x: string) => call('formatXsdPatterned', x, quote(primitive), list);
+  return { ...code, parse: (x) => code.parse(call('checkXsdPatterns', x, list)), format, text: format };
+}
+
+/** Patterns as an array literal. */
+export const patternList = (patterns: readonly string[]) => `[${patterns.map(quote).join(', ')}]`;
+
 /** The array of an enumeration's values, which generated/types.ts exports beside its type. */
 export const enumValues = (name: string) => `${name}Values`;
 
@@ -150,6 +164,7 @@ export function valueCode(imports: Imports, type: SimpleTypeRef, model?: SchemaM
     const builtin = builtinOf(type)!;
     if (type.primitive === 'string' && builtin !== 'string')
       return { ...text(call), parse: (x) => call('parseXsdText', x, quote(builtin)) };
+    if (type.patterns?.length) return patternedCode(call, type.primitive, type.patterns);
     if (type.primitive !== 'text' || builtin === 'token') return primitiveCode(call, type.primitive);
     if (isQName(builtin)) return qnameCode(call);
     // A union's text is kept as it is; any other string type's, with its white space facet applied.

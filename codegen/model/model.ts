@@ -76,9 +76,14 @@ export type Facets = Record<string, string>;
 /** A schema type with the TypeScript type that holds its values. */
 export type TypeRef =
   /** `builtin`: which of the `text` built-ins (TEXT_BUILTINS), or `union` for a union's text, with its `members` (for samples). */
-  | { kind: 'primitive'; primitive: Primitive; tsType: string; facets?: Facets; builtin?: string; members?: TypeRef[] }
+  /**
+   * `patterns`: of a number, boolean or binary type, the patterns its text must match, one per derivation step
+   * (a step's alternatives joined): checked on read, kept to on write (the runtime's xsd-patterns.ts).
+   */
+  | { kind: 'primitive'; primitive: Primitive; tsType: string; facets?: Facets; builtin?: string; members?: TypeRef[]; patterns?: string[] }
   | { kind: 'enum'; typeName: string; tsType: string }
-  | { kind: 'list'; item: SimpleTypeRef; tsType: string; facets?: Facets }
+  /** `patterns`: of a list of numbers, booleans or binary values, the patterns the list's text must match (as a primitive's). */
+  | { kind: 'list'; item: SimpleTypeRef; tsType: string; facets?: Facets; patterns?: string[] }
   | { kind: 'complex'; typeName: string; tsType: string }
   /** Content kept as XML (xs:any, anyType, mixed content): the runtime's XmlFragment. */
   | { kind: 'any'; tsType: string };

@@ -73,30 +73,36 @@ export function simpleRef(context: ModelContext, type: XsdSimpleType, user: stri
     return { kind: 'enum', typeName: name, tsType: name };
   }
   const base = textRef(context, type.base!, user, depth + 1);
-  if (base.kind === 'primitive')
-    return lexicalWhenPatterned(primitiveRef(base.primitive, { ...(base.facets ?? {}), ...type.facets }, base.builtin));
+  if (base.kind === 'primitive') return patterned(base, type);
   if (base.kind === 'list') {
     const facets = { ...(base.facets ?? {}), ...type.facets };
-    // A pattern checks the list's text: its items keep theirs.
-    const item =
-      facets.pattern && base.item.kind === 'primitive'
-        ? (lexicalWhenPatterned({ ...base.item, facets: { pattern: facets.pattern } }) as SimpleTypeRef)
-        : base.item;
-    return { ...base, item, tsType: item === base.item ? base.tsType : 'string[]', facets };
+    // A pattern checks the list's text: numbers, booleans and binary values are written in forms it admits.
+    if (base.item.kind === 'primitive' && base.item.tsType !== 'string') {
+      const patterns = [...(base.patterns ?? []), ...(type.patterns?.length ? [joinedPatterns(type.patterns)] : [])];
+      return { ...base, facets, ...(patterns.length ? { patterns } : {}) };
+    }
+    return { ...base, facets };
   }
   if (base.kind === 'enum') return base;
   throw new Error(`codegen: ${type.at}: a simple type must restrict a simple type`);
 }
 
 /**
- * A simple type restricted by a pattern keeps its lexical form (its text, white space collapsed) when its values
- * have several: the pattern checks the form, which a number, a byte array or a boolean does not keep.
+ * A restriction of a primitive: its facets over its base's. A number, boolean or binary value (whose lexical form is
+ * not kept) has the patterns of every step on its way, each step's alternatives as one pattern: the runtime checks
+ * them on read and writes a form they admit. A union's text and the types held as their text keep their form.
  */
-function lexicalWhenPatterned(ref: TypeRef): TypeRef {
-  // The types held as their text already (string, decimal, the dates and times, …) keep their form.
-  if (ref.kind !== 'primitive' || !ref.facets?.pattern || ref.tsType === 'string') return ref;
-  return primitiveRef('text', ref.facets, ref.primitive);
+function patterned(base: Extract<TypeRef, { kind: 'primitive' }>, type: XsdSimpleType): TypeRef {
+  const ref = primitiveRef(base.primitive, { ...(base.facets ?? {}), ...type.facets }, base.builtin) as Extract<
+    TypeRef,
+    { kind: 'primitive' }
+  >;
+  if (ref.tsType === 'string' || !type.patterns?.length) return base.patterns ? { ...ref, patterns: base.patterns } : ref;
+  return { ...ref, patterns: [...(base.patterns ?? []), joinedPatterns(type.patterns)] };
 }
+
+/** A step's patterns as one: each an alternative. */
+const joinedPatterns = (patterns: readonly string[]) => (patterns.length === 1 ? patterns[0] : patterns.map((p) => `(${p})`).join('|'));
 
 /**
  * The type a simple type restricts: a simple type, or (a simpleContent restriction) a complex type with simple

@@ -69,6 +69,7 @@ export {
   xsdQNameDeclaration,
   xsdQNameListDeclarations,
 } from './xml/xsd-values';
+export { checkXsdPatterns, formatXsdPatterned, formatXsdPatternedList } from './xml/xsd-patterns';
 export { toJsonBytes, toJsonDate, toJsonDecimal, toJsonEnum, toJsonFloat } from './xml/xsd-json';
 export { jsonString } from './wire/json-text';
 
@@ -122,6 +123,9 @@ export const CODEC_EXPORTS = {
     'parseXsdText',
     'xsdQNameDeclaration',
     'xsdQNameListDeclarations',
+    'checkXsdPatterns',
+    'formatXsdPatterned',
+    'formatXsdPatternedList',
     'toJsonBytes',
     'toJsonDate',
     'toJsonDecimal',

@@ -178,15 +178,15 @@ export function typedShare(results: CaseResult[]): { all: number; typed: number 
   return total;
 }
 
-/** The table by test set: cases, passed, failed, skipped, and the typed share of the passing cases' values. */
+/** The table by test set: cases, passed, failed, skipped, the passing cases' values and the typed share of them. */
 export function tableBySet(results: CaseResult[]): string {
   const rows = new Map<string, CaseResult[]>();
   for (const r of results) rows.set(r.case.set, [...(rows.get(r.case.set) ?? []), r]);
-  const lines = ['| test set | cases | passed | failed | skipped | typed share |', '|---|---:|---:|---:|---:|---:|'];
+  const lines = ['| test set | cases | passed | failed | skipped | values | typed share |', '|---|---:|---:|---:|---:|---:|---:|'];
   for (const [set, rs] of [...rows].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const n = (outcome: CaseResult['outcome']) => rs.filter((r) => r.outcome === outcome).length;
     const { all, typed } = typedShare(rs);
-    lines.push(`| ${set} | ${rs.length} | ${n('pass')} | ${n('fail')} | ${n('skip')} | ${share(typed, all)} |`);
+    lines.push(`| ${set} | ${rs.length} | ${n('pass')} | ${n('fail')} | ${n('skip')} | ${all} | ${share(typed, all)} |`);
   }
   return lines.join('\n');
 }

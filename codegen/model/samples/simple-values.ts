@@ -67,6 +67,8 @@ export function simpleSample(model: SchemaModel, ref: SimpleValueRef): Sample {
     return { kind: 'array', items: ref.facets.sample.split(/\s+/).filter(Boolean).map(text) };
   if (ref.kind === 'list') return { kind: 'array', items: Array<Sample>(listCount(ref.facets)).fill(simpleSample(model, ref.item)) };
   if (!ref.facets && !ref.members) return USUAL[ref.primitive];
+  // A patterned number's, boolean's or byte array's: read from a text the pattern matches.
+  if (ref.patterns) return { kind: 'lexical', type: ref, text: primitiveText(model, ref) };
   if (ref.tsType === 'Uint8Array') return { kind: 'bytes', length: octets(ref.facets) };
   const lexical = primitiveText(model, ref);
   switch (ref.tsType) {

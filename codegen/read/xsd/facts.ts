@@ -111,6 +111,8 @@ export interface XsdSimpleType {
   enumerationQNames: string[];
   /** The other facets, by name (pattern, minLength, maxInclusive, …): the served schema checks them; samples keep to them. */
   facets: Record<string, string>;
+  /** Its pattern facets, alternatives of one another (the `pattern` facet is the first). */
+  patterns?: string[];
   at: string;
 }
 

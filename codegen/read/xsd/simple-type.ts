@@ -73,8 +73,9 @@ export function facetsOf(
   scope: SchemaScope,
   restriction: XmlElement,
   where: string,
-): { enumeration: string[]; enumerationQNames: string[]; facets: Record<string, string> } {
+): { enumeration: string[]; enumerationQNames: string[]; facets: Record<string, string>; patterns?: string[] } {
   const enumeration: string[] = [];
+  const patterns: string[] = [];
   const enumerationQNames: string[] = [];
   const facets: Record<string, string> = {};
   for (const facet of findAll(restriction, '*')) {
@@ -92,9 +93,10 @@ export function facetsOf(
       checkUnderstood(facet, where, FACET, scope.refuse);
       // Several patterns are alternatives; a sample keeps to the first.
       facets[facet.name] ??= attr(facet, 'value');
+      if (facet.name === 'pattern') patterns.push(attr(facet, 'value'));
     }
   }
-  return { enumeration, enumerationQNames, facets };
+  return { enumeration, enumerationQNames, facets, ...(patterns.length ? { patterns } : {}) };
 }
 
 /** The type a restriction restricts: its anonymous simple type, else its base. */
