@@ -5,14 +5,18 @@
  */
 import type { XsdComplexType, XsdElement, XsdSimpleType, XsdTypeUse } from '../read/xsd';
 import { complexByKey, type ModelContext, simpleByKey } from './context';
-import { LIST_BUILTINS, PRIMITIVES, type Primitive, type SimpleTypeRef, TEXT_BUILTINS, type TypeRef } from './model';
+import { type EnumModel, LIST_BUILTINS, PRIMITIVES, type Primitive, type SimpleTypeRef, TEXT_BUILTINS, type TypeRef } from './model';
 
 export const XSD = 'http://www.w3.org/2001/XMLSchema';
 /** ASMX's guid type, and WCF's Serialization namespace (guid, char, duration). */
 const ASMX_TYPES = 'http://microsoft.com/wsdl/types/';
 const WCF_SERIALIZATION = 'http://schemas.microsoft.com/2003/10/Serialization/';
 
-export function primitiveRef(primitive: Primitive, facets?: Record<string, string>, builtin?: string): TypeRef {
+export function primitiveRef(
+  primitive: Primitive,
+  facets?: Record<string, string>,
+  builtin?: string,
+): Extract<TypeRef, { kind: 'primitive' }> {
   return {
     kind: 'primitive',
     primitive,
@@ -63,7 +67,7 @@ export function simpleRef(context: ModelContext, type: XsdSimpleType, user: stri
     if (base?.kind === 'list') return { ...base, facets: { ...(base.facets ?? {}), ...type.facets, sample: type.enumeration[0] } };
     const name = context.names.claim(type.name ?? `${user.split(/[/@ ]/).filter(Boolean).pop()}Type`);
     context.enumNames.set(type, name);
-    const enumeration = { name, values: type.enumeration, base: primitiveRef('string') };
+    const enumeration: EnumModel = { name, values: type.enumeration, base: primitiveRef('string') };
     if (base?.kind === 'primitive') enumeration.base = base;
     else if (base?.kind === 'enum') enumeration.base = context.enums.get(base.typeName)?.base ?? enumeration.base;
     // QNames are compared by namespace and name: the values as the schema resolves them.
@@ -93,10 +97,7 @@ export function simpleRef(context: ModelContext, type: XsdSimpleType, user: stri
  * them on read and writes a form they admit. A union's text and the types held as their text keep their form.
  */
 function patterned(base: Extract<TypeRef, { kind: 'primitive' }>, type: XsdSimpleType): TypeRef {
-  const ref = primitiveRef(base.primitive, { ...(base.facets ?? {}), ...type.facets }, base.builtin) as Extract<
-    TypeRef,
-    { kind: 'primitive' }
-  >;
+  const ref = primitiveRef(base.primitive, { ...(base.facets ?? {}), ...type.facets }, base.builtin);
   if (ref.tsType === 'string' || !type.patterns?.length) return base.patterns ? { ...ref, patterns: base.patterns } : ref;
   return { ...ref, patterns: [...(base.patterns ?? []), joinedPatterns(type.patterns)] };
 }

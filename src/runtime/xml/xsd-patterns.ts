@@ -9,6 +9,7 @@
  */
 import { DecodeError } from './decode-error';
 import {
+  collapse,
   formatXsdBase64Binary,
   formatXsdBigInteger,
   formatXsdFloat,
@@ -50,7 +51,7 @@ const matchesAll = (text: string, patterns: readonly string[]) => patterns.every
  * alternatives joined) matches it; otherwise a DecodeError that names the type, never the value.
  */
 export function checkXsdPatterns(text: string, patterns: readonly string[]): string {
-  const value = text.replace(/[\t\n\r ]+/g, ' ').trim();
+  const value = collapse(text);
   if (!matchesAll(value, patterns)) throw new DecodeError('a value does not match the pattern of its type');
   return value;
 }
@@ -61,11 +62,12 @@ export function formatXsdPatterned(
   type: XsdPatternedType,
   patterns: readonly string[],
 ): string {
-  const forms = lexicalForms(value, type);
-  const canonical = forms.next().value as string;
-  if (matchesAll(canonical, patterns)) return canonical;
-  for (const form of forms) if (matchesAll(form, patterns)) return form;
-  return canonical;
+  let canonical: string | undefined;
+  for (const form of lexicalForms(value, type)) {
+    canonical ??= form;
+    if (matchesAll(form, patterns)) return form;
+  }
+  return canonical!;
 }
 
 /** The lexical forms of a value, its canonical one first. */

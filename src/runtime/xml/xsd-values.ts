@@ -9,7 +9,7 @@ import { escapeXmlAttribute } from './xml-escape';
 import type { XmlElement } from './xml-engine';
 
 /** XML Schema's white space "collapse", which every type below applies before reading. */
-const collapse = (text: string) => text.replace(/[\t\n\r ]+/g, ' ').trim();
+export const collapse = (text: string) => text.replace(/[\t\n\r ]+/g, ' ').trim();
 
 /** The integer types held as a JavaScript number, with their bounds (also the bounds codegen's OpenAPI description gives). */
 export const INTEGER_BOUNDS = {
