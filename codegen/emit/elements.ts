@@ -30,8 +30,9 @@ export function emitElements(model: SchemaModel, output: Output = GENERATED): st
   const entries: string[] = [];
   for (const element of model.elements) {
     const name = functionName(element);
-    // An element of anyType is kept whole as XML, xsi:nil and all.
-    const nillable = element.nillable && element.type.kind !== 'any';
+    // An element of anyType kept as XML (not read lax) is kept whole, xsi:nil and all.
+    const kept = element.type.kind === 'any' && !element.type.lax;
+    const nillable = element.nillable && !kept;
     const type = typeText(file, element.type);
     const tsType = nillable ? `${type} | null` : type;
     const own = model.prefixes
@@ -39,25 +40,21 @@ export function emitElements(model: SchemaModel, output: Output = GENERATED): st
       : element.namespace !== ''
         ? ` + ' xmlns="' + ${doubleQuote(escapeXmlAttribute(element.namespace))} + '"'`
         : '';
-    const decode =
-      element.type.kind === 'any'
-        ? `${imports.runtime('xmlFragmentOf')}(root)`
-        : decodeExpression(file, element.type, 'root', element.default);
-    const write =
-      element.type.kind === 'any'
-        ? 'value'
-        : elementExpression(
-            file,
-            {
-              xmlName: element.name,
-              namespace: element.namespace,
-              type: element.type,
-              nillable: element.nillable,
-              ...(element.default !== undefined ? { default: element.default } : {}),
-            },
-            'value',
-            own,
-          );
+    const decode = kept ? `${imports.runtime('xmlFragmentOf')}(root)` : decodeExpression(file, element.type, 'root', element.default);
+    const write = kept
+      ? 'value'
+      : elementExpression(
+          file,
+          {
+            xmlName: element.name,
+            namespace: element.namespace,
+            type: element.type,
+            nillable: element.nillable,
+            ...(element.default !== undefined ? { default: element.default } : {}),
+          },
+          'value',
+          own,
+        );
     const qname = `{${element.namespace}}${element.name}`;
     const read = `${imports.runtime('readDocument')}(text, ${doubleQuote(element.name)}, ${doubleQuote(element.namespace)}, (root) => ${nillable ? `${imports.runtime('isXsiNil')}(root) ? null : ${decode}` : decode})`;
     blocks.push(

@@ -15,6 +15,9 @@ import { GENERATED, type Output, TYPES } from './header';
 import { quote } from './ts';
 import { enumValues, patternList, valueCode } from './values';
 
+/** types.ts's table of the global elements, which anyType content is read lax into (the runtime's GlobalElements). */
+const GLOBAL_ELEMENTS = 'GLOBAL_ELEMENTS';
+
 /** The attributes one function writes: past this many, TypeScript's control flow analysis gives up on the function. */
 const ATTRIBUTES_A_FUNCTION = 100;
 
@@ -59,10 +62,52 @@ export function emitTypes(model: SchemaModel, output: Output = GENERATED): strin
   // One insertion for all the classes: ts-morph prints them once.
   source.addStatements(model.types.flatMap((type) => classStatements(file, type)));
   source.addStatements(faultClasses(file));
+  if (readsAnyTypeLax(model)) source.addStatements(globalElements(file));
   source.formatText({ indentSize: 2, convertTabsToSpaces: true });
   const body = source.getFullText();
   const imports = file.imports.runtimeDeclarations(output.runtime);
   return [output.header, ...(imports ? [imports] : []), body.trimStart()].join('\n\n');
+}
+
+const lax = (ref: TypeRef) => ref.kind === 'any' && ref.lax === true;
+
+/** Whether a field or a global element of the schema set is of anyType, read lax (XSD mode). */
+function readsAnyTypeLax(model: SchemaModel): boolean {
+  return model.elements.some((e) => lax(e.type)) || model.types.some((t) => t.fields.some((f) => lax(f.type)));
+}
+
+/**
+ * GLOBAL_ELEMENTS: each global element's reader (its element in, its value out; null when nillable and nil) and
+ * writer (the element itself, declaring every namespace the contract writes with a prefix), by `{namespace}name`:
+ * what anyType content is read into and written from.
+ */
+function globalElements(file: EmitFile): string {
+  const { model, imports } = file;
+  const declarations = model.prefixes ? ` + xmlns(${quote(escapeXmlAttribute(model.authoredNamespace))})` : '';
+  const entries = model.elements.map((element) => {
+    const type = typeText(file, element.type);
+    const tsType = element.nillable ? `${type} | null` : type;
+    const decode = decodeExpression(file, element.type, 'element', element.default);
+    const read = element.nillable ? `${imports.runtime('isXsiNil')}(element) ? null : ${decode}` : decode;
+    const write = elementExpression(
+      file,
+      {
+        xmlName: element.name,
+        namespace: element.namespace,
+        type: element.type,
+        nillable: element.nillable,
+        ...(element.default !== undefined ? { default: element.default } : {}),
+      },
+      'value',
+      declarations,
+    );
+    const qname = quote(`{${element.namespace}}${element.name}`);
+    return `  ${qname}: { read: (element: ${imports.runtime('XmlElement')}) => ${read}, write: (value: ${tsType}) => ${write} },`;
+  });
+  return [
+    '/** Each global element of the schema set by `{namespace}name`: its reader and writer, for the anyType content that holds it. */',
+    `export const ${GLOBAL_ELEMENTS}: ${imports.runtime('GlobalElements')} = {\n${entries.join('\n')}\n};`,
+  ].join('\n');
 }
 
 const required = (field: FieldModel | AttributeModel) => ('minOccurs' in field ? field.minOccurs > 0 : field.required);
@@ -350,7 +395,7 @@ function writeField(w: CodeBlockWriter, file: EmitFile, f: FieldModel, top: stri
     w.write(`for (const item of ${target}${required(f) ? '' : ' ?? []'})`).block(() => w.writeLine('xml += item.toXml();'));
     return;
   }
-  if (f.type.kind === 'any') {
+  if (f.type.kind === 'any' && !f.type.lax) {
     if (repeated(f)) w.write(`for (const item of ${target}${required(f) ? '' : ' ?? []'})`).block(() => w.writeLine('xml += item;'));
     else if (required(f)) w.writeLine(`xml += ${target};`);
     else w.write(`if (${target} !== undefined)`).block(() => w.writeLine(`xml += ${target};`));
@@ -550,6 +595,8 @@ function groupOf(model: SchemaModel, field: FieldModel, i: number) {
 
 /** Whether a class writes something in its element's start tag: attributes, or the namespace of a QName it holds as text. */
 export function hasAttributes(model: SchemaModel, ref: TypeRef): boolean {
+  // An anyType value keeps the attributes it came with.
+  if (ref.kind === 'any' && ref.lax) return true;
   const type = ref.kind === 'complex' ? model.types.find((t) => t.name === ref.typeName) : undefined;
   return (
     type !== undefined &&
@@ -587,7 +634,7 @@ export function valueDeclarations(file: EmitFile, ref: TypeRef, value: string, p
 export function typeText(file: EmitFile, ref: TypeRef, written = ref.tsType): string {
   const { model, imports } = file;
   if (isXsiTyped(ref)) imports.runtime('XsiTyped');
-  if (ref.kind === 'any') imports.runtime('XmlFragment');
+  if (ref.kind === 'any') imports.runtime(ref.lax ? 'AnyType' : 'XmlFragment');
   else if (ref.kind === 'enum') imports.local(TYPES, ref.typeName, 'type');
   else if (ref.kind === 'list') typeText(file, ref.item);
   else if (ref.kind === 'complex') {
@@ -606,6 +653,8 @@ export function fieldType(file: EmitFile, f: FieldModel): string {
 /** Reads an element's value; `empty` (a simple type's default or fixed value) is the value of an empty element. */
 export function decodeExpression(file: EmitFile, ref: TypeRef, element: string, empty?: string): string {
   if (ref.kind === 'complex') return `${file.imports.local(TYPES, ref.typeName)}.fromXml(${element})`;
+  if (ref.kind === 'any' && ref.lax)
+    return `${file.imports.runtime('readAnyType')}(${element}, ${file.imports.local(TYPES, GLOBAL_ELEMENTS)})`;
   if (ref.kind === 'any') return `${file.imports.runtime('xmlFragmentOf')}(${element})`;
   const text = empty === undefined ? `${element}.content` : `(${element}.content || ${quote(empty)})`;
   const value = simpleParse(file, ref, text, element);
@@ -660,6 +709,8 @@ function patternedList(file: EmitFile, ref: Extract<TypeRef, { kind: 'list' }>, 
 
 export function encodeExpression(file: EmitFile, ref: TypeRef, value: string): string {
   if (ref.kind === 'complex') return `${value}.toXml()`;
+  if (ref.kind === 'any' && ref.lax)
+    return `${file.imports.runtime('anyTypeContent')}(${value}, ${file.imports.local(TYPES, GLOBAL_ELEMENTS)})`;
   if (ref.kind === 'any') return value;
   return simpleFormat(file, ref, value);
 }

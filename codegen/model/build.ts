@@ -13,7 +13,7 @@ import { derivedTypes } from './derivations';
 import { globalElements } from './elements';
 import { checkIdentifiers } from './identifiers';
 import { field } from './content';
-import type { ComplexTypeModel, ElementModel, FieldModel, SchemaModel, ServiceModel, TypeRef } from './model';
+import type { ComplexTypeModel, ElementModel, SchemaModel, ServiceModel, TypeRef } from './model';
 import { identifier, sortByName } from './names';
 import { attachEncodings, encodedTypesOf } from './encoding';
 import { modelOperations } from './operations';
@@ -81,6 +81,7 @@ export function buildSchemaModel({ xsd, targetNamespace }: SchemaSetFacts): Sche
   unionsForDerivedTypes(all, elements, []);
   checkIdentifiers(all);
   keepSimpleXsiTypes(elements, all);
+  readAnyTypeLax(elements, all);
   const rootTypes = rootTypesOf(context, all);
   return {
     authoredNamespace: targetNamespace,
@@ -108,6 +109,35 @@ function rootTypesOf(context: ModelContext, types: ComplexTypeModel[]): NonNulla
     }
   }
   return found;
+}
+
+/** An element of anyType, read lax: the runtime's AnyType. */
+const laxAnyType = (): TypeRef => ({ kind: 'any', tsType: 'AnyType', lax: true });
+
+/**
+ * In a bare schema set, each element of anyType (a global one, a field) is read lax into the runtime's AnyType: its
+ * text, the elements global declarations describe read into their types, the others kept as XML. Wildcards and
+ * mixed content are not elements of anyType (their fields have no name) and stay XML. A contract's (WSDL mode)
+ * anyType stays XmlFragment, as its JSON and OpenAPI forms write it.
+ */
+function readAnyTypeLax(elements: ElementModel[], types: ComplexTypeModel[]): void {
+  // xsi:nil and xsi:type stay on the value as attributes (a nil one is an AnyType of no content): nothing is null.
+  for (const element of elements)
+    if (element.type.kind === 'any') {
+      element.type = laxAnyType();
+      element.nillable = false;
+    }
+  for (const type of types)
+    type.fields = type.fields.map((f) =>
+      f.inline || f.xmlName === '' || f.type.kind !== 'any'
+        ? f
+        : {
+            ...f,
+            type: laxAnyType(),
+            nillable: false,
+            tsType: field(f.name, f.xmlName, f.namespace, laxAnyType(), f.minOccurs, f.maxOccurs, false).tsType,
+          },
+    );
 }
 
 /**

@@ -85,8 +85,11 @@ export type TypeRef =
   /** `patterns`: of a list of numbers, booleans or binary values, the patterns the list's text must match (as a primitive's). */
   | { kind: 'list'; item: SimpleTypeRef; tsType: string; facets?: Facets; patterns?: string[] }
   | { kind: 'complex'; typeName: string; tsType: string }
-  /** Content kept as XML (xs:any, anyType, mixed content): the runtime's XmlFragment. */
-  | { kind: 'any'; tsType: string };
+  /**
+   * Content kept as XML (xs:any, anyType, mixed content): the runtime's XmlFragment. `lax`: an element of anyType
+   * in a bare schema set (XSD mode), read lax into the runtime's AnyType (model/build.ts's readAnyTypeLax).
+   */
+  | { kind: 'any'; tsType: string; lax?: true };
 
 export type SimpleTypeRef = Extract<TypeRef, { kind: 'primitive' | 'enum' }>;
 

@@ -46,6 +46,16 @@ export {
   xsiTypeAttribute,
   xsiTypedValue,
 } from './xml/xml-codec';
+export {
+  type AnyAttribute,
+  type AnyContent,
+  AnyType,
+  anyTypeContent,
+  type DeclaredElement,
+  type GlobalElements,
+  type KeptElement,
+  readAnyType,
+} from './xml/any-type';
 export type { XmlElement } from './xml/xml-engine';
 export { escapeXmlAttribute, escapeXmlText } from './xml/xml-escape';
 export {
@@ -132,6 +142,9 @@ export const CODEC_EXPORTS = {
     'toJsonEnum',
     'toJsonFloat',
     'jsonString',
+    'AnyType',
+    'anyTypeContent',
+    'readAnyType',
   ],
   types: [
     'ContractDefinition',
@@ -148,5 +161,10 @@ export const CODEC_EXPORTS = {
     'TypedRoot',
     'XmlFragment',
     'XmlElement',
+    'AnyAttribute',
+    'AnyContent',
+    'DeclaredElement',
+    'GlobalElements',
+    'KeptElement',
   ],
 } as const;

@@ -77,6 +77,16 @@ export {
   xsiTypeAttribute,
   xsiTypedValue,
 } from './xml/xml-codec';
+export {
+  type AnyAttribute,
+  type AnyContent,
+  AnyType,
+  anyTypeContent,
+  type DeclaredElement,
+  type GlobalElements,
+  type KeptElement,
+  readAnyType,
+} from './xml/any-type';
 export { escapeXmlAttribute, escapeXmlText } from './xml/xml-escape';
 export {
   formatXsdBase64Binary,

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { generateSchemaTexts } from '../../codegen/main';
 import { readCatalog } from '../../codegen/read/catalog';
 import { loadModules } from '../../codegen/harness/xsts/run-set';
+import { AnyType, type DeclaredElement, type KeptElement } from '../../src/runtime/xml/any-type';
 import { type ElementCodec, type TypedRoot, XsiTyped } from '../../src/runtime/xml/xml-codec';
 import { loadXmlEngine, safeParseOptions, xml } from '../../src/runtime/xml/xml-engine';
 
@@ -186,7 +187,7 @@ test('an enumeration matches in its base type’s value space; an enumeration of
   t.regex(written, /<e>2<\/e><p>1 2<\/p>/);
 });
 
-test('an empty element holds its default or fixed value; a nillable one xsi:nil; an anyType one is kept whole', async (t) => {
+test('an empty element holds its default or fixed value; a nillable one xsi:nil; an anyType one keeps xsi:nil as an attribute', async (t) => {
   const { elements } = await generated(
     `<xs:schema ${XS}><xs:element name="r"><xs:complexType><xs:sequence>
       <xs:element name="a" type="xs:int" default="5"/><xs:element name="b" type="xs:boolean" fixed="true"/>
@@ -195,8 +196,77 @@ test('an empty element holds its default or fixed value; a nillable one xsi:nil;
   const xsi = 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"';
   const { value, written } = roundTrip(elements, '{}r', `<r ${xsi}><a/><b></b><c xsi:nil="true"/><d xsi:nil="true" e="1"/></r>`);
   t.like(value, { a: 5, b: true, c: null });
-  t.regex((value as { d: string }).d, /^<d xmlns:xsi="http:\/\/www\.w3\.org\/2001\/XMLSchema-instance" xsi:nil="true" e="1"><\/d>$/);
-  t.regex(written, /<a>5<\/a><b>true<\/b><c xsi:nil="true" xmlns:xsi="[^"]+" \/><d [^>]*xsi:nil="true" e="1"><\/d>/);
+  t.true((value as { d: unknown }).d instanceof AnyType);
+  t.deepEqual((value as { d: AnyType }).d.attributes, [
+    { name: 'nil', namespace: XSI, value: 'true' },
+    { name: 'e', namespace: '', value: '1' },
+  ]);
+  t.deepEqual((value as { d: AnyType }).d.content, []);
+  t.regex(
+    written,
+    /<a>5<\/a><b>true<\/b><c xsi:nil="true" xmlns:xsi="[^"]+" \/><d xmlns:a0="http:\/\/www\.w3\.org\/2001\/XMLSchema-instance" a0:nil="true" e="1"><\/d>/,
+  );
+  const again = rootOf(written);
+  t.is((again.get('d') as typeof again | null)?.attrs.find((a) => a.name === 'nil')?.namespaceUri, XSI);
+});
+
+test('an element of anyType is read lax: its text, an element a global declaration describes as that type’s value, any other kept as XML', async (t) => {
+  const { elements } = await generated(
+    `<xs:schema ${XS} targetNamespace="urn:t" xmlns:t="urn:t" elementFormDefault="qualified">
+      <xs:element name="doc"><xs:complexType><xs:sequence><xs:element name="a" maxOccurs="unbounded"/></xs:sequence></xs:complexType></xs:element>
+      <xs:element name="price" type="xs:int"/>
+      <xs:element name="item"><xs:complexType><xs:attribute name="id" type="xs:int"/></xs:complexType></xs:element>
+      <xs:element name="free" type="xs:anyType"/></xs:schema>`,
+  );
+  const instance =
+    '<t:doc xmlns:t="urn:t" xmlns:o="urn:o" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">' +
+    '<t:a/><t:a>testing &amp; more</t:a><t:a o:at="1" xsi:type="xsd:int">5</t:a>' +
+    '<t:a>x<t:price> +07 </t:price><t:item id="8"/><o:unknown q="2">y<t:price>3</t:price></o:unknown><t:free>in<t:price>9</t:price></t:free>z</t:a></t:doc>';
+  const { value, written } = roundTrip(elements, '{urn:t}doc', instance);
+  const a = (value as { a: AnyType[] }).a;
+  t.true(a.every((v) => v instanceof AnyType));
+  t.deepEqual(a[0].content, []);
+  t.is(a[1].text, 'testing & more');
+  // xsi:type names a QName: kept as the one it names, written with a prefix of its own.
+  t.deepEqual(a[2].attributes, [
+    { name: 'at', namespace: 'urn:o', value: '1' },
+    { name: 'type', namespace: XSI, value: '{http://www.w3.org/2001/XMLSchema}int' },
+  ]);
+  const [x, price, item, unknown, free, z] = a[3].content as [
+    string,
+    DeclaredElement,
+    DeclaredElement,
+    KeptElement,
+    DeclaredElement,
+    string,
+  ];
+  t.deepEqual([x, z], ['x', 'z']);
+  t.like(price, { name: 'price', namespace: 'urn:t', value: 7 });
+  t.like(item, { name: 'item', namespace: 'urn:t', value: { id: 8 } });
+  t.regex(unknown.xml, /^<o:unknown xmlns:o="urn:o" xmlns:t="urn:t" q="2">y<t:price>3<\/t:price><\/o:unknown>$/);
+  t.true(free.value instanceof AnyType);
+  t.like((free.value as AnyType).content[1], { name: 'price', value: 9 });
+  t.deepEqual(
+    a[3].elements.map((e) => e.name),
+    ['price', 'item', 'free'],
+  );
+  // Written back: the same elements, attributes and text (a declared element by its own writer).
+  const root = rootOf(written);
+  const parts = root.find('*') as ReturnType<typeof rootOf>[];
+  t.is(parts.length, 4);
+  t.is(parts[1].content, 'testing & more');
+  t.is(parts[2].attrs.find((attribute) => attribute.name === 'type')?.value.replace(/^[^:]*:/, ''), 'int');
+  t.is(parts[2].attrs.find((attribute) => attribute.name === 'at')?.namespaceUri, 'urn:o');
+  t.regex(
+    written,
+    /x<tns:price[^>]*>7<\/tns:price><tns:item[^>]*id="8"[^>]*><\/tns:item><o:unknown [^>]*q="2">y<t:price>3<\/t:price><\/o:unknown><tns:free[^>]*>in<tns:price[^>]*>9<\/tns:price><\/tns:free>z/,
+  );
+  // A declared element inside is refused as its type refuses it; a value made by hand is written the same way.
+  t.throws(() => elements['{urn:t}doc']!.read('<t:doc xmlns:t="urn:t"><t:a><t:price>seven</t:price></t:a></t:doc>'), {
+    name: 'DecodeError',
+  });
+  const made = new AnyType(['a < b', { name: 'price', namespace: 'urn:t', value: 1 }]);
+  t.regex(elements['{urn:t}free']!.write(made as never), /<tns:free[^>]*>a &lt; b<tns:price[^>]*>1<\/tns:price><\/tns:free>/);
 });
 
 test('redefine: the redefinition takes the name, and its reference to its own name is the original', async (t) => {
@@ -346,7 +416,11 @@ test('a wildcard beside a field of its name takes the element it must take first
   const fixture = join(ROOT, 'test', 'fixtures', 'xsd-mode');
   const { elements } = await generated(readFileSync(join(fixture, 'wildcard-beside-field.xsd'), 'utf8'));
   const { value, written } = roundTrip(elements, '{}r', readFileSync(join(fixture, 'wildcard-beside-field.xml'), 'utf8'));
-  const fields = (v: unknown) => Object.entries(v as Record<string, unknown>).filter(([, x]) => typeof x === 'string');
+  // The wildcard's elements are kept as XML; the field, of anyType, is an AnyType (shown here as the element it reads).
+  const fields = (v: unknown) =>
+    Object.entries(v as Record<string, unknown>)
+      .filter(([, x]) => typeof x === 'string' || x instanceof AnyType)
+      .map(([name, x]) => [name, x instanceof AnyType ? `<item>${x.text}</item>` : x]);
   const { before, after } = value as { before: object; after: object };
   t.deepEqual(
     fields(before).map(([, x]) => x),

@@ -89,6 +89,8 @@ class Comparer {
     const attributes = this.attributes(a, b, complex, path);
     if (attributes) return attributes;
     if (nilA) return elementChildren(b).length || textOf(b).trim() ? `${path}: a nil element was written with content` : undefined;
+    // Read lax: its elements that global declarations describe compared as their types.
+    if (typeA?.kind === 'any' && typeA.lax) return this.untypedContent(a, b, path, (child) => this.globalElement(child));
     if (typeA === undefined || typeA.kind === 'any') return this.untypedContent(a, b, path);
     if (typeA.kind !== 'complex') return this.simple(typeA, a, b, path, declared?.default);
     if (!complex) return `${path}: no class for type ${typeA.typeName}`;
@@ -111,6 +113,16 @@ class Comparer {
     const attributes = element.attrs.filter((a) => a.namespaceUri !== XSI);
     counts.all += 1 + attributes.length;
     const named = element.attrs.some((a) => a.name === 'type' && a.namespaceUri === XSI);
+    if (!kept && declared?.type.kind === 'any' && declared.type.lax) {
+      // Read lax (the runtime's AnyType): its text and attributes as text, an element a global declaration
+      // describes into that declaration's type, any other kept as XML (xsi:type stays an attribute).
+      counts.typed += 1 + attributes.length;
+      for (const child of elementChildren(element)) {
+        const global = this.globalElement(child);
+        this.count(child, global, counts, global === undefined);
+      }
+      return;
+    }
     const type = kept || (declared === undefined && !named) ? undefined : this.effectiveType(element, declared?.type);
     if (type === undefined || type.kind === 'any') {
       for (const child of elementChildren(element)) this.count(child, undefined, counts, true);
@@ -177,6 +189,14 @@ class Comparer {
       if (!equal) return `${path}/@${key}: ${JSON.stringify(p.slice(0, 60))} was written as ${JSON.stringify(q.slice(0, 60))}`;
     }
     return undefined;
+  }
+
+  /** The global declaration of an element's name and namespace, if the schema set has one. */
+  private globalElement(element: XmlElement): Declared | undefined {
+    const found = this.model.elements.find((e) => e.name === element.name && e.namespace === (element.namespaceUri ?? ''));
+    return found
+      ? { type: found.type, nillable: found.nillable, ...(found.default !== undefined ? { default: found.default } : {}) }
+      : undefined;
   }
 
   /** The declaration of a child element in a class: a field (a group's too) of its name and namespace. */

@@ -108,7 +108,7 @@ let childNodesPath: XmlXPath | undefined;
  * Every child node of an element, in document order: an XPath compiled once, not a walk over siblings, since
  * libxml2-wasm's wrapper of a processing instruction has no `next` (the walk would stop at one).
  */
-function childNodes(element: XmlElement): ReturnType<XmlElement['find']> {
+export function childNodes(element: XmlElement): ReturnType<XmlElement['find']> {
   childNodesPath ??= xml().XmlXPath.compile('node()');
   return element.find(childNodesPath);
 }
