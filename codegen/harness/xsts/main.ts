@@ -28,6 +28,8 @@ interface Options {
   saveOutput?: string;
   filter?: RegExp;
   jobs: number;
+  /** How many of the cases holding the most untyped values to list (0: none). */
+  untyped: number;
 }
 
 /** What a worker is sent: a schema set's cases; what it answers: their results. */
@@ -191,6 +193,16 @@ export function tableBySet(results: CaseResult[]): string {
   return lines.join('\n');
 }
 
+/** The `n` passing cases that hold the most values not read into a typed field, most first. */
+export function mostUntyped(results: CaseResult[], n: number): string {
+  const untyped = (r: CaseResult) => (r.values ? r.values.all - r.values.typed : 0);
+  const ranked = results.filter((r) => r.outcome === 'pass' && untyped(r) > 0).sort((a, b) => untyped(b) - untyped(a));
+  return ranked
+    .slice(0, n)
+    .map((r) => `untyped ${untyped(r)} of ${r.values!.all}: ${r.case.set} ${r.case.name} ${r.case.instance}`)
+    .join('\n');
+}
+
 /** The closing line: the counts, the share passing, the typed share and the time. */
 export function closingLine(results: CaseResult[], seconds: number): string {
   const count = (outcome: CaseResult['outcome']) => results.filter((r) => r.outcome === outcome).length;
@@ -213,10 +225,11 @@ function parseOptions(argv: string[]): Options {
       jobs: { type: 'string' },
       catalog: { type: 'string' },
       typecheck: { type: 'boolean' },
+      untyped: { type: 'string' },
     },
   });
   if (positionals.length !== 1)
-    throw new Error('usage: npm run xsts -- DIR [--save-output OUT] [--filter REGEX] [--jobs N] [--catalog FILE]');
+    throw new Error('usage: npm run xsts -- DIR [--save-output OUT] [--filter REGEX] [--jobs N] [--catalog FILE] [--untyped N]');
   const jobs = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
   if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs ${values.jobs}: a number of processes, 1 or more`);
   return {
@@ -226,6 +239,7 @@ function parseOptions(argv: string[]): Options {
     ...(values.filter ? { filter: new RegExp(values.filter) } : {}),
     jobs,
     typecheck: values.typecheck === true,
+    untyped: values.untyped === undefined ? 0 : Number(values.untyped),
   };
 }
 
@@ -261,6 +275,7 @@ async function main(): Promise<void> {
     }
   }
   if (work) rmSync(work, { recursive: true, force: true });
+  if (options.untyped > 0) console.log(`\n${mostUntyped(results, options.untyped)}`);
   console.log(`\n${tableBySet(results)}\n`);
   console.log(closingLine(results, seconds));
   process.exitCode = results.some((r) => r.outcome === 'fail') ? 1 : 0;
