@@ -439,7 +439,7 @@ export function elementExpression(
     const own = valueDeclarations(file, f.type, plain, 'q');
     start = `'<${tag}'${declarations}${own ? ` + ${own}` : ''} + ${imports.runtime('xsiTypeAttribute')}(${value}) + '>'`;
     let text = encodeExpression(file, f.type, plain);
-    if (f.default !== undefined && !qnameValued(model, f.type) && f.type.kind !== 'list') {
+    if (f.default !== undefined && !qnameValued(model, f.type)) {
       const schemaText = encodeExpression(file, f.type, simpleParse(file, f.type, quote(f.default)));
       text = `((text: string) => (text === ${schemaText} ? ${quote(escapeXmlText(f.default))} : text))(${text})`;
     }

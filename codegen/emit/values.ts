@@ -157,6 +157,63 @@ const qnameCode = (call: Call): ValueCode => ({
   fromJson: (d) => call('fromJsonString', d),
 });
 
+/** The built-ins kept as their text whose lexical space the runtime checks for a union's member (xsd-unions.ts's). */
+const LEXICAL_CHECKED = new Set([
+  'decimal',
+  'dateTime',
+  'date',
+  'time',
+  'gYearMonth',
+  'gYear',
+  'gMonthDay',
+  'gDay',
+  'gMonth',
+  'duration',
+  'language',
+]);
+/** The facets of a member the runtime checks where its reader does not: bounds and lengths. */
+const MEMBER_FACETS = ['minInclusive', 'maxInclusive', 'minExclusive', 'maxExclusive', 'length', 'minLength', 'maxLength'];
+
+/**
+ * A discriminated union's code: its text read as the value of the first member that holds it, a value written by
+ * the first member whose values it is of (the runtime's parseXsdUnion and formatXsdUnion over the members' table).
+ */
+function unionCode(call: Call, imports: Imports, type: Extract<SimpleTypeRef, { kind: 'primitive' }>, model?: SchemaModel): ValueCode {
+  const members = (type.members ?? []) as SimpleTypeRef[];
+  const table = `[${members.map((m) => memberCode(imports, m, model)).join(', ')}]`;
+  const tsType = [...new Set(members.map((m) => memberTsType(imports, m)))].join(' | ');
+  return {
+    parse: (x) => `(${call('parseXsdUnion', x, table)} as ${tsType})`,
+    format: (x) => call('escapeXmlText', call('formatXsdUnion', x, table)),
+    text: (x) => call('formatXsdUnion', x, table),
+    toJson: (x) => call('jsonString', call('formatXsdUnion', x, table)),
+    fromJson: (d) => call('parseXsdUnion', call('fromJsonString', d), table),
+  };
+}
+
+/** A member's TypeScript type, an enumeration's name imported where it is used. */
+const memberTsType = (imports: Imports, member: SimpleTypeRef) =>
+  member.kind === 'enum' ? imports.local(TYPES, member.typeName, 'type') : member.tsType;
+
+/** One member of a union's table: its reader, its writer of the values of its TypeScript type, what the runtime checks. */
+function memberCode(imports: Imports, member: SimpleTypeRef, model?: SchemaModel): string {
+  const code = valueCode(imports, member, model);
+  let guard: string;
+  if (member.kind === 'enum')
+    guard = `typeof v === 'string' && (${imports.local(TYPES, enumValues(member.typeName))} as readonly string[]).includes(v)`;
+  else if (member.tsType === 'Uint8Array') guard = 'v instanceof Uint8Array';
+  else guard = `typeof v === ${quote(member.tsType)}`;
+  const extra: string[] = [];
+  if (member.kind === 'primitive') {
+    const builtin = builtinOf(member);
+    if (member.tsType === 'string' && builtin && LEXICAL_CHECKED.has(builtin)) extra.push(`lexical: ${quote(builtin)}`);
+    const facets = MEMBER_FACETS.filter((f) => member.facets?.[f] !== undefined).map((f) => `${f}: ${quote(member.facets![f])}`);
+    if (facets.length) extra.push(`facets: { ${facets.join(', ')} }`);
+  }
+  const write = `(v: unknown) => (${guard} ? ${code.text(`(v as ${memberTsType(imports, member)})`)} : undefined)`;
+  return `{ read: (t: string) => ${code.parse('t')}, write: ${write}${extra.map((e) => `, ${e}`).join('')} }`;
+}
+
 /** The code of a simple type's values, for a file whose imports record the helpers it calls (and an enumeration's values). */
 export function valueCode(imports: Imports, type: SimpleTypeRef, model?: SchemaModel): ValueCode {
   const call: Call = (helper, ...args) => `${imports.runtime(helper)}(${args.join(', ')})`;
@@ -165,6 +222,7 @@ export function valueCode(imports: Imports, type: SimpleTypeRef, model?: SchemaM
     if (type.primitive === 'string' && builtin !== 'string')
       return { ...text(call), parse: (x) => call('parseXsdText', x, quote(builtin)) };
     if (type.patterns?.length) return patternedCode(call, type.primitive, type.patterns);
+    if (type.discriminated) return unionCode(call, imports, type, model);
     if (type.primitive !== 'text' || builtin === 'token') return primitiveCode(call, type.primitive);
     if (isQName(builtin)) return qnameCode(call);
     // A union's text is kept as it is; any other string type's, with its white space facet applied.

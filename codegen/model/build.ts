@@ -75,6 +75,7 @@ export function buildContractModel({ wsdl, xsd }: ContractFacts, warn: (line: st
  */
 export function buildSchemaModel({ xsd, targetNamespace }: SchemaSetFacts): SchemaModel {
   const context = createContext(expandSubstitutionGroups(xsd), targetNamespace);
+  context.discriminateUnions = true;
   claimTypeNames(context);
   const elements = reachEverything(context);
   const all = derivedTypes(context);

@@ -29,6 +29,8 @@ export interface ModelContext {
   readonly building: Set<XsdComplexType>;
   /** A particle names its field; the field's name may change (uniqueMembers), so each particle keeps its field. */
   readonly particleFields: Map<ParticleModel, FieldModel>;
+  /** A bare schema set's (XSD mode): a union's value is its member type's, discriminated (type-refs.ts). */
+  discriminateUnions?: boolean;
 }
 
 export function createContext(xsd: XsdFacts, tns: string, reserved: Iterable<string> = []): ModelContext {

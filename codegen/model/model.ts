@@ -80,7 +80,20 @@ export type TypeRef =
    * `patterns`: of a number, boolean or binary type, the patterns its text must match, one per derivation step
    * (a step's alternatives joined): checked on read, kept to on write (the runtime's xsd-patterns.ts).
    */
-  | { kind: 'primitive'; primitive: Primitive; tsType: string; facets?: Facets; builtin?: string; members?: TypeRef[]; patterns?: string[] }
+  /**
+   * `discriminated` (XSD mode): a union whose value is its first matching member's (`members` flattened, in order;
+   * `tsType` theirs joined), read and written through the runtime's xsd-unions.ts; without it a union is its text.
+   */
+  | {
+      kind: 'primitive';
+      primitive: Primitive;
+      tsType: string;
+      facets?: Facets;
+      builtin?: string;
+      members?: TypeRef[];
+      patterns?: string[];
+      discriminated?: true;
+    }
   | { kind: 'enum'; typeName: string; tsType: string }
   /** `patterns`: of a list of numbers, booleans or binary values, the patterns the list's text must match (as a primitive's). */
   | { kind: 'list'; item: SimpleTypeRef; tsType: string; facets?: Facets; patterns?: string[] }

@@ -51,7 +51,9 @@ export function simpleRef(context: ModelContext, type: XsdSimpleType, user: stri
         return [];
       }
     });
-    return { ...primitiveRef('text', undefined, 'union'), ...(members.length ? { members } : {}) };
+    const union = { ...primitiveRef('text', undefined, 'union'), ...(members.length ? { members } : {}) };
+    const discriminated = context.discriminateUnions && members.length === (type.members ?? []).length ? flatMembers(members) : undefined;
+    return discriminated ? { ...union, members: discriminated, tsType: unionTsType(discriminated), discriminated: true } : union;
   }
   if (type.variety === 'list') {
     const item = useRef(context, type.base!, user, depth + 1);
@@ -92,11 +94,35 @@ export function simpleRef(context: ModelContext, type: XsdSimpleType, user: stri
 }
 
 /**
+ * A union's members as its value is told apart by (a member that is a discriminated union itself standing for its
+ * members, in place), or undefined when one of them cannot be: a QName or NOTATION (read where it is written), a list.
+ */
+function flatMembers(members: readonly TypeRef[]): TypeRef[] | undefined {
+  const flat: TypeRef[] = [];
+  for (const member of members) {
+    if (member.kind === 'primitive' && member.builtin === 'union') {
+      if (!member.discriminated || !member.members) return undefined;
+      flat.push(...member.members);
+    } else if (member.kind === 'primitive') {
+      if (member.builtin === 'QName' || member.builtin === 'NOTATION') return undefined;
+      flat.push(member);
+    } else if (member.kind === 'enum') flat.push(member);
+    else return undefined;
+  }
+  return flat;
+}
+
+/** The TypeScript type of a discriminated union's values: its members' types, each once. */
+const unionTsType = (members: readonly TypeRef[]) => [...new Set(members.map((m) => m.tsType))].join(' | ');
+
+/**
  * A restriction of a primitive: its facets over its base's. A number, boolean or binary value (whose lexical form is
  * not kept) has the patterns of every step on its way, each step's alternatives as one pattern: the runtime checks
  * them on read and writes a form they admit. A union's text and the types held as their text keep their form.
  */
 function patterned(base: Extract<TypeRef, { kind: 'primitive' }>, type: XsdSimpleType): TypeRef {
+  // A restricted discriminated union keeps its members (its facets, checked by validation, over its base's).
+  if (base.builtin === 'union' && base.discriminated) return { ...base, facets: { ...(base.facets ?? {}), ...type.facets } };
   const ref = primitiveRef(base.primitive, { ...(base.facets ?? {}), ...type.facets }, base.builtin);
   if (ref.tsType === 'string' || !type.patterns?.length) return base.patterns ? { ...ref, patterns: base.patterns } : ref;
   return { ...ref, patterns: [...(base.patterns ?? []), joinedPatterns(type.patterns)] };

@@ -46,6 +46,7 @@ export {
   xsiTypeAttribute,
   xsiTypedValue,
 } from './xml/xml-codec';
+export { formatXsdUnion, parseXsdUnion, type XsdUnionMember } from './xml/xsd-unions';
 export {
   type AnyAttribute,
   type AnyContent,
@@ -145,6 +146,8 @@ export const CODEC_EXPORTS = {
     'AnyType',
     'anyTypeContent',
     'readAnyType',
+    'parseXsdUnion',
+    'formatXsdUnion',
   ],
   types: [
     'ContractDefinition',
@@ -166,5 +169,6 @@ export const CODEC_EXPORTS = {
     'DeclaredElement',
     'GlobalElements',
     'KeptElement',
+    'XsdUnionMember',
   ],
 } as const;

@@ -77,6 +77,7 @@ export {
   xsiTypeAttribute,
   xsiTypedValue,
 } from './xml/xml-codec';
+export { formatXsdUnion, parseXsdUnion, type XsdUnionMember } from './xml/xsd-unions';
 export {
   type AnyAttribute,
   type AnyContent,

@@ -175,6 +175,45 @@ test('a number, boolean or binary value restricted by a pattern is its type’s 
   t.regex(codec.write(value as never), /<i>1234<\/i>/);
 });
 
+test('a union’s value is the first member’s whose lexical space and facets hold its text; written by the first member whose values it is of', async (t) => {
+  const { elements } = await generated(
+    `<xs:schema ${XS}>
+      <xs:simpleType name="outcome"><xs:restriction base="xs:token"><xs:enumeration value="valid"/><xs:enumeration value="invalid"/></xs:restriction></xs:simpleType>
+      <xs:simpleType name="expected"><xs:union memberTypes="outcome"><xs:simpleType><xs:restriction base="xs:token"><xs:enumeration value="indeterminate"/></xs:restriction></xs:simpleType></xs:union></xs:simpleType>
+      <xs:simpleType name="sy"><xs:union memberTypes="xs:short xs:gYear"/></xs:simpleType>
+      <xs:simpleType name="small"><xs:restriction base="xs:int"><xs:maxInclusive value="10"/></xs:restriction></xs:simpleType>
+      <xs:simpleType name="nested"><xs:union memberTypes="small sy xs:duration xs:decimal"/></xs:simpleType>
+      <xs:simpleType name="digits"><xs:restriction base="sy"><xs:pattern value="d+"/></xs:restriction></xs:simpleType>
+      <xs:simpleType name="years"><xs:list itemType="sy"/></xs:simpleType>
+      <xs:simpleType name="named"><xs:union memberTypes="xs:QName xs:int"/></xs:simpleType>
+      <xs:element name="r"><xs:complexType><xs:sequence>
+        <xs:element name="e" type="expected" maxOccurs="unbounded"/><xs:element name="n" type="nested" maxOccurs="unbounded"/>
+        <xs:element name="p" type="digits"/><xs:element name="l" type="years"/><xs:element name="q" type="named"/>
+      </xs:sequence><xs:attribute name="a" type="sy"/></xs:complexType></xs:element></xs:schema>`,
+  );
+  const { value, written } = roundTrip(
+    elements,
+    '{}r',
+    '<r a="1990"><e> valid </e><e>indeterminate</e><n>7</n><n>+0050</n><n>40000</n><n>P1Y</n><n>1.50</n><n>2001Z</n><p>12</p><l> 5 2001 70000</l><q>x</q></r>',
+  );
+  // An enumeration's token collapsed; 50 above small's bound, so a short; 40000 beyond a short, so a gYear (its text).
+  t.like(value, { a: 1990, e: ['valid', 'indeterminate'], n: [7, 50, '40000', 'P1Y', '1.50', '2001Z'], p: 12, l: [5, 2001, '70000'] });
+  t.is((value as { q: unknown }).q, 'x', 'a union with a QName member is its text');
+  t.regex(
+    written,
+    /<r a="1990"><e>valid<\/e><e>indeterminate<\/e><n>7<\/n><n>50<\/n><n>40000<\/n><n>P1Y<\/n><n>1\.50<\/n><n>2001Z<\/n><p>12<\/p><l>5 2001 70000<\/l>/,
+  );
+  const codec = elements['{}r']!;
+  t.throws(() => codec.read('<r><e>maybe</e><n>1</n><p>1</p><l/><q>x</q></r>'), {
+    name: 'DecodeError',
+    message: /none of the union's member types/,
+  });
+  t.throws(() => codec.read('<r><e>valid</e><n>P1Q</n><p>1</p><l/><q>x</q></r>'), { name: 'DecodeError' }, 'no member’s lexical space');
+  // A value of none of the members' types is not written.
+  (value as { n: unknown[] }).n = [true];
+  t.throws(() => codec.write(value as never), { instanceOf: RangeError });
+});
+
 test('an enumeration matches in its base type’s value space; an enumeration of lists is a list', async (t) => {
   const { elements } = await generated(
     `<xs:schema ${XS}>

@@ -44,7 +44,8 @@ function typedRef(ref: TypeRef): boolean {
   if (ref.kind !== 'primitive') return ref.kind === 'enum';
   if (ref.primitive !== 'text') return true;
   const builtin = ref.builtin ?? 'string';
-  if (builtin === 'union') return false;
+  // A union's text, unless its value is its member's (discriminated).
+  if (builtin === 'union') return ref.discriminated === true;
   // A pattern-restricted number, boolean or binary value kept as its text.
   return !(builtin in PRIMITIVES) || PRIMITIVES[builtin as keyof typeof PRIMITIVES] === 'string';
 }

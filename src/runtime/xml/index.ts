@@ -26,6 +26,9 @@ export { compileSchema, compileSchemaSet, firstLibxmlMessage } from './xml-schem
 // The XSD built-in types' values: the integer types' bounds, white space, a QName read, a value's canonical key.
 export { INTEGER_BOUNDS, normalizeSpace, parseXsdQName, type WhiteSpace, whiteSpaceOf, type XsdBuiltin, xsdValueKey } from './xsd-values';
 
+// Whether a text is in the lexical space of a built-in generated code keeps as its text (a union's member's).
+export { xsdLexicalMatches } from './xsd-unions';
+
 // Text and attribute values escaped for XML, and a text escaped for a regular expression's literal.
 export { escapeXmlAttribute, escapeXmlText } from './xml-escape';
 export { escapeRegExp } from '../escape';
