@@ -69,11 +69,20 @@ export function emitTypes(model: SchemaModel, output: Output = GENERATED): strin
   return [output.header, ...(imports ? [imports] : []), body.trimStart()].join('\n\n');
 }
 
-const lax = (ref: TypeRef) => ref.kind === 'any' && ref.lax === true;
+const lax = (ref: TypeRef) => ref.kind === 'any' && (ref.lax === true || ref.wildcard !== undefined);
 
-/** Whether a field or a global element of the schema set is of anyType, read lax (XSD mode). */
+/** Whether a field or a global element of the schema set is read lax or written through GLOBAL_ELEMENTS (XSD mode's anyType and wildcards). */
 function readsAnyTypeLax(model: SchemaModel): boolean {
   return model.elements.some((e) => lax(e.type)) || model.types.some((t) => t.fields.some((f) => lax(f.type)));
+}
+
+/** How `child`, an element a wildcard's field takes, is read: as XML, or (XSD mode) as a WildcardElement. */
+function wildcardRead(file: EmitFile, f: FieldModel): string {
+  const { imports } = file;
+  if (f.type.kind !== 'any' || !f.type.wildcard) return `${imports.runtime('xmlFragmentOf')}(child)`;
+  return f.type.wildcard === 'lax'
+    ? `${imports.runtime('readWildcardElement')}(child, ${imports.local(TYPES, GLOBAL_ELEMENTS)})`
+    : `${imports.runtime('keepWildcardElement')}(child)`;
 }
 
 /**
@@ -395,6 +404,11 @@ function writeField(w: CodeBlockWriter, file: EmitFile, f: FieldModel, top: stri
     w.write(`for (const item of ${target}${required(f) ? '' : ' ?? []'})`).block(() => w.writeLine('xml += item.toXml();'));
     return;
   }
+  if (f.type.kind === 'any' && f.type.wildcard) {
+    const write = `xml += ${file.imports.runtime('wildcardElementXml')}(item, ${file.imports.local(TYPES, GLOBAL_ELEMENTS)});`;
+    w.write(`for (const item of ${target}${required(f) ? '' : ' ?? []'})`).block(() => w.writeLine(write));
+    return;
+  }
   if (f.type.kind === 'any' && !f.type.lax) {
     if (repeated(f)) w.write(`for (const item of ${target}${required(f) ? '' : ' ?? []'})`).block(() => w.writeLine('xml += item;'));
     else if (required(f)) w.writeLine(`xml += ${target};`);
@@ -504,9 +518,11 @@ function readChildren(w: CodeBlockWriter, file: EmitFile, type: ComplexTypeModel
       `${g.at} = ${member.position};`,
     ];
     if (g.members.some((m) => repeated(m.field))) lines.push(`${g.last} = ${quote(f.name)};`);
-    let value = f.xmlName === '' ? `${imports.runtime('xmlFragmentOf')}(child)` : decodeExpression(file, f.type, 'child', f.default);
+    let value = f.xmlName === '' ? wildcardRead(file, f) : decodeExpression(file, f.type, 'child', f.default);
     if (f.nillable) value = `${imports.runtime('isXsiNil')}(child) ? null : ${value}`;
-    lines.push(repeated(f) ? `(${g.current}.${f.name} ??= []).push(${value});` : `${g.current}.${f.name} = ${value};`);
+    // A wildcard's elements one by one (XSD mode).
+    const each = f.type.kind === 'any' && f.type.wildcard;
+    lines.push(repeated(f) || each ? `(${g.current}.${f.name} ??= []).push(${value});` : `${g.current}.${f.name} = ${value};`);
     return lines;
   };
   /** The statements that take `child` into a field of the type. */
@@ -518,7 +534,9 @@ function readChildren(w: CodeBlockWriter, file: EmitFile, type: ComplexTypeModel
     return lines;
   };
   const wildcardLines = plainWildcard
-    ? [`fields.${plainWildcard.name} = (fields.${plainWildcard.name} ?? '') + ${imports.runtime('xmlFragmentOf')}(child);`]
+    ? plainWildcard.type.kind === 'any' && plainWildcard.type.wildcard
+      ? [`(fields.${plainWildcard.name} ??= []).push(${wildcardRead(file, plainWildcard)});`]
+      : [`fields.${plainWildcard.name} = (fields.${plainWildcard.name} ?? '') + ${imports.runtime('xmlFragmentOf')}(child);`]
     : groupWildcard
       ? intoGroup(groupWildcard, groupWildcard.members.find((m) => m.field.xmlName === '')!)
       : [];
@@ -634,7 +652,7 @@ export function valueDeclarations(file: EmitFile, ref: TypeRef, value: string, p
 export function typeText(file: EmitFile, ref: TypeRef, written = ref.tsType): string {
   const { model, imports } = file;
   if (isXsiTyped(ref)) imports.runtime('XsiTyped');
-  if (ref.kind === 'any') imports.runtime(ref.lax ? 'AnyType' : 'XmlFragment');
+  if (ref.kind === 'any') imports.runtime(ref.lax ? 'AnyType' : ref.wildcard ? 'WildcardElement' : 'XmlFragment');
   else if (ref.kind === 'enum') imports.local(TYPES, ref.typeName, 'type');
   else if (ref.kind === 'list') typeText(file, ref.item);
   else if (ref.kind === 'complex') {

@@ -13,7 +13,7 @@ import { derivedTypes } from './derivations';
 import { globalElements } from './elements';
 import { checkIdentifiers } from './identifiers';
 import { field } from './content';
-import type { ComplexTypeModel, ElementModel, SchemaModel, ServiceModel, TypeRef } from './model';
+import type { ComplexTypeModel, ElementModel, ParticleModel, SchemaModel, ServiceModel, TypeRef } from './model';
 import { identifier, sortByName } from './names';
 import { attachEncodings, encodedTypesOf } from './encoding';
 import { modelOperations } from './operations';
@@ -82,7 +82,7 @@ export function buildSchemaModel({ xsd, targetNamespace }: SchemaSetFacts): Sche
   unionsForDerivedTypes(all, elements, []);
   checkIdentifiers(all);
   keepSimpleXsiTypes(elements, all);
-  readAnyTypeLax(elements, all);
+  readLax(elements, all);
   const rootTypes = rootTypesOf(context, all);
   return {
     authoredNamespace: targetNamespace,
@@ -117,28 +117,44 @@ const laxAnyType = (): TypeRef => ({ kind: 'any', tsType: 'AnyType', lax: true }
 
 /**
  * In a bare schema set, each element of anyType (a global one, a field) is read lax into the runtime's AnyType: its
- * text, the elements global declarations describe read into their types, the others kept as XML. Wildcards and
- * mixed content are not elements of anyType (their fields have no name) and stay XML. A contract's (WSDL mode)
- * anyType stays XmlFragment, as its JSON and OpenAPI forms write it.
+ * text, the elements global declarations describe read into their types, the others kept as XML; and a wildcard's
+ * field is an array of WildcardElement, each element a strict or lax wildcard matches read into its declaration's
+ * type in the same way (a skip wildcard's kept). Mixed content stays XML. A contract's (WSDL mode) anyType and
+ * wildcards stay XmlFragment, as their JSON and OpenAPI forms write them.
  */
-function readAnyTypeLax(elements: ElementModel[], types: ComplexTypeModel[]): void {
+function readLax(elements: ElementModel[], types: ComplexTypeModel[]): void {
   // xsi:nil and xsi:type stay on the value as attributes (a nil one is an AnyType of no content): nothing is null.
   for (const element of elements)
     if (element.type.kind === 'any') {
       element.type = laxAnyType();
       element.nillable = false;
     }
-  for (const type of types)
-    type.fields = type.fields.map((f) =>
-      f.inline || f.xmlName === '' || f.type.kind !== 'any'
-        ? f
-        : {
-            ...f,
-            type: laxAnyType(),
-            nillable: false,
-            tsType: field(f.name, f.xmlName, f.namespace, laxAnyType(), f.minOccurs, f.maxOccurs, false).tsType,
-          },
-    );
+  for (const type of types) {
+    const skipOnly = skipWildcards(type.particle);
+    type.fields = type.fields.map((f) => {
+      if (f.inline || f.type.kind !== 'any') return f;
+      if (f.xmlName === '') {
+        // A wildcard's field (not mixed content's): its elements one by one, read lax unless every wildcard of it skips.
+        if (type.mixed) return f;
+        const wildcard = skipOnly.get(f.name) === false ? 'lax' : 'skip';
+        return { ...f, type: { kind: 'any', tsType: 'WildcardElement', wildcard }, tsType: 'WildcardElement[]' };
+      }
+      return {
+        ...f,
+        type: laxAnyType(),
+        nillable: false,
+        tsType: field(f.name, f.xmlName, f.namespace, laxAnyType(), f.minOccurs, f.maxOccurs, false).tsType,
+      };
+    });
+  }
+}
+
+/** For each wildcard field of a content model: whether every wildcard whose elements it holds is a skip one. */
+function skipWildcards(particle: ParticleModel, into = new Map<string, boolean>()): Map<string, boolean> {
+  if (particle.kind === 'field') {
+    if (particle.wildcard) into.set(particle.field, (into.get(particle.field) ?? true) && particle.wildcard.processContents === 'skip');
+  } else for (const p of particle.particles) skipWildcards(p, into);
+  return into;
 }
 
 /**

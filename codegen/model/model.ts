@@ -100,9 +100,13 @@ export type TypeRef =
   | { kind: 'complex'; typeName: string; tsType: string }
   /**
    * Content kept as XML (xs:any, anyType, mixed content): the runtime's XmlFragment. `lax`: an element of anyType
-   * in a bare schema set (XSD mode), read lax into the runtime's AnyType (model/build.ts's readAnyTypeLax).
+   * in a bare schema set (XSD mode), read lax into the runtime's AnyType (model/build.ts's readLax).
    */
-  | { kind: 'any'; tsType: string; lax?: true };
+  /**
+   * `wildcard` (XSD mode): a wildcard's field, an array of the runtime's WildcardElement: each element a strict or
+   * lax wildcard matches read into its global declaration's type ('lax'), or every one kept as XML ('skip').
+   */
+  | { kind: 'any'; tsType: string; lax?: true; wildcard?: 'lax' | 'skip' };
 
 export type SimpleTypeRef = Extract<TypeRef, { kind: 'primitive' | 'enum' }>;
 

@@ -55,7 +55,11 @@ export {
   type DeclaredElement,
   type GlobalElements,
   type KeptElement,
+  keepWildcardElement,
   readAnyType,
+  readWildcardElement,
+  type WildcardElement,
+  wildcardElementXml,
 } from './xml/any-type';
 export type { XmlElement } from './xml/xml-engine';
 export { escapeXmlAttribute, escapeXmlText } from './xml/xml-escape';
@@ -148,6 +152,9 @@ export const CODEC_EXPORTS = {
     'readAnyType',
     'parseXsdUnion',
     'formatXsdUnion',
+    'keepWildcardElement',
+    'readWildcardElement',
+    'wildcardElementXml',
   ],
   types: [
     'ContractDefinition',
@@ -170,5 +177,6 @@ export const CODEC_EXPORTS = {
     'GlobalElements',
     'KeptElement',
     'XsdUnionMember',
+    'WildcardElement',
   ],
 } as const;

@@ -86,7 +86,11 @@ export {
   type DeclaredElement,
   type GlobalElements,
   type KeptElement,
+  keepWildcardElement,
   readAnyType,
+  readWildcardElement,
+  type WildcardElement,
+  wildcardElementXml,
 } from './xml/any-type';
 export { escapeXmlAttribute, escapeXmlText } from './xml/xml-escape';
 export {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { generateSchemaTexts } from '../../codegen/main';
 import { readCatalog } from '../../codegen/read/catalog';
 import { loadModules } from '../../codegen/harness/xsts/run-set';
-import { AnyType, type DeclaredElement, type KeptElement } from '../../src/runtime/xml/any-type';
+import { AnyType, type DeclaredElement, type KeptElement, type WildcardElement } from '../../src/runtime/xml/any-type';
 import { type ElementCodec, type TypedRoot, XsiTyped } from '../../src/runtime/xml/xml-codec';
 import { loadXmlEngine, safeParseOptions, xml } from '../../src/runtime/xml/xml-engine';
 
@@ -347,7 +347,8 @@ test('order: an all group is written in the order it was read; a content model f
   const items = (value as { items: object[] }).items.map((item) =>
     Object.fromEntries(Object.entries(item).filter(([, v]) => v !== undefined)),
   );
-  t.deepEqual(items, [{ a: 1 }, { a: 2 }, { b: 3 }, { a: 4 }, { any: '<o:x xmlns:o="urn:o">z</o:x>' }]);
+  // The lax wildcard's element, which no declaration describes, kept as XML.
+  t.deepEqual(items, [{ a: 1 }, { a: 2 }, { b: 3 }, { a: 4 }, { any: [{ xml: '<o:x xmlns:o="urn:o">z</o:x>' }] }]);
   t.regex(written, /<seq><a>1<\/a><a>2<\/a><b>3<\/b><a>4<\/a><o:x xmlns:o="urn:o">z<\/o:x><\/seq>/);
 });
 
@@ -368,7 +369,46 @@ test('derived types: a reference holds the union of the classes, xsi:type names 
   });
 });
 
-test('wildcard content is kept as XML that reads back the same, relative namespace URIs and xsi:type prefixes with it', async (t) => {
+test('a strict or lax wildcard’s element that a global declaration describes is read into its type and written from it; an undeclared one, or a skip wildcard’s, kept as XML', async (t) => {
+  const { elements } = await generated(
+    `<xs:schema ${XS} targetNamespace="urn:w" xmlns:w="urn:w" elementFormDefault="qualified">
+      <xs:import namespace="urn:o" schemaLocation="other.xsd"/>
+      <xs:element name="price" type="xs:int"/>
+      <xs:element name="r"><xs:complexType><xs:sequence>
+        <xs:element name="lax"><xs:complexType><xs:sequence><xs:any processContents="lax" maxOccurs="unbounded"/></xs:sequence></xs:complexType></xs:element>
+        <xs:element name="skip"><xs:complexType><xs:sequence><xs:any processContents="skip" maxOccurs="unbounded"/></xs:sequence></xs:complexType></xs:element>
+        <xs:element name="strict"><xs:complexType><xs:sequence><xs:any namespace="##other"/></xs:sequence></xs:complexType></xs:element>
+      </xs:sequence></xs:complexType></xs:element></xs:schema>`,
+    { 'other.xsd': `<xs:schema ${XS} targetNamespace="urn:o"><xs:element name="n" type="xs:boolean"/></xs:schema>` },
+  );
+  const { value, written } = roundTrip(
+    elements,
+    '{urn:w}r',
+    '<w:r xmlns:w="urn:w" xmlns:o="urn:o" xmlns:x="urn:x"><w:lax><w:price> +07 </w:price><x:free a="1">t</x:free><o:n>1</o:n></w:lax>' +
+      '<w:skip><w:price>+08</w:price></w:skip><w:strict><o:n>0</o:n></w:strict></w:r>',
+  );
+  const r = value as { lax: { any: WildcardElement[] }; skip: { any: WildcardElement[] }; strict: { any: WildcardElement[] } };
+  t.deepEqual(r.lax.any, [
+    { name: 'price', namespace: 'urn:w', value: 7 },
+    { xml: '<x:free xmlns:x="urn:x" a="1">t</x:free>' },
+    { name: 'n', namespace: 'urn:o', value: true },
+  ]);
+  t.deepEqual(r.skip.any, [{ xml: '<w:price xmlns:w="urn:w">+08</w:price>' }], 'not assessed: kept as it came');
+  t.deepEqual(r.strict.any, [{ name: 'n', namespace: 'urn:o', value: false }]);
+  const root = rootOf(written);
+  const texts = (root.find('*/*') as (typeof root)[]).map((e) => `{${e.namespaceUri}}${e.name}=${e.content}`);
+  t.deepEqual(texts, ['{urn:w}price=7', '{urn:x}free=t', '{urn:o}n=true', '{urn:w}price=+08', '{urn:o}n=false']);
+  t.throws(
+    () =>
+      elements['{urn:w}r']!.read(
+        '<w:r xmlns:w="urn:w" xmlns:o="urn:o"><w:lax><w:price>x</w:price></w:lax><w:skip/><w:strict><o:n>0</o:n></w:strict></w:r>',
+      ),
+    { name: 'DecodeError' },
+    'a declared element its type refuses',
+  );
+});
+
+test('a skip wildcard’s elements are kept as XML that reads back the same, relative namespace URIs and xsi:type prefixes with it', async (t) => {
   const { elements } = await generated(
     `<xs:schema ${XS} targetNamespace="rel" xmlns="rel" elementFormDefault="qualified"><xs:element name="w"><xs:complexType><xs:sequence>
       <xs:any processContents="skip" maxOccurs="unbounded"/></xs:sequence></xs:complexType></xs:element></xs:schema>`,
@@ -376,10 +416,12 @@ test('wildcard content is kept as XML that reads back the same, relative namespa
   const input =
     '<w xmlns="rel" xmlns:p="other-relative" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><p:a b="1">t<!-- c --><p:c/></p:a><v xsi:type="xs:int">2</v></w>';
   const { value, written } = roundTrip(elements, '{rel}w', input);
-  t.deepEqual(
-    (value as { any: string }).any,
-    '<p:a xmlns:p="other-relative" b="1">t<p:c></p:c></p:a><v xmlns="rel" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:type="xs:int">2</v>',
-  );
+  t.deepEqual((value as { any: KeptElement[] }).any, [
+    { xml: '<p:a xmlns:p="other-relative" b="1">t<p:c></p:c></p:a>' },
+    {
+      xml: '<v xmlns="rel" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:type="xs:int">2</v>',
+    },
+  ]);
   const again = roundTrip(elements, '{rel}w', written);
   t.deepEqual(again.value, value, 'what is written reads back the same');
 });
@@ -455,11 +497,13 @@ test('a wildcard beside a field of its name takes the element it must take first
   const fixture = join(ROOT, 'test', 'fixtures', 'xsd-mode');
   const { elements } = await generated(readFileSync(join(fixture, 'wildcard-beside-field.xsd'), 'utf8'));
   const { value, written } = roundTrip(elements, '{}r', readFileSync(join(fixture, 'wildcard-beside-field.xml'), 'utf8'));
-  // The wildcard's elements are kept as XML; the field, of anyType, is an AnyType (shown here as the element it reads).
+  // The wildcard's elements, of the global declaration item, are read into its type (anyType) as the field's is:
+  // each shown here as the element it reads.
+  const shown = (x: unknown) => `<item>${(x as AnyType).text}</item>`;
   const fields = (v: unknown) =>
     Object.entries(v as Record<string, unknown>)
-      .filter(([, x]) => typeof x === 'string' || x instanceof AnyType)
-      .map(([name, x]) => [name, x instanceof AnyType ? `<item>${x.text}</item>` : x]);
+      .filter(([, x]) => Array.isArray(x) || x instanceof AnyType)
+      .map(([name, x]) => [name, Array.isArray(x) ? x.map((e: DeclaredElement) => shown(e.value)).join('') : shown(x)]);
   const { before, after } = value as { before: object; after: object };
   t.deepEqual(
     fields(before).map(([, x]) => x),

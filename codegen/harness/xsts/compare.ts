@@ -203,9 +203,19 @@ class Comparer {
   /** The declaration of a child element in a class: a field (a group's too) of its name and namespace. */
   private childDeclared(type: ComplexTypeModel, child: XmlElement): Declared | undefined {
     const found = this.fieldOf(type, child.name, child.namespaceUri ?? '', new Set());
-    return found
-      ? { type: found.type, nillable: found.nillable, ...(found.default !== undefined ? { default: found.default } : {}) }
-      : undefined;
+    if (!found) return this.laxWildcard(type, new Set()) ? this.globalElement(child) : undefined;
+    return { type: found.type, nillable: found.nillable, ...(found.default !== undefined ? { default: found.default } : {}) };
+  }
+
+  /** Whether a class (or a group it holds) has a wildcard field whose elements are read into their declarations' types. */
+  private laxWildcard(type: ComplexTypeModel, seen: Set<string>): boolean {
+    if (seen.has(type.name)) return false;
+    seen.add(type.name);
+    return type.fields.some((f) => {
+      if (f.type.kind === 'any' && f.type.wildcard === 'lax') return true;
+      const group = f.inline && f.type.kind === 'complex' ? this.byName.get(f.type.typeName) : undefined;
+      return group !== undefined && this.laxWildcard(group, seen);
+    });
   }
 
   private fieldOf(type: ComplexTypeModel, name: string, namespace: string, seen: Set<string>): FieldModel | undefined {

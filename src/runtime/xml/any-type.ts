@@ -91,9 +91,7 @@ export function readAnyType(element: XmlElement, elements: GlobalElements): AnyT
   const content: AnyContent[] = [];
   for (const child of childNodes(element)) {
     if (child instanceof Element) {
-      const namespace = child.namespaceUri ?? '';
-      const codec = elements[`{${namespace}}${child.name}`];
-      content.push(codec ? { name: child.name, namespace, value: codec.read(child) } : { xml: xmlFragmentOf(child) });
+      content.push(readWildcardElement(child, elements));
     } else if (child instanceof XmlText || child instanceof XmlCData) {
       // Adjacent text (a CDATA section beside text) is one text part.
       const last = content.length - 1;
@@ -109,12 +107,33 @@ export function anyTypeContent(value: AnyType, elements: GlobalElements): string
   let out = '';
   for (const part of value.content) {
     if (typeof part === 'string') out += escapeXmlText(part);
-    else if ('xml' in part) out += part.xml;
-    else {
-      const codec = elements[`{${part.namespace}}${part.name}`];
-      if (!codec) throw new Error(`{${part.namespace}}${part.name} is no global element of the schema`);
-      out += (codec.write as (value: unknown) => string)(part.value);
-    }
+    else out += wildcardElementXml(part, elements);
   }
   return out;
+}
+
+/** An element a wildcard matched: read into its global declaration's type, or kept as XML. */
+export type WildcardElement = DeclaredElement | KeptElement;
+
+/**
+ * Reads an element a strict or lax wildcard matched: into the type of the global declaration `elements` has for
+ * it (refused as that type refuses it), else kept as XML. A skip wildcard's elements are kept (keepWildcardElement).
+ */
+export function readWildcardElement(element: XmlElement, elements: GlobalElements): WildcardElement {
+  const namespace = element.namespaceUri ?? '';
+  const codec = elements[`{${namespace}}${element.name}`];
+  return codec ? { name: element.name, namespace, value: codec.read(element) } : { xml: xmlFragmentOf(element) };
+}
+
+/** A skip wildcard's element: kept as XML, declared or not. */
+export function keepWildcardElement(element: XmlElement): KeptElement {
+  return { xml: xmlFragmentOf(element) };
+}
+
+/** A wildcard's element as XML: a declared one by its writer of `elements`, a kept one as it came. */
+export function wildcardElementXml(item: WildcardElement, elements: GlobalElements): string {
+  if ('xml' in item) return item.xml;
+  const codec = elements[`{${item.namespace}}${item.name}`];
+  if (!codec) throw new Error(`{${item.namespace}}${item.name} is no global element of the schema`);
+  return (codec.write as (value: unknown) => string)(item.value);
 }
