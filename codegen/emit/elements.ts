@@ -9,7 +9,7 @@ import { escapeXmlAttribute } from 'contract-runtime/xml';
 import { type EmitFile, emitFile } from './file';
 import { GENERATED, type Output, TYPES } from './header';
 import { byLowerCase, doubleQuote } from './ts';
-import { decodeExpression, elementExpression, encodeExpression, hasAttributes, typeText, valueDeclarations } from './types';
+import { decodeExpression, encodeExpression, globalElementExpression, hasAttributes, typeText, valueDeclarations } from './types';
 import { enumValues } from './values';
 
 export function emitElements(model: SchemaModel, output: Output = GENERATED): string {
@@ -41,20 +41,7 @@ export function emitElements(model: SchemaModel, output: Output = GENERATED): st
         ? ` + ' xmlns="' + ${doubleQuote(escapeXmlAttribute(element.namespace))} + '"'`
         : '';
     const decode = kept ? `${imports.runtime('xmlFragmentOf')}(root)` : decodeExpression(file, element.type, 'root', element.default);
-    const write = kept
-      ? 'value'
-      : elementExpression(
-          file,
-          {
-            xmlName: element.name,
-            namespace: element.namespace,
-            type: element.type,
-            nillable: element.nillable,
-            ...(element.default !== undefined ? { default: element.default } : {}),
-          },
-          'value',
-          own,
-        );
+    const write = kept ? 'value' : globalElementExpression(file, element, 'value', own);
     const qname = `{${element.namespace}}${element.name}`;
     const read = `${imports.runtime('readDocument')}(text, ${doubleQuote(element.name)}, ${doubleQuote(element.namespace)}, (root) => ${nillable ? `${imports.runtime('isXsiNil')}(root) ? null : ${decode}` : decode})`;
     blocks.push(

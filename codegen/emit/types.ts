@@ -2,6 +2,7 @@ import { type CodeBlockWriter, type MethodDeclarationStructure, Project, Scope, 
 import {
   type AttributeModel,
   type ComplexTypeModel,
+  type ElementModel,
   type SchemaModel,
   type FieldModel,
   OTHER_ATTRIBUTES,
@@ -62,18 +63,21 @@ export function emitTypes(model: SchemaModel, output: Output = GENERATED): strin
   // One insertion for all the classes: ts-morph prints them once.
   source.addStatements(model.types.flatMap((type) => classStatements(file, type)));
   source.addStatements(faultClasses(file));
-  if (readsAnyTypeLax(model)) source.addStatements(globalElements(file));
+  if (usesGlobalElements(model)) source.addStatements(globalElements(file));
   source.formatText({ indentSize: 2, convertTabsToSpaces: true });
   const body = source.getFullText();
   const imports = file.imports.runtimeDeclarations(output.runtime);
   return [output.header, ...(imports ? [imports] : []), body.trimStart()].join('\n\n');
 }
 
-const lax = (ref: TypeRef) => ref.kind === 'any' && (ref.lax === true || ref.wildcard !== undefined);
+const throughGlobalElements = (ref: TypeRef) => ref.kind === 'any' && (ref.lax === true || ref.wildcard !== undefined);
 
 /** Whether a field or a global element of the schema set is read lax or written through GLOBAL_ELEMENTS (XSD mode's anyType and wildcards). */
-function readsAnyTypeLax(model: SchemaModel): boolean {
-  return model.elements.some((e) => lax(e.type)) || model.types.some((t) => t.fields.some((f) => lax(f.type)));
+function usesGlobalElements(model: SchemaModel): boolean {
+  return (
+    model.elements.some((e) => throughGlobalElements(e.type)) ||
+    model.types.some((t) => t.fields.some((f) => throughGlobalElements(f.type)))
+  );
 }
 
 /** How `child`, an element a wildcard's field takes, is read: as XML, or (XSD mode) as a WildcardElement. */
@@ -98,18 +102,7 @@ function globalElements(file: EmitFile): string {
     const tsType = element.nillable ? `${type} | null` : type;
     const decode = decodeExpression(file, element.type, 'element', element.default);
     const read = element.nillable ? `${imports.runtime('isXsiNil')}(element) ? null : ${decode}` : decode;
-    const write = elementExpression(
-      file,
-      {
-        xmlName: element.name,
-        namespace: element.namespace,
-        type: element.type,
-        nillable: element.nillable,
-        ...(element.default !== undefined ? { default: element.default } : {}),
-      },
-      'value',
-      declarations,
-    );
+    const write = globalElementExpression(file, element, 'value', declarations);
     const qname = quote(`{${element.namespace}}${element.name}`);
     return `  ${qname}: { read: (element: ${imports.runtime('XmlElement')}) => ${read}, write: (value: ${tsType}) => ${write} },`;
   });
@@ -117,6 +110,13 @@ function globalElements(file: EmitFile): string {
     '/** Each global element of the schema set by `{namespace}name`: its reader and writer, for the anyType content that holds it. */',
     `export const ${GLOBAL_ELEMENTS}: ${imports.runtime('GlobalElements')} = {\n${entries.join('\n')}\n};`,
   ].join('\n');
+}
+
+/** The expression writing a global element, its value `value` (elementExpression's, of the element's declaration). */
+export function globalElementExpression(file: EmitFile, element: ElementModel, value: string, declarations: string): string {
+  const { name, namespace, type, nillable } = element;
+  const declared = { xmlName: name, namespace, type, nillable, ...(element.default !== undefined ? { default: element.default } : {}) };
+  return elementExpression(file, declared, value, declarations);
 }
 
 const required = (field: FieldModel | AttributeModel) => ('minOccurs' in field ? field.minOccurs > 0 : field.required);
