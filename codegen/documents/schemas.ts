@@ -15,7 +15,10 @@ export interface RpcWrapper {
   name: string;
   namespace: string;
   parts: { name: string; element?: { namespace: string; name: string }; type?: { namespace: string; name: string } }[];
-  /** An element of this type, not a wrapper of parts: the detail of a fault whose part names a type (Axis 1's rpc/literal faults). */
+  /**
+   * An element of this type, not a wrapper of parts: the detail of a fault whose part names a type (Axis 1's
+   * rpc/literal faults), an encoded header block whose part names one.
+   */
   type?: { namespace: string; name: string };
 }
 
@@ -127,7 +130,7 @@ function wrapperDeclaration(wrapper: RpcWrapper): string {
     return prefixes.get(ns)!;
   };
   if (wrapper.type) {
-    const type = `${prefixOf(wrapper.type.namespace)}:${wrapper.type.name}`;
+    const type = partType(wrapper.type, prefixOf);
     const declarations = [...prefixes].map(([ns, p]) => ` xmlns:${p}="${escapeXmlAttribute(ns)}"`).join('');
     return `<xs:element xmlns:xs="${NS.s}"${declarations} name="${escapeXmlAttribute(wrapper.name)}" type="${type}"/>`;
   }

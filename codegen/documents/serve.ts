@@ -30,7 +30,7 @@ export function serveDocuments(facts: ContractFacts, model: ServiceModel): Serve
               ...(op.output ? [{ name: `${op.name}Response`, namespace: op.output.namespace!, parts: op.output.body }] : []),
             ],
       )
-      .concat(typedFaultElements(facts, model)),
+      .concat(typedFaultElements(facts, model), encodedHeaderElements(facts, model)),
     requestElements,
     soapEncoding: wsdl.operations.some((op) => op.input?.encoded || op.output?.encoded),
   });
@@ -68,6 +68,25 @@ function typedFaultElements(facts: ContractFacts, model: ServiceModel): RpcWrapp
       const key = qnameKey(fault.element);
       if (!fault.type || facts.xsd.elements.has(key) || declared.has(key)) continue;
       declared.set(key, { name: fault.element.name, namespace: fault.element.namespace, parts: [], type: fault.type });
+    }
+  }
+  return [...declared.values()];
+}
+
+/**
+ * The blocks of the served operations' encoded headers whose part names a type, each once: accessors named by the
+ * part, which no schema declares.
+ */
+function encodedHeaderElements(facts: ContractFacts, model: ServiceModel): RpcWrapper[] {
+  const served = new Set(model.operations.map((op) => op.name));
+  const declared = new Map<string, RpcWrapper>();
+  for (const op of facts.wsdl.operations) {
+    if (!served.has(op.name)) continue;
+    for (const part of [...(op.input?.headers ?? []), ...(op.output?.headers ?? [])]) {
+      if (!part.encoded || !part.type) continue;
+      const key = qnameKey(part.element!);
+      if (facts.xsd.elements.has(key) || declared.has(key)) continue;
+      declared.set(key, { name: part.element!.name, namespace: part.element!.namespace, parts: [], type: part.type });
     }
   }
   return [...declared.values()];

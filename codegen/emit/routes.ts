@@ -105,7 +105,7 @@ function route(file: Routes, op: OperationModel) {
     policies: op.policies ? literal(op.policies, 4, '    policies: '.length) : '',
     addressingActions: op.addressingActions ? literal(op.addressingActions, 4, '    addressingActions: '.length) : '',
     soapEncoding: soap?.encoding
-      ? `version: ${quote(soap.encoding.version)}, input: ${literal(soap.encoding.input, 4, 80)}, output: ${literal(soap.encoding.output, 4, 80)}${soap.encoding.faults.length ? `, faults: ${literal(soap.encoding.faults, 4, 80)}` : ''}${soap.encoding.literalNames ? `, literalNames: ${literal(soap.encoding.literalNames, 4, 80)}, wireNames: ${literal(soap.encoding.wireNames!, 4, 80)}` : ''}`
+      ? `version: ${quote(soap.encoding.version)}, input: ${literal(soap.encoding.input, 4, 80)}, output: ${literal(soap.encoding.output, 4, 80)}${soap.encoding.faults.length ? `, faults: ${literal(soap.encoding.faults, 4, 80)}` : ''}${soap.encoding.headers ? `, headers: ${literal(soap.encoding.headers, 4, 80)}` : ''}${soap.encoding.literalNames ? `, literalNames: ${literal(soap.encoding.literalNames, 4, 80)}, wireNames: ${literal(soap.encoding.wireNames!, 4, 80)}` : ''}`
       : '',
     inHeaders: inHeaders.map((h) => headerEntry(file, h)),
     outHeaders: outHeaders.map((h) => headerEntry(file, h)),

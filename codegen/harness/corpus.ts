@@ -17,9 +17,11 @@ import type { ContractDefinition } from 'contract-runtime/codec';
 import {
   createContractApp,
   encodedCall,
+  encodedHeaders,
   listen,
   literalAnswer,
   literalCall,
+  literalHeader,
   requestAddressingHeaders,
   SOAP11,
   SOAP12,
@@ -201,7 +203,7 @@ async function callEveryOperation(definition: ContractDefinition<AnyOperations>,
     for (const name of definition.operationNames) {
       const route = definition.routes[name];
       const headers = route.sampleHeaders?.();
-      const headerText = headers && route.encodeSoapRequestHeaders ? route.encodeSoapRequestHeaders(headers.in, ns) : '';
+      const literalHeaders = headers && route.encodeSoapRequestHeaders ? route.encodeSoapRequestHeaders(headers.in, ns) : '';
       const url = `${base}${port.path ?? definition.endpointPath}`;
       // Where the binding's WS-Policy asks for WS-Addressing, the call carries its headers, as a client of it would.
       const addressed = route.addressingActions && route.policies?.[port.variant as 'soap11' | 'soap12']?.addressing;
@@ -210,9 +212,11 @@ async function callEveryOperation(definition: ContractDefinition<AnyOperations>,
       const literal = route.encodeSoapRequest(route.sampleRequest(), ns);
       const encoding = route.soapEncoding;
       const body = encoding ? encodedCall(literal, encoding, version.envelopeNamespace) : literal;
+      const headerText = encoding && literalHeaders ? encodedHeaders(literalHeaders, encoding, version.envelopeNamespace) : literalHeaders;
+      const encodedBlock = encoding?.headers && ((block: XmlElement, envelope: XmlElement) => literalHeader(block, envelope, encoding));
       const request = soapEnvelope(version, body, addressing + headerText || undefined);
       const where = `${name} over ${port.name} (${version === SOAP11 ? 'SOAP 1.1' : 'SOAP 1.2'})`;
-      const requestProblem = checkEnvelope(request, version, schemas, encoding && ((w, b) => literalCall(w, b, encoding)));
+      const requestProblem = checkEnvelope(request, version, schemas, encoding && ((w, b) => literalCall(w, b, encoding)), encodedBlock);
       if (requestProblem) throw new Error(`${where}: the sample request is not valid: ${requestProblem}`);
       const action = route.soapActions?.[port.variant as 'soap11' | 'soap12'] ?? definition.targetNamespace + route.soapActionSuffix;
       const answer = await fetch(url, {
@@ -233,7 +237,7 @@ async function callEveryOperation(definition: ContractDefinition<AnyOperations>,
         const reason = /<faultstring>([^<]*)<|<soap:Text[^>]*>([^<]*)</.exec(text);
         throw new Error(`${where}: HTTP ${answer.status}: ${(reason?.[1] ?? reason?.[2] ?? text).replace(/\s+/g, ' ').slice(0, 400)}`);
       }
-      const problem = checkEnvelope(text, version, schemas, encoding && ((w, b) => literalAnswer(w, b, encoding)));
+      const problem = checkEnvelope(text, version, schemas, encoding && ((w, b) => literalAnswer(w, b, encoding)), encodedBlock);
       if (problem) throw new Error(`${where}: the answer is not valid: ${problem}`);
     }
   }
@@ -258,6 +262,8 @@ export function checkEnvelope(
   version: SoapVersion,
   schemas: XsdValidator,
   literalOf?: (element: XmlElement, body: XmlElement) => string,
+  /** A header block's literal form where it is bound encoded (undefined: it is literal). */
+  headerLiteralOf?: (block: XmlElement, envelope: XmlElement) => string | undefined,
 ): string | undefined {
   let doc: InstanceType<ReturnType<typeof xml>['XmlDocument']>;
   try {
@@ -281,6 +287,8 @@ export function checkEnvelope(
             // An encoded body: its element's literal form is what the schemas describe.
             if (child !== (part.find('*') as XmlElement[])[0]) continue;
             validateLiteral(literalOf(child, part), schemas);
+          } else if (part.name === 'Header' && headerLiteralOf?.(child, env) !== undefined) {
+            validateLiteral(headerLiteralOf(child, env)!, schemas);
           } else (STACK_NAMESPACES.has(child.namespaceUri) ? stackSchemas() : schemas).validate(child);
         } catch (error) {
           return `${child.name}: ${firstLibxmlMessage(error).slice(0, 300)}`;

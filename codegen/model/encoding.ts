@@ -33,7 +33,16 @@ export function attachEncodings(operations: OperationModel[], facts: readonly Ws
     const parts = (body: { type: ComplexTypeModel } | undefined): [string, string][] =>
       (body?.type.fields ?? []).map((f) => [f.xmlName, encodedKey(f.type)]);
     const faults = op.soap.faults.map((f): [string, string] => [f.element.name, encodedKey(f.type)]);
-    const encoding: EncodingModel = { version, input: parts(op.soap.input), output: parts(op.soap.output), faults };
+    const headers = op.soap.headers
+      .filter((h) => h.encoded)
+      .map((h): [string, string] => [`{${h.element.namespace}}${h.element.name}`, encodedKey(h.type)]);
+    const encoding: EncodingModel = {
+      version,
+      input: parts(op.soap.input),
+      output: parts(op.soap.output),
+      faults,
+      ...(headers.length ? { headers } : {}),
+    };
     if (read?.overload) {
       encoding.literalNames = { input: op.name, output: `${op.name}Response` };
       encoding.wireNames = { input: read.overload.wsdlName, output: `${read.overload.wsdlName}Response` };

@@ -11,13 +11,23 @@ import type { BodyModel, ComplexTypeModel, FieldModel, HeaderModel } from './mod
 import { identifier, uniqueMembers } from './names';
 import { builtinRef, elementType, useRef, XSD } from './type-refs';
 import { arrayType, encodedBuiltin, isSoapArray, isSoapStruct } from '../read/xsd/soap-arrays';
-import type { QName, XsdTypeUse } from '../read/xsd';
+import { type QName, qnameKey, type XsdElement, type XsdTypeUse } from '../read/xsd';
 
 /** The type a part names: soapenc:Array (an array of any) and soapenc:Struct (any content) as SOAP encoding has them. */
 function partTypeUse(q: QName): XsdTypeUse {
   if (isSoapArray(q)) return { kind: 'complex', type: arrayType(undefined, '', { kind: 'builtin', name: 'anyType' }, 1, '') };
   if (isSoapStruct(q)) return { kind: 'builtin', name: 'anyType' };
   return { kind: 'named', qname: q };
+}
+
+/**
+ * A header part's block: the element it names, or (an encoded header whose part names a type) the accessor named
+ * by the part, of that type, which the served schemas declare unless a schema declares it already.
+ */
+function headerElement(context: ModelContext, part: WsdlPart, operation: string): XsdElement {
+  const user = `header ${part.name} of ${operation}`;
+  if (!part.type || context.xsd.elements.has(qnameKey(part.element!))) return elementByKey(context, part.element!, user);
+  return { ...part.element!, type: partTypeUse(part.type), nillable: false, abstract: false, at: user };
 }
 
 export function bodyOf(
@@ -31,7 +41,7 @@ export function bodyOf(
   const headers: HeaderModel[] = [];
   const names = new Set<string>();
   for (const part of message.headers) {
-    const element = elementByKey(context, part.element!, `header ${part.name} of ${op.name}`);
+    const element = headerElement(context, part, op.name);
     if (headers.some((h) => h.element.name === element.name && h.element.namespace === element.namespace)) continue;
     const wanted = identifier(part.name);
     let name = wanted;
@@ -42,6 +52,7 @@ export function bodyOf(
       element: { name: element.name, namespace: element.namespace },
       type: elementType(context, element),
       direction: direction === 'input' ? 'in' : 'out',
+      ...(part.encoded ? { encoded: true as const } : {}),
     });
   }
   if (op.style === 'rpc') {

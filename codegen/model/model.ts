@@ -296,6 +296,8 @@ export interface EncodingModel {
   output: [string, string][];
   /** The declared faults' detail elements and their types' keys. */
   faults: [string, string][];
+  /** The header blocks bound encoded: each block's `{namespace}name` and its type's key. */
+  headers?: [string, string][];
   /**
    * An overloaded operation's wrapper names in the literal form (its own, `find1` and `find1Response`, which the
    * served schemas declare with its parts), where the wire's (`find`) is another overload's too.
@@ -325,6 +327,8 @@ export interface HeaderModel {
   element: { name: string; namespace: string };
   type: TypeRef;
   direction: 'in' | 'out';
+  /** Bound encoded (`soap:header use="encoded"`): read and written SOAP-encoded, as the operation's body. */
+  encoded?: true;
 }
 
 /** A declared fault: a typed error with its detail element. */

@@ -263,6 +263,8 @@ export interface SoapEncoding {
   readonly output: readonly (readonly [string, string])[];
   /** Its declared faults' detail elements (local name, type key). */
   readonly faults?: readonly (readonly [string, string])[];
+  /** Its header blocks bound encoded (`{namespace}name`, type key): read and written SOAP-encoded, as the body is. */
+  readonly headers?: readonly (readonly [string, string])[];
   /**
    * An overloaded operation: the names its call's and answer's wrappers take in the literal form (its own, which
    * the served schemas declare with its parts), where the wire's is another overload's too.

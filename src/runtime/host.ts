@@ -48,5 +48,5 @@ export { loadXmlEngine } from './xml/xml-engine';
 // The SOAP envelopes of both versions, for a host (or a check of what it serves) that writes a request itself.
 export { SOAP11, SOAP12, soapEnvelope, type SoapVersion } from './wire/soap-envelope';
 // SOAP encoding of rpc/encoded operations, read into literal form and written from it (as a client or a check calls them).
-export { encodedAnswer, encodedCall, literalAnswer, literalCall } from './wire/soap-encoding';
+export { encodedAnswer, encodedCall, encodedHeaders, literalAnswer, literalCall, literalHeader } from './wire/soap-encoding';
 export { requestAddressingHeaders } from './soap-stack/addressing';

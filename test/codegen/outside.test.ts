@@ -62,6 +62,7 @@ test.serial(
       [
         ['axis1-gsoap-encoded', 'pass'],
         ['axis1-rpc-faults', 'pass'],
+        ['encoded-headers', 'pass'],
         ['ihe-xds-iti18', 'pass'],
         ['onvif-doorcontrol', 'pass'],
         ['php-labelled-enums', 'pass'],

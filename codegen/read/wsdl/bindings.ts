@@ -113,7 +113,7 @@ export const ENCODING_STYLES = {
 
 /**
  * Generated code speaks literal XML and SOAP encoding (rpc/encoded bodies and faults, SOAP 1.1's section 5 or
- * SOAP 1.2's encoding, src/runtime/wire/soap-encoding.ts); another encoding, or an encoded header, is refused, never
+ * SOAP 1.2's encoding, src/runtime/wire/soap-encoding.ts: bodies, faults and header blocks); another encoding is refused, never
  * served as described yet spoken differently; so is a SOAP 1.2 binding written with SOAP 1.1's elements, which no
  * toolkit reads alike.
  */
@@ -134,8 +134,6 @@ export function checkUse(binding: XmlElement, prefix: 'soap' | 'soap12'): void {
     const use = optionalAttr(body, 'use') ?? 'literal';
     if (use === 'literal') continue;
     if (use !== 'encoded') refuseAt(body, `binding ${name}: use="${use}" is neither literal nor encoded`);
-    if (body.name === 'header')
-      refuseAt(body, `binding ${name}: an encoded header (use="encoded" on ${prefix}:header) is not supported: bind the header literal`);
     // No encodingStyle (Axis 1 leaves it off its faults): the SOAP version's own encoding.
     const styles = (optionalAttr(body, 'encodingStyle') ?? ENCODING_STYLES[prefix]).split(/\s+/).filter(Boolean);
     if (!styles.includes(ENCODING_STYLES.soap) && !styles.includes(ENCODING_STYLES.soap12)) {

@@ -7,6 +7,11 @@ export interface WsdlPart {
   name: string;
   element?: QName;
   type?: QName;
+  /**
+   * A header part bound encoded (`soap:header use="encoded"`): its block is `element`, an accessor named by the part
+   * in the header's namespace where the part names a type (`type` kept), written and read SOAP-encoded.
+   */
+  encoded?: true;
 }
 
 /** One direction of a SOAP operation: the parts in the body, in order, and the parts sent as header blocks. */

@@ -177,10 +177,19 @@ function soapMessage(
   const [body] = bound ? findAll(bound, `${prefix}:body`) : [];
   const listed = body ? optionalAttr(body, 'parts') : undefined;
   const bodyParts = listed === undefined ? undefined : listed.split(/\s+/).filter(Boolean);
+  const encoded = isEncoded(body);
   const headerParts = (bound ? findAll(bound, `${prefix}:header`) : []).map((header) => {
     const headerMessage = documents.lookup('message', header, attr(header, 'message'));
     const part = partsOf(headerMessage).find((p) => p.name === attr(header, 'part'));
     if (!part) refuseAt(header, `operation ${name}: header part ${attr(header, 'part')} is not a part of ${attr(header, 'message')}`);
+    if (isEncoded(header)) {
+      if (!encoded) refuseAt(header, `operation ${name}: header part ${part.name} is bound encoded in an operation whose body is literal`);
+      // An encoded header block is an accessor named by its part, in the header's namespace (or the body's), of
+      // the part's type (SOAP 1.1 section 5; Axis 1 and PHP write them so); one naming an element is that element.
+      const namespace = optionalAttr(header, 'namespace') ?? (body && optionalAttr(body, 'namespace')) ?? scope.namespace;
+      const element = part.element ?? { namespace, name: part.name };
+      return { part: { ...part, element, encoded: true as const }, message: attr(headerMessage, 'name') };
+    }
     if (!part.element) refuseAt(header, `operation ${name}: header part ${part.name} must name an element (WS-I BP R2205)`);
     return { part, message: attr(headerMessage, 'name') };
   });
@@ -188,7 +197,6 @@ function soapMessage(
   // A part of this message bound as a header is not in the body (UPS's security header).
   const asHeaders = new Set(headerParts.filter((h) => h.message === attr(message, 'name')).map((h) => h.part.name));
   const bodyOnly = bodyParts === undefined ? parts.filter((p) => !asHeaders.has(p.name)) : parts.filter((p) => bodyParts.includes(p.name));
-  const encoded = isEncoded(body);
   if (encoded && style !== 'rpc')
     refuseAt(body, `operation ${name}: a document-style encoded body (document/encoded) is not supported: only rpc/encoded`);
   for (const part of bodyOnly) {

@@ -38,7 +38,7 @@ import {
   readMtomMessage,
 } from '../wire/mtom';
 import { decodingInlined, encodingAttachable } from '../xml/xsd-values';
-import { encodedAnswer, encodedFaultDetail, literalCall, sentAsType } from '../wire/soap-encoding';
+import { encodedAnswer, encodedFaultDetail, encodedHeaders, literalCall, literalHeader, sentAsType } from '../wire/soap-encoding';
 import { safeParseOptions, xml } from '../xml/xml-engine';
 
 /** An operation call read from a SOAP request: its route and its decoded request. */
@@ -138,7 +138,7 @@ export function soapBinding<Ops extends OperationsOf<Ops>>(
     }
     ctx.set('Content-Type', version.contentType);
     const body = encode(call, result, contract.namespaceAttribute, version);
-    const headers = encodeHeaders(call, contract.namespaceAttribute);
+    const headers = encodeHeaders(call, contract.namespaceAttribute, version);
     if (!call.exchange) {
       ctx.body = soapEnvelope(version, body, headers);
       return;
@@ -204,7 +204,7 @@ function answerMtom<Ops extends OperationsOf<Ops>>(
 ): void {
   const { result: envelope, found } = encodingAttachable(threshold, attachmentMarker(), () => {
     const body = encode(call, result, namespaceAttribute, version);
-    const headers = encodeHeaders(call, namespaceAttribute);
+    const headers = encodeHeaders(call, namespaceAttribute, version);
     return soapEnvelope(
       version,
       body,
@@ -239,11 +239,15 @@ const joinHeaders = (a: string | undefined, b: string | undefined) => (a === und
 function encodeHeaders<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
   call: SoapCall<Ops, K>,
   namespaceAttribute: string,
+  version: SoapVersion,
 ): string | undefined {
   const encode = call.route.encodeSoapHeaders;
   if (!encode) return undefined;
   const text = encode(call.headers.out as HeadersOf<Ops[K]>['out'], namespaceAttribute);
-  return text === '' ? undefined : text;
+  if (text === '') return undefined;
+  // Blocks bound encoded are written SOAP-encoded, as the answer's body is.
+  const encoding = call.route.soapEncoding;
+  return encoding?.headers ? encodedHeaders(text, encoding, version.envelopeNamespace) : text;
 }
 
 /** The hop into the handler, typed by the operation K (no async frame of its own: the binding awaits it). */
@@ -353,7 +357,7 @@ export function readCallInDetail<Ops extends OperationsOf<Ops>>(
     const element = singleChild(body);
     call = decodeValidated(element, contract.requestSchema(route.operation), route);
   }
-  if (header && route.headers) readHeaders(header, route, contract, call);
+  if (header && route.headers) readHeaders(header, doc.root, route, contract, call);
   if (exchange) call.exchange = exchange;
   return call;
 }
@@ -361,6 +365,7 @@ export function readCallInDetail<Ops extends OperationsOf<Ops>>(
 /** The header blocks the operation reads, validated and decoded into the call's `in` headers. */
 function readHeaders<Ops extends OperationsOf<Ops>>(
   header: Element,
+  envelope: Element,
   route: Route<Ops, OperationName<Ops>>,
   contract: Contract<Ops>,
   call: SoapCall<Ops, OperationName<Ops>>,
@@ -372,6 +377,15 @@ function readHeaders<Ops extends OperationsOf<Ops>>(
     // The envelope's own attributes on a block (mustUnderstand, actor, role) are SOAP's, not the block's type's.
     for (const attribute of block.attrs)
       if (attribute.namespaceUri === SOAP11.envelopeNamespace || attribute.namespaceUri === SOAP12.envelopeNamespace) attribute.remove();
+    // A block bound encoded: its literal form (references resolved, xsi:types checked) validated and decoded.
+    const literal = route.soapEncoding?.headers ? literalHeader(block, envelope, route.soapEncoding) : undefined;
+    if (literal !== undefined) {
+      into[known.name] = withLiteralDocument(literal, (element) => {
+        validated(element, contract.schemas(), known.element);
+        return known.decode(element);
+      });
+      continue;
+    }
     validated(block, contract.schemas(), known.element);
     into[known.name] = known.decode(block);
   }

@@ -8,7 +8,7 @@
  */
 import { requestAddressingHeaders } from '../soap-stack/addressing';
 import { SOAP11, SOAP12, soapEnvelope, soapVersionOfVariant, type SoapVersion } from '../wire/soap-envelope';
-import { encodedCall, literalAnswer } from '../wire/soap-encoding';
+import { encodedCall, encodedHeaders, literalAnswer, literalHeader } from '../wire/soap-encoding';
 import type { SoapEncoding } from '../definition';
 import { CALL_VARIANTS, type CallVariant, type HeaderRoute } from '../definition';
 import { XSI_NAMESPACE, childElements } from '../xml/xml-codec';
@@ -247,7 +247,10 @@ function httpRequest(connection: Connection, op: OperationSpec, input: CallInput
     const addressing = op.addressing?.variants.includes(version.variant as 'soap11' | 'soap12')
       ? requestAddressingHeaders(op.addressing.action, connection.endpoint)
       : '';
-    const header = addressing + (input.header ?? '') || undefined;
+    // Header blocks bound encoded are written SOAP-encoded, as the call's body is.
+    const blocks =
+      input.header && op.soapEncoding ? encodedHeaders(input.header, op.soapEncoding, version.envelopeNamespace) : input.header;
+    const header = addressing + (blocks ?? '') || undefined;
     if (typeof input.body !== 'string' && op.mtom?.includes(version.variant as 'soap11' | 'soap12')) {
       return mtomRequest(connection, version, action, input.body, header);
     }
@@ -305,7 +308,7 @@ function readSoapAnswer<T>(
   if (answer.status !== 200) return httpFault(answer);
   const header = childElements(envelope).find((e) => e.name === 'Header' && inEnvelope(e));
   if (header && outHeaders) {
-    const read = readHeaders(connection, header, outHeaders, answer);
+    const read = readHeaders(connection, header, outHeaders, answer, op.soapEncoding && { encoding: op.soapEncoding, envelope });
     if (read) return read;
   }
   if (op.soapResponseParts && body) {
@@ -398,6 +401,7 @@ function readHeaders(
   header: Element,
   outHeaders: NonNullable<CallInput['outHeaders']>,
   answer: HttpAnswer,
+  encoded?: { encoding: SoapEncoding; envelope: Element },
 ): { fault: Fault } | undefined {
   for (const block of childElements(header)) {
     const known = outHeaders.blocks.find((h) => h.element === block.name && (h.namespace ?? connection.namespace) === block.namespaceUri);
@@ -405,14 +409,35 @@ function readHeaders(
     // The envelope's own attributes on a block (mustUnderstand, actor, role) are SOAP's, not the block's type's.
     for (const attribute of block.attrs)
       if (attribute.namespaceUri === SOAP11.envelopeNamespace || attribute.namespaceUri === SOAP12.envelopeNamespace) attribute.remove();
+    const check = (element: Element): { fault: Fault } | undefined => {
+      try {
+        connection.schema().validate(element);
+      } catch (error) {
+        return protocol(answer, `The ${block.name} header does not match the schema: ${firstLibxmlMessage(error).slice(0, 200)}`);
+      }
+      outHeaders.into[known.name] = known.decode(element);
+      return undefined;
+    };
+    // A block bound encoded: read into its literal form first, as the service reads a call's.
+    let literal: string | undefined;
     try {
-      connection.schema().validate(block);
+      literal = encoded?.encoding.headers ? literalHeader(block, encoded.envelope, encoded.encoding) : undefined;
     } catch (error) {
-      return protocol(answer, `The ${block.name} header does not match the schema: ${firstLibxmlMessage(error).slice(0, 200)}`);
+      return protocol(answer, `The ${block.name} header cannot be read: ${(error as Error).message}`);
     }
-    outHeaders.into[known.name] = known.decode(block);
+    const failed = literal === undefined ? check(block) : withLiteral(literal, check);
+    if (failed) return failed;
   }
   return undefined;
+}
+
+function withLiteral<T>(text: string, use: (element: Element) => T): T {
+  const doc = xml().XmlDocument.fromString(text, { option: safeParseOptions() });
+  try {
+    return use(doc.root);
+  } finally {
+    doc.dispose();
+  }
 }
 
 /** A SOAP fault; when its detail is a fault the operation declares, valid against the schema, that fault's error comes with it. */

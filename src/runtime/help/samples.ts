@@ -4,7 +4,7 @@
  * generated placeholder values), so a sample is exactly what goes over the
  * wire and cannot drift from the contract. XML is indented for reading.
  */
-import { encodedAnswer, encodedCall } from '../wire/soap-encoding';
+import { encodedAnswer, encodedCall, encodedHeaders } from '../wire/soap-encoding';
 import type { Contract } from '../contract';
 import type { OperationName, OperationsOf, Route, Variant } from '../definition';
 import { SOAP11, SOAP12, soapEnvelope } from '../wire/soap-envelope';
@@ -51,8 +51,10 @@ export function samplesFor<Ops extends OperationsOf<Ops>, K extends OperationNam
     const call = encoding ? encodedCall(requestBody, encoding, version.envelopeNamespace) : requestBody;
     const answer = route.oneWay ? undefined : route.encodeSoapBody(result, ns);
     const answerBody = encoding && answer !== undefined ? encodedAnswer(answer, encoding, version.envelopeNamespace) : answer;
-    const requestXml = soapEnvelope(version, call, requestHeaders || undefined);
-    const responseXml = answerBody === undefined ? undefined : soapEnvelope(version, answerBody, responseHeaders || undefined);
+    const blocks = (text: string | undefined) =>
+      text && encoding?.headers ? encodedHeaders(text, encoding, version.envelopeNamespace) : text || undefined;
+    const requestXml = soapEnvelope(version, call, blocks(requestHeaders));
+    const responseXml = answerBody === undefined ? undefined : soapEnvelope(version, answerBody, blocks(responseHeaders));
     const contentType = version.contentType;
     const actionHeader = version === SOAP11 ? `\nSOAPAction: "${soapAction}"` : '';
     return {

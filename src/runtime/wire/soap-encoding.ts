@@ -217,6 +217,32 @@ function literalBody(
   return `<w:${name} xmlns:w="${escapeXmlAttribute(wrapper.namespaceUri ?? '')}" xmlns:xsi="${XSI_NAMESPACE}"${declarations}>${content}</w:${name}>`;
 }
 
+/**
+ * The literal form of a header block the operation binds encoded (undefined: one it binds literal, or does not
+ * read): the block's value read as literalCall reads an accessor (references resolved within `envelope`, its
+ * xsi:type checked), as an element of the block's name and namespace declaring the namespaces its xsi:types name.
+ */
+export function literalHeader(block: XmlElement, envelope: XmlElement, encoding: SoapEncoding): string | undefined {
+  const key = encoding.headers?.find(([element]) => element === `{${block.namespaceUri ?? ''}}${block.name}`)?.[1];
+  if (key === undefined) return undefined;
+  const encodingNamespace = encoding.version === 'soap12' ? SOAP12_ENCODING : SOAP11_ENCODING;
+  const reading: Reading = {
+    encoding,
+    encodingNamespace,
+    ids: idsOf(envelope, encodingNamespace),
+    following: new Set(),
+    expanded: 0,
+    prefixes: new Map(),
+  };
+  // Read under its own name (errors name it so), then qualified: the block's first tag and its last.
+  const written = value(reading, block, block.name, key);
+  const declarations = [...reading.prefixes].map(([ns, prefix]) => ` xmlns:${prefix}="${escapeXmlAttribute(ns)}"`).join('');
+  const open = `<${block.name}`;
+  const close = `</${block.name}>`;
+  const inner = written.endsWith(close) ? `${written.slice(open.length, -close.length)}</w:${block.name}>` : written.slice(open.length);
+  return `<w:${block.name} xmlns:w="${escapeXmlAttribute(block.namespaceUri ?? '')}" xmlns:xsi="${XSI_NAMESPACE}"${declarations}${inner}`;
+}
+
 /** Every element of the Body with an id (SOAP 1.1: `id`; SOAP 1.2: `enc:id`), by id; one id twice is refused. */
 function idsOf(body: XmlElement, encodingNamespace: string): Map<string, XmlElement> {
   const ids = new Map<string, XmlElement>();
@@ -525,6 +551,33 @@ export function encodedFaultDetail(literal: string, encoding: SoapEncoding): str
     const open = `<w:${root.name}`;
     return `${open} xmlns:w="${escapeXmlAttribute(root.namespaceUri ?? '')}" xmlns:xsi="${XSI_NAMESPACE}"${declarationsOf(writing)}${written.slice(open.length)}`;
   });
+}
+
+/**
+ * Header blocks (`literal`: the blocks as the generated classes write them, one after another) with those the
+ * operation binds encoded written SOAP-encoded, each with its encodingStyle; the others as they are.
+ */
+export function encodedHeaders(literal: string, encoding: SoapEncoding, envelopeNamespace: string): string {
+  if (!encoding.headers?.length) return literal;
+  const keys = new Map(encoding.headers);
+  return withWriting(`<h>${literal}</h>`, encoding, (writing, root) =>
+    childElements(root)
+      .map((block) => {
+        const key = keys.get(`{${block.namespaceUri ?? ''}}${block.name}`);
+        if (key === undefined) return xmlFragmentOf(block);
+        writing.prefixes = new Map([
+          [XSD_NAMESPACE, 'xsd'],
+          [writing.encodingNamespace, 'enc'],
+        ]);
+        const written = encodedValue(writing, block, `w:${block.name}`, key);
+        const open = `<w:${block.name}`;
+        return (
+          `${open} xmlns:w="${escapeXmlAttribute(block.namespaceUri ?? '')}" xmlns:e="${escapeXmlAttribute(envelopeNamespace)}"` +
+          ` e:encodingStyle="${writing.encodingNamespace}" xmlns:xsi="${XSI_NAMESPACE}"${declarationsOf(writing)}${written.slice(open.length)}`
+        );
+      })
+      .join(''),
+  );
 }
 
 /** Writes the root element of `literal` (this service's own text, trusted to be well-formed) by `write`, then frees it. */
