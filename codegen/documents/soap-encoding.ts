@@ -44,6 +44,14 @@ export function literalSoapEncoding(root: XmlElement): void {
     }
     complexContent.remove();
   }
+  // A simple type derived from soapenc:string and its kin (soap4r's samples) derives from XML Schema's built-in:
+  // soapenc's are complex types of simple content, which no simple type may restrict.
+  for (const user of findAll(root, '//s:simpleType/s:restriction[@base] | //s:simpleType/s:list[@itemType]')) {
+    const written = user.attrs.find((a) => (a.name === 'base' || a.name === 'itemType') && !a.namespaceUri)!;
+    const ns = namespaceOfQName(user, written.value);
+    const builtin = ns === null ? undefined : encodedBuiltin({ namespace: ns, name: localName(written.value) });
+    if (builtin && ns !== NS.s) written.value = `${declare(user, NS.s)}:${builtin}`;
+  }
   // soapenc:string and its kin are XML Schema's built-ins; soapenc:Struct is any content; soapenc:Array any items.
   for (const user of findAll(root, '//s:element[@type] | //s:attribute[@type]')) {
     const written = user.attrs.find((a) => a.name === 'type' && !a.namespaceUri)!;
