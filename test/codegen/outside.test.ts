@@ -71,6 +71,7 @@ test.serial(
         ['simple-content-results', 'pass'],
         ['soapenc-simple-bases', 'pass'],
         ['substitution-group', 'pass'],
+        ['twin-bindings', 'pass'],
         ['two-port-types', 'pass'],
       ],
     );
@@ -474,5 +475,29 @@ test('a WSDL of bindings and no service is served at one port per binding, /{bin
       async (file) => contractModel(await readContract(file)),
     ),
     { message: /^codegen: .*Items\.wsdl:\d+: the WSDL declares no service, and no SOAP 1\.1, SOAP 1\.2, HTTP GET or HTTP POST binding$/ },
+  );
+});
+
+test('of two bindings of one port type, the second is served only where it says what the first says', async (t) => {
+  const twin = readFileSync(join(OUTSIDE, 'twin-bindings.wsdl'), 'utf8');
+  const portsOf = async (text: string) => {
+    const dir = mkdtempSync(join(tmpdir(), 'codegen-twins-'));
+    try {
+      writeFileSync(join(dir, 'Phonebook.wsdl'), text);
+      const notes: string[] = [];
+      const facts = await readContract(join(dir, 'Phonebook.wsdl'), { warn: (line) => notes.push(line) });
+      return { ports: facts.wsdl.ports.map((p) => `${p.name} ${p.path}`), notes: [...notes, facts.wsdl.choice ?? ''] };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const same = await portsOf(twin);
+  t.deepEqual(same.ports, ['Phonebook1 /axis/services/Phonebook1', 'Phonebook2 /axis/services/Phonebook2']);
+  // Another action in the second binding: its port would answer otherwise, and is not served.
+  const other = await portsOf(twin.replace(/(PhonebookBinding2[\s\S]*?)soapAction=""/, '$1soapAction="urn:phonebook#lookup2"'));
+  t.deepEqual(other.ports, ['Phonebook1 /axis/services/Phonebook1']);
+  t.true(
+    other.notes.some((n) => /2 SOAP 1\.1 ports of different bindings of one port type: serving Phonebook1/.test(n)),
+    other.notes.join('\n'),
   );
 });

@@ -94,8 +94,9 @@ export function servedPorts(
  * The served ports in groups, each of the bindings of one port type (a SOAP 1.1 binding and a SOAP 1.2 one, as
  * WCF publishes an interface), whose operations are read together: a service whose SOAP ports bind several port
  * types (PayPal's PayPalAPI and PayPalAPIAA, the SOAPBuilders' interop groups) serves the operations of each, every
- * port answering them all. HTTP ports go with the first group. Of several bindings of one port type and variant
- * (the same operations, perhaps other policies), the first one's ports are served, the others said in `notes`.
+ * port answering them all. HTTP ports go with the first group. Of several bindings of one port type and variant, the
+ * first one's ports are served, and those of a binding that says the same (bindingSignature); the others (other
+ * policies, other actions) are said in `notes`.
  */
 export function bindingGroups(documents: WsdlDocuments, service: XmlElement, ports: readonly WsdlPort[], notes: string[]): WsdlPort[][] {
   const portTypeOf = (port: WsdlPort) => portTypeKey(bindingOfPort(documents, service, port));
@@ -108,7 +109,16 @@ export function bindingGroups(documents: WsdlDocuments, service: XmlElement, por
   const firstBindings = (same: WsdlPort[], ofPortType: boolean): WsdlPort[] =>
     (Object.keys(VARIANT_NAMES) as Variant[]).flatMap((variant) => {
       const ofVariant = same.filter((p) => p.variant === variant);
-      const first = ofVariant.filter((p) => p.binding === ofVariant[0]?.binding);
+      // Another binding that says what the first says, operation by operation (Axis 1's import test: the same
+      // binding in two documents), is served too: its ports answer as the first binding's, each at its path.
+      const signature = ofVariant[0] && bindingSignature(bindingOfPort(documents, service, ofVariant[0]));
+      const first = ofVariant
+        .filter(
+          (p) =>
+            p.binding === ofVariant[0].binding ||
+            (signature !== undefined && bindingSignature(bindingOfPort(documents, service, p)) === signature),
+        )
+        .map((p) => ({ ...p, binding: ofVariant[0].binding }));
       if (first.length < ofVariant.length) {
         notes.push(
           `service ${attr(service, 'name')} has ${ofVariant.length} ${VARIANT_NAMES[variant]} ports of different bindings${ofPortType ? ' of one port type' : ''}: serving ${first.map((p) => p.name).join(', ')}`,
@@ -122,6 +132,29 @@ export function bindingGroups(documents: WsdlDocuments, service: XmlElement, por
   if (groups.length === 0) groups.push(httpPorts);
   else groups[0].push(...httpPorts);
   return groups;
+}
+
+/**
+ * What a binding says, as text that is the same for two bindings that say the same: its elements and attributes
+ * below it (QNames resolved, the binding's own name left out), in order; undefined for one that names a policy,
+ * which may ask for more than its operations say.
+ */
+function bindingSignature(binding: XmlElement): string | undefined {
+  if (binding.find('.//*[local-name()="Policy" or local-name()="PolicyReference"] | .//@*[local-name()="PolicyURIs"]', NS).length > 0)
+    return undefined;
+  const QNAME_ATTRIBUTES = new Set(['type', 'message', 'element']);
+  const text = (element: XmlElement): string => {
+    const attributes = element.attrs
+      .filter((a) => !(element === binding && a.name === 'name' && !a.namespaceUri))
+      .map((a) => {
+        const value =
+          QNAME_ATTRIBUTES.has(a.name) && !a.namespaceUri ? `{${namespaceOfQName(element, a.value) ?? ''}}${localName(a.value)}` : a.value;
+        return `${a.namespaceUri ? `{${a.namespaceUri}}` : ''}${a.name}=${JSON.stringify(value)}`;
+      })
+      .sort();
+    return `<{${element.namespaceUri ?? ''}}${element.name} ${attributes.join(' ')}>${findAll(element, '*').map(text).join('')}</>`;
+  };
+  return text(binding);
 }
 
 /** The port type a binding binds, as `{namespace}name`. */
