@@ -5,6 +5,7 @@
  */
 import type { ElementModel, SchemaModel } from '../model/model';
 import { identifier } from '../model/names';
+import { CODEC_EXPORTS } from 'contract-runtime/codec';
 import { escapeXmlAttribute } from 'contract-runtime/xml';
 import { type EmitFile, emitFile } from './file';
 import { GENERATED, type Output, TYPES } from './header';
@@ -15,12 +16,21 @@ import { enumValues } from './values';
 export function emitElements(model: SchemaModel, output: Output = GENERATED): string {
   const file = emitFile(model);
   const { imports } = file;
-  // readByType and writeByType are ROOT_TYPES' (no element's reader or writer takes their names).
+  // readByType and writeByType are ROOT_TYPES' (no element's reader or writer takes their names), and no reader or
+  // writer takes the name of what the file imports: the runtime's (an ISO 20022 message's root is `Document`: its
+  // reader is readDocument2, beside the runtime's readDocument), a class or enumeration of types.ts.
   const used = new Set<string>(['ByType']);
+  const imported = new Set<string>([
+    ...CODEC_EXPORTS.values,
+    ...CODEC_EXPORTS.types,
+    ...model.types.map((t) => t.name),
+    ...model.enums.flatMap((e) => [e.name, enumValues(e.name)]),
+  ]);
+  const taken = (name: string) => used.has(name) || imported.has(`read${name}`) || imported.has(`write${name}`);
   const functionName = (element: ElementModel) => {
     const base = identifier(element.name).replace(/^./, (c) => c.toUpperCase());
     let name = base;
-    for (let i = 2; used.has(name); i++) name = `${base}${i}`;
+    for (let i = 2; taken(name); i++) name = `${base}${i}`;
     used.add(name);
     return name;
   };

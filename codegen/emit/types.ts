@@ -208,36 +208,44 @@ function fromXmlMethod(file: EmitFile, type: ComplexTypeModel): MethodDeclaratio
     ],
     parameters: [{ name: 'element', type: imports.runtime('XmlElement') }],
     returnType: type.union ?? type.name,
+    // A value that does not fit is said with the path and line of the innermost element whose reader it failed.
     statements: (w) => {
-      if (type.derived.length > 0) readDerived(w, file, type);
-      if (type.abstract && type.union !== undefined) {
-        // An abstract type is never made: its element names the derived type it holds with xsi:type.
-        const message = quote(`${type.xmlName} is abstract: its element names a type derived from it with xsi:type`);
-        w.writeLine(`throw new ${imports.runtime('DecodeError')}(${message});`);
-        return;
-      }
-      w.writeLine(`const fields: Partial<${type.fieldsInterface}> = {};`);
-      if (type.attributes.length > 0) readAttributes(w, file, type);
-      if (type.anyAttribute) {
-        const declared = type.attributes.map((a) => quote(`{${a.namespace}}${a.xmlName}`));
-        w.writeLine(`const other = ${imports.runtime('otherAttributesOf')}(element, [${declared.join(', ')}]);`);
-        w.writeLine(`if (other) fields.${OTHER_ATTRIBUTES} = other;`);
-      }
-      if (type.text) w.writeLine(`fields.value = ${simpleParse(file, type.text, 'element.content', 'element')};`);
-      const mixed = type.fields.find((f) => f.type.kind === 'any' && type.mixed);
-      if (mixed) w.writeLine(`fields.${mixed.name} = ${imports.runtime('mixedContentOf')}(element);`);
-      else if (type.fields.length > 0) readChildren(w, file, type);
-      for (const f of [...type.fields, ...type.attributes].filter(required)) {
-        if ('xmlName' in f && f.xmlName === '' && 'minOccurs' in f) continue;
-        w.writeLine(`if (fields.${f.name} === undefined) throw new ${imports.runtime('DecodeError')}(${quote(`${f.name} is required`)});`);
-      }
-      w.writeLine(
-        type.allOrder
-          ? `return ${imports.runtime('withXmlOrder')}(new ${type.name}(fields as ${type.fieldsInterface}), order);`
-          : `return new ${type.name}(fields as ${type.fieldsInterface});`,
-      );
+      w.write('try').block(() => fromXmlBody(w, file, type));
+      w.write(' catch (error)').block(() => w.writeLine(`throw ${imports.runtime('decodeErrorAt')}(error, element);`));
     },
   };
+}
+
+/** fromXml's body: the derived type's reader, or the element read into this type's fields. */
+function fromXmlBody(w: CodeBlockWriter, file: EmitFile, type: ComplexTypeModel): void {
+  const { imports } = file;
+  if (type.derived.length > 0) readDerived(w, file, type);
+  if (type.abstract && type.union !== undefined) {
+    // An abstract type is never made: its element names the derived type it holds with xsi:type.
+    const message = quote(`${type.xmlName} is abstract: its element names a type derived from it with xsi:type`);
+    w.writeLine(`throw new ${imports.runtime('DecodeError')}(${message});`);
+    return;
+  }
+  w.writeLine(`const fields: Partial<${type.fieldsInterface}> = {};`);
+  if (type.attributes.length > 0) readAttributes(w, file, type);
+  if (type.anyAttribute) {
+    const declared = type.attributes.map((a) => quote(`{${a.namespace}}${a.xmlName}`));
+    w.writeLine(`const other = ${imports.runtime('otherAttributesOf')}(element, [${declared.join(', ')}]);`);
+    w.writeLine(`if (other) fields.${OTHER_ATTRIBUTES} = other;`);
+  }
+  if (type.text) w.writeLine(`fields.value = ${simpleParse(file, type.text, 'element.content', 'element')};`);
+  const mixed = type.fields.find((f) => f.type.kind === 'any' && type.mixed);
+  if (mixed) w.writeLine(`fields.${mixed.name} = ${imports.runtime('mixedContentOf')}(element);`);
+  else if (type.fields.length > 0) readChildren(w, file, type);
+  for (const f of [...type.fields, ...type.attributes].filter(required)) {
+    if ('xmlName' in f && f.xmlName === '' && 'minOccurs' in f) continue;
+    w.writeLine(`if (fields.${f.name} === undefined) throw new ${imports.runtime('DecodeError')}(${quote(`${f.name} is required`)});`);
+  }
+  w.writeLine(
+    type.allOrder
+      ? `return ${imports.runtime('withXmlOrder')}(new ${type.name}(fields as ${type.fieldsInterface}), order);`
+      : `return new ${type.name}(fields as ${type.fieldsInterface});`,
+  );
 }
 
 /** The start of fromXml for a type with derived ones: an element whose xsi:type names one is read by its class. */
@@ -247,6 +255,9 @@ function readDerived(w: CodeBlockWriter, { model, imports }: EmitFile, type: Com
     w.write('switch (derived)').block(() => {
       for (const name of type.derived) {
         const derived = model.types.find((t) => t.name === name)!;
+        // An abstract type no concrete one derives from has no value: an xsi:type naming it is refused by validation
+        // (SIRI's AbstractRequiredIdentifiedItemStructure), and it is no member of the union this answers.
+        if (derived.abstract && derived.union === undefined) continue;
         w.writeLine(`case ${quote(derived.xmlName)}:`);
         w.indent().write(`return ${derived.name}.fromXml(element);`).newLine();
       }

@@ -6,7 +6,7 @@
  */
 import type { XsdComplexType } from '../read/xsd';
 import { complexByKey, type ModelContext, simpleByKey } from './context';
-import { elementNameCounts, field, flatten, mixedParticle, needsOrderedContent, orderedField, renameParticles } from './content';
+import { contentNameCounts, field, flatten, mixedParticle, needsOrderedContent, orderedField, renameParticles } from './content';
 import type { AttributeModel, ComplexTypeModel, FieldModel, ParticleModel, TypeRef } from './model';
 import { uniqueMembers } from './names';
 import { complexRef, primitiveRef, useRef, XSD } from './type-refs';
@@ -76,22 +76,24 @@ function build(context: ModelContext, type: XsdComplexType): ComplexTypeModel {
     if (text.kind === 'complex') text = complexTextOf(context, text);
   }
   if (type.mixed) {
-    // Mixed content is kept whole, as XML; it is required when its content model is.
-    const content = field(
-      'content',
-      '',
-      '',
-      { kind: 'any', tsType: 'XmlFragment' },
-      type.particle && type.particle.min > 0 ? 1 : 0,
-      1,
-      false,
-    );
+    // Mixed content is kept whole, as XML; it is required when its content model is. An extension of a mixed type
+    // (HL7's ED of BIN) has one content, its base's and its own together: the base's field and particle give way.
+    let required = type.particle !== undefined && type.particle.min > 0;
+    if (inherit && baseModel?.mixed) {
+      const inherited = fields.findIndex((f) => f.xmlName === '' && f.type.kind === 'any' && f.tsType.startsWith('XmlFragment'));
+      if (inherited >= 0) {
+        required ||= fields[inherited].minOccurs > 0;
+        fields.splice(inherited, 1);
+        particles.splice(particles.indexOf(baseModel.particle), 1);
+      }
+    }
+    const content = field('content', '', '', { kind: 'any', tsType: 'XmlFragment' }, required ? 1 : 0, 1, false);
     fields.push(content);
     particles.push(type.particle ? mixedParticle(context, type.particle, content) : { kind: 'field', field: content.name });
   } else if (type.particle && needsOrderedContent(type.particle)) {
     particles.push(orderedField(context, type.particle, fields, name));
   } else if (type.particle) {
-    particles.push(flatten(context, type.particle, fields, name, 1, 1, false, elementNameCounts(type.particle)));
+    particles.push(flatten(context, type.particle, fields, name, 1, 1, false, contentNameCounts(type.particle)));
   }
   // An all group's members may come in any order: a value read keeps the order it came in, and is written in it.
   const allOrder = type.particle?.kind === 'all' && type.particle.particles.length > 1 && !type.mixed;

@@ -59,6 +59,32 @@ export function elementNameCounts(particle: XsdParticle, into = new Map<string, 
   return into;
 }
 
+/**
+ * How often each element name occurs in a whole content model, for its groups (flatten): its wildcards left out
+ * where none takes a namespace of its elements (NewsML-G2's `##other` after repeated choices), which no element of
+ * a group can then be read by; undefined when one may.
+ */
+export function contentNameCounts(particle: XsdParticle): Map<string, number> | undefined {
+  const namespaces = new Set<string>();
+  const wildcards: Extract<XsdParticle, { kind: 'any' }>[] = [];
+  const walk = (p: XsdParticle): void => {
+    if (p.kind === 'element') namespaces.add(p.element.ref?.namespace ?? p.element.namespace);
+    else if (p.kind === 'any') wildcards.push(p);
+    else for (const q of p.particles) walk(q);
+  };
+  walk(particle);
+  const takes = (w: Extract<XsdParticle, { kind: 'any' }>, ns: string) =>
+    'only' in w.namespaces ? w.namespaces.only.includes(ns) : !w.namespaces.but.includes(ns);
+  if (wildcards.some((w) => [...namespaces].some((ns) => takes(w, ns)))) return undefined;
+  const counts = new Map<string, number>();
+  const count = (p: XsdParticle): void => {
+    if (p.kind === 'element') counts.set(p.element.name, (counts.get(p.element.name) ?? 0) + 1);
+    else if (p.kind !== 'any') for (const q of p.particles) count(q);
+  };
+  count(particle);
+  return counts;
+}
+
 const times = (a: number | 'unbounded', b: number | 'unbounded') => (a === 'unbounded' || b === 'unbounded' ? 'unbounded' : a * b);
 
 /**
@@ -138,7 +164,9 @@ function groupField(
     arrayWrapper: false,
   };
   context.synthesized.push(group);
-  const made = field('group', name, '', { kind: 'complex', typeName: name, tsType: name }, min, max, false);
+  // A group that may hold no element may be absent, however often it is required (NeTEx's sequences of optional
+  // members): an element of none of its members has no item to read.
+  const made = field('group', name, '', { kind: 'complex', typeName: name, tsType: name }, fewest(particle) === 0 ? 0 : min, max, false);
   made.inline = true;
   fields.push(made);
   return fieldParticle(context, made);

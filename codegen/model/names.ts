@@ -42,7 +42,7 @@ export const GENERATED_FILE_NAMES: ReadonlySet<string> = new Set([
     'CONTRACT CallOptions HeaderCallOptions ENDPOINT_PATH ENDPOINT_PATHS JSON_OPERATIONS OPENAPI_PATHS OPERATION_NAMES ' +
     'OPERATIONS Operations PORTS REQUEST_SCHEMAS ROUTES SCRIPT_NAMESPACE SERVICE_NAME TARGET_NAMESPACE VARIANTS ContractHandlers ' +
     'ContractRoute renderImportedWsdls renderOpenApi renderSchema renderSchemas renderScriptProxy renderWsdl xmlns contractSchema ' +
-    'faultKind refuseHeaders HeaderRoutes Decoder SCHEMAS baseOf GLOBAL_ELEMENTS'
+    'faultKind refuseHeaders HeaderRoutes Decoder SCHEMAS baseOf GLOBAL_ELEMENTS ELEMENTS ROOT_TYPES readByType writeByType'
   ).split(' '),
 ]);
 

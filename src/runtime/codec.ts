@@ -21,6 +21,7 @@ export { DeclaredFault } from './errors';
 export {
   childElements,
   DecodeError,
+  decodeErrorAt,
   type ElementCodec,
   formatXsdBoolean,
   isXsiNil,
@@ -97,6 +98,7 @@ export const CODEC_EXPORTS = {
     'DeclaredFault',
     'childElements',
     'DecodeError',
+    'decodeErrorAt',
     'formatXsdBoolean',
     'isXsiNil',
     'mixedContentOf',

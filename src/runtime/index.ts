@@ -52,6 +52,7 @@ export {
 export {
   childElements,
   DecodeError,
+  decodeErrorAt,
   type ElementCodec,
   formatXsdBoolean,
   isXsiNil,

@@ -3,7 +3,7 @@
  * XML Schema value spaces for reading (XML escaping is xml-escape.ts's). Parsing
  * itself is libxml2's (libxml2-wasm); nothing here reads XML syntax.
  */
-import { DecodeError } from './decode-error';
+import { DecodeError, decodeErrorAt } from './decode-error';
 import { safeParseOptions, xml, type XmlElement, type XmlXPath } from './xml-engine';
 import { escapeXmlAttribute, escapeXmlText } from './xml-escape';
 import { formatXsdQName, parseXsdQName, xsdQNameDeclaration } from './xsd-values';
@@ -48,7 +48,7 @@ export function isXsiNil(element: XmlElement): boolean {
   return nil !== undefined && ['true', '1'].includes(nil.value.trim());
 }
 
-export { DecodeError };
+export { DecodeError, decodeErrorAt };
 
 /**
  * XML kept as it came (xs:any, anyType, mixed content): the text of one or

@@ -12,13 +12,14 @@
  * generated files declare.
  */
 import test from 'ava';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { checkCorpus } from '../../../codegen/harness/corpus';
+import { loadModules } from '../../../codegen/harness/xsts/run-set';
 import { RUNTIME_NAMES } from '../../../codegen/emit/ts';
-import { generate } from '../../../codegen/main';
+import { generate, generateFromXsd, generateSchemaTexts } from '../../../codegen/main';
 import { clientBase, GENERATED_FILE_NAMES, LOCAL_NAMES, NUMBERED_LOCALS } from '../../../codegen/model/names';
 import { handlerModules } from '../../../src/runtime/handler-modules';
 import { typeCheck } from '../../support/type-check';
@@ -201,5 +202,39 @@ test.serial(
       outcomes.map((o) => [o.name, o.outcome]),
       [['Collisions', 'pass']],
     );
+  },
+);
+
+test.serial(
+  'in XSD mode, a schema whose global elements and types are named after everything generated files import compiles and reads',
+  async (t) => {
+    t.timeout(180_000, 'generate and type-check');
+    // Every name a generated file may import from the runtime, and each as the element a reader or writer is named by
+    // (an ISO 20022 message's root `Document` beside the runtime's readDocument).
+    const imported = [...RUNTIME_NAMES].filter((n) => /^[A-Za-z_]\w*$/.test(n));
+    const suffixes = imported.flatMap((n) => (/^(read|write)[A-Z]/.test(n) ? [n.replace(/^(read|write)/, '')] : []));
+    const names = [...new Set([...imported, ...suffixes, 'Document', 'ELEMENTS', 'GLOBAL_ELEMENTS', 'ROOT_TYPES'])];
+    const schema =
+      `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:collide" xmlns="urn:collide" elementFormDefault="qualified">` +
+      names
+        .map((n) => `<xs:complexType name="${n}"><xs:sequence><xs:element name="v" type="xs:string"/></xs:sequence></xs:complexType>`)
+        .join('') +
+      names.map((n) => `<xs:element name="${n}" type="${n}"/>`).join('') +
+      '</xs:schema>';
+    const dir = join(work, 'xsd-collide');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'collide.xsd'), schema);
+    await generateFromXsd([join(dir, 'collide.xsd')], join(dir, 'out'));
+    t.is(typeCheck(join(dir, 'out')), '');
+    const { files } = await generateSchemaTexts([join(dir, 'collide.xsd')], { note: () => {} });
+    const { ELEMENTS } = loadModules(files)('./elements') as {
+      ELEMENTS: Record<string, { read(text: string): { v: string }; write(value: unknown): string }>;
+    };
+    for (const name of ['Document', 'TypedRoot', 'AnyType']) {
+      const codec = ELEMENTS[`{urn:collide}${name}`];
+      const value = codec.read(`<${name} xmlns="urn:collide"><v>${name}</v></${name}>`);
+      t.is(value.v, name);
+      t.regex(codec.write(value), new RegExp(`<tns:v>${name}</tns:v>`));
+    }
   },
 );
