@@ -75,7 +75,9 @@ function build(context: ModelContext, type: XsdComplexType): ComplexTypeModel {
     text = useRef(context, type.text, `${where}: its text`);
     if (text.kind === 'complex') text = complexTextOf(context, text);
   }
-  if (type.mixed) {
+  // An extension of a mixed type is mixed, whether it says so or not (BPMN's tExpression): its base's text stays.
+  const mixed = type.mixed || (inherit === true && baseModel?.mixed === true);
+  if (mixed) {
     // Mixed content is kept whole, as XML; it is required when its content model is. An extension of a mixed type
     // (HL7's ED of BIN) has one content, its base's and its own together: the base's field and particle give way.
     let required = type.particle !== undefined && type.particle.min > 0;
@@ -96,7 +98,7 @@ function build(context: ModelContext, type: XsdComplexType): ComplexTypeModel {
     particles.push(flatten(context, type.particle, fields, name, 1, 1, false, contentNameCounts(type.particle)));
   }
   // An all group's members may come in any order: a value read keeps the order it came in, and is written in it.
-  const allOrder = type.particle?.kind === 'all' && type.particle.particles.length > 1 && !type.mixed;
+  const allOrder = type.particle?.kind === 'all' && type.particle.particles.length > 1 && !mixed;
   const attributes = attributesOf(context, type, name, baseModel);
   const anyAttribute = type.anyAttribute || baseModel?.anyAttribute === true;
   uniqueMembers(fields, attributes, text !== undefined, anyAttribute);
@@ -114,7 +116,7 @@ function build(context: ModelContext, type: XsdComplexType): ComplexTypeModel {
     fields,
     attributes,
     ...(text ? { text } : {}),
-    ...(type.mixed ? { mixed: true } : {}),
+    ...(mixed ? { mixed: true } : {}),
     ...(allOrder ? { allOrder: true } : {}),
     ...(anyAttribute ? { anyAttribute: true } : {}),
     ...(type.soapArray ? { soapArray: type.soapArray } : {}),

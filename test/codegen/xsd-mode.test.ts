@@ -655,3 +655,20 @@ test('an abstract type no concrete type derives from is no member of its base’
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('an extension of a mixed type that does not say mixed is mixed (BPMN’s tExpression): its text kept', async (t) => {
+  const { elements } = await generated(
+    `<xs:schema ${XS} targetNamespace="urn:b" xmlns="urn:b" elementFormDefault="qualified">
+      <xs:complexType name="tBaseElementWithMixedContent" abstract="true" mixed="true">
+        <xs:sequence><xs:element name="documentation" type="xs:string" minOccurs="0" maxOccurs="unbounded"/></xs:sequence>
+        <xs:attribute name="id" type="xs:ID"/></xs:complexType>
+      <xs:complexType name="tExpression"><xs:complexContent><xs:extension base="tBaseElementWithMixedContent"/></xs:complexContent></xs:complexType>
+      <xs:element name="condition" type="tExpression"/></xs:schema>`,
+  );
+  const { written } = roundTrip(
+    elements,
+    '{urn:b}condition',
+    '<condition xmlns="urn:b" id="c1">x &gt; 1<documentation>d</documentation></condition>',
+  );
+  t.regex(written, /id="c1">x &gt; 1<documentation[^>]*>d<\/documentation><\/tns:condition>$/);
+});
