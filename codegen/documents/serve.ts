@@ -30,7 +30,7 @@ export function serveDocuments(facts: ContractFacts, model: ServiceModel): Serve
               ...(op.output ? [{ name: `${op.name}Response`, namespace: op.output.namespace!, parts: op.output.body }] : []),
             ],
       )
-      .concat(typedFaultElements(facts, model), encodedHeaderElements(facts, model)),
+      .concat(typedPartElements(facts, model)),
     requestElements,
     soapEncoding: wsdl.operations.some((op) => op.input?.encoded || op.output?.encoded),
   });
@@ -56,37 +56,20 @@ export function serveDocuments(facts: ContractFacts, model: ServiceModel): Serve
 }
 
 /**
- * The detail elements of the served operations' faults whose part names a type (Axis 1's rpc/literal faults), each
- * once: those no schema declares.
+ * The elements of the served operations that are named after a part naming a type, each once, where no schema
+ * declares them: the details of faults (Axis 1's rpc/literal faults) and the blocks of encoded headers.
  */
-function typedFaultElements(facts: ContractFacts, model: ServiceModel): RpcWrapper[] {
+function typedPartElements(facts: ContractFacts, model: ServiceModel): RpcWrapper[] {
   const served = new Set(model.operations.map((op) => op.name));
   const declared = new Map<string, RpcWrapper>();
   for (const op of facts.wsdl.operations) {
     if (!served.has(op.name)) continue;
-    for (const fault of op.faults) {
-      const key = qnameKey(fault.element);
-      if (!fault.type || facts.xsd.elements.has(key) || declared.has(key)) continue;
-      declared.set(key, { name: fault.element.name, namespace: fault.element.namespace, parts: [], type: fault.type });
-    }
-  }
-  return [...declared.values()];
-}
-
-/**
- * The blocks of the served operations' encoded headers whose part names a type, each once: accessors named by the
- * part, which no schema declares.
- */
-function encodedHeaderElements(facts: ContractFacts, model: ServiceModel): RpcWrapper[] {
-  const served = new Set(model.operations.map((op) => op.name));
-  const declared = new Map<string, RpcWrapper>();
-  for (const op of facts.wsdl.operations) {
-    if (!served.has(op.name)) continue;
-    for (const part of [...(op.input?.headers ?? []), ...(op.output?.headers ?? [])]) {
-      if (!part.encoded || !part.type) continue;
-      const key = qnameKey(part.element!);
-      if (facts.xsd.elements.has(key) || declared.has(key)) continue;
-      declared.set(key, { name: part.element!.name, namespace: part.element!.namespace, parts: [], type: part.type });
+    const headers = [...(op.input?.headers ?? []), ...(op.output?.headers ?? [])].filter((part) => part.encoded);
+    const named = [...op.faults, ...headers.map((part) => ({ element: part.element!, type: part.type }))];
+    for (const { element, type } of named) {
+      const key = qnameKey(element);
+      if (!type || facts.xsd.elements.has(key) || declared.has(key)) continue;
+      declared.set(key, { name: element.name, namespace: element.namespace, parts: [], type });
     }
   }
   return [...declared.values()];

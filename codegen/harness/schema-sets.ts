@@ -24,11 +24,12 @@ const CATALOG_NS = 'urn:oasis:names:tc:entity:xmlns:xml:catalog';
 /** codegen/standard/'s catalog: the W3C and OASIS schemas sets import by URL, mapped to the copies codegen ships. */
 export const STANDARD_CATALOG = resolve(__dirname, '..', 'standard', 'catalog.xml');
 
-/** A schema document's target namespace and the names of its global elements. */
+/** A schema document's target namespace, the names of its global elements, and the local documents it reaches. */
 interface SchemaDocument {
   path: string;
   namespace: string;
   elements: Set<string>;
+  references: string[];
 }
 
 /** The schema sets of a folder: each sub-folder holding a schema document. */
@@ -40,33 +41,38 @@ export function schemaSetsOf(dir: string): string[] {
 
 /**
  * The cases of one set (paths relative to `root`, the folder of every set): each sample, with the schema document
- * that declares its root element (the one its xsi:schemaLocation names, when several do; the shallowest otherwise).
- * A sample no document of the set declares the root of is a case of no schema: it fails when run.
+ * that declares its root element (the one its xsi:schemaLocation names; of several, the one whose documents reach
+ * the most of the sample's namespaces, then the shallowest). A sample no document of the set declares the root of
+ * is a case of no schema: it fails when run.
  */
 export function setCases(root: string, set: string): { cases: XstsCase[]; undeclared: XstsCase[] } {
   const dir = join(root, set);
   const schemas: SchemaDocument[] = [];
-  const samples: string[] = [];
+  const samples: { path: string; top: DocumentFacts }[] = [];
   for (const path of filesUnder(dir, /./)) {
     // A document of the set is XML: a schema, a catalog, or a sample of any name (`.xml`, DMN's `.dmn`, `.bpmn`).
     if (/\.(md|txt)$|(^|\/)LICEN[CS]E[^/]*$/i.test(path)) continue;
-    const top = rootOf(path);
+    const top = documentOf(path);
     if (!top) continue; // not well-formed: not a document of the set
-    if (top.namespace === XS && top.name === 'schema') schemas.push({ path, namespace: top.targetNamespace, elements: top.elements });
-    else if (top.namespace !== CATALOG_NS) samples.push(path);
+    if (top.namespace === XS && top.name === 'schema')
+      schemas.push({ path, namespace: top.targetNamespace, elements: top.elements, references: top.references });
+    else if (top.namespace !== CATALOG_NS) samples.push({ path, top });
   }
+  const reached = new Map<string, Set<string>>();
+  const reachedFrom = (schema: SchemaDocument) => {
+    if (!reached.has(schema.path)) reached.set(schema.path, namespacesReached(schema, schemas));
+    return reached.get(schema.path)!;
+  };
   const cases: XstsCase[] = [];
   const undeclared: XstsCase[] = [];
-  for (const sample of samples) {
-    const top = rootOf(sample)!;
+  for (const { path: sample, top } of samples) {
     const declaring = schemas
       .filter((s) => s.namespace === top.namespace && s.elements.has(top.name))
       .sort((a, b) => depth(a.path) - depth(b.path) || (a.path < b.path ? -1 : 1));
     const hinted = declaring.find((s) => top.hints.some((hint) => resolve(join(sample, '..'), hint) === s.path));
     // Of several, the one whose documents declare the most of the namespaces the sample's elements are in (HL7's
     // CDA.xsd and CDA_SDTC.xsd both declare ClinicalDocument; a sample with sdtc: elements needs the second).
-    const used = declaring.length > 1 && !hinted ? elementNamespacesOf(sample) : new Set<string>();
-    const covered = (s: SchemaDocument) => [...namespacesReached(s.path, schemas)].filter((ns) => used.has(ns)).length;
+    const covered = (s: SchemaDocument) => [...reachedFrom(s)].filter((ns) => top.namespaces.has(ns)).length;
     const schema =
       hinted ?? declaring.reduce<SchemaDocument | undefined>((best, s) => (!best || covered(s) > covered(best) ? s : best), undefined);
     const c = { set, name: relative(dir, sample), schemas: schema ? [relative(root, schema.path)] : [], instance: relative(root, sample) };
@@ -75,10 +81,22 @@ export function setCases(root: string, set: string): { cases: XstsCase[]; undecl
   return { cases, undeclared };
 }
 
-/** A document's root element: its name, namespace, xsi:schemaLocation hints, and (a schema's) targetNamespace and global elements. */
-function rootOf(
-  path: string,
-): { name: string; namespace: string; targetNamespace: string; elements: Set<string>; hints: string[] } | undefined {
+/**
+ * A document's root element: its name, namespace, xsi:schemaLocation hints and the namespaces of its elements;
+ * a schema's targetNamespace, global elements and the local documents it imports, includes or redefines.
+ */
+interface DocumentFacts {
+  name: string;
+  namespace: string;
+  targetNamespace: string;
+  elements: Set<string>;
+  references: string[];
+  hints: string[];
+  namespaces: Set<string>;
+}
+
+/** The facts of a document (read once); undefined for a file that is not well-formed XML. */
+function documentOf(path: string): DocumentFacts | undefined {
   let doc: ReturnType<ReturnType<typeof xml>['XmlDocument']['fromString']>;
   try {
     doc = xml().XmlDocument.fromString(readFileSync(path, 'utf8'), { option: safeParseOptions() });
@@ -87,9 +105,16 @@ function rootOf(
   }
   try {
     const root = doc.root;
+    const isSchema = root.namespaceUri === XS && root.name === 'schema';
     const elements = new Set<string>();
-    for (const child of root.find('xs:element', { xs: XS }))
-      if (child instanceof xml().XmlElement) elements.add((child as XmlElement).attr('name')?.value ?? '');
+    const references: string[] = [];
+    if (isSchema) {
+      for (const child of root.find('xs:element', { xs: XS })) elements.add((child as XmlElement).attr('name')?.value ?? '');
+      for (const node of root.find('xs:import | xs:include | xs:redefine', { xs: XS })) {
+        const location = (node as XmlElement).attr('schemaLocation')?.value;
+        if (location && !/^[a-z][a-z0-9+.-]*:/i.test(location)) references.push(resolve(join(path, '..'), location));
+      }
+    }
     const hints: string[] = [];
     for (const a of root.attrs) {
       if (a.namespaceUri !== 'http://www.w3.org/2001/XMLSchema-instance') continue;
@@ -97,30 +122,23 @@ function rootOf(
       if (a.name === 'noNamespaceSchemaLocation') hints.push(...words);
       else if (a.name === 'schemaLocation') for (let i = 1; i < words.length; i += 2) hints.push(words[i]);
     }
+    const namespaces = isSchema ? new Set<string>() : new Set(root.find('//*').map((e) => (e as XmlElement).namespaceUri ?? ''));
     return {
       name: root.name,
       namespace: root.namespaceUri ?? '',
       targetNamespace: root.attr('targetNamespace')?.value ?? '',
       elements,
+      references,
       hints,
+      namespaces,
     };
   } finally {
     doc.dispose();
   }
 }
 
-/** The namespaces of a document's elements. */
-function elementNamespacesOf(path: string): Set<string> {
-  const doc = xml().XmlDocument.fromString(readFileSync(path, 'utf8'), { option: safeParseOptions() });
-  try {
-    return new Set(doc.root.find('//*').map((e) => (e as XmlElement).namespaceUri ?? ''));
-  } finally {
-    doc.dispose();
-  }
-}
-
-/** The target namespaces of a schema document and of those it imports, includes or redefines by a local path. */
-function namespacesReached(path: string, schemas: SchemaDocument[]): Set<string> {
+/** The target namespaces of a schema document and of the documents of the set it reaches. */
+function namespacesReached(schema: SchemaDocument, schemas: SchemaDocument[]): Set<string> {
   const reached = new Set<string>();
   const seen = new Set<string>();
   const visit = (file: string) => {
@@ -129,17 +147,9 @@ function namespacesReached(path: string, schemas: SchemaDocument[]): Set<string>
     const own = schemas.find((s) => s.path === file);
     if (!own) return;
     reached.add(own.namespace);
-    const doc = xml().XmlDocument.fromString(readFileSync(file, 'utf8'), { option: safeParseOptions() });
-    try {
-      for (const node of doc.root.find('xs:import | xs:include | xs:redefine', { xs: XS })) {
-        const location = (node as XmlElement).attr('schemaLocation')?.value;
-        if (location && !/^[a-z][a-z0-9+.-]*:/i.test(location)) visit(resolve(join(file, '..'), location));
-      }
-    } finally {
-      doc.dispose();
-    }
+    for (const reference of own.references) visit(reference);
   };
-  visit(path);
+  visit(schema.path);
   return reached;
 }
 
@@ -147,7 +157,7 @@ function namespacesReached(path: string, schemas: SchemaDocument[]): Set<string>
 export function catalogOf(dir: string): string | undefined {
   const named = join(dir, 'catalog.xml');
   if (existsSync(named)) return named;
-  return filesUnder(dir, /\.xml$/i).find((path) => rootOf(path)?.namespace === CATALOG_NS);
+  return filesUnder(dir, /\.xml$/i).find((path) => documentOf(path)?.namespace === CATALOG_NS);
 }
 
 function depth(path: string): number {

@@ -48,14 +48,18 @@ export function renameParticles(context: ModelContext, particle: ParticleModel):
   else for (const p of particle.particles) renameParticles(context, p);
 }
 
-/** How often each element name occurs in a content model; undefined when it holds a wildcard. */
-export function elementNameCounts(particle: XsdParticle, into = new Map<string, number>()): Map<string, number> | undefined {
-  if (particle.kind === 'any') return undefined;
+/** How often each element name occurs in a content model; undefined when it holds a wildcard (unless `pastWildcards`). */
+export function elementNameCounts(
+  particle: XsdParticle,
+  into = new Map<string, number>(),
+  pastWildcards = false,
+): Map<string, number> | undefined {
+  if (particle.kind === 'any') return pastWildcards ? into : undefined;
   if (particle.kind === 'element') {
     into.set(particle.element.name, (into.get(particle.element.name) ?? 0) + 1);
     return into;
   }
-  for (const p of particle.particles) if (!elementNameCounts(p, into)) return undefined;
+  for (const p of particle.particles) if (!elementNameCounts(p, into, pastWildcards)) return undefined;
   return into;
 }
 
@@ -76,13 +80,7 @@ export function contentNameCounts(particle: XsdParticle): Map<string, number> | 
   const takes = (w: Extract<XsdParticle, { kind: 'any' }>, ns: string) =>
     'only' in w.namespaces ? w.namespaces.only.includes(ns) : !w.namespaces.but.includes(ns);
   if (wildcards.some((w) => [...namespaces].some((ns) => takes(w, ns)))) return undefined;
-  const counts = new Map<string, number>();
-  const count = (p: XsdParticle): void => {
-    if (p.kind === 'element') counts.set(p.element.name, (counts.get(p.element.name) ?? 0) + 1);
-    else if (p.kind !== 'any') for (const q of p.particles) count(q);
-  };
-  count(particle);
-  return counts;
+  return elementNameCounts(particle, new Map(), true);
 }
 
 const times = (a: number | 'unbounded', b: number | 'unbounded') => (a === 'unbounded' || b === 'unbounded' ? 'unbounded' : a * b);

@@ -38,8 +38,15 @@ import {
   readMtomMessage,
 } from '../wire/mtom';
 import { decodingInlined, encodingAttachable } from '../xml/xsd-values';
-import { encodedAnswer, encodedFaultDetail, encodedHeaders, literalCall, literalHeader, sentAsType } from '../wire/soap-encoding';
-import { safeParseOptions, xml } from '../xml/xml-engine';
+import {
+  encodedAnswer,
+  encodedFaultDetail,
+  encodedHeaders,
+  literalCall,
+  literalHeader,
+  sentAsType,
+  withLiteralForm,
+} from '../wire/soap-encoding';
 
 /** An operation call read from a SOAP request: its route and its decoded request. */
 interface SoapCall<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>> {
@@ -272,16 +279,6 @@ function encode<Ops extends OperationsOf<Ops>, K extends OperationName<Ops>>(
   return encoding ? encodedAnswer(literal, encoding, version.envelopeNamespace) : literal;
 }
 
-/** Runs `use` on the root element of a literal form written by this service (wire/soap-encoding.ts), then frees it. */
-function withLiteralDocument<T>(text: string, use: (element: Element) => T): T {
-  const doc = xml().XmlDocument.fromString(text, { option: safeParseOptions() });
-  try {
-    return use(doc.root);
-  } finally {
-    doc.dispose();
-  }
-}
-
 /**
  * The usual envelope, read from libxml2's tree; undefined for anything else
  * (then readCallInDetail reads it, and says what is wrong if anything is).
@@ -348,7 +345,7 @@ export function readCallInDetail<Ops extends OperationsOf<Ops>>(
   if (route.soapEncoding) {
     // An encoded call: its operation element read into the literal form, which is validated and decoded as any.
     const literal = literalCall(children[0], body, route.soapEncoding);
-    call = withLiteralDocument(literal, (element) => decodeValidated(element, contract.requestSchema(route.operation), route));
+    call = withLiteralForm(literal, (element) => decodeValidated(element, contract.requestSchema(route.operation), route));
   } else if (route.requestParts || route.requestElement === '') {
     // The body's elements are the parts, each validated against the contract's schemas.
     for (const part of children) validated(part, contract.schemas(), route.operation);
@@ -380,7 +377,7 @@ function readHeaders<Ops extends OperationsOf<Ops>>(
     // A block bound encoded: its literal form (references resolved, xsi:types checked) validated and decoded.
     const literal = route.soapEncoding?.headers ? literalHeader(block, envelope, route.soapEncoding) : undefined;
     if (literal !== undefined) {
-      into[known.name] = withLiteralDocument(literal, (element) => {
+      into[known.name] = withLiteralForm(literal, (element) => {
         validated(element, contract.schemas(), known.element);
         return known.decode(element);
       });

@@ -8,7 +8,7 @@
  */
 import { requestAddressingHeaders } from '../soap-stack/addressing';
 import { SOAP11, SOAP12, soapEnvelope, soapVersionOfVariant, type SoapVersion } from '../wire/soap-envelope';
-import { encodedCall, encodedHeaders, literalAnswer, literalHeader } from '../wire/soap-encoding';
+import { encodedCall, encodedHeaders, literalAnswer, literalHeader, withLiteralForm } from '../wire/soap-encoding';
 import type { SoapEncoding } from '../definition';
 import { CALL_VARIANTS, type CallVariant, type HeaderRoute } from '../definition';
 import { XSI_NAMESPACE, childElements } from '../xml/xml-codec';
@@ -425,19 +425,10 @@ function readHeaders(
     } catch (error) {
       return protocol(answer, `The ${block.name} header cannot be read: ${(error as Error).message}`);
     }
-    const failed = literal === undefined ? check(block) : withLiteral(literal, check);
+    const failed = literal === undefined ? check(block) : withLiteralForm(literal, check);
     if (failed) return failed;
   }
   return undefined;
-}
-
-function withLiteral<T>(text: string, use: (element: Element) => T): T {
-  const doc = xml().XmlDocument.fromString(text, { option: safeParseOptions() });
-  try {
-    return use(doc.root);
-  } finally {
-    doc.dispose();
-  }
 }
 
 /** A SOAP fault; when its detail is a fault the operation declares, valid against the schema, that fault's error comes with it. */

@@ -20,7 +20,7 @@
 import type { SoapEncodedType, SoapEncodedTypes, SoapEncoding } from '../definition';
 import { clientError } from '../errors';
 import { childElements, isXsiNil, XSD_NAMESPACE, XSI_NAMESPACE, xmlFragmentOf } from '../xml/xml-codec';
-import { type XmlElement, xml } from '../xml/xml-engine';
+import { safeParseOptions, type XmlElement, xml } from '../xml/xml-engine';
 import { escapeXmlAttribute, escapeXmlText } from '../xml/xml-escape';
 
 export const SOAP11_ENCODING = 'http://schemas.xmlsoap.org/soap/encoding/';
@@ -191,15 +191,7 @@ function literalBody(
   parts: SoapEncoding['input'],
   name = wrapper.name,
 ): string {
-  const encodingNamespace = encoding.version === 'soap12' ? SOAP12_ENCODING : SOAP11_ENCODING;
-  const reading: Reading = {
-    encoding,
-    encodingNamespace,
-    ids: idsOf(body, encodingNamespace),
-    following: new Set(),
-    expanded: 0,
-    prefixes: new Map(),
-  };
+  const reading = readingOf(encoding, body);
   const accessors = new Map<string, XmlElement>();
   for (const child of childElements(wrapper)) {
     if (accessors.has(child.name)) throw clientError(`The accessor ${child.name} of ${wrapper.name} is sent twice.`);
@@ -213,9 +205,33 @@ function literalBody(
   }
   // An accessor of no part: the schema refuses it, by name.
   for (const [name, accessor] of accessors) content += value(reading, accessor, name, undefined);
-  const declarations = [...reading.prefixes].map(([ns, prefix]) => ` xmlns:${prefix}="${escapeXmlAttribute(ns)}"`).join('');
-  return `<w:${name} xmlns:w="${escapeXmlAttribute(wrapper.namespaceUri ?? '')}" xmlns:xsi="${XSI_NAMESPACE}"${declarations}>${content}</w:${name}>`;
+  return `<w:${name} xmlns:w="${escapeXmlAttribute(wrapper.namespaceUri ?? '')}" xmlns:xsi="${XSI_NAMESPACE}"${prefixDeclarations(reading.prefixes)}>${content}</w:${name}>`;
 }
+
+/**
+ * Runs `use` on the root element of a literal form read by this file (literalCall, literalHeader: text it wrote
+ * itself), then frees it.
+ */
+export function withLiteralForm<T>(text: string, use: (element: XmlElement) => T): T {
+  const doc = xml().XmlDocument.fromString(text, { option: safeParseOptions() });
+  try {
+    return use(doc.root);
+  } finally {
+    doc.dispose();
+  }
+}
+
+/** What a call's values are read with: references found within `scope` (the Body; a header block's envelope). */
+function readingOf(encoding: SoapEncoding, scope: XmlElement): Reading {
+  const encodingNamespace = encodingNamespaceOf(encoding);
+  return { encoding, encodingNamespace, ids: idsOf(scope, encodingNamespace), following: new Set(), expanded: 0, prefixes: new Map() };
+}
+
+const encodingNamespaceOf = (encoding: SoapEncoding) => (encoding.version === 'soap12' ? SOAP12_ENCODING : SOAP11_ENCODING);
+
+/** The namespace declarations of the prefixes a reading or a writing used, for its element's start tag. */
+const prefixDeclarations = (prefixes: ReadonlyMap<string, string>) =>
+  [...prefixes].map(([ns, prefix]) => ` xmlns:${prefix}="${escapeXmlAttribute(ns)}"`).join('');
 
 /**
  * The literal form of a header block the operation binds encoded (undefined: one it binds literal, or does not
@@ -225,22 +241,13 @@ function literalBody(
 export function literalHeader(block: XmlElement, envelope: XmlElement, encoding: SoapEncoding): string | undefined {
   const key = encoding.headers?.find(([element]) => element === `{${block.namespaceUri ?? ''}}${block.name}`)?.[1];
   if (key === undefined) return undefined;
-  const encodingNamespace = encoding.version === 'soap12' ? SOAP12_ENCODING : SOAP11_ENCODING;
-  const reading: Reading = {
-    encoding,
-    encodingNamespace,
-    ids: idsOf(envelope, encodingNamespace),
-    following: new Set(),
-    expanded: 0,
-    prefixes: new Map(),
-  };
+  const reading = readingOf(encoding, envelope);
   // Read under its own name (errors name it so), then qualified: the block's first tag and its last.
   const written = value(reading, block, block.name, key);
-  const declarations = [...reading.prefixes].map(([ns, prefix]) => ` xmlns:${prefix}="${escapeXmlAttribute(ns)}"`).join('');
   const open = `<${block.name}`;
   const close = `</${block.name}>`;
   const inner = written.endsWith(close) ? `${written.slice(open.length, -close.length)}</w:${block.name}>` : written.slice(open.length);
-  return `<w:${block.name} xmlns:w="${escapeXmlAttribute(block.namespaceUri ?? '')}" xmlns:xsi="${XSI_NAMESPACE}"${declarations}${inner}`;
+  return `<w:${block.name} xmlns:w="${escapeXmlAttribute(block.namespaceUri ?? '')}" xmlns:xsi="${XSI_NAMESPACE}"${prefixDeclarations(reading.prefixes)}${inner}`;
 }
 
 /** Every element of the Body with an id (SOAP 1.1: `id`; SOAP 1.2: `enc:id`), by id; one id twice is refused. */
@@ -565,10 +572,8 @@ export function encodedHeaders(literal: string, encoding: SoapEncoding, envelope
       .map((block) => {
         const key = keys.get(`{${block.namespaceUri ?? ''}}${block.name}`);
         if (key === undefined) return xmlFragmentOf(block);
-        writing.prefixes = new Map([
-          [XSD_NAMESPACE, 'xsd'],
-          [writing.encodingNamespace, 'enc'],
-        ]);
+        // Each block declares the prefixes it uses.
+        writing.prefixes = writingPrefixes(writing.encodingNamespace);
         const written = encodedValue(writing, block, `w:${block.name}`, key);
         const open = `<w:${block.name}`;
         return (
@@ -584,20 +589,22 @@ export function encodedHeaders(literal: string, encoding: SoapEncoding, envelope
 function withWriting(literal: string, encoding: SoapEncoding, write: (writing: Writing, root: XmlElement) => string): string {
   const doc = xml().XmlDocument.fromString(literal);
   try {
-    const encodingNamespace = encoding.version === 'soap12' ? SOAP12_ENCODING : SOAP11_ENCODING;
-    const prefixes = new Map([
-      [XSD_NAMESPACE, 'xsd'],
-      [encodingNamespace, 'enc'],
-    ]);
-    return write({ encoding, encodingNamespace, prefixes }, doc.root);
+    const encodingNamespace = encodingNamespaceOf(encoding);
+    return write({ encoding, encodingNamespace, prefixes: writingPrefixes(encodingNamespace) }, doc.root);
   } finally {
     doc.dispose();
   }
 }
 
+/** The prefixes a writing starts with: XML Schema's and the encoding's. */
+const writingPrefixes = (encodingNamespace: string) =>
+  new Map([
+    [XSD_NAMESPACE, 'xsd'],
+    [encodingNamespace, 'enc'],
+  ]);
+
 /** The namespace declarations of the prefixes a writing used, for its element's start tag. */
-const declarationsOf = (writing: Writing) =>
-  [...writing.prefixes].map(([ns, prefix]) => ` xmlns:${prefix}="${escapeXmlAttribute(ns)}"`).join('');
+const declarationsOf = (writing: Writing) => prefixDeclarations(writing.prefixes);
 
 function prefixOf(writing: Writing, namespace: string): string {
   let prefix = writing.prefixes.get(namespace);

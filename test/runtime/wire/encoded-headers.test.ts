@@ -7,17 +7,15 @@
  */
 import test from 'ava';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import pino from 'pino';
 import { loadContract, type LoadedContract } from '../../../codegen/harness/load-generated';
-import { createContractApp, literalHeader } from '../../../src/runtime/host';
+import { literalHeader } from '../../../src/runtime/host';
 import type { SoapEncoding } from '../../../src/runtime/definition';
 import { loadXmlEngine, safeParseOptions, xml, type XmlElement, type XsdValidator } from '../../../src/runtime/xml/xml-engine';
 import { compileSchemaSet } from '../../../src/runtime/xml/xml-schema';
 import { childElements } from '../../../src/runtime/xml/xml-codec';
+import { type ServedFixture, serveFixture } from '../../support/fixture-contract';
 
 const WSDL = join(__dirname, '..', '..', 'fixtures', 'outside', 'encoded-headers.wsdl');
 const ENV = 'http://schemas.xmlsoap.org/soap/envelope/';
@@ -25,7 +23,7 @@ const ENC = 'http://schemas.xmlsoap.org/soap/encoding/';
 const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
 
 let loaded: LoadedContract;
-let server: Server;
+let served: ServedFixture;
 let url: string;
 let schemas: XsdValidator;
 const seen: Record<string, unknown>[] = [];
@@ -58,18 +56,11 @@ test.before(async () => {
   schemas = compileSchemaSet(
     definition.renderSchemas?.(definition.targetNamespace) ?? [definition.renderSchema(definition.targetNamespace)],
   );
-  const app = createContractApp(
-    definition,
-    handlers as never,
-    { namespace: undefined, publicUrl: undefined, trustProxy: false, maxBodyBytes: 1 << 20 },
-    pino({ level: 'silent' }),
-  );
-  server = createServer(app.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/accounts/api.php`;
+  served = await serveFixture(definition, handlers as never);
+  url = served.endpoint;
 });
 test.after.always(async () => {
-  await new Promise((resolve) => server?.close(resolve));
+  await served?.close();
   loaded?.remove();
 });
 
