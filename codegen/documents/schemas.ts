@@ -87,7 +87,7 @@ export function mergedSchemas(
           for (const child of findAll(copy, 's:include | s:import')) child.remove();
           if (namespace !== '') setPlainAttr(copy, 'targetNamespace', namespace);
         })
-      : `<xs:schema xmlns:xs="${NS.s}" targetNamespace="${escapeXmlAttribute(namespace)}"></xs:schema>`;
+      : `<xs:schema xmlns:xs="${NS.s}"${namespace ? ` targetNamespace="${escapeXmlAttribute(namespace)}"` : ''}></xs:schema>`;
     const close = shell.lastIndexOf('</');
     const joined = shell.slice(0, close) + declarations.join('') + shell.slice(close);
     // Every other namespace a declaration here names is imported from its document of the set.

@@ -208,7 +208,7 @@ function clientOperation(file: Client, op: OperationModel) {
     soapEncoding: op.soap?.encoding !== undefined,
     requestElement: soap?.input.style === 'element' ? soap.input.element!.name : '',
     soapResponseElement: output?.style === 'element' ? output.element!.name : '',
-    soapResponseNamespace: responseNamespace ? quote(responseNamespace) : '',
+    soapResponseNamespace: responseNamespace !== undefined ? quote(responseNamespace) : '',
     soapResponseParts: output?.style === 'parts',
     oneWay: op.oneWay,
     soapCallable: soap !== undefined,

@@ -64,6 +64,7 @@ test.serial(
         ['axis1-rpc-faults', 'pass'],
         ['encoded-headers', 'pass'],
         ['ihe-xds-iti18', 'pass'],
+        ['no-namespace-rpc', 'pass'],
         ['onvif-doorcontrol', 'pass'],
         ['php-labelled-enums', 'pass'],
         ['placeholder-addresses', 'pass'],

@@ -205,7 +205,8 @@ function literalBody(
   }
   // An accessor of no part: the schema refuses it, by name.
   for (const [name, accessor] of accessors) content += value(reading, accessor, name, undefined);
-  return `<w:${name} xmlns:w="${escapeXmlAttribute(wrapper.namespaceUri ?? '')}" xmlns:xsi="${XSI_NAMESPACE}"${prefixDeclarations(reading.prefixes)}>${content}</w:${name}>`;
+  const { tag, open } = wrapperTag(name, wrapper.namespaceUri ?? '');
+  return `${open} xmlns:xsi="${XSI_NAMESPACE}"${prefixDeclarations(reading.prefixes)}>${content}</${tag}>`;
 }
 
 /**
@@ -219,6 +220,16 @@ export function withLiteralForm<T>(text: string, use: (element: XmlElement) => T
   } finally {
     doc.dispose();
   }
+}
+
+/**
+ * The start of an element of `name` in `namespace` written by this file, and its tag name for the end tag: prefixed
+ * `w:`, or in no namespace (Axis 1's `soap:body namespace=""`) unprefixed with the default namespace undeclared,
+ * so its unqualified accessors stay in none.
+ */
+function wrapperTag(name: string, namespace: string): { tag: string; open: string } {
+  if (namespace === '') return { tag: name, open: `<${name} xmlns=""` };
+  return { tag: `w:${name}`, open: `<w:${name} xmlns:w="${escapeXmlAttribute(namespace)}"` };
 }
 
 /** What a call's values are read with: references found within `scope` (the Body; a header block's envelope). */
@@ -246,8 +257,9 @@ export function literalHeader(block: XmlElement, envelope: XmlElement, encoding:
   const written = value(reading, block, block.name, key);
   const open = `<${block.name}`;
   const close = `</${block.name}>`;
-  const inner = written.endsWith(close) ? `${written.slice(open.length, -close.length)}</w:${block.name}>` : written.slice(open.length);
-  return `<w:${block.name} xmlns:w="${escapeXmlAttribute(block.namespaceUri ?? '')}" xmlns:xsi="${XSI_NAMESPACE}"${prefixDeclarations(reading.prefixes)}${inner}`;
+  const qualified = wrapperTag(block.name, block.namespaceUri ?? '');
+  const inner = written.endsWith(close) ? `${written.slice(open.length, -close.length)}</${qualified.tag}>` : written.slice(open.length);
+  return `${qualified.open} xmlns:xsi="${XSI_NAMESPACE}"${prefixDeclarations(reading.prefixes)}${inner}`;
 }
 
 /** Every element of the Body with an id (SOAP 1.1: `id`; SOAP 1.2: `enc:id`), by id; one id twice is refused. */
@@ -543,9 +555,10 @@ function encodedBody(
     const partTypes = new Map(parts);
     let content = '';
     for (const child of childElements(root)) content += encodedValue(writing, child, child.name, partTypes.get(child.name));
+    const { tag, open } = wrapperTag(name, root.namespaceUri ?? '');
     return (
-      `<w:${name} xmlns:w="${escapeXmlAttribute(root.namespaceUri ?? '')}" xmlns:e="${escapeXmlAttribute(envelopeNamespace)}"` +
-      ` e:encodingStyle="${writing.encodingNamespace}" xmlns:xsi="${XSI_NAMESPACE}"${declarationsOf(writing)}>${content}</w:${name}>`
+      `${open} xmlns:e="${escapeXmlAttribute(envelopeNamespace)}"` +
+      ` e:encodingStyle="${writing.encodingNamespace}" xmlns:xsi="${XSI_NAMESPACE}"${declarationsOf(writing)}>${content}</${tag}>`
     );
   });
 }
@@ -554,9 +567,9 @@ function encodedBody(
 export function encodedFaultDetail(literal: string, encoding: SoapEncoding): string {
   return withWriting(literal, encoding, (writing, root) => {
     const key = new Map(encoding.faults ?? []).get(root.name);
-    const written = encodedValue(writing, root, `w:${root.name}`, key);
-    const open = `<w:${root.name}`;
-    return `${open} xmlns:w="${escapeXmlAttribute(root.namespaceUri ?? '')}" xmlns:xsi="${XSI_NAMESPACE}"${declarationsOf(writing)}${written.slice(open.length)}`;
+    const { tag, open } = wrapperTag(root.name, root.namespaceUri ?? '');
+    const written = encodedValue(writing, root, tag, key);
+    return `${open} xmlns:xsi="${XSI_NAMESPACE}"${declarationsOf(writing)}${written.slice(`<${tag}`.length)}`;
   });
 }
 
@@ -574,11 +587,11 @@ export function encodedHeaders(literal: string, encoding: SoapEncoding, envelope
         if (key === undefined) return xmlFragmentOf(block);
         // Each block declares the prefixes it uses.
         writing.prefixes = writingPrefixes(writing.encodingNamespace);
-        const written = encodedValue(writing, block, `w:${block.name}`, key);
-        const open = `<w:${block.name}`;
+        const { tag, open } = wrapperTag(block.name, block.namespaceUri ?? '');
+        const written = encodedValue(writing, block, tag, key);
         return (
-          `${open} xmlns:w="${escapeXmlAttribute(block.namespaceUri ?? '')}" xmlns:e="${escapeXmlAttribute(envelopeNamespace)}"` +
-          ` e:encodingStyle="${writing.encodingNamespace}" xmlns:xsi="${XSI_NAMESPACE}"${declarationsOf(writing)}${written.slice(open.length)}`
+          `${open} xmlns:e="${escapeXmlAttribute(envelopeNamespace)}"` +
+          ` e:encodingStyle="${writing.encodingNamespace}" xmlns:xsi="${XSI_NAMESPACE}"${declarationsOf(writing)}${written.slice(`<${tag}`.length)}`
         );
       })
       .join(''),
