@@ -28,6 +28,8 @@ export function sampleCode(file: EmitFile, sample: Sample): string {
       return `new Uint8Array(${sample.length})`;
     case 'lexical':
       return simpleParse(file, sample.type, quote(sample.text));
+    case 'nil':
+      return 'null';
     case 'xml':
       return sample.pieces.length === 0 ? quote('') : sample.pieces.map((piece) => pieceCode(file, piece)).join(' + ');
   }

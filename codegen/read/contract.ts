@@ -3,7 +3,14 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { loadXmlEngine, type XmlDocument } from 'contract-runtime/xml';
 import { attr, findAll, NS, optionalAttr, readXmlFile, refuseAt } from './documents';
 import { type Catalog, standardCatalog } from './catalog';
-import { checkLocationlessImports, createSchemaLoader, display, dropForeignAttributes } from './schemas';
+import {
+  checkLocationlessImports,
+  createSchemaLoader,
+  display,
+  dropForeignAttributes,
+  nillableSelfMembers,
+  relaxSchema10,
+} from './schemas';
 import { readWsdl, type WsdlFacts } from './wsdl';
 import { type LoadedSchema, readXsd, type XsdFacts } from './xsd';
 import { apacheSoapTypes } from './xsd/apache-soap';
@@ -169,6 +176,8 @@ export async function readContract(wsdlPath: string, options: ReadOptions = {}):
     }
     checkLocationlessImports(schemas, options.warn);
     dropForeignAttributes(schemas, options.warn);
+    relaxSchema10(schemas, options.warn);
+    if (soapEncoding) nillableSelfMembers(schemas, options.warn);
     for (const { schema } of schemas) {
       const [redefine] = findAll(schema, 's:redefine');
       if (redefine)

@@ -167,6 +167,17 @@ export function copyElementBefore(source: XmlElement, before: XmlElement): XmlEl
 }
 
 /**
+ * Puts in place of `element` an element of the same namespace and prefix named `name`, with its namespace
+ * declarations, attributes and content (libxml2-wasm cannot rename a node); returns it.
+ */
+export function replaceRenamed(element: XmlElement, name: string): XmlElement {
+  const renamed = element.prependElement(name);
+  fillCopy(element, renamed);
+  element.remove();
+  return renamed;
+}
+
+/**
  * A document whose root is a copy of `source` with every namespace in scope
  * declared on it: a schema inline in a WSDL uses prefixes its ancestors
  * declare. The caller disposes it.

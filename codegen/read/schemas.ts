@@ -8,7 +8,21 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { loadXmlEngine, type XmlDocument, type XmlElement } from 'contract-runtime/xml';
-import { attr, findAll, NS, namespaceOfQName, optionalAttr, readXmlFile, refuseAt, XML_NAMESPACE } from './documents';
+import {
+  appendCopy,
+  attr,
+  copyElementBefore,
+  findAll,
+  localName,
+  NS,
+  namespaceOfQName,
+  optionalAttr,
+  readXmlFile,
+  refuseAt,
+  replaceRenamed,
+  setPlainAttr,
+  XML_NAMESPACE,
+} from './documents';
 import { type Catalog, standardCatalog } from './catalog';
 import { type LoadedSchema, readXsd, type XsdFacts } from './xsd';
 
@@ -228,6 +242,150 @@ export function dropForeignAttributes(schemas: LoadedSchema[], warn: (line: stri
     if (dropped.size === 0) continue;
     const names = [...dropped].map(([name, count]) => `${name} (${count}×)`).join(', ');
     warn(`codegen: warning: ${file}:${first}: attributes XML Schema does not have are ignored: ${names}`);
+  }
+}
+
+/**
+ * Axis 1's, Axis C++'s and White Mesa's published schemas break rules of XML Schema 1.0 that libxml2 holds them to.
+ * In a WSDL's schemas each is read as the toolkits that publish them read it, said in one line per schema document
+ * (a bare schema set, `--xsd`, is held to XML Schema 1.0):
+ * - `minOccurs`/`maxOccurs` on a global element (ComprehensiveTypes): ignored;
+ * - a content model directly in `complexContent` (White Mesa's echoResolvedRef_t): the type's content;
+ * - a content model after the attributes (ComprehensiveTypes): read before them;
+ * - several content models in one type (RPCAllTest: a sequence, an all, a sequence): one sequence of them;
+ * - an `all` group where a derivation by extension adds content to it or to its base (MArrayTest, MultiRefTest),
+ *   or of a member that repeats (XML Schema 1.1's `all`): a sequence of its members in the order declared, as
+ *   those toolkits write them.
+ */
+export function relaxSchema10(schemas: LoadedSchema[], warn: (line: string) => void = () => {}): void {
+  const PARTICLE = 's:sequence | s:choice | s:all | s:group';
+  const said = new Map<string, { first: number; counts: Map<string, number> }>();
+  const note = (file: string, line: number, what: string) => {
+    const entry = said.get(file) ?? { first: line, counts: new Map<string, number>() };
+    entry.first = Math.min(entry.first, line);
+    entry.counts.set(what, (entry.counts.get(what) ?? 0) + 1);
+    said.set(file, entry);
+  };
+  const fileOf = new Map<XmlDocument, string>(schemas.map(({ schema, file }) => [schema.doc, file]));
+  for (const { schema, file } of schemas) {
+    for (const element of findAll(schema, 's:element[@minOccurs or @maxOccurs]')) {
+      note(file, element.line, 'occurrence attributes on a global element are ignored');
+      for (const attribute of element.attrs) {
+        if (!attribute.namespaceUri && (attribute.name === 'minOccurs' || attribute.name === 'maxOccurs')) attribute.remove();
+      }
+    }
+    for (const content of findAll(
+      schema,
+      `.//s:complexContent[${PARTICLE.replaceAll('s:', 'self::s:').replaceAll(' | ', ' or ').replace(/^/, '*[').replace(/$/, ']')}]`,
+    )) {
+      note(file, content.line, "a content model directly in complexContent is read as the type's content");
+      for (const child of findAll(content, '*')) copyElementBefore(child, content);
+      content.remove();
+    }
+    const late = `.//s:complexType[(s:attribute | s:attributeGroup | s:anyAttribute)/following-sibling::*[${PARTICLE.replaceAll('s:', 'self::s:').replaceAll(' | ', ' or ')}]]`;
+    for (const type of findAll(schema, late)) {
+      note(file, type.line, 'a content model after the attributes is read before them');
+      const [firstAttribute] = findAll(type, 's:attribute | s:attributeGroup | s:anyAttribute');
+      for (const particle of findAll(type, PARTICLE)) {
+        copyElementBefore(particle, firstAttribute);
+        particle.remove();
+      }
+    }
+    const holders = `.//s:complexType[count(${PARTICLE}) > 1] | .//s:complexContent/*[count(${PARTICLE}) > 1]`;
+    for (const holder of findAll(schema, holders)) {
+      note(file, holder.line, 'several content models of one type are read as one sequence of them');
+      const particles = findAll(holder, PARTICLE);
+      const sequence = particles[0].prependElement('sequence');
+      sequence.prefix = particles[0].prefix;
+      for (const particle of particles) {
+        // A sequence or an all that occurs once gives its members; any other particle is a member itself.
+        const once = optionalAttr(particle, 'minOccurs') === undefined && optionalAttr(particle, 'maxOccurs') === undefined;
+        if (once && (particle.name === 'sequence' || particle.name === 'all'))
+          for (const member of findAll(particle, '*')) appendCopy(member, sequence);
+        else appendCopy(particle, sequence);
+        particle.remove();
+      }
+    }
+  }
+  // The all groups to read as sequences, found once every schema is restructured (a base may be in another document).
+  const types = new Map<string, XmlElement>();
+  for (const { schema, chameleon } of schemas) {
+    const ns = optionalAttr(schema, 'targetNamespace') ?? chameleon ?? '';
+    for (const type of findAll(schema, 's:complexType[@name]')) types.set(`{${ns}}${attr(type, 'name')}`, type);
+  }
+  const baseOf = (extension: XmlElement) => {
+    const base = attr(extension, 'base');
+    return types.get(`{${namespaceOfQName(extension, base) ?? ''}}${localName(base)}`);
+  };
+  const MEMBERS = './s:sequence/* | ./s:choice/* | ./s:all/* | ./s:group';
+  // A type's chain of bases by extension, the type first (a cycle, which XML Schema forbids, ends it).
+  const chainOf = (type: XmlElement | undefined): XmlElement[] => {
+    const chain: XmlElement[] = [];
+    for (let at = type; at && chain.length < 32 && !chain.some((t) => t.isSameNode(at!)); ) {
+      chain.push(at);
+      const [extension] = findAll(at, './s:complexContent/s:extension');
+      at = extension ? baseOf(extension) : undefined;
+    }
+    return chain;
+  };
+  const alls: XmlElement[] = [];
+  const add = (all: XmlElement) => {
+    if (!alls.some((known) => known.isSameNode(all))) alls.push(all);
+  };
+  for (const { schema } of schemas) {
+    for (const extension of findAll(schema, './/s:complexContent/s:extension')) {
+      const bases = chainOf(baseOf(extension));
+      const baseContent = bases.some(
+        (b) =>
+          findAll(b, `${MEMBERS} | ./s:complexContent/s:extension/*[self::s:sequence or self::s:choice or self::s:all or self::s:group]/*`)
+            .length > 0,
+      );
+      if (!baseContent || findAll(extension, MEMBERS).length === 0) continue;
+      for (const all of findAll(extension, 's:all')) add(all);
+      for (const base of bases) for (const all of findAll(base, './s:all | ./s:complexContent/s:extension/s:all')) add(all);
+    }
+    for (const all of findAll(schema, './/s:all')) {
+      if (findAll(all, './s:element').some((member) => !['0', '1', undefined].includes(optionalAttr(member, 'maxOccurs')))) add(all);
+    }
+  }
+  for (const all of alls) {
+    note(fileOf.get(all.doc) ?? '', all.line, 'an all group extended with content or of a member that repeats is read as a sequence');
+    replaceRenamed(all, 'sequence');
+  }
+  for (const [file, { first, counts }] of said) {
+    const what = [...counts].map(([text, count]) => `${text} (${count}×)`).join('; ');
+    warn(`codegen: warning: ${file}:${first}: what XML Schema 1.0 forbids: ${what}`);
+  }
+}
+
+/**
+ * A struct of SOAP encoding whose required member is of the struct's own type (soap4r's person and its `link`) has no
+ * finite value unless that member may be nil, as SOAP encoding lets any accessor be (SOAP 1.1 §5.4): in a contract
+ * that SOAP encoding speaks, such a member is read as nillable, said in one line per schema document.
+ */
+export function nillableSelfMembers(schemas: LoadedSchema[], warn: (line: string) => void = () => {}): void {
+  for (const { schema, file, chameleon } of schemas) {
+    const ns = optionalAttr(schema, 'targetNamespace') ?? chameleon ?? '';
+    const members: XmlElement[] = [];
+    let line = 0;
+    for (const type of findAll(schema, 's:complexType[@name]')) {
+      const name = attr(type, 'name');
+      for (const member of findAll(type, './/s:element[@type][not(@nillable)]')) {
+        const [owner] = findAll(member, 'ancestor::s:complexType[1]');
+        const type_ = attr(member, 'type');
+        const once = (optionalAttr(member, 'minOccurs') ?? '1') !== '0' && (optionalAttr(member, 'maxOccurs') ?? '1') === '1';
+        if (owner?.isSameNode(type) && once && localName(type_) === name && namespaceOfQName(member, type_) === ns) {
+          members.push(member);
+          line ||= type.line;
+        }
+      }
+    }
+    if (members.length === 0) continue;
+    for (const member of members) setPlainAttr(member, 'nillable', 'true');
+    const names = members.map((m) => attr(m, 'name')).join(', ');
+    warn(
+      `codegen: warning: ${file}:${line}: a struct's required member of its own type is read as nillable (SOAP encoding's nil), else no value is finite: ${names}`,
+    );
   }
 }
 

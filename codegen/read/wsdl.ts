@@ -118,6 +118,16 @@ export function readWsdl(documents: XmlDocument[], options: { service?: string; 
         const name = unique[i] ?? attr(op, 'name');
         try {
           const read = { ...readOperation(scope, op, unique[i]), portType };
+          const twin = operations.find((o) => sameEmptyCall(o, read));
+          if (twin) {
+            skipping(
+              `operation ${name} of ${of}`,
+              new Error(
+                `codegen: its call is operation ${twin.name}'s on the wire (an empty body and the same action): the service could not tell them apart`,
+              ),
+            );
+            continue;
+          }
           const earlier = operations.find((o) => o.name === name);
           if (earlier || shared.has(name)) {
             // A name another port type's operation has: document-style operations are then each named by their
@@ -289,4 +299,15 @@ function coverageOf(
   }
   all.delete('');
   return { operations: all.size, servedOperations: servedKeys.size, ports: seen.length, completePorts: complete };
+}
+
+/**
+ * Whether two document-style operations are called alike: an empty body (every part bound as a header, or none) and
+ * the same action for every SOAP version both are bound in (White Mesa's emptyBody and echoOk), so a call is either.
+ */
+function sameEmptyCall(a: WsdlOperationFacts, b: WsdlOperationFacts): boolean {
+  if (a.style !== 'document' || b.style !== 'document' || !a.input || !b.input) return false;
+  if (a.input.body.length > 0 || b.input.body.length > 0) return false;
+  const variants = (['soap11', 'soap12'] as const).filter((v) => a.soapActions[v] !== undefined && b.soapActions[v] !== undefined);
+  return variants.length > 0 && variants.every((v) => a.soapActions[v] === b.soapActions[v]);
 }

@@ -20,7 +20,9 @@ export type Sample =
   /** A value of a simple type, read from its lexical form (a fixed value, as the schema writes it). */
   | { kind: 'lexical'; type: SimpleValueRef; text: string }
   /** XML kept as text: its pieces one after the other (none: empty). */
-  | { kind: 'xml'; pieces: XmlPiece[] };
+  | { kind: 'xml'; pieces: XmlPiece[] }
+  /** No value: a nillable member that would otherwise recur without end (xsi:nil). */
+  | { kind: 'nil' };
 
 /** An object of a class of the contract, its members in the order they are set. */
 export interface ObjectSample {

@@ -161,15 +161,15 @@ function elementFields(model: SchemaModel, type: ComplexTypeModel, inside: strin
 
 /**
  * A field's sample, undefined when it is left out: a type already being filled is left out there, and so is an
- * optional member deep down; a required one that would recur is an empty array when it repeats (a schema with no
- * finite instance is rare).
+ * optional member deep down; a required one that would recur is an empty array when it repeats, nil when nillable
+ * (a schema with no finite instance is rare).
  */
 function fieldSample(model: SchemaModel, f: FieldModel, inside: string[]): Sample | undefined {
   if (f.maxOccurs === 0) return undefined;
   const recursive = f.type.kind === 'complex' && inside.includes(f.type.typeName);
   const repeated = f.maxOccurs === 'unbounded' || f.maxOccurs > 1;
   if (f.type.kind === 'complex' && f.minOccurs === 0 && (recursive || inside.length > 8)) return undefined;
-  if (recursive) return repeated ? { kind: 'array', items: [] } : undefined;
+  if (recursive) return repeated ? { kind: 'array', items: [] } : f.nillable ? { kind: 'nil' } : undefined;
   if (f.type.kind === 'complex' && f.inline) {
     const items = complexTypeOf(model, f.type);
     if (items.order) return { kind: 'array', items: orderedItems(model, items, items.order, inside) };

@@ -485,7 +485,11 @@ function operationOf<Ops extends OperationsOf<Ops>>(
       `The body ${element ? `element ${element.name}` : ''} is taken by ${routes.length} operations: the ${version === SOAP11 ? 'SOAPAction' : 'action'} must name one (${routes.map((r) => contract.soapAction(r.operation, version.variant)).join(', ')}).`,
     );
   }
-  return named.length === 1 ? named[0] : overloadOf(named, element!);
+  if (named.length === 1) return named[0];
+  if (!element) {
+    throw clientError(`The empty body is taken by ${named.length} operations of one action: ${named.map((r) => r.operation).join(', ')}.`);
+  }
+  return overloadOf(named, element);
 }
 
 /**
