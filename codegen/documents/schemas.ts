@@ -124,33 +124,39 @@ export function mergedSchemas(
 /** An rpc wrapper's declaration: a sequence of its parts, unqualified accessors of their types (or the elements they name). */
 function wrapperDeclaration(wrapper: RpcWrapper): string {
   const prefixes = new Map<string, string>();
-  const prefixOf = (ns: string) => {
-    if (ns === NS.s) return 'xs';
+  let unqualified = false;
+  // A name in no namespace is written unprefixed, the default namespace undeclared around it (`xmlns=""`).
+  const qname = (ns: string, name: string) => {
+    if (ns === NS.s) return `xs:${name}`;
+    if (ns === '') {
+      unqualified = true;
+      return name;
+    }
     if (!prefixes.has(ns)) prefixes.set(ns, `p${prefixes.size}`);
-    return prefixes.get(ns)!;
+    return `${prefixes.get(ns)!}:${name}`;
   };
+  const declarations = () =>
+    (unqualified ? ' xmlns=""' : '') + [...prefixes].map(([ns, p]) => ` xmlns:${p}="${escapeXmlAttribute(ns)}"`).join('');
   if (wrapper.type) {
-    const type = partType(wrapper.type, prefixOf);
-    const declarations = [...prefixes].map(([ns, p]) => ` xmlns:${p}="${escapeXmlAttribute(ns)}"`).join('');
-    return `<xs:element xmlns:xs="${NS.s}"${declarations} name="${escapeXmlAttribute(wrapper.name)}" type="${type}"/>`;
+    const type = partType(wrapper.type, qname);
+    return `<xs:element xmlns:xs="${NS.s}"${declarations()} name="${escapeXmlAttribute(wrapper.name)}" type="${type}"/>`;
   }
   const members = wrapper.parts
     .map((part) =>
       part.element
-        ? `<xs:element ref="${prefixOf(part.element.namespace)}:${part.element.name}"/>`
+        ? `<xs:element ref="${qname(part.element.namespace, part.element.name)}"/>`
         : isSoapArray(part.type!)
           ? `<xs:element name="${escapeXmlAttribute(part.name)}" form="unqualified"><xs:complexType><xs:sequence><xs:element name="${ARRAY_ITEM}" form="unqualified" minOccurs="0" maxOccurs="unbounded" nillable="true"/></xs:sequence></xs:complexType></xs:element>`
-          : `<xs:element name="${escapeXmlAttribute(part.name)}" form="unqualified" type="${partType(part.type!, prefixOf)}"/>`,
+          : `<xs:element name="${escapeXmlAttribute(part.name)}" form="unqualified" type="${partType(part.type!, qname)}"/>`,
     )
     .join('');
-  const declarations = [...prefixes].map(([ns, p]) => ` xmlns:${p}="${escapeXmlAttribute(ns)}"`).join('');
-  return `<xs:element xmlns:xs="${NS.s}"${declarations} name="${escapeXmlAttribute(wrapper.name)}"><xs:complexType><xs:sequence>${members}</xs:sequence></xs:complexType></xs:element>`;
+  return `<xs:element xmlns:xs="${NS.s}"${declarations()} name="${escapeXmlAttribute(wrapper.name)}"><xs:complexType><xs:sequence>${members}</xs:sequence></xs:complexType></xs:element>`;
 }
 
 /** A part's type as the served schema names it: soapenc's simple types (and soapenc:Struct) as XML Schema's. */
-function partType(type: { namespace: string; name: string }, prefixOf: (ns: string) => string): string {
+function partType(type: { namespace: string; name: string }, qname: (ns: string, name: string) => string): string {
   const builtin = encodedBuiltin(type) ?? (isSoapStruct(type) ? 'anyType' : undefined);
-  return builtin ? `xs:${builtin}` : `${prefixOf(type.namespace)}:${type.name}`;
+  return builtin ? `xs:${builtin}` : qname(type.namespace, type.name);
 }
 
 const DECLARATIONS = ['element', 'complexType', 'simpleType', 'group', 'attributeGroup', 'attribute'];

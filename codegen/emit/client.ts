@@ -15,7 +15,7 @@ import { type EmitFile, emitFile } from './file';
 import { GENERATED, type Output, TYPES } from './header';
 import { renderFile } from './render';
 import { doubleQuote, literal, quote } from './ts';
-import { joinLiterals, simpleParse, tagOf, typeText } from './types';
+import { joinLiterals, simpleParse, tagOf, topLevelAttributes, typeText } from './types';
 import { enumValues, valueCode } from './values';
 
 /**
@@ -139,7 +139,8 @@ function requestBody({ model, imports }: Client, op: OperationModel): string {
   if (!input) return "''";
   if (input.style === 'parts') return 'message.toXml(ns)';
   const { name, namespace } = input.element!;
-  const attributes = input.type.attributes.length ? ' + message.xmlAttributes()' : '';
+  const written = topLevelAttributes({ model, imports }, input.type, 'message');
+  const attributes = written ? ` + ${written}` : '';
   if (!model.prefixes) return joinLiterals(`'<${name} xmlns="' + ns + '"'${attributes} + '>' + message.toXml() + '</${name}>'`);
   return joinLiterals(
     `'<${tagOf(model, name, namespace)}' + ${imports.local(TYPES, 'xmlns')}(ns)${attributes} + '>' + message.toXml() + '</${tagOf(model, name, namespace)}>'`,
@@ -191,6 +192,7 @@ function clientOperation(file: Client, op: OperationModel) {
         ? `${outputClass()}.fromXml(element).${op.result.field}${resultField && repeats(resultField) && resultField.minOccurs === 0 ? ' ?? []' : ''}`
         : `${outputClass()}.fromXml(element)`;
   const faults = soap?.faults ?? [];
+  const polymorphic = op.request.type.derived.length > 0;
   const hasHeaders = (soap?.headers.length ?? 0) > 0;
   return {
     name: op.name,
@@ -216,8 +218,14 @@ function clientOperation(file: Client, op: OperationModel) {
     httpLocation: `/${op.http?.segment ?? op.name}`,
     httpResponseElement: answer?.element ?? '',
     httpXml: op.http?.xmlBody?.mediaType ?? '',
-    requestClass: imports.local(TYPES, op.request.type.name),
-    requestFields: imports.local(TYPES, op.request.type.fieldsInterface, 'type'),
+    // A request of a type others derive from is one of their classes, as written (its xsi:type says which).
+    requestMessage: polymorphic ? 'request' : `new ${imports.local(TYPES, op.request.type.name)}(request)`,
+    requestFields: polymorphic
+      ? (op.request.type.union ?? op.request.type.name)
+          .split(' | ')
+          .map((name) => imports.local(TYPES, name))
+          .join(' | ')
+      : imports.local(TYPES, op.request.type.fieldsInterface, 'type'),
     httpFields: (op.http?.fields ?? []).map((name) => ({
       name,
       value: fieldValue(op.request.type.fields.find((f) => f.xmlName === name)!),

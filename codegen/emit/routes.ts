@@ -1,5 +1,4 @@
 import {
-  type ComplexTypeModel,
   complexTypeOf,
   type ContractModel,
   type HeaderModel,
@@ -15,7 +14,7 @@ import { GENERATED, type Output, TYPES } from './header';
 import { renderFile } from './render';
 import { sampleCode } from './samples';
 import { doubleQuote, type Literal, literal, quote } from './ts';
-import { encodeExpression, joinLiterals, simpleParse, tagOf, typeText } from './types';
+import { encodeExpression, joinLiterals, readsFields, simpleParse, tagOf, topLevelAttributes, typeText, writesAttributes } from './types';
 import { enumValues } from './values';
 
 /** routes.ts as it is written: the file, of a contract. */
@@ -125,10 +124,7 @@ function route(file: Routes, op: OperationModel) {
     httpXmlAnswer: op.http?.xmlBody !== undefined && output?.style === 'element',
     httpFields: op.http?.fields ?? [],
     // Requests with fields HTTP cannot carry are taken over SOAP only (ASMX leaves them out of its HTTP bindings too).
-    fromFields:
-      request.attributes.length === 0 &&
-      !request.text &&
-      request.fields.every((f) => (f.type.kind === 'primitive' || f.type.kind === 'enum') && f.maxOccurs === 1 && !f.nillable),
+    fromFields: readsFields(request),
     ...httpAnswer(file, op),
     sampleRequest: sampleCode(file, objectSample(model, request)),
     sampleResult: op.result ? sampleResult(file, op) : 'undefined',
@@ -203,12 +199,7 @@ function answerBody(file: Routes, op: OperationModel): string {
         ? `new ${imports.local(TYPES, type.name)}({ ${result.field}: result })`
         : 'result';
   if (output.style === 'parts') return `${value}.toXml(namespace)`;
-  return elementAround(
-    file,
-    literalElement(op, output.element!, 'output'),
-    writesAttributes(type) ? `${value}.xmlAttributes()` : '',
-    `${value}.toXml()`,
-  );
+  return elementAround(file, literalElement(op, output.element!, 'output'), topLevelAttributes(file, type, value), `${value}.toXml()`);
 }
 
 /** The SOAP body of a request, as a client sends it: the input element around `request` (or its parts). */
@@ -219,7 +210,7 @@ function requestBody(file: Routes, op: OperationModel): string {
   return elementAround(
     file,
     literalElement(op, input.element!, 'input'),
-    writesAttributes(op.request.type) ? 'request.xmlAttributes()' : '',
+    topLevelAttributes(file, op.request.type, 'request'),
     'request.toXml()',
   );
 }
@@ -294,11 +285,6 @@ function sampleResult(file: Routes, op: OperationModel): string {
 function hasAttributes(model: ContractModel, ref: TypeRef): boolean {
   const type = ref.kind === 'complex' ? model.types.find((t) => t.name === ref.typeName) : undefined;
   return type !== undefined && writesAttributes(type);
-}
-
-/** The type's class has xmlAttributes(): declared attributes, or an anyAttribute's. */
-function writesAttributes(type: ComplexTypeModel): boolean {
-  return type.attributes.length > 0 || type.anyAttribute === true;
 }
 
 /** Reads a header block's element: its class, its XML kept whole, or its text (a QName's prefix not resolved there). */

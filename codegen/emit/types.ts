@@ -188,8 +188,12 @@ function classDescription(type: ComplexTypeModel): string {
 /** A class none of whose members is required: its constructor's fields may be left out. */
 const allOptional = (type: ComplexTypeModel) => [...type.fields, ...type.attributes].every((f) => !required(f)) && !type.text;
 
-/** A class HTTP fields can fill (fromFields): elements only, each a simple value, once, never nil. */
-const readsFields = (type: ComplexTypeModel) =>
+/**
+ * A class HTTP fields can fill (fromFields): elements only, each a simple value, once, never nil; no type derives from
+ * it (fields cannot say which type a value is).
+ */
+export const readsFields = (type: ComplexTypeModel) =>
+  type.derived.length === 0 &&
   type.attributes.length === 0 &&
   !type.text &&
   type.fields.every((f) => (f.type.kind === 'primitive' || f.type.kind === 'enum') && f.maxOccurs === 1 && !f.nillable);
@@ -380,6 +384,23 @@ function attributesMethods(file: EmitFile, type: ComplexTypeModel): MethodDeclar
     },
   });
   return [xmlAttributes, ...Array.from({ length: chunks }, (_, k) => chunk(k))];
+}
+
+/** The type's class has xmlAttributes(): declared attributes, or an anyAttribute's. */
+export function writesAttributes(type: ComplexTypeModel): boolean {
+  return type.attributes.length > 0 || type.anyAttribute === true;
+}
+
+/**
+ * The attributes of a top-level element of `type` holding `value` (an expression): xsi:type when the value is of a
+ * type derived from it (an abstract one's element always names one), and the value's own attributes; '' for none.
+ */
+export function topLevelAttributes(file: EmitFile, type: ComplexTypeModel, value: string): string {
+  const own = writesAttributes(type) ? `${value}.xmlAttributes()` : '';
+  if (type.derived.length === 0) return own;
+  const xsiType = `(${value}.xsiType() === ${quote(typeQName(file.model, type))} ? '' : ' xsi:type="' + ${value}.xsiType() + '" xmlns:xsi="' + ${file.imports.runtime('XSI_NAMESPACE')} + '"')`;
+  // A derived type may have attributes its base lacks.
+  return `${xsiType} + ${own || `('xmlAttributes' in ${value} ? (${value} as { xmlAttributes(): string }).xmlAttributes() : '')`}`;
 }
 
 /** xsiType: the type's name as xsi:type writes it, for a class with a base or derived ones. */

@@ -30,8 +30,8 @@ export function attachEncodings(operations: OperationModel[], facts: readonly Ws
     const read = facts.find((f) => f.name === op.name);
     const version = read?.input?.encoded ?? read?.output?.encoded;
     if (!op.soap || !version) continue;
-    const parts = (body: { type: ComplexTypeModel } | undefined): [string, string][] =>
-      (body?.type.fields ?? []).map((f) => [f.xmlName, encodedKey(f.type)]);
+    const parts = (body: { type: ComplexTypeModel } | undefined): EncodingModel['input'] =>
+      (body?.type.fields ?? []).map((f) => (f.namespace ? [f.xmlName, encodedKey(f.type), f.namespace] : [f.xmlName, encodedKey(f.type)]));
     const faults = op.soap.faults.map((f): [string, string] => [f.element.name, encodedKey(f.type)]);
     const headers = op.soap.headers
       .filter((h) => h.encoded)

@@ -292,8 +292,9 @@ export interface BodyModel {
  */
 export interface EncodingModel {
   version: 'soap11' | 'soap12';
-  input: [string, string][];
-  output: [string, string][];
+  /** Each part's accessor and type key, and the namespace of a part that names an element of one. */
+  input: ([string, string] | [string, string, string])[];
+  output: ([string, string] | [string, string, string])[];
   /** The declared faults' detail elements and their types' keys. */
   faults: [string, string][];
   /** The header blocks bound encoded: each block's `{namespace}name` and its type's key. */

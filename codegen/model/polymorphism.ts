@@ -34,6 +34,12 @@ export function unionsForDerivedTypes(all: ComplexTypeModel[], elements: Element
   for (const type of all) for (const f of type.fields) refield(f);
   for (const element of elements) element.type = retype(element.type);
   for (const op of operations) {
+    // An answer element of a type others derive from may hold one of them (xsi:type): the result is the whole
+    // element's class, not its one member.
+    const output = op.soap?.output?.type;
+    if (op.result?.field !== undefined && output?.derived.some((name) => !byName.get(name)?.abstract)) {
+      op.result = { type: { kind: 'complex', typeName: output.name, tsType: output.name }, mayBeAbsent: false, tsType: output.name };
+    }
     if (op.result) {
       const type = retype(op.result.type);
       if (type !== op.result.type) {

@@ -32,14 +32,39 @@ function parseOptions(dropBlanks: boolean): number {
 const FILES = new WeakMap<XmlDocument, string>();
 
 /** Parses a WSDL or XSD file; the caller disposes the document. */
-export function readXmlFile(path: string): XmlDocument {
+export function readXmlFile(path: string, unqualifiedRoot?: (line: string) => void): XmlDocument {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     throw new Error(`codegen: ${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
-  return parseXmlText(schema1999As2001(text), path);
+  const doc = parseXmlText(schema1999As2001(text), path);
+  return unqualifiedRoot ? qualifiedRoot(doc, text, path, unqualifiedRoot) : doc;
+}
+
+const ROOT_NAMESPACES: Record<string, { namespace: string; of: string; reader: string }> = {
+  definitions: { namespace: NS.wsdl, of: "WSDL 1.1's", reader: "PHP's SoapClient" },
+  schema: { namespace: NS.s, of: "XML Schema's", reader: 'Axis 1' },
+};
+
+/**
+ * A WSDL or a schema document whose root (`definitions`, `schema`) is in no namespace because it declares no default
+ * one (Daisycon's PHP WSDLs; a schema of Axis 1's import test, its children prefixed): read with the namespace as the
+ * default one, as the toolkit that publishes it reads it, said in `warn`'s line; any other document as it is.
+ */
+function qualifiedRoot(doc: XmlDocument, text: string, path: string, warn: (line: string) => void): XmlDocument {
+  const known = ROOT_NAMESPACES[doc.root.name];
+  if (!known || doc.root.namespaceUri || doc.root.nsDeclarations[''] !== undefined) return doc;
+  const start = new RegExp(`<${doc.root.name}(?=[\\s/>])`).exec(text);
+  if (!start) return doc;
+  const line = doc.root.line;
+  doc.dispose();
+  const at = start.index + start[0].length;
+  warn(
+    `codegen: warning: ${path}:${line}: <${start[0].slice(1)}> is in no namespace (the document declares no default one): read as ${known.of}, as ${known.reader} reads it`,
+  );
+  return parseXmlText(schema1999As2001(`${text.slice(0, at)} xmlns="${known.namespace}"${text.slice(at)}`), path);
 }
 
 /**

@@ -35,6 +35,8 @@ export interface SchemaLoaderOptions {
   warn?: (line: string) => void;
   /** Maps the URLs documents are named by to local files (`--catalog`). */
   catalog?: Catalog;
+  /** A WSDL's schemas: a schema document in no namespace for want of a default one is read as XML Schema (readXmlFile). */
+  lenient?: boolean;
 }
 
 export interface SchemaLoader {
@@ -82,7 +84,7 @@ export function createSchemaLoader(options: SchemaLoaderOptions): SchemaLoader {
     const key = `${path}\u0000${chameleon ?? ''}`;
     const known = files.get(key);
     if (known) return known;
-    const doc = readXmlFile(display(path));
+    const doc = readXmlFile(display(path), options.lenient ? (options.warn ?? (() => {})) : undefined);
     opened.push(doc);
     const loaded: LoadedSchema = {
       schema: doc.root,

@@ -256,11 +256,14 @@ export interface SoapEncodedType {
 /** Every type of a contract as SOAP encoding writes it, by key. */
 export type SoapEncodedTypes = Readonly<Record<string, SoapEncodedType>>;
 
-/** An rpc/encoded operation: the encoding (SOAP 1.1's or 1.2's), its request's and its answer's parts (accessor, type key). */
+/**
+ * An rpc/encoded operation: the encoding (SOAP 1.1's or 1.2's), its request's and its answer's parts (accessor, type
+ * key, and the namespace of a part that names an element of one).
+ */
 export interface SoapEncoding {
   readonly version: 'soap11' | 'soap12';
-  readonly input: readonly (readonly [string, string])[];
-  readonly output: readonly (readonly [string, string])[];
+  readonly input: readonly (readonly [string, string, string?])[];
+  readonly output: readonly (readonly [string, string, string?])[];
   /** Its declared faults' detail elements (local name, type key). */
   readonly faults?: readonly (readonly [string, string])[];
   /** Its header blocks bound encoded (`{namespace}name`, type key): read and written SOAP-encoded, as the body is. */

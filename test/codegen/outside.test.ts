@@ -61,6 +61,7 @@ test.serial(
     t.deepEqual(
       outcomes.map((o) => [o.name, o.outcome]),
       [
+        ['abstract-body', 'pass'],
         ['axis1-gsoap-encoded', 'pass'],
         ['axis1-rpc-faults', 'pass'],
         ['encoded-headers', 'pass'],
@@ -69,6 +70,7 @@ test.serial(
         ['onvif-doorcontrol', 'pass'],
         ['php-labelled-enums', 'pass'],
         ['placeholder-addresses', 'pass'],
+        ['schema-of-no-namespace', 'pass'],
         ['schema10-relaxed', 'pass'],
         ['several-services', 'pass'],
         ['simple-content-results', 'pass'],
@@ -76,6 +78,7 @@ test.serial(
         ['substitution-group', 'pass'],
         ['twin-bindings', 'pass'],
         ['two-port-types', 'pass'],
+        ['unqualified-definitions', 'pass'],
       ],
     );
   },
@@ -623,5 +626,142 @@ test('two document operations called alike (an empty body, the same action) serv
     t.false(apart.lines.some((l) => l.includes('on the wire')));
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a body element of an abstract or a base type names its value's type with xsi:type: read into the derived class, answered with it, and by the typed client", async (t) => {
+  const loaded = await loadContract(join(OUTSIDE, 'abstract-body.wsdl'));
+  // biome-ignore lint/suspicious/noExplicitAny: the generated module of a contract loaded at run time
+  const types: any = require(join(loaded.folder, 'types.js'));
+  const seen: string[] = [];
+  const served = await serveFixture(loaded.definition, {
+    find: async (author: { name: string; constructor: { name: string } }) => {
+      seen.push(`${author.constructor.name} ${author.name}`);
+      // The served contract's classes are its own module's (loaded from TypeScript): told by name.
+      return author.constructor.name === 'Person' ? new types.DetailedListing({ shelf: 'P', row: 3 }) : new types.Listing({ shelf: 'C' });
+    },
+  } as never);
+  try {
+    const call = async (body: string) => {
+      const response = await fetch(served.endpoint, {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: '"urn:library#find"' },
+        body:
+          '<?xml version="1.0"?><e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ' +
+          `xmlns:l="urn:library"><e:Body>${body}</e:Body></e:Envelope>`,
+      });
+      return { status: response.status, text: await response.text() };
+    };
+    const person = await call('<l:author xsi:type="l:Person"><l:name>Ann</l:name><l:born>1950</l:born></l:author>');
+    t.is(person.status, 200, person.text);
+    t.regex(person.text, /<(\w+:)?listing [^>]*xsi:type="(\w+:)?DetailedListing"/);
+    t.regex(person.text, /<(\w+:)?row>3<\/(\w+:)?row>/);
+    const collective = await call(
+      '<l:author xsi:type="l:Collective" registered="true"><l:name>Bee</l:name><l:members>4</l:members></l:author>',
+    );
+    t.is(collective.status, 200, collective.text);
+    t.notRegex(collective.text, /xsi:type=/);
+    t.deepEqual(seen, ['Person Ann', 'Collective Bee']);
+    // Without xsi:type the element is of the abstract type: refused, as the schema says.
+    const bare = await call('<l:author><l:name>Cy</l:name></l:author>');
+    t.is(bare.status, 500);
+    t.regex(bare.text, /<faultcode>\w+:Client<\/faultcode>/);
+
+    const generated = require(join(loaded.folder, 'client.js'));
+    const client = new generated.LibraryServiceClient({ baseUrl: served.url });
+    const answer = await client.find(new types.Collective({ name: 'Dee', members: 2, registered: false }));
+    t.true(answer instanceof types.Listing);
+    t.false(answer instanceof types.DetailedListing);
+    const detailed = await client.find(new types.Person({ name: 'Eve', born: 1990 }));
+    t.true(detailed instanceof types.DetailedListing);
+    t.is(detailed.row, 3);
+    t.deepEqual(seen.slice(2), ['Collective Dee', 'Person Eve']);
+  } finally {
+    await served.close();
+    loaded.remove();
+  }
+});
+
+test("a WSDL and a schema document in no namespace for want of a default one, a template placeholder address and Apache SOAP's DataHandler are read, each said in a line", async (t) => {
+  const lines: string[] = [];
+  const facts = await readContract(join(OUTSIDE, 'unqualified-definitions', 'transactions.wsdl'), { warn: (line) => lines.push(line) });
+  t.deepEqual(
+    lines.filter((l) => l.includes('no namespace') || l.includes('placeholder')),
+    [
+      "codegen: warning: test/fixtures/outside/unqualified-definitions/transactions.wsdl:14: <definitions> is in no namespace (the document declares no default one): read as WSDL 1.1's, as PHP's SoapClient reads it",
+      'codegen: warning: test/fixtures/outside/unqualified-definitions/transactions.wsdl:43: port TransactionsPort: address {{var wsdl.url}} holds a placeholder a deployment fills in ({{var wsdl.url}}): served at /service',
+      "codegen: warning: test/fixtures/outside/unqualified-definitions/types.xsd:4: <schema> is in no namespace (the document declares no default one): read as XML Schema's, as Axis 1 reads it",
+    ],
+  );
+  t.deepEqual(
+    facts.wsdl.operations.map((o) => o.name),
+    ['getTransaction', 'getReceipt'],
+  );
+  // DataHandler, named and declared nowhere, is declared as base64 bytes.
+  t.truthy(facts.xsd.simpleTypes.get('{http://xml.apache.org/xml-soap}DataHandler'));
+
+  const loaded = await loadContract(join(OUTSIDE, 'unqualified-definitions', 'transactions.wsdl'));
+  // biome-ignore lint/suspicious/noExplicitAny: the generated module of a contract loaded at run time
+  const types: any = require(join(loaded.folder, 'types.js'));
+  const served = await serveFixture(loaded.definition, {
+    getReceipt: async (r: { id: number }) => new Uint8Array([r.id, 2, 3]),
+    getTransaction: async (r: { id: number }) => new types.Transaction({ amount: r.id / 2, receipt: null }),
+  } as never);
+  try {
+    const call = async (operation: string, id: number) => {
+      const response = await fetch(served.endpoint, {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: `"urn:transactions#${operation}"` },
+        body:
+          '<?xml version="1.0"?><e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ' +
+          `xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:t="urn:transactions"><e:Body><t:${operation}><id xsi:type="xsd:int">${id}</id></t:${operation}></e:Body></e:Envelope>`,
+      });
+      return { status: response.status, text: await response.text() };
+    };
+    const receipt = await call('getReceipt', 1);
+    t.is(receipt.status, 200, receipt.text);
+    t.regex(receipt.text, />AQID<\/return>/);
+    const transaction = await call('getTransaction', 5);
+    t.is(transaction.status, 200, transaction.text);
+    t.regex(transaction.text, /<amount xsi:type="xsd:double">2.5<\/amount>/);
+    t.regex(transaction.text, /<receipt xsi:nil="true"\/>/);
+  } finally {
+    await served.close();
+    loaded.remove();
+  }
+});
+
+test("an inline schema of no namespace whose element the messages name in the WSDL's is read in the WSDL's; an encoded part naming it is that element", async (t) => {
+  const lines: string[] = [];
+  const facts = await readContract(join(OUTSIDE, 'schema-of-no-namespace.wsdl'), { warn: (line) => lines.push(line) });
+  t.deepEqual(lines, [
+    "codegen: warning: test/fixtures/outside/schema-of-no-namespace.wsdl:10: a schema of no targetNamespace whose declarations the messages name in the WSDL's namespace (Header) is read as a schema of urn:dispatch",
+  ]);
+  t.truthy(facts.xsd.elements.get('{urn:dispatch}Header'));
+  const loaded = await loadContract(join(OUTSIDE, 'schema-of-no-namespace.wsdl'));
+  const seen: unknown[] = [];
+  const served = await serveFixture(loaded.definition, {
+    send: async (r: { header: { origin: string; sequence: number } }) => {
+      seen.push(`${r.header.origin} ${r.header.sequence}`);
+      return r.header.sequence + 1;
+    },
+  } as never);
+  try {
+    // As an encoded client writes the part: an accessor named by the element, unqualified, its members too.
+    const response = await fetch(served.endpoint, {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: '""' },
+      body:
+        '<?xml version="1.0"?><e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ' +
+        'xmlns:xsd="http://www.w3.org/2001/XMLSchema"><e:Body><r:send xmlns:r="urn:dispatch:rpc"><Header><origin xsi:type="xsd:string">north</origin>' +
+        '<sequence xsi:type="xsd:int">41</sequence></Header></r:send></e:Body></e:Envelope>',
+    });
+    const text = await response.text();
+    t.is(response.status, 200, text);
+    t.deepEqual(seen, ['north 41']);
+    t.regex(text, /<return xsi:type="xsd:int">42<\/return>/);
+  } finally {
+    await served.close();
+    loaded.remove();
   }
 });

@@ -216,9 +216,9 @@ function addServiceOfBindings(all: Definitions[]): { service: XmlElement; name: 
 
 /**
  * A build tool's or a deployment's placeholder in an address, filled in when the service was deployed:
- * `${host}`, `{partner_Service_EndPoint}`, `@HOST@`, `$URL$`, `%URL%`.
+ * `${host}`, `{partner_Service_EndPoint}`, `@HOST@`, `$URL$`, `%URL%`, a template's `{{var wsdl.url}}` (Magento's).
  */
-const PLACEHOLDER = /\$\{[^}]*\}|\{[A-Za-z_][A-Za-z0-9_.-]*\}|@[A-Za-z_][A-Za-z0-9_.-]*@|\$[A-Za-z_][A-Za-z0-9_.-]*\$/;
+const PLACEHOLDER = /\{\{[^{}]*\}\}|\$\{[^}]*\}|\{[A-Za-z_][A-Za-z0-9_.-]*\}|@[A-Za-z_][A-Za-z0-9_.-]*@|\$[A-Za-z_][A-Za-z0-9_.-]*\$/;
 /** `%URL%` is a placeholder only as the whole address: within one, `%C3%` is a character's escape. */
 const WHOLE_PLACEHOLDER = /^%[A-Za-z_][A-Za-z0-9_.-]*%$/;
 

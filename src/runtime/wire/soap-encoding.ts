@@ -198,9 +198,10 @@ function literalBody(
     accessors.set(child.name, child);
   }
   let content = '';
-  for (const [name, key] of parts) {
+  for (const [name, key, namespace] of parts) {
     const accessor = accessors.get(name);
-    if (accessor) content += value(reading, accessor, name, key);
+    // A part naming an element of a namespace (Axis C++'s HiddenMessageParts) is that element in the literal form.
+    if (accessor) content += value(reading, accessor, namespace ? `${prefixFor(reading, namespace)}:${name}` : name, key);
     accessors.delete(name);
   }
   // An accessor of no part: the schema refuses it, by name.
@@ -552,7 +553,7 @@ function encodedBody(
 ): string {
   return withWriting(literal, encoding, (writing, root) => {
     const name = wire ?? root.name;
-    const partTypes = new Map(parts);
+    const partTypes = new Map(parts.map(([accessor, key]) => [accessor, key]));
     let content = '';
     for (const child of childElements(root)) content += encodedValue(writing, child, child.name, partTypes.get(child.name));
     const { tag, open } = wrapperTag(name, root.namespaceUri ?? '');
