@@ -37,6 +37,8 @@ export function choosePrefixes(
       else if (part?.element) add(part.element.namespace);
     }
     for (const fault of op.soap?.faults ?? []) add(fault.element.namespace);
+    // An encoded header block's namespace (soap:header namespace) need not be any schema's either.
+    for (const header of op.soap?.headers ?? []) add(header.element.namespace);
   }
   return usesOtherForms
     ? Object.fromEntries(namespaces.map((ns, i) => [ns, i === 0 ? 'tns' : `ns${i}`]).filter(([ns]) => ns !== ''))

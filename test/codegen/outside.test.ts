@@ -765,3 +765,22 @@ test("an inline schema of no namespace whose element the messages name in the WS
     loaded.remove();
   }
 });
+
+test('encoded header blocks in a namespace no schema has (soap:header namespace, as the SOAPBuilders round 3 group C binds them) are written with a prefix of their own, and answer', async (t) => {
+  const published = readFileSync(join(OUTSIDE, 'encoded-headers.wsdl'), 'utf8');
+  const edited = published.replace(/(<soap:header [^>]*?)namespace="urn:accounts"/g, '$1namespace="urn:accounts:headers"');
+  t.not(edited, published);
+  const dir = mkdtempSync(join(tmpdir(), 'codegen-header-namespace-'));
+  try {
+    writeFileSync(join(dir, 'encoded-headers.wsdl'), edited);
+    const lines: string[] = [];
+    const outcomes = await checkCorpus(dir, (line) => lines.push(line));
+    t.deepEqual(
+      outcomes.map((o) => [o.name, o.outcome]),
+      [['encoded-headers', 'pass']],
+      lines.join('\n'),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
