@@ -51,6 +51,18 @@ test.before(async () => {
   await loadXmlEngine();
 });
 
+/** Posts a SOAP 1.1 call whose Body holds `body` (xsi, xsd and `namespaces` declared on the envelope): its status and text. */
+async function postSoap11(url: string, action: string, body: string, namespaces = ''): Promise<{ status: number; text: string }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: `"${action}"` },
+    body:
+      '<?xml version="1.0"?><e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ' +
+      `xmlns:xsd="http://www.w3.org/2001/XMLSchema"${namespaces}><e:Body>${body}</e:Body></e:Envelope>`,
+  });
+  return { status: response.status, text: await response.text() };
+}
+
 test.serial(
   'the contracts of test/fixtures/outside generate, type-check and answer every operation with a schema-valid answer',
   async (t) => {
@@ -556,18 +568,16 @@ test("what XML Schema 1.0 forbids in the toolkits' published schemas is read as 
     },
   } as never);
   try {
-    const response = await fetch(served.endpoint.replace(/Notes$/, 'Catalogue'), {
-      method: 'POST',
-      headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: '""' },
-      body:
-        '<?xml version="1.0"?><e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ' +
-        'xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:c="urn:catalogue"><e:Body><c:stock><shelf xsi:type="c:Shelf">' +
+    const { status, text } = await postSoap11(
+      served.endpoint.replace(/Notes$/, 'Catalogue'),
+      '',
+      '<c:stock><shelf xsi:type="c:Shelf">' +
         '<item xsi:type="c:PricedItem"><currency>EUR</currency><price>2.5</price><code>a</code></item>' +
         '<name>top</name><item xsi:type="c:PricedItem"><code>b</code><price>1</price><currency>EUR</currency></item>' +
-        '<next xsi:nil="true"/></shelf></c:stock></e:Body></e:Envelope>',
-    });
-    const text = await response.text();
-    t.is(response.status, 200, text);
+        '<next xsi:nil="true"/></shelf></c:stock>',
+      ' xmlns:c="urn:catalogue"',
+    );
+    t.is(status, 200, text);
     t.deepEqual(seen, ['top']);
     t.regex(text, /<total xsi:type="xsd:double">3.5<\/total>/);
   } finally {
@@ -642,16 +652,7 @@ test("a body element of an abstract or a base type names its value's type with x
     },
   } as never);
   try {
-    const call = async (body: string) => {
-      const response = await fetch(served.endpoint, {
-        method: 'POST',
-        headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: '"urn:library#find"' },
-        body:
-          '<?xml version="1.0"?><e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ' +
-          `xmlns:l="urn:library"><e:Body>${body}</e:Body></e:Envelope>`,
-      });
-      return { status: response.status, text: await response.text() };
-    };
+    const call = (body: string) => postSoap11(served.endpoint, 'urn:library#find', body, ' xmlns:l="urn:library"');
     const person = await call('<l:author xsi:type="l:Person"><l:name>Ann</l:name><l:born>1950</l:born></l:author>');
     t.is(person.status, 200, person.text);
     t.regex(person.text, /<(\w+:)?listing [^>]*xsi:type="(\w+:)?DetailedListing"/);
@@ -708,16 +709,13 @@ test("a WSDL and a schema document in no namespace for want of a default one, a 
     getTransaction: async (r: { id: number }) => new types.Transaction({ amount: r.id / 2, receipt: null }),
   } as never);
   try {
-    const call = async (operation: string, id: number) => {
-      const response = await fetch(served.endpoint, {
-        method: 'POST',
-        headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: `"urn:transactions#${operation}"` },
-        body:
-          '<?xml version="1.0"?><e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ' +
-          `xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:t="urn:transactions"><e:Body><t:${operation}><id xsi:type="xsd:int">${id}</id></t:${operation}></e:Body></e:Envelope>`,
-      });
-      return { status: response.status, text: await response.text() };
-    };
+    const call = (operation: string, id: number) =>
+      postSoap11(
+        served.endpoint,
+        `urn:transactions#${operation}`,
+        `<t:${operation}><id xsi:type="xsd:int">${id}</id></t:${operation}>`,
+        ' xmlns:t="urn:transactions"',
+      );
     const receipt = await call('getReceipt', 1);
     t.is(receipt.status, 200, receipt.text);
     t.regex(receipt.text, />AQID<\/return>/);
@@ -748,16 +746,12 @@ test("an inline schema of no namespace whose element the messages name in the WS
   } as never);
   try {
     // As an encoded client writes the part: an accessor named by the element, unqualified, its members too.
-    const response = await fetch(served.endpoint, {
-      method: 'POST',
-      headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: '""' },
-      body:
-        '<?xml version="1.0"?><e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ' +
-        'xmlns:xsd="http://www.w3.org/2001/XMLSchema"><e:Body><r:send xmlns:r="urn:dispatch:rpc"><Header><origin xsi:type="xsd:string">north</origin>' +
-        '<sequence xsi:type="xsd:int">41</sequence></Header></r:send></e:Body></e:Envelope>',
-    });
-    const text = await response.text();
-    t.is(response.status, 200, text);
+    const { status, text } = await postSoap11(
+      served.endpoint,
+      '',
+      '<r:send xmlns:r="urn:dispatch:rpc"><Header><origin xsi:type="xsd:string">north</origin><sequence xsi:type="xsd:int">41</sequence></Header></r:send>',
+    );
+    t.is(status, 200, text);
     t.deepEqual(seen, ['north 41']);
     t.regex(text, /<return xsi:type="xsd:int">42<\/return>/);
   } finally {
