@@ -2,8 +2,8 @@
  * The routes that serve a contract, added to a service's route table: the
  * endpoint (SOAP 1.1 and 1.2 POSTed to it; HTTP GET, HTTP POST and JSON at
  * {endpoint}/{operation}), its description (?WSDL, ?disco, the help pages),
- * /openapi.json, the ASP.NET AJAX script proxy, and / leading to the service
- * page.
+ * /openapi.json, the ASP.NET AJAX script proxy, /favicon.ico, and / leading to
+ * the service page.
  */
 import type { Contract } from './contract';
 import type { Authenticate, Handlers, OperationName, OperationsOf } from './definition';
@@ -11,6 +11,7 @@ import type { SoapSecuritySettings } from './soap-stack/stack';
 import type { MtomSettings } from './wire/mtom';
 import { endpointCalls, scriptProxyPaths } from './bindings/endpoint';
 import type { HelpOptions } from './help/pages';
+import { favicon } from './pages/favicon';
 import { openApiDescription } from './pages/openapi';
 import { scriptProxy } from './pages/script-proxy';
 import { serviceDescription, toServicePage, type EndpointSite } from './pages/service-description';
@@ -44,6 +45,7 @@ export function addContractRoutes<Ops extends OperationsOf<Ops>>(
   table.get('/', toServicePage(site));
   table.get(endpointPath, serviceDescription(contract, site, help));
   table.get('/openapi.json', openApiDescription(contract, site, throttled));
+  table.get('/favicon.ico', favicon);
   table.post(endpointPath, calls.soap);
   // Ports at other paths (a WCF service's Basic and WS endpoints) take the same calls; their documents are the endpoint's.
   for (const path of contract.definition.endpointPaths ?? []) {

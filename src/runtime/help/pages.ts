@@ -35,9 +35,12 @@ form.addEventListener('submit', async (event) => {
   }
 });`;
 
-/** What a service adds to an operation's help page, under the answer of its test form. */
+/**
+ * What a service adds to an operation's help page with a test form: shown above the form's answer, which stands in
+ * `<details id="answer-xml" open>` (the extension's script may fold it once it shows what the answer means).
+ */
 export interface HelpExtension {
-  /** HTML placed under the answer (it may hold its own <style>). */
+  /** HTML placed above the folded answer (it may hold its own <style>). */
   markup: string;
   /** A script run after the page's own: it hears `answer` events on #answer, whose detail is `{ status, text }`. */
   script: string;
@@ -109,6 +112,8 @@ export function createHelpPages<Ops extends OperationsOf<Ops>>(
           address: site.address,
           namespace: contract.namespace,
           variants: variants.map((v) => VARIANT_TITLES[v]).join(', '),
+          // What /openapi.json describes: the HTTP variants the WSDL declares, and JSON.
+          described: described(variants),
           firstOperation: routes[operationNames[0]].httpOperation,
         }),
       );
@@ -126,6 +131,9 @@ export function createHelpPages<Ops extends OperationsOf<Ops>>(
           httpOperation: route.httpOperation,
           fields: route.httpFields,
           xmlBody: route.httpXml ?? false,
+          // The form POSTs the fields to the HTTP POST variant: there is none without that port, nor for a request
+          // HTTP fields cannot carry.
+          form: variants.includes('httpPost') && route.httpXml === undefined && (route.fromFields || route.requestElement === ''),
           samples: samplesFor(route, contract, site),
           extension: extension ?? false,
           script: INVOKE_SCRIPT,
@@ -133,6 +141,12 @@ export function createHelpPages<Ops extends OperationsOf<Ops>>(
       );
     },
   };
+}
+
+/** What /openapi.json describes: the HTTP variants the WSDL declares, and JSON (`HTTP GET, HTTP POST and JSON variants are`). */
+function described(variants: readonly Variant[]): string {
+  const names = [...variants.filter((v) => v === 'httpGet' || v === 'httpPost').map((v) => VARIANT_TITLES[v]), 'JSON'];
+  return names.length === 1 ? 'JSON variant is' : `${names.slice(0, -1).join(', ')} and ${names.at(-1)} variants are`;
 }
 
 const VARIANT_TITLES: Record<Variant, string> = { soap11: 'SOAP 1.1', soap12: 'SOAP 1.2', httpGet: 'HTTP GET', httpPost: 'HTTP POST' };

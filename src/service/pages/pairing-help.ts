@@ -1,7 +1,7 @@
 /**
  * Pair's help page shows its answer as a person needs it: the QR code drawn
  * (a link that opens the authenticator app on a phone) and the setup code as
- * text, under the XML answer of the test form. Both are read with the
+ * text, above the test form's XML answer (folded). Both are read with the
  * browser's own parsers; the Html is never inserted as markup.
  */
 import type { HelpExtension } from '../../runtime/host';
@@ -20,8 +20,10 @@ const MARKUP = `<style>
 
 const SCRIPT = `
 const meaning = document.getElementById('meaning');
+const folded = document.getElementById('answer-xml');
 function showPairing(status, text) {
   meaning.hidden = true;
+  folded.open = true;
   const qr = document.getElementById('qr');
   qr.replaceChildren();
   const info = status === 200 ? new DOMParser().parseFromString(text, 'application/xml').documentElement : null;
@@ -43,6 +45,8 @@ function showPairing(status, text) {
   }
   document.getElementById('setup-code').textContent = field('ManualSetupCode');
   meaning.hidden = false;
+  // What the answer means first; its XML (a screen of base64 for the QR code) a click away.
+  folded.open = false;
 }
 document.getElementById('answer').addEventListener('answer', (event) => showPairing(event.detail.status, event.detail.text));`;
 

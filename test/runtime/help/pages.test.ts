@@ -155,3 +155,41 @@ for (const operation of OPERATIONS) {
     }
   });
 }
+
+test('the index says which variants OpenAPI describes, the operation page offers the form where HTTP POST takes it; a contract of SOAP ports only offers none', async (t) => {
+  const text = (doc: HtmlDocument) => htmlText(htmlElement(doc, htmlTag('main'))).replace(/\s+/g, ' ');
+  t.regex(text(await page(t, served.endpoint)), /the HTTP POST and JSON variants are described in OpenAPI 3\.1/);
+  const add = await page(t, `${served.endpoint}?op=Add`);
+  t.is(htmlElements(add, htmlTag('form')).length, 1);
+  t.regex(text(add), /fill in the fields and click Invoke/);
+
+  // The rpc/encoded tracker has SOAP ports only: JSON is what OpenAPI describes, and no page has a form to POST.
+  const tracker = await generateFixture('rpc-encoded');
+  const soapOnly = await serveFixture(tracker.definition);
+  try {
+    t.regex(text(await page(t, soapOnly.endpoint)), /the JSON variant is described in OpenAPI 3\.1/);
+    for (const operation of tracker.definition.operationNames) {
+      const operationPage = await page(t, `${soapOnly.endpoint}?op=${operation}`);
+      t.is(htmlElements(operationPage, htmlTag('form')).length, 0, operation);
+      t.is(htmlElements(operationPage, htmlTag('script')).length, 0, operation);
+      t.regex(
+        text(operationPage),
+        /The test form is only available for operations the service takes over HTTP POST with fields/,
+        operation,
+      );
+    }
+  } finally {
+    await soapOnly.close();
+    tracker.remove();
+  }
+});
+
+test('/favicon.ico is an icon, not a 404', async (t) => {
+  const answer = await fetch(`${served.url}/favicon.ico`);
+  t.is(answer.status, 200);
+  t.is(answer.headers.get('content-type'), 'image/svg+xml');
+  t.is(
+    readXml(await answer.text(), (icon) => icon.root.namespaceUri),
+    'http://www.w3.org/2000/svg',
+  );
+});
