@@ -31,7 +31,7 @@ import {
   htmlAttribute,
   htmlElement,
   htmlElements,
-  htmlFollowingSibling,
+  htmlPrecedingSibling,
   htmlTag,
   htmlText,
   loadReaders,
@@ -271,11 +271,14 @@ const operationPage = test.macro({
     t.is(buttons.length, 1, 'one submit button');
     const answer = htmlElement(doc, htmlTag('pre', { id: 'answer' }));
     t.truthy(answer, 'a place for the answer');
-    // Pair's answer is also shown as the QR code and the setup code (drawn by the page's script: test/system/browser.test.ts).
-    const meaning = answer && htmlFollowingSibling(answer, htmlTag('section', { id: 'meaning' }));
+    // Pair's answer is also shown as the QR code and the setup code (drawn by the page's script, which then folds the
+    // raw answer: test/system/browser.test.ts), above the raw answer, which stands open in a <details> until then.
+    const folded = answer && htmlAncestor(answer, htmlTag('details', { id: 'answer-xml' }));
+    const meaning = folded && htmlPrecedingSibling(folded, htmlTag('section', { id: 'meaning' }));
     const withId = (id: string) => (e: HtmlElement) => e.attribs.id === id;
     if (operation === 'Pair') {
-      t.not(attr(meaning, 'hidden'), undefined, 'under the answer, a section for its meaning, hidden until there is one');
+      t.not(attr(folded, 'open'), undefined, 'the raw answer in an open <details>');
+      t.not(attr(meaning, 'hidden'), undefined, 'above the answer, a section for its meaning, hidden until there is one');
       t.truthy(
         meaning && htmlElement(meaning, withId('qr')) && htmlElement(meaning, htmlTag('code', { id: 'setup-code' })),
         'with a place for the QR code and one for the setup code',

@@ -11,6 +11,7 @@ import {
   htmlAncestor,
   htmlElement,
   htmlFollowingSibling,
+  htmlPrecedingSibling,
   htmlTag,
   htmlText,
   loadReaders,
@@ -102,7 +103,7 @@ test('readPairingHtml sees anything beside or inside the link', (t) => {
   t.is(readPairingHtml(link.replace("title='Manually pair with X' ", '')).title, undefined);
 });
 
-test('HTML: ancestors, following siblings and text, as an HTML parser reads them', (t) => {
+test('HTML: ancestors, following and preceding siblings and text, as an HTML parser reads them', (t) => {
   const doc = readHtml(
     '<!doctype html><main><label>Pin <input name=pin></label><pre id=answer>&lt;b&gt;</pre><p>x<section id=meaning hidden></section></main>',
   );
@@ -114,5 +115,8 @@ test('HTML: ancestors, following siblings and text, as an HTML parser reads them
   // <p> is closed by <section>, which is therefore a sibling of the <pre>.
   t.is(htmlFollowingSibling(answer, htmlTag('section', { id: 'meaning' }))?.attribs.hidden, '');
   t.is(htmlFollowingSibling(answer, htmlTag('label')), null, 'only siblings after the element');
+  const meaning = htmlElement(doc, htmlTag('section', { id: 'meaning' }))!;
+  t.is(htmlPrecedingSibling(meaning, htmlTag('pre'))?.attribs.id, 'answer');
+  t.is(htmlPrecedingSibling(answer, htmlTag('section')), null, 'only siblings before the element');
   t.is(htmlElement(doc, htmlTag('section', { id: 'other' })), null);
 });

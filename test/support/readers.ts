@@ -140,6 +140,14 @@ export function htmlFollowingSibling(element: HtmlElement, test: (element: HtmlE
   return null;
 }
 
+/** The first sibling before `element` (nearest first) that is an element passing `test`, or null. */
+export function htmlPrecedingSibling(element: HtmlElement, test: (element: HtmlElement) => boolean): HtmlElement | null {
+  for (let node = element.prev; node; node = node.prev) {
+    if ('attribs' in node && test(node)) return node;
+  }
+  return null;
+}
+
 /** The text inside a node, its descendants' included. */
 export const htmlText = (node: HtmlNode | null | undefined): string => (node ? html().DomUtils.textContent(node) : '');
 
