@@ -58,23 +58,34 @@ export function setCases(root: string, set: string): { cases: XstsCase[]; undecl
       schemas.push({ path, namespace: top.targetNamespace, elements: top.elements, references: top.references });
     else if (top.namespace !== CATALOG_NS) samples.push({ path, top });
   }
-  const reached = new Map<string, Set<string>>();
+  const reached = new Map<string, SchemaDocument[]>();
   const reachedFrom = (schema: SchemaDocument) => {
-    if (!reached.has(schema.path)) reached.set(schema.path, namespacesReached(schema, schemas));
+    if (!reached.has(schema.path)) reached.set(schema.path, documentsReached(schema, schemas));
     return reached.get(schema.path)!;
   };
   const cases: XstsCase[] = [];
   const undeclared: XstsCase[] = [];
   for (const { path: sample, top } of samples) {
+    // A document declares the root if it or a document it includes or imports does: FpML's fpml-main-5-11.xsd,
+    // which its samples name, declares requestConfirmation through fpml-confirmation-processes-5-11.xsd, and only
+    // it reaches the products (fpml-bond-option-5-11.xsd...) that substitute for the trade's abstract product.
     const declaring = schemas
-      .filter((s) => s.namespace === top.namespace && s.elements.has(top.name))
+      .filter((s) => s.namespace === top.namespace && reachedFrom(s).some((d) => d.namespace === top.namespace && d.elements.has(top.name)))
       .sort((a, b) => depth(a.path) - depth(b.path) || (a.path < b.path ? -1 : 1));
     const hinted = declaring.find((s) => top.hints.some((hint) => resolve(join(sample, '..'), hint) === s.path));
     // Of several, the one whose documents declare the most of the namespaces the sample's elements are in (HL7's
-    // CDA.xsd and CDA_SDTC.xsd both declare ClinicalDocument; a sample with sdtc: elements needs the second).
-    const covered = (s: SchemaDocument) => [...reachedFrom(s)].filter((ns) => top.namespaces.has(ns)).length;
-    const schema =
-      hinted ?? declaring.reduce<SchemaDocument | undefined>((best, s) => (!best || covered(s) > covered(best) ? s : best), undefined);
+    // CDA.xsd and CDA_SDTC.xsd both declare ClinicalDocument; a sample with sdtc: elements needs the second), then
+    // the one that reaches the most documents (a document that includes another is the larger schema: the members of
+    // a substitution group are declared where the group is used, not where the root is).
+    const covered = (s: SchemaDocument) =>
+      new Set(
+        reachedFrom(s)
+          .map((d) => d.namespace)
+          .filter((ns) => top.namespaces.has(ns)),
+      ).size;
+    const better = (s: SchemaDocument, best: SchemaDocument) =>
+      covered(s) > covered(best) || (covered(s) === covered(best) && reachedFrom(s).length > reachedFrom(best).length);
+    const schema = hinted ?? declaring.reduce<SchemaDocument | undefined>((best, s) => (!best || better(s, best) ? s : best), undefined);
     const c = { set, name: relative(dir, sample), schemas: schema ? [relative(root, schema.path)] : [], instance: relative(root, sample) };
     (schema ? cases : undeclared).push(c);
   }
@@ -137,16 +148,17 @@ function documentOf(path: string): DocumentFacts | undefined {
   }
 }
 
-/** The target namespaces of a schema document and of the documents of the set it reaches. */
-function namespacesReached(schema: SchemaDocument, schemas: SchemaDocument[]): Set<string> {
-  const reached = new Set<string>();
+/** A schema document and the documents of the set it reaches (by import, include or redefine), itself first. */
+function documentsReached(schema: SchemaDocument, schemas: SchemaDocument[]): SchemaDocument[] {
+  const byPath = new Map(schemas.map((s) => [s.path, s]));
+  const reached: SchemaDocument[] = [];
   const seen = new Set<string>();
   const visit = (file: string) => {
     if (seen.has(file)) return;
     seen.add(file);
-    const own = schemas.find((s) => s.path === file);
+    const own = byPath.get(file);
     if (!own) return;
-    reached.add(own.namespace);
+    reached.push(own);
     for (const reference of own.references) visit(reference);
   };
   visit(schema.path);

@@ -54,3 +54,28 @@ for (const set of schemaSetsOf(SETS)) {
     }
   });
 }
+
+test('a sample is of the document that reaches its root and every member its content may hold, not only of the one that declares the root (FpML)', async (t) => {
+  // test/fixtures/xsd-mode/substitution-across-documents: msg.xsd declares requestConfirmation, main.xsd includes
+  // it and the products that substitute for the trade's abstract product; the samples name main.xsd.
+  const shapes = join(__dirname, '..', '..', 'fixtures', 'xsd-mode');
+  const { cases, undeclared } = setCases(shapes, 'substitution-across-documents');
+  t.deepEqual(undeclared, []);
+  t.deepEqual(
+    cases.map((c) => [c.name, c.schemas[0].split('/').pop()]),
+    [
+      ['samples/data.xml', 'main.xsd'],
+      ['samples/request.xml', 'main.xsd'],
+    ],
+  );
+  const work = mkdtempSync(join(tmpdir(), 'schema-sets-'));
+  try {
+    const { results } = await runXsts(shapes, cases, { jobs: 1, catalog: STANDARD_CATALOG, typecheck: work });
+    t.deepEqual(
+      results.map((r) => `${r.case.name} ${r.outcome}${r.outcome === 'pass' ? '' : ` [${r.step}] ${r.message}`}`),
+      ['samples/data.xml pass', 'samples/request.xml pass'],
+    );
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
