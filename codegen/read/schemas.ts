@@ -261,6 +261,7 @@ export function dropForeignAttributes(schemas: LoadedSchema[], warn: (line: stri
  */
 export function relaxSchema10(schemas: LoadedSchema[], warn: (line: string) => void = () => {}): void {
   const PARTICLE = 's:sequence | s:choice | s:all | s:group';
+  const IS_PARTICLE = 'self::s:sequence or self::s:choice or self::s:all or self::s:group';
   const said = new Map<string, { first: number; counts: Map<string, number> }>();
   const note = (file: string, line: number, what: string) => {
     const entry = said.get(file) ?? { first: line, counts: new Map<string, number>() };
@@ -276,15 +277,12 @@ export function relaxSchema10(schemas: LoadedSchema[], warn: (line: string) => v
         if (!attribute.namespaceUri && (attribute.name === 'minOccurs' || attribute.name === 'maxOccurs')) attribute.remove();
       }
     }
-    for (const content of findAll(
-      schema,
-      `.//s:complexContent[${PARTICLE.replaceAll('s:', 'self::s:').replaceAll(' | ', ' or ').replace(/^/, '*[').replace(/$/, ']')}]`,
-    )) {
+    for (const content of findAll(schema, `.//s:complexContent[*[${IS_PARTICLE}]]`)) {
       note(file, content.line, "a content model directly in complexContent is read as the type's content");
       for (const child of findAll(content, '*')) copyElementBefore(child, content);
       content.remove();
     }
-    const late = `.//s:complexType[(s:attribute | s:attributeGroup | s:anyAttribute)/following-sibling::*[${PARTICLE.replaceAll('s:', 'self::s:').replaceAll(' | ', ' or ')}]]`;
+    const late = `.//s:complexType[(s:attribute | s:attributeGroup | s:anyAttribute)/following-sibling::*[${IS_PARTICLE}]]`;
     for (const type of findAll(schema, late)) {
       note(file, type.line, 'a content model after the attributes is read before them');
       const [firstAttribute] = findAll(type, 's:attribute | s:attributeGroup | s:anyAttribute');
@@ -337,11 +335,7 @@ export function relaxSchema10(schemas: LoadedSchema[], warn: (line: string) => v
   for (const { schema } of schemas) {
     for (const extension of findAll(schema, './/s:complexContent/s:extension')) {
       const bases = chainOf(baseOf(extension));
-      const baseContent = bases.some(
-        (b) =>
-          findAll(b, `${MEMBERS} | ./s:complexContent/s:extension/*[self::s:sequence or self::s:choice or self::s:all or self::s:group]/*`)
-            .length > 0,
-      );
+      const baseContent = bases.some((b) => findAll(b, `${MEMBERS} | ./s:complexContent/s:extension/*[${IS_PARTICLE}]/*`).length > 0);
       if (!baseContent || findAll(extension, MEMBERS).length === 0) continue;
       for (const all of findAll(extension, 's:all')) add(all);
       for (const base of bases) for (const all of findAll(base, './s:all | ./s:complexContent/s:extension/s:all')) add(all);
